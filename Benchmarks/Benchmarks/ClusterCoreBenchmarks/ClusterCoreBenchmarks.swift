@@ -1,0 +1,6 @@
+import Benchmark
+import ClusterCore
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark("noop") { _ in }
+}

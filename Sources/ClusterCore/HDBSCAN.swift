@@ -1,0 +1,128 @@
+// HDBSCAN: hierarchical density-based clustering (Campello, Moulavi & Sander 2013; McInnes &
+// Healy 2017), the stages in order.
+//
+// Glossary
+// - minSamples: how many nearest points (the point itself included, scikit-learn's
+//   convention; see MinSamplesConvention) define a point's core distance.
+// - coreDistance: distance to that minSamples-th nearest point; small in dense areas.
+// - mutualReachability(a, b) = max(coreDistance(a), coreDistance(b), distance(a, b)).
+// - MST: the minimum spanning tree of the mutual-reachability graph.
+// - single-linkage tree: the MST's edges merged in ascending weight (scipy's linkage form).
+// - lambda = 1 / distance: "density" at which a point or cluster leaves its parent.
+// - condensedTree: the single-linkage tree with parts smaller than minClusterSize dropped.
+// - stability: Σ over a cluster's points of (lambda at which it leaves − lambda at birth).
+// - .excessOfMass / .leaf: how flat clusters are picked from the condensed tree.
+
+/// The parameters of HDBSCAN, with scikit-learn's names and meanings.
+public struct HDBSCANParameters: Sendable, Equatable {
+    /// The smallest group that counts as a cluster (at least 2).
+    public var minClusterSize: Int
+    /// Neighbours defining the core distance; nil means `minClusterSize`.
+    public var minSamples: Int?
+    /// Which library's meaning `minSamples` has (scikit-learn's by default).
+    public var minSamplesConvention: MinSamplesConvention
+    /// Cluster selection: method, epsilon (metres), single cluster, maximum size.
+    public var selection: SelectionOptions
+
+    public init(minClusterSize: Int = 5, minSamples: Int? = nil,
+                minSamplesConvention: MinSamplesConvention = .sklearn,
+                selection: SelectionOptions = SelectionOptions()) {
+        self.minClusterSize = minClusterSize
+        self.minSamples = minSamples
+        self.minSamplesConvention = minSamplesConvention
+        self.selection = selection
+    }
+
+    /// `minSamples`, or `minClusterSize` when unset.
+    public var effectiveMinSamples: Int { minSamples ?? minClusterSize }
+
+    /// Checks every parameter's range.
+    public func validate() throws(ClusterCoreError) {
+        if minClusterSize < 2 {
+            throw .invalidParameter(name: "minClusterSize", value: "\(minClusterSize)", requirement: "must be at least 2")
+        }
+        if let m = minSamples, m < 1 {
+            throw .invalidParameter(name: "minSamples", value: "\(m)", requirement: "must be at least 1")
+        }
+        if !(selection.epsilon >= 0 && selection.epsilon.isFinite) {
+            throw .invalidParameter(name: "epsilon", value: "\(selection.epsilon)", requirement: "must be a finite distance >= 0")
+        }
+        if let m = selection.maxClusterSize, m < 1 {
+            throw .invalidParameter(name: "maxClusterSize", value: "\(m)", requirement: "must be at least 1")
+        }
+    }
+}
+
+/// Lets a caller wrap each stage, for example to time it. ClusterCore itself never reads a
+/// clock; the Harness and the CLI pass an observer that does.
+public protocol StageObserver {
+    func run<T>(_ stage: String, _ body: () throws -> T) rethrows -> T
+}
+
+/// An observer that only runs each stage.
+public struct NoStageObserver: StageObserver {
+    public init() {}
+    public func run<T>(_ stage: String, _ body: () throws -> T) rethrows -> T { try body() }
+}
+
+/// Everything one HDBSCAN run produces.
+public struct HDBSCANResult: Sendable {
+    public var labeling: Labeling
+    /// Core distance of each input row.
+    public var coreDistances: [Double]
+    public var mst: MinimumSpanningTree
+    public var linkage: SingleLinkageTree
+    public var condensedTree: CondensedTree
+    /// Selected cluster ids in the condensed tree, ascending (label i ↔ selectedClusters[i]).
+    public var selectedClusters: [Int32]
+}
+
+public enum HDBSCAN {
+    /// Stage names, in order, as reported to a `StageObserver`.
+    public static let stageNames = ["index", "core distances", "MST", "linkage", "condense and select"]
+
+    /// Runs HDBSCAN on planar points.
+    ///
+    /// Fewer points than `minClusterSize` give all noise (unless `allowSingleCluster` lets the
+    /// root keep its densest points, as in scikit-learn). A neighbour count (`minSamples`,
+    /// after the convention) larger than the number of points is an error, as in
+    /// scikit-learn; no points give empty results.
+    /// - Parameters:
+    ///   - threads: worker threads for the index, the k-NN queries and the MST rounds; the
+    ///     output is identical for any value.
+    /// - Complexity: O(n log n) expected on 2-D data.
+    public static func fit(
+        _ points: PointSet, parameters: HDBSCANParameters, threads: Int = 1,
+        observer: some StageObserver = NoStageObserver()
+    ) throws(ClusterCoreError) -> HDBSCANResult {
+        try parameters.validate()
+        let n = points.count
+        do {
+            let tree = observer.run("index") { KDTree(points: points, threads: threads) }
+            let coreByPosition: [Double] = try observer.run("core distances") {
+                try CoreDistances.compute(tree: tree, minSamples: parameters.effectiveMinSamples,
+                                          convention: parameters.minSamplesConvention, threads: threads)
+            }
+            let mst = observer.run("MST") {
+                MinimumSpanningTree.boruvka(tree: tree, coreDistances: coreByPosition, threads: threads)
+            }
+            let linkage = observer.run("linkage") { SingleLinkageTree(mst: mst, pointCount: n) }
+            let (condensed, selected, labeling) = observer.run("condense and select") {
+                let condensed = CondensedTree(linkage: linkage, minClusterSize: parameters.minClusterSize)
+                let selected = ClusterSelection.select(condensed, options: parameters.selection)
+                let labeling = Labeling(tree: condensed, selected: selected,
+                                        allowSingleCluster: parameters.selection.allowSingleCluster,
+                                        epsilon: parameters.selection.epsilon)
+                return (condensed, selected, labeling)
+            }
+            var core = [Double](repeating: 0, count: n)
+            for p in 0..<n { core[Int(tree.index[p])] = coreByPosition[p] }
+            return HDBSCANResult(labeling: labeling, coreDistances: core, mst: mst, linkage: linkage,
+                                 condensedTree: condensed, selectedClusters: selected)
+        } catch let e as ClusterCoreError {
+            throw e
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+    }
+}

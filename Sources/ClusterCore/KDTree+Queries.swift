@@ -1,0 +1,189 @@
+/// Caller-owned scratch space for k-nearest-neighbour queries. Create one per thread and
+/// reuse it: queries through it allocate nothing.
+public struct KNNBuffer: Sendable {
+    /// The number of neighbours a query looks for.
+    public let k: Int
+    /// Squared distances of the neighbours found, ascending; valid up to `found`.
+    public internal(set) var squaredDistances: [Double]
+    /// Tree positions of the neighbours found (see `KDTree.index` for original rows).
+    public internal(set) var positions: [Int32]
+    /// How many neighbours the last query found (`min(k, tree.count)`).
+    public internal(set) var found: Int = 0
+    var stack: [Int32]
+
+    /// Scratch for queries of `k` neighbours on `tree`.
+    public init(k: Int, tree: KDTree) {
+        precondition(k >= 1, "KNNBuffer needs k >= 1")
+        self.k = k
+        squaredDistances = [Double](repeating: .infinity, count: k)
+        positions = [Int32](repeating: -1, count: k)
+        // An explicit DFS stack: at most one pending sibling per level, plus the root.
+        stack = [Int32](repeating: 0, count: 2 * (KDTree.depth(ofNodeCount: tree.nodeCount) + 2))
+    }
+}
+
+extension KDTree {
+    /// Depth of a complete heap-ordered tree with `nodeCount` nodes (root alone: 0).
+    static func depth(ofNodeCount nodeCount: Int) -> Int {
+        var d = 0, m = nodeCount
+        while m > 1 { m /= 2; d += 1 }
+        return d
+    }
+
+    /// Squared distance from (qx, qy) to the bounding box of `node` (0 inside).
+    @inline(__always)
+    static func boxDistance2(
+        _ qx: Double, _ qy: Double,
+        _ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double
+    ) -> Double {
+        let dx = qx < x0 ? x0 - qx : (qx > x1 ? qx - x1 : 0)
+        let dy = qy < y0 ? y0 - qy : (qy > y1 ? qy - y1 : 0)
+        return dx * dx + dy * dy
+    }
+
+    /// Finds the `buffer.k` nearest points to (x, y), the point itself included if it is in
+    /// the tree. Results land in `buffer` sorted by distance; equal distances may come in any
+    /// order, but the distances themselves are exact.
+    /// - Complexity: O(log n + k) expected on well-spread data; allocates nothing.
+    public func nearest(x qx: Double, y qy: Double, into buffer: inout KNNBuffer) {
+        let k = buffer.k
+        var found = 0
+        buffer.squaredDistances.withUnsafeMutableBufferPointer { dist in
+        buffer.positions.withUnsafeMutableBufferPointer { pos in
+        buffer.stack.withUnsafeMutableBufferPointer { stack in
+            withNodeArrays { v in
+                found = v.knn(qx, qy, k, dist.baseAddress!, pos.baseAddress!, stack.baseAddress!)
+            }
+        }}}
+        buffer.found = found
+    }
+
+    /// Calls `body` with the tree position of every point within `radius` of (x, y),
+    /// inclusive (squared distance <= radius²), in tree order of leaves.
+    /// - Complexity: O(log n + m) for m results on well-spread data; allocates nothing.
+    public func forEach(
+        within radius: Double, ofX qx: Double, y qy: Double,
+        _ body: (Int) -> Void
+    ) {
+        guard count > 0 else { return }
+        let r2 = radius * radius
+        withNodeArrays { v in
+            // Recursion depth is the tree depth (about 20 at 10M points), so a plain recursive
+            // walk is safe here and keeps the code short.
+            func visit(_ node: Int) {
+                if KDTree.boxDistance2(qx, qy, v.minX[node], v.maxX[node], v.minY[node], v.maxY[node]) > r2 {
+                    return
+                }
+                if node >= v.firstLeaf {
+                    for p in Int(v.start[node])..<Int(v.end[node]) {
+                        let dx = v.x[p] - qx, dy = v.y[p] - qy
+                        if dx * dx + dy * dy <= r2 { body(p) }
+                    }
+                    return
+                }
+                visit(2 * node + 1)
+                visit(2 * node + 2)
+            }
+            visit(0)
+        }
+    }
+
+    /// Counts the points within `radius` of (x, y), inclusive.
+    public func count(within radius: Double, ofX qx: Double, y qy: Double) -> Int {
+        var c = 0
+        forEach(within: radius, ofX: qx, y: qy) { _ in c += 1 }
+        return c
+    }
+
+    /// Gives `body` raw read-only views of the node and point arrays for hot loops.
+    @inline(__always)
+    func withNodeArrays<R>(_ body: (TreeView) -> R) -> R {
+        xs.withUnsafeBufferPointer { x in
+        ys.withUnsafeBufferPointer { y in
+        start.withUnsafeBufferPointer { s in
+        end.withUnsafeBufferPointer { e in
+        minX.withUnsafeBufferPointer { x0 in
+        maxX.withUnsafeBufferPointer { x1 in
+        minY.withUnsafeBufferPointer { y0 in
+        maxY.withUnsafeBufferPointer { y1 in
+            body(TreeView(
+                x: x.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                y: y.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                start: s.baseAddress!, end: e.baseAddress!,
+                minX: x0.baseAddress!, maxX: x1.baseAddress!,
+                minY: y0.baseAddress!, maxY: y1.baseAddress!,
+                firstLeaf: firstLeaf, nodeCount: nodeCount, count: count))
+        }}}}}}}}
+    }
+}
+
+/// Unsafe read-only pointers into a `KDTree`, valid only inside `withNodeArrays`.
+struct TreeView: @unchecked Sendable {
+    let x: UnsafePointer<Double>
+    let y: UnsafePointer<Double>
+    let start: UnsafePointer<Int32>
+    let end: UnsafePointer<Int32>
+    let minX: UnsafePointer<Double>
+    let maxX: UnsafePointer<Double>
+    let minY: UnsafePointer<Double>
+    let maxY: UnsafePointer<Double>
+    let firstLeaf: Int
+    let nodeCount: Int
+    let count: Int
+
+    @inline(__always)
+    func boxDistance2(_ node: Int, _ qx: Double, _ qy: Double) -> Double {
+        KDTree.boxDistance2(qx, qy, minX[node], maxX[node], minY[node], maxY[node])
+    }
+
+    /// k-NN into a sorted insertion list (`dist`, `pos`, capacity k); returns how many found.
+    /// Nodes are visited nearer child first; a node is skipped once the list is full and the
+    /// node's box is no closer than the current k-th distance.
+    @inline(__always)
+    func knn(
+        _ qx: Double, _ qy: Double, _ k: Int,
+        _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
+        _ stack: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        if count == 0 { return 0 }
+        var found = 0
+        var worst = Double.infinity  // k-th squared distance once the list is full
+        var sp = 0
+        stack[0] = 0; sp = 1
+        while sp > 0 {
+            sp -= 1
+            var node = Int(stack[sp])
+            if found == k && boxDistance2(node, qx, qy) >= worst { continue }
+            // Descend to a leaf, pushing the farther child of each level.
+            while node < firstLeaf {
+                let l = 2 * node + 1, r = l + 1
+                let dl = boxDistance2(l, qx, qy), dr = boxDistance2(r, qx, qy)
+                if dl <= dr {
+                    if found < k || dr < worst { stack[sp] = Int32(r); sp += 1 }
+                    node = l
+                } else {
+                    if found < k || dl < worst { stack[sp] = Int32(l); sp += 1 }
+                    node = r
+                }
+            }
+            let s = Int(start[node]), e = Int(end[node])
+            for p in s..<e {
+                let dx = x[p] - qx, dy = y[p] - qy
+                let d2 = dx * dx + dy * dy
+                if found < k {
+                    var j = found
+                    while j > 0 && dist[j - 1] > d2 { dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1 }
+                    dist[j] = d2; pos[j] = Int32(p)
+                    found += 1
+                    if found == k { worst = dist[k - 1] }
+                } else if d2 < worst {
+                    var j = k - 1
+                    while j > 0 && dist[j - 1] > d2 { dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1 }
+                    dist[j] = d2; pos[j] = Int32(p)
+                    worst = dist[k - 1]
+                }
+            }
+        }
+        return found
+    }
+}

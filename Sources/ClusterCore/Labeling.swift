@@ -1,0 +1,89 @@
+/// Flat labels, membership probabilities and GLOSH outlier scores from a condensed tree and
+/// its selected clusters.
+public struct Labeling: Sendable, Equatable {
+    /// Cluster label of each input row: `0..<clusterCount`, or -1 for noise. Label `i` is the
+    /// `i`-th selected cluster in ascending cluster id, as scikit-learn numbers them.
+    public var labels: [Int32]
+    /// scikit-learn's membership strength: `min(lambda_p, death) / death` where `death` is the
+    /// largest lambda among the selected cluster's own rows; 1 for points that leave at
+    /// infinite lambda (duplicates) or when `death` is 0; 0 for noise.
+    public var probabilities: [Double]
+    /// The hdbscan library's GLOSH score: `(death* - lambda_p) / death*` where `death*` is the
+    /// largest lambda in the subtree of the cluster the point falls out of; 0 when `death*`
+    /// is 0 or the point leaves at infinite lambda. Where `death*` is infinite (the subtree
+    /// holds coincident points) and `lambda_p` is finite the library returns NaN; the limit,
+    /// 1, is returned instead.
+    public var outlierScores: [Double]
+    /// The number of clusters.
+    public var clusterCount: Int
+
+    /// Labels the points.
+    /// - Parameters:
+    ///   - selected: selected cluster ids, ascending (from `ClusterSelection.select`).
+    ///   - allowSingleCluster, epsilon: as given to the selection; they decide which points
+    ///     join the root when the root is the one selected cluster (scikit-learn's rule).
+    /// - Complexity: O(n + c).
+    public init(tree: CondensedTree, selected: [Int32], allowSingleCluster: Bool, epsilon: Double) {
+        let n = tree.pointCount
+        let c = tree.clusterCount
+        clusterCount = selected.count
+        labels = [Int32](repeating: -1, count: n)
+        probabilities = [Double](repeating: 0, count: n)
+        outlierScores = [Double](repeating: 0, count: n)
+        guard n > 0, c > 0 else { return }
+
+        // The label of the nearest selected ancestor-or-self of each cluster (-1 if none).
+        var labelOfSelected = [Int32](repeating: -1, count: c)
+        for (i, id) in selected.enumerated() { labelOfSelected[Int(id) - n] = Int32(i) }
+        var inherited = [Int32](repeating: -1, count: c)
+        for k in 0..<c {  // parents have smaller ids, so they are done first
+            if labelOfSelected[k] >= 0 {
+                inherited[k] = labelOfSelected[k]
+            } else if k > 0 {
+                inherited[k] = inherited[Int(tree.clusterParent[k]) - n]
+            }
+        }
+        let rootSelected = labelOfSelected[0] >= 0
+        // scikit-learn: with the root as the only cluster, a point joins it when it leaves at
+        // or above 1/epsilon, or else at or above the largest lambda of the root's own rows.
+        let rootThreshold = epsilon != 0 ? 1 / epsilon : tree.maxLambda[0]
+
+        // Deaths for GLOSH: the largest lambda anywhere in each cluster's subtree.
+        var subtreeDeath = tree.maxLambda
+        for k in stride(from: c - 1, through: 1, by: -1) {
+            let p = Int(tree.clusterParent[k]) - n
+            if subtreeDeath[k] > subtreeDeath[p] { subtreeDeath[p] = subtreeDeath[k] }
+        }
+
+        for point in 0..<n {
+            let row = Int(tree.rowOfPoint[point])
+            let k = Int(tree.parent[row]) - n
+            let lam = tree.lambda[row]
+
+            let death = subtreeDeath[k]
+            if death == 0 || !lam.isFinite {
+                outlierScores[point] = 0
+            } else if !death.isFinite {
+                outlierScores[point] = 1
+            } else {
+                outlierScores[point] = (death - lam) / death
+            }
+
+            var label = inherited[k]
+            if rootSelected && label == 0 && Int(selected[0]) == n {
+                // Reached the root: scikit-learn labels these only with allowSingleCluster
+                // and a single selected cluster, and only above the threshold.
+                label = (selected.count == 1 && allowSingleCluster && lam >= rootThreshold) ? 0 : -1
+            }
+            labels[point] = label
+            if label >= 0 {
+                let maxLam = tree.maxLambda[Int(selected[Int(label)]) - n]
+                if maxLam == 0 || lam.isInfinite {
+                    probabilities[point] = 1
+                } else {
+                    probabilities[point] = min(lam, maxLam) / maxLam
+                }
+            }
+        }
+    }
+}

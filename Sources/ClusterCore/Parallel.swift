@@ -1,0 +1,61 @@
+import Dispatch
+import Synchronization
+
+/// Runs work on up to `threads` threads. Callers split work so that the result never depends
+/// on which thread ran which chunk: outputs are written to disjoint slots or reduced in a
+/// fixed order afterwards. That is what makes every stage give identical output for any
+/// thread count.
+enum Parallel {
+    /// Calls `body(chunk, worker)` for every chunk of `0..<count` (chunks of `grain` items),
+    /// handing chunks out dynamically to `threads` workers numbered `0..<threads`.
+    /// Runs inline when `threads <= 1` or the work is small.
+    static func forEachChunk(
+        count: Int, grain: Int, threads: Int,
+        _ body: (_ chunk: Range<Int>, _ worker: Int) -> Void
+    ) {
+        let chunks = (count + grain - 1) / max(grain, 1)
+        let workers = min(max(threads, 1), chunks)
+        if workers <= 1 {
+            if count > 0 { body(0..<count, 0) }
+            return
+        }
+        let next = Atomic<Int>(0)
+        withoutActuallyEscaping(body) { body in
+            // `concurrentPerform` returns only after every worker finished, so sharing the
+            // non-escaping closure and the counter is safe.
+            nonisolated(unsafe) let work = body
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                while true {
+                    let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    if c >= chunks { break }
+                    let lo = c * grain
+                    work(lo..<min(lo + grain, count), worker)
+                }
+            }
+        }
+    }
+
+    /// Runs `a` and `b`, concurrently when `threads > 1`.
+    static func both(threads: Int, _ a: () -> Void, _ b: () -> Void) {
+        if threads <= 1 { a(); b(); return }
+        withoutActuallyEscaping(a) { a in
+            withoutActuallyEscaping(b) { b in
+                nonisolated(unsafe) let fa = a
+                nonisolated(unsafe) let fb = b
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    if i == 0 { fa() } else { fb() }
+                }
+            }
+        }
+    }
+}
+
+/// A mutable buffer pointer that several workers may write through at disjoint indices.
+/// Wrapping it is how ClusterCore states that guarantee to the compiler.
+struct SharedBuffer<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+    @inline(__always) subscript(i: Int) -> Element {
+        get { base[i] }
+        nonmutating set { base[i] = newValue }
+    }
+}

@@ -1,0 +1,68 @@
+/// Which coordinate columns a table's points come from.
+public enum CoordinateKind: String, Sendable, CaseIterable {
+    /// Planar `x`,`y` columns (metres in some projected CRS).
+    case xy
+    /// Geographic `lat`,`lon` columns (degrees, WGS 84), to be projected.
+    case lonlat
+}
+
+/// Coordinates read from a table, in row order, with the kind they are.
+public struct TableCoordinates: Sendable, Equatable {
+    public var kind: CoordinateKind
+    /// `x` (easting) for `.xy`, longitude (degrees) for `.lonlat`.
+    public var first: [Double]
+    /// `y` (northing) for `.xy`, latitude (degrees) for `.lonlat`.
+    public var second: [Double]
+}
+
+extension CSVTable {
+    /// Column names accepted for each coordinate, in order of preference.
+    public static let latitudeNames = ["lat", "latitude"]
+    public static let longitudeNames = ["lon", "lng", "longitude"]
+
+    /// Finds and parses the coordinate columns. With `prefer` nil, `x`,`y` win when both kinds
+    /// are present (they need no projection); otherwise the named kind is required.
+    /// Latitudes must lie in [-90, 90] and longitudes in [-180, 180].
+    /// - Throws: `DatasetError` naming the file, line and column of the first bad value, or
+    ///   listing the header when no usable columns exist.
+    public func coordinates(prefer: CoordinateKind? = nil) throws(DatasetError) -> TableCoordinates {
+        let xCol = column(named: ["x"]), yCol = column(named: ["y"])
+        let latCol = column(named: Self.latitudeNames), lonCol = column(named: Self.longitudeNames)
+        let hasXY = xCol != nil && yCol != nil
+        let hasLonLat = latCol != nil && lonCol != nil
+        let kind: CoordinateKind
+        switch prefer {
+        case .xy?:
+            guard hasXY else { throw .missingColumns(path: path, wanted: "x and y", found: header) }
+            kind = .xy
+        case .lonlat?:
+            guard hasLonLat else {
+                throw .missingColumns(path: path, wanted: "lat/latitude and lon/lng/longitude", found: header)
+            }
+            kind = .lonlat
+        case nil:
+            if hasXY { kind = .xy } else if hasLonLat { kind = .lonlat } else {
+                throw .missingColumns(path: path, wanted: "coordinate (x,y or lat,lon)", found: header)
+            }
+        }
+        if kind == .xy {
+            return TableCoordinates(kind: .xy, first: try doubles(column: xCol!), second: try doubles(column: yCol!))
+        }
+        let lon = try doubles(column: lonCol!), lat = try doubles(column: latCol!)
+        for r in 0..<rows.count {
+            if abs(lat[r]) > 90 {
+                throw .outOfRange(path: path, line: lines[r], column: header[latCol!], value: lat[r], limit: "latitude must be within ±90")
+            }
+            if abs(lon[r]) > 180 {
+                throw .outOfRange(path: path, line: lines[r], column: header[lonCol!], value: lon[r], limit: "longitude must be within ±180")
+            }
+        }
+        return TableCoordinates(kind: .lonlat, first: lon, second: lat)
+    }
+
+    /// The `id` column's values, or the 0-based row numbers when there is none.
+    public func ids() -> [String] {
+        if let c = column(named: ["id"]) { return rows.map { $0[c] } }
+        return (0..<rows.count).map(String.init)
+    }
+}

@@ -1,0 +1,130 @@
+import CGEOS
+
+extension GeometryContext {
+    /// A single point.
+    /// - Throws: `.nonFiniteCoordinate` (index 0) for NaN or infinite input, `.geos` if
+    ///   GEOS fails.
+    public func point(x: Double, y: Double) throws(GeoError) -> Geometry {
+        try Validation.finite([x], [y])
+        clearMessages()
+        // GEOSGeom_createPointFromXY_r: a new Point, NULL on exception.
+        return try adopt(GEOSGeom_createPointFromXY_r(handle, x, y), "GEOSGeom_createPointFromXY_r")
+    }
+
+    /// A MultiPoint with one member per input point, duplicates kept.
+    ///
+    /// Empty input gives an empty MultiPoint (`MULTIPOINT EMPTY`).
+    /// - Throws: `.countMismatch`, `.nonFiniteCoordinate` naming the first bad index, or
+    ///   `.geos`.
+    /// - Complexity: O(n) GEOS allocations.
+    public func multiPoint(x: [Double], y: [Double]) throws(GeoError) -> Geometry {
+        try Validation.sameCount(x, "x", y, "y")
+        try Validation.finite(x, y)
+        let n = try cCount(x.count, "GEOSGeom_createCollection_r")
+        clearMessages()
+        var members: [OpaquePointer?] = []
+        members.reserveCapacity(x.count)
+        for i in x.indices {
+            // GEOSGeom_createPointFromXY_r: a new Point, NULL on exception.
+            guard let point = GEOSGeom_createPointFromXY_r(handle, x[i], y[i]) else {
+                let error = failure("GEOSGeom_createPointFromXY_r")
+                // Not yet handed to GEOS: still ours to free. (destroy returns void)
+                for case let made? in members { GEOSGeom_destroy_r(handle, made) }
+                throw error
+            }
+            members.append(point)
+        }
+        // GEOSGeom_createCollection_r: a new collection, NULL on exception. It takes
+        // ownership of the members (not of the array holding them) even when it fails, so
+        // they must not be freed here afterwards.
+        let collection = members.withUnsafeMutableBufferPointer { buffer in
+            GEOSGeom_createCollection_r(handle, Int32(GEOS_MULTIPOINT.rawValue), buffer.baseAddress, n)
+        }
+        return try adopt(collection, "GEOSGeom_createCollection_r(MultiPoint)")
+    }
+
+    /// A LineString through the points in order (at least 2 points, or 0 for an empty one).
+    /// - Throws: `.countMismatch`, `.nonFiniteCoordinate`, or `.geos` (e.g. for 1 point).
+    public func lineString(x: [Double], y: [Double]) throws(GeoError) -> Geometry {
+        let sequence = try coordinateSequence(x: x, y: y, operation: "lineString")
+        // GEOSGeom_createLineString_r: a new LineString, NULL on exception; takes
+        // ownership of the sequence in both cases.
+        return try adopt(GEOSGeom_createLineString_r(handle, sequence), "GEOSGeom_createLineString_r")
+    }
+
+    /// A polygon from an exterior ring and optional holes.
+    ///
+    /// Rings are closed for you when the last vertex differs from the first. Orientation
+    /// does not matter (GEOS accepts both), and the result is not checked for validity
+    /// (self-intersections): area and predicates of an invalid polygon are undefined.
+    ///
+    /// - Parameters:
+    ///   - exterior: the shell; at least 3 distinct vertices.
+    ///   - holes: interior rings, each inside the shell.
+    /// - Throws: `.countMismatch`, `.nonFiniteCoordinate`, `.emptyInput` for an empty shell,
+    ///   `.invalidParameter` for a ring with fewer than 4 vertices once closed, `.geos` when
+    ///   GEOS rejects a ring.
+    /// - Complexity: O(total vertices).
+    public func polygon(exterior: Coordinates, holes: [Coordinates] = []) throws(GeoError) -> Geometry {
+        guard exterior.count > 0 else { throw .emptyInput(operation: "polygon(exterior:holes:)") }
+        let n = try cCount(holes.count, "GEOSGeom_createPolygon_r")
+        let shell = try linearRing(exterior)
+        var rings: [OpaquePointer?] = []
+        for hole in holes {
+            do {
+                rings.append(try linearRing(hole))
+            } catch {
+                // Not yet handed to GEOS: still ours to free. (destroy returns void)
+                GEOSGeom_destroy_r(handle, shell)
+                for case let made? in rings { GEOSGeom_destroy_r(handle, made) }
+                throw error
+            }
+        }
+        // GEOSGeom_createPolygon_r: a new Polygon, NULL on exception. It takes ownership of
+        // the shell and holes (not of the array) even when it fails (GEOS ticket #1111).
+        let polygon = rings.withUnsafeMutableBufferPointer { buffer in
+            GEOSGeom_createPolygon_r(handle, shell, buffer.baseAddress, n)
+        }
+        return try adopt(polygon, "GEOSGeom_createPolygon_r")
+    }
+
+    /// A new LinearRing (owned by the caller) from `ring`, closed if needed.
+    private func linearRing(_ ring: Coordinates) throws(GeoError) -> OpaquePointer {
+        var (x, y) = (ring.x, ring.y)
+        try Validation.sameCount(x, "ring x", y, "ring y")
+        if let x0 = x.first, let y0 = y.first, let xn = x.last, let yn = y.last, x0 != xn || y0 != yn {
+            x.append(x0)
+            y.append(y0)
+        }
+        // GEOS 3.11 builds 3-vertex rings without complaint, but they enclose no area and
+        // make every later predicate meaningless; reject them here.
+        guard x.count >= 4 else {
+            throw .invalidParameter(name: "ring vertex count (closed)", value: Double(x.count),
+                                    expected: "at least 4, i.e. 3 distinct vertices")
+        }
+        let sequence = try coordinateSequence(x: x, y: y, operation: "linear ring")
+        // GEOSGeom_createLinearRing_r: a new LinearRing, NULL on exception (e.g. fewer than
+        // 4 points); takes ownership of the sequence in both cases.
+        guard let made = GEOSGeom_createLinearRing_r(handle, sequence) else {
+            throw failure("GEOSGeom_createLinearRing_r")
+        }
+        return made
+    }
+
+    /// A new coordinate sequence (owned by the caller until handed to a constructor).
+    private func coordinateSequence(x: [Double], y: [Double], operation: String) throws(GeoError) -> OpaquePointer {
+        try Validation.sameCount(x, "x", y, "y")
+        try Validation.finite(x, y)
+        let n = try cCount(x.count, operation)
+        clearMessages()
+        // GEOSCoordSeq_copyFromArrays_r (GEOS >= 3.10): a new 2D sequence copied from the
+        // arrays, NULL on exception. z and m are NULL: no third or fourth ordinate.
+        let sequence = x.withUnsafeBufferPointer { xb in
+            y.withUnsafeBufferPointer { yb in
+                GEOSCoordSeq_copyFromArrays_r(handle, xb.baseAddress, yb.baseAddress, nil, nil, n)
+            }
+        }
+        guard let sequence else { throw failure("GEOSCoordSeq_copyFromArrays_r(\(operation))") }
+        return sequence
+    }
+}

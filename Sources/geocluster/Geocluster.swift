@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+
+/// The `geocluster` command: one subcommand per job, one file per subcommand.
+@main
+struct Geocluster: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "geocluster",
+        abstract: "Cluster geographic points (real-estate listings first) and measure how well and how fast each method does it.",
+        discussion: """
+            Input is CSV with a header row: planar x,y columns (metres) or lat,lon columns \
+            (degrees, WGS 84; also latitude/longitude/lng), projected with PROJ.
+            Errors name the file, line and column and exit with status 1; usage mistakes exit with 64.
+            """,
+        version: version,
+        subcommands: [ClusterCommand.self, ProjectCommand.self]
+    )
+}
+
+/// Prints `message` as the command's error and exits with status 1 (a runtime failure, as
+/// opposed to a usage mistake, which ArgumentParser reports with status 64).
+func fail(_ message: CustomStringConvertible) -> ExitCode {
+    FileHandle.standardError.write(Data("geocluster: error: \(message)\n".utf8))
+    return ExitCode(1)
+}
+
+/// Writes a line to standard error.
+func note(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import ClusterCore
+
+@Suite("Core distances and the mutual-reachability MST against brute force")
+struct CoreDistanceAndMSTTests {
+    static let shapes: [(String, PointSet)] = [
+        ("blobs", Shapes.blobs(600, seed: 11)),
+        ("grid with duplicates", Shapes.gridWithDuplicates(500, seed: 12)),
+        ("line", Shapes.line(300, seed: 13)),
+        ("uniform", Shapes.uniform(400, seed: 14)),
+        ("all identical", try! PointSet(Array(repeating: (3.0, 4.0), count: 40))),
+        ("two points", try! PointSet([(0, 0), (3, 4)])),
+        ("clusters of duplicates", try! PointSet((0..<300).map { i in (Double(i % 7) * 100, Double(i % 3) * 50) })),
+    ]
+
+    static func coreByRow(_ tree: KDTree, _ byPosition: [Double]) -> [Double] {
+        var out = [Double](repeating: 0, count: byPosition.count)
+        for p in 0..<byPosition.count { out[Int(tree.index[p])] = byPosition[p] }
+        return out
+    }
+
+    @Test("core distances equal sorting all distances, for both conventions", arguments: [1, 2, 5, 10])
+    func coreDistances(minSamples: Int) throws {
+        for (name, p) in Self.shapes {
+            let t = KDTree(points: p)
+            for convention in MinSamplesConvention.allCases {
+                let k = convention.neighbourCount(minSamples: minSamples)
+                if k > p.count {
+                    #expect(throws: ClusterCoreError.self) {
+                        try CoreDistances.compute(tree: t, minSamples: minSamples, convention: convention)
+                    }
+                    continue
+                }
+                let got = Self.coreByRow(t, try CoreDistances.compute(tree: t, minSamples: minSamples, convention: convention))
+                #expect(got == Oracle.coreDistances(p, k: k), "\(name) \(convention)")
+            }
+        }
+    }
+
+    @Test("the hdbscan convention is scikit-learn's with one more neighbour")
+    func conventionShift() throws {
+        let p = Shapes.blobs(500, seed: 5)
+        let t = KDTree(points: p)
+        #expect(try CoreDistances.compute(tree: t, minSamples: 4, convention: .hdbscan)
+                == CoreDistances.compute(tree: t, minSamples: 5, convention: .sklearn))
+    }
+
+    @Test("MST weights equal an O(n²) Prim on the full graph", arguments: [1, 2, 5, 15])
+    func mstMatchesPrim(minSamples: Int) throws {
+        for (name, p) in Self.shapes where p.count >= minSamples {
+            let t = KDTree(points: p)
+            let coreByPos = try CoreDistances.compute(tree: t, minSamples: minSamples)
+            let mst = MinimumSpanningTree.boruvka(tree: t, coreDistances: coreByPos)
+            let prim = Oracle.primWeights(p, core: Self.coreByRow(t, coreByPos))
+            #expect(mst.count == p.count - 1, "\(name)")
+            #expect(mst.weight == prim, "\(name) ms=\(minSamples)")
+            // Spanning: the edges connect every point, with a < b and weights sorted.
+            var uf = UnionFind(count: p.count)
+            for i in 0..<mst.count {
+                #expect(mst.a[i] < mst.b[i])
+                #expect(uf.union(Int(mst.a[i]), Int(mst.b[i])) != nil, "\(name): edge \(i) closes a cycle")
+                if i > 0 { #expect(mst.weight[i - 1] <= mst.weight[i]) }
+            }
+        }
+    }
+
+    @Test("every MST edge weight is the mutual reachability of its endpoints")
+    func edgeWeightsAreMutualReachability() throws {
+        let p = Shapes.blobs(800, seed: 21)
+        let t = KDTree(points: p)
+        let coreByPos = try CoreDistances.compute(tree: t, minSamples: 5)
+        let core = Self.coreByRow(t, coreByPos)
+        let mst = MinimumSpanningTree.boruvka(tree: t, coreDistances: coreByPos)
+        for i in 0..<mst.count {
+            let a = Int(mst.a[i]), b = Int(mst.b[i])
+            #expect(mst.weight[i] == max(core[a], core[b], Oracle.distance(p, a, b)))
+        }
+    }
+
+    @Test("the MST is identical for one and two threads")
+    func threadInvariant() throws {
+        for (name, p) in [("blobs", Shapes.blobs(60_000, seed: 31)), ("dups", Shapes.gridWithDuplicates(30_000, seed: 32))] {
+            let t = KDTree(points: p, threads: 2)
+            let c1 = try CoreDistances.compute(tree: t, minSamples: 5, threads: 1)
+            let c2 = try CoreDistances.compute(tree: t, minSamples: 5, threads: 2)
+            #expect(c1 == c2, "\(name)")
+            let m1 = MinimumSpanningTree.boruvka(tree: t, coreDistances: c1, threads: 1)
+            let m2 = MinimumSpanningTree.boruvka(tree: t, coreDistances: c1, threads: 2)
+            #expect(m1 == m2, "\(name)")
+        }
+    }
+
+    @Test("MST weights do not depend on the order of the rows")
+    func shuffleInvariantWeights() throws {
+        let p = Shapes.gridWithDuplicates(3000, seed: 41)
+        let (q, _) = Shapes.shuffled(p, seed: 42)
+        func weights(_ s: PointSet) throws -> [Double] {
+            let t = KDTree(points: s)
+            return MinimumSpanningTree.boruvka(tree: t, coreDistances: try CoreDistances.compute(tree: t, minSamples: 5)).weight
+        }
+        #expect(try weights(p) == weights(q))
+    }
+}

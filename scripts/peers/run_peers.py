@@ -1,0 +1,463 @@
+#!/usr/bin/env python3
+"""Time other HDBSCAN implementations ("peers") on a CSV of planar points.
+
+Each peer runs in its own fresh subprocess, so its peak RSS is its own. The child reads the
+CSV, imports the library, (for numba peers) does one untimed warm-up fit, then times
+`--repeat` fits and reports the median. min_samples is given in scikit-learn's convention
+(the point counts itself) and mapped to each library's own.
+
+    python scripts/peers/run_peers.py --generate 20000 --seed 1 --input /tmp/estate.csv
+    python scripts/peers/run_peers.py --input pts.csv --min-cluster-size 15 --min-samples 5 \
+        --peers sklearn,hdbscan,fast_hdbscan,hdbscan_rs --repeat 3 \
+        --labels-dir /tmp/labels --compare geocluster_labels.csv --json /tmp/peers.json
+
+See scripts/peers/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ALL_PEERS = ["sklearn", "hdbscan", "fast_hdbscan", "hdbscan_rs"]
+PACKAGE_OF = {"sklearn": "scikit-learn", "hdbscan": "hdbscan",
+              "fast_hdbscan": "fast_hdbscan", "hdbscan_rs": "hdbscan-rs"}
+NUMBA_PEERS = {"fast_hdbscan"}
+
+
+# --------------------------------------------------------------------------------------
+# min_samples conventions
+# --------------------------------------------------------------------------------------
+
+
+def map_min_samples(peer: str, ms_sklearn: int) -> tuple[int, str]:
+    """The min_samples to pass to `peer` for scikit-learn's `ms_sklearn`, and a note.
+
+    * sklearn, hdbscan_rs: core distance = distance to the ms-th nearest point, itself
+      included (hdbscan_rs checked empirically: a group of exactly ms coincident points gets
+      core distance 0 and probability 1, as in sklearn).
+    * hdbscan: `k = min_samples + 1` neighbour query / `np.partition(D, ms)[ms]`, i.e. the
+      ms-th *other* point, so sklearn's ms maps to ms - 1; it rejects 0.
+    * fast_hdbscan: `k = min_samples + 1` query like hdbscan for min_samples > 1, but
+      min_samples = 1 is special-cased to core distance 0 (= sklearn's 1).
+    sklearn's 1 and 2 give the same MST (single linkage: the nearest-neighbour distance never
+    exceeds the Euclidean MST edge at a point), so 1 stands in for both where needed.
+    """
+    if peer in ("sklearn", "hdbscan_rs"):
+        return ms_sklearn, ""
+    if peer == "hdbscan":
+        if ms_sklearn >= 2:
+            return ms_sklearn - 1, ""
+        return 1, "sklearn ms=1 has no exact hdbscan equivalent (0 is rejected); 1 gives the same MST weights"
+    if peer == "fast_hdbscan":
+        if ms_sklearn >= 3:
+            return ms_sklearn - 1, ""
+        if ms_sklearn == 1:
+            return 1, ""
+        return 1, "fast_hdbscan's 1 means core distance 0 (= sklearn 1), same MST weights as sklearn 2"
+    raise ValueError(peer)
+
+
+# --------------------------------------------------------------------------------------
+# CSV in / out
+# --------------------------------------------------------------------------------------
+
+
+def read_points(path: Path):
+    """(ids as strings, x list, y list). Uses an `id` column if present, else the row index."""
+    with open(path, newline="") as handle:
+        reader = csv.reader(handle)
+        header = [h.strip().lower() for h in next(reader)]
+        if "x" not in header or "y" not in header:
+            raise SystemExit(f"{path}: header must contain x and y columns, got {header}")
+        ix, iy = header.index("x"), header.index("y")
+        iid = header.index("id") if "id" in header else None
+        ids, xs, ys = [], [], []
+        for row_number, row in enumerate(reader):
+            if not row:
+                continue
+            ids.append(row[iid] if iid is not None else str(row_number))
+            xs.append(float(row[ix]))
+            ys.append(float(row[iy]))
+    return ids, xs, ys
+
+
+def read_labels(path: Path) -> dict[str, int]:
+    with open(path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        fields = [f.strip().lower() for f in reader.fieldnames or []]
+        if not {"id", "label"} <= set(fields):
+            raise SystemExit(f"{path}: expected columns id,label, got {reader.fieldnames}")
+        key_id = reader.fieldnames[fields.index("id")]
+        key_label = reader.fieldnames[fields.index("label")]
+        return {row[key_id]: int(row[key_label]) for row in reader}
+
+
+def write_labels(path: Path, ids, labels) -> None:
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["id", "label"])
+        writer.writerows(zip(ids, (int(v) for v in labels)))
+
+
+# --------------------------------------------------------------------------------------
+# Estate-like test data
+# --------------------------------------------------------------------------------------
+
+
+def generate_estate_csv(path: Path, n: int, seed: int, extent: float = 30_000.0) -> dict:
+    """Gaussian blobs (sigma 30-400 m), strips and 25 % uniform noise over ~30 km.
+
+    Columns: id, x, y, kind (blob|strip|noise) and the generating group; 0.01 m grid.
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n_noise = int(round(0.25 * n))
+    n_strip = int(round(0.25 * n))
+    n_blob = n - n_noise - n_strip
+
+    # Blobs: sizes from a log-normal, sigma log-uniform in [30, 400] m.
+    n_blobs = max(3, n_blob // 400)
+    weights = rng.lognormal(0.0, 0.8, n_blobs)
+    sizes = np.maximum(1, np.floor(weights / weights.sum() * n_blob)).astype(int)
+    sizes[np.argmax(sizes)] += n_blob - sizes.sum()
+    parts, kinds, groups = [], [], []
+    for g, size in enumerate(sizes):
+        centre = rng.uniform(0.05 * extent, 0.95 * extent, 2)
+        sigma = math.exp(rng.uniform(math.log(30.0), math.log(400.0)))
+        parts.append(rng.normal(centre, sigma, (size, 2)))
+        kinds += ["blob"] * size
+        groups += [f"b{g}"] * size
+
+    # Strips: 0.5-3 km long, 10-40 m half-width jitter, random orientation.
+    n_strips = max(2, n_strip // 600)
+    strip_sizes = np.full(n_strips, n_strip // n_strips)
+    strip_sizes[0] += n_strip - strip_sizes.sum()
+    for g, size in enumerate(strip_sizes):
+        start = rng.uniform(0.1 * extent, 0.9 * extent, 2)
+        length = rng.uniform(500.0, 3000.0)
+        angle = rng.uniform(0.0, math.pi)
+        half_width = rng.uniform(10.0, 40.0)
+        along = rng.uniform(0.0, length, size)
+        across = rng.uniform(-half_width, half_width, size)
+        direction = np.array([math.cos(angle), math.sin(angle)])
+        normal = np.array([-direction[1], direction[0]])
+        parts.append(start + along[:, None] * direction + across[:, None] * normal)
+        kinds += ["strip"] * size
+        groups += [f"s{g}"] * size
+
+    parts.append(rng.uniform(0.0, extent, (n_noise, 2)))
+    kinds += ["noise"] * n_noise
+    groups += ["noise"] * n_noise
+
+    points = np.round(np.vstack(parts), 2) + 0.0
+    order = rng.permutation(n)  # no structure in the row order
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["id", "x", "y", "kind", "group"])
+        for row, i in enumerate(order):
+            writer.writerow([f"p{row:07d}", repr(float(points[i, 0])), repr(float(points[i, 1])),
+                             kinds[i], groups[i]])
+    return {"n": n, "blobs": int(n_blobs), "strips": int(n_strips), "noise": n_noise}
+
+
+# --------------------------------------------------------------------------------------
+# Child: one peer, one process
+# --------------------------------------------------------------------------------------
+
+
+def _status_kb(field: str) -> int:
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return -1
+
+
+def _reset_peak_rss() -> bool:
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")  # resets VmHWM to the current RSS (Linux >= 4.0)
+        return True
+    except OSError:
+        return False
+
+
+def make_fit(peer: str, params: dict, threads: int):
+    """Return (fit function X -> labels, version, settings string). Imports happen here."""
+    mcs, ms = params["min_cluster_size"], params["min_samples_mapped"]
+    if peer == "sklearn":
+        import sklearn
+        from sklearn.cluster import HDBSCAN
+
+        def fit(x):
+            return HDBSCAN(min_cluster_size=mcs, min_samples=ms, n_jobs=threads, copy=False).fit(x).labels_
+        return fit, sklearn.__version__, f"algorithm=auto (kd_tree + Prim), n_jobs={threads} (only the k-NN core distances are parallel)"
+    if peer == "hdbscan":
+        import hdbscan
+        from importlib.metadata import version
+
+        def fit(x):
+            return hdbscan.HDBSCAN(min_cluster_size=mcs, min_samples=ms, core_dist_n_jobs=threads).fit(x).labels_
+        return fit, version("hdbscan"), f"algorithm=best (boruvka_kdtree, approx_min_span_tree=True), core_dist_n_jobs={threads} (joblib processes, only above 16384 points)"
+    if peer == "fast_hdbscan":
+        import fast_hdbscan
+        import numba
+        from importlib.metadata import version
+
+        numba.set_num_threads(threads)
+
+        def fit(x):
+            return fast_hdbscan.HDBSCAN(min_cluster_size=mcs, min_samples=ms).fit(x).labels_
+        return fit, version("fast_hdbscan"), f"numba threads={numba.get_num_threads()}, parallel Boruvka, float32 KD-tree"
+    if peer == "hdbscan_rs":
+        import hdbscan_rs
+        from importlib.metadata import version
+
+        def fit(x):
+            return hdbscan_rs.HDBSCAN(min_cluster_size=mcs, min_samples=ms).fit(x).labels_
+        return fit, version("hdbscan-rs"), "no thread setting exposed"
+    raise ValueError(peer)
+
+
+def child_main(args) -> int:
+    import numpy as np
+
+    ids, xs, ys = read_points(Path(args.input))
+    x = np.column_stack([np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)])
+    del ids, xs, ys
+    if args.shift:
+        # Translate so the minimum is 0: exact HDBSCAN is translation invariant, and this keeps
+        # float32 peers (fast_hdbscan) from losing precision on projected coordinates.
+        x = x - x.min(axis=0)
+    x = np.ascontiguousarray(x)
+
+    params = json.loads(args.child_params)
+    start = time.perf_counter()
+    fit, version, settings = make_fit(args.child, params, args.threads)
+    import_s = time.perf_counter() - start
+    warmup_s = None
+    if args.child in NUMBA_PEERS or args.warmup_all:
+        start = time.perf_counter()
+        fit(x)  # untimed: JIT compilation (numba) happens here
+        warmup_s = time.perf_counter() - start
+
+    base_rss_kb = _status_kb("VmRSS")
+    reset_ok = _reset_peak_rss()
+    times, cpu_times, labels = [], [], None
+    for _ in range(args.repeat):
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        labels = fit(x)
+        times.append(time.perf_counter() - t0)
+        cpu_times.append(time.process_time() - cpu0)
+    fit_peak_kb = _status_kb("VmHWM") if reset_ok else -1
+
+    labels = np.asarray(labels, dtype=np.int64)
+    np.save(args.child_labels, labels)
+
+    # joblib/loky worker processes (hdbscan's core distances) are our children: reap them so
+    # RUSAGE_CHILDREN reports their peak RSS too.
+    try:
+        from joblib.externals.loky import get_reusable_executor
+        get_reusable_executor().shutdown(wait=True)
+    except Exception:
+        pass
+    import resource
+    workers_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+    report = {
+        "peer": args.child,
+        "version": version,
+        "settings": settings,
+        "n": int(len(x)),
+        "fit_times_s": times,
+        "fit_cpu_s": cpu_times,
+        "import_s": import_s,
+        "warmup_s": warmup_s,
+        "base_rss_mb": base_rss_kb / 1024.0,
+        "fit_peak_rss_mb": fit_peak_kb / 1024.0 if fit_peak_kb >= 0 else None,
+        "process_peak_rss_mb": _status_kb("VmHWM") / 1024.0 if not reset_ok else None,
+        "worker_peak_rss_mb": workers_kb / 1024.0 if workers_kb else None,
+        "clusters": int(len(set(labels.tolist()) - {-1})),
+        "noise": int((labels == -1).sum()),
+    }
+    print("PEER_REPORT " + json.dumps(report))
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# Parent
+# --------------------------------------------------------------------------------------
+
+
+def run_child(peer: str, args, params: dict, labels_file: Path) -> dict:
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", peer, "--input", str(args.input),
+           "--repeat", str(args.repeat), "--threads", str(args.threads),
+           "--child-params", json.dumps(params), "--child-labels", str(labels_file)]
+    if not args.shift:
+        cmd.append("--no-shift")
+    if args.warmup_all:
+        cmd.append("--warmup-all")
+    out_path, err_path = labels_file.with_suffix(".out"), labels_file.with_suffix(".err")
+    with open(out_path, "w") as out_handle, open(err_path, "w") as err_handle:
+        proc = subprocess.Popen(cmd, stdout=out_handle, stderr=err_handle)
+        # wait4 gives this child's own rusage: ru_maxrss = peak RSS of the whole child
+        # process (interpreter, imports, CSV, warm-up and fits), in KiB on Linux.
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    out, err = out_path.read_text(), err_path.read_text()
+    for line in out.splitlines():
+        if line.startswith("PEER_REPORT "):
+            report = json.loads(line[len("PEER_REPORT "):])
+            report["process_peak_rss_mb"] = usage.ru_maxrss / 1024.0
+            report["stderr_tail"] = err.strip().splitlines()[-3:] if err.strip() else []
+            return report
+    tail = (err.strip().splitlines() or ["(no output)"])[-1]
+    return {"peer": peer, "error": f"exit {proc.returncode}: {tail}"}
+
+
+def adjusted_rand(a, b) -> float:
+    from sklearn.metrics import adjusted_rand_score
+    return float(adjusted_rand_score(a, b))
+
+
+def fmt(value, digits=3):
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def print_table(results: list[dict], compare: bool) -> None:
+    header = ["peer", "version", "min_samples", "fit s (median)", "min–max s", "CPU/wall",
+              "peak RSS MB", "fit peak MB", "base MB", "clusters", "noise"]
+    if compare:
+        header.append("ARI vs --compare")
+    header.append("notes")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    for r in results:
+        if "error" in r or "skipped" in r:
+            cells = [r["peer"]] + ["–"] * (len(header) - 2) + [r.get("error") or r.get("skipped")]
+            print("| " + " | ".join(cells) + " |")
+            continue
+        times = r["fit_times_s"]
+        median = statistics.median(times)
+        cpu_ratio = statistics.median(c / t for c, t in zip(r["fit_cpu_s"], times) if t > 0)
+        peak = r["process_peak_rss_mb"]
+        if r.get("worker_peak_rss_mb") and r["peer"] == "hdbscan" and r["n"] > 16384:
+            peak_cell = f"{peak:.0f} (+workers ≤{r['worker_peak_rss_mb']:.0f} each)"
+        else:
+            peak_cell = f"{peak:.0f}"
+        cells = [r["peer"], r["version"], str(r["min_samples_passed"]), f"{median:.3f}",
+                 f"{min(times):.3f}–{max(times):.3f}", f"{cpu_ratio:.2f}", peak_cell,
+                 fmt(r["fit_peak_rss_mb"], 0), fmt(r["base_rss_mb"], 0),
+                 str(r["clusters"]), str(r["noise"])]
+        if compare:
+            cells.append(fmt(r.get("ari_vs_compare"), 4))
+        notes = list(filter(None, [r.get("mapping_note")]))
+        notes.append(f"import {r['import_s']:.1f} s")
+        if r.get("warmup_s") is not None:
+            notes.append(f"untimed warm-up fit {r['warmup_s']:.2f} s (JIT)")
+        print("| " + " | ".join(cells + ["; ".join(notes)]) + " |")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", type=Path, help="CSV with header containing x,y (planar metres); optional id column")
+    parser.add_argument("--generate", type=int, metavar="N", help="first write N estate-like points to --input")
+    parser.add_argument("--seed", type=int, default=1, help="seed for --generate")
+    parser.add_argument("--generate-only", action="store_true", help="write the CSV and stop")
+    parser.add_argument("--min-cluster-size", type=int, default=15)
+    parser.add_argument("--min-samples", type=int, default=5,
+                        help="sklearn convention: the point itself counts (default 5); mapped per peer")
+    parser.add_argument("--peers", default=",".join(ALL_PEERS))
+    parser.add_argument("--sklearn-max-n", type=int, default=150_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads/jobs for peers that take one (default: all cores)")
+    parser.add_argument("--warmup-all", action="store_true", help="untimed warm-up fit for every peer, not just numba ones")
+    parser.add_argument("--no-shift", dest="shift", action="store_false", help="do not translate coordinates to start at 0")
+    parser.add_argument("--labels-dir", type=Path, help="write <peer>.csv (id,label) here")
+    parser.add_argument("--compare", type=Path, help="CSV id,label (e.g. from geocluster): print each peer's ARI against it")
+    parser.add_argument("--json", type=Path, help="write all results here")
+    # internal, for the per-peer subprocess
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--child-params", help=argparse.SUPPRESS)
+    parser.add_argument("--child-labels", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.child:
+        return child_main(args)
+    if args.input is None:
+        parser.error("--input is required")
+    if args.generate:
+        info = generate_estate_csv(args.input, args.generate, args.seed)
+        print(f"generated {args.input}: {info}", file=sys.stderr)
+        if args.generate_only:
+            return 0
+
+    peers = [p.strip() for p in args.peers.split(",") if p.strip()]
+    unknown = set(peers) - set(ALL_PEERS)
+    if unknown:
+        parser.error(f"unknown peers {sorted(unknown)}; choose from {ALL_PEERS}")
+    ms = args.min_samples
+    if ms < 1 or args.min_cluster_size < 2:
+        parser.error("need --min-samples >= 1 and --min-cluster-size >= 2")
+    ids, _, _ = read_points(args.input)
+    n = len(ids)
+    reference = read_labels(args.compare) if args.compare else None
+    if args.labels_dir:
+        args.labels_dir.mkdir(parents=True, exist_ok=True)
+
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for peer in peers:
+            if peer == "sklearn" and n > args.sklearn_max_n:
+                results.append({"peer": peer, "skipped": f"skipped: n = {n} > --sklearn-max-n {args.sklearn_max_n}"})
+                continue
+            mapped, note = map_min_samples(peer, ms)
+            params = {"min_cluster_size": args.min_cluster_size, "min_samples_mapped": mapped}
+            print(f"running {peer} (min_samples={mapped}) on n={n} ...", file=sys.stderr)
+            labels_file = Path(tmp) / f"{peer}.npy"
+            report = run_child(peer, args, params, labels_file)
+            report["min_samples_passed"] = mapped
+            report["mapping_note"] = note
+            if "error" not in report:
+                import numpy as np
+                labels = np.load(labels_file)
+                if args.labels_dir:
+                    write_labels(args.labels_dir / f"{peer}.csv", ids, labels)
+                if reference is not None:
+                    common = [i for i, key in enumerate(ids) if key in reference]
+                    report["compare_common_ids"] = len(common)
+                    report["ari_vs_compare"] = adjusted_rand(
+                        [reference[ids[i]] for i in common], labels[common]) if common else None
+            results.append(report)
+
+    print(f"\nn = {n}, min_cluster_size = {args.min_cluster_size}, min_samples = {ms} (sklearn convention), "
+          f"repeat = {args.repeat}, threads = {args.threads}, input = {args.input}\n")
+    print_table(results, reference is not None)
+    for r in results:
+        if "settings" in r:
+            print(f"- {r['peer']}: {r['settings']}")
+    if args.json:
+        payload = {"input": str(args.input), "n": n, "min_cluster_size": args.min_cluster_size,
+                   "min_samples_sklearn": ms, "repeat": args.repeat, "threads": args.threads,
+                   "shift": args.shift, "peers": results}
+        args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+    return 0 if all("error" not in r for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
