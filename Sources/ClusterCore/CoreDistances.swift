@@ -31,6 +31,17 @@ public enum CoreDistances {
     public static func compute(
         tree: KDTree, minSamples: Int, convention: MinSamplesConvention = .sklearn, threads: Int = 1
     ) throws(ClusterCoreError) -> [Double] {
+        try computeWithNeighbours(tree: tree, minSamples: minSamples, convention: convention,
+                                  threads: threads, keepNeighbours: false, extra: 0).core
+    }
+
+    /// Core distances (by tree position) and, when `keepNeighbours`, each position's `k + extra`
+    /// nearest positions (row-major, nearest first, itself included), which let the MST's first
+    /// Borůvka round skip most searches. Requires `k + extra <= n`.
+    static func computeWithNeighbours(
+        tree: KDTree, minSamples: Int, convention: MinSamplesConvention, threads: Int,
+        keepNeighbours: Bool, extra: Int
+    ) throws(ClusterCoreError) -> (core: [Double], neighbours: [Int32], k: Int) {
         guard minSamples >= 1 else {
             throw .invalidParameter(name: "minSamples", value: "\(minSamples)", requirement: "must be at least 1")
         }
@@ -41,29 +52,58 @@ public enum CoreDistances {
                 reason: "minSamples = \(minSamples) (\(convention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
         var core = [Double](repeating: 0, count: n)
-        if k == 1 { return core }  // the nearest point to each point is itself
+        let kq = k + extra
+        precondition(kq <= n, "cannot list more neighbours than points")
+        var neighbours = [Int32](repeating: 0, count: keepNeighbours ? n * kq : 0)
+        if n == 0 { return (core, neighbours, k) }
         core.withUnsafeMutableBufferPointer { out in
+        neighbours.withUnsafeMutableBufferPointer { nb in
             let shared = SharedBuffer(base: out.baseAddress!)
+            // Only when asked: an empty array's base address is not nil on Linux (it is the shared
+            // empty storage), so keying this on the pointer alone corrupted the heap.
+            let sharedNeighbours = keepNeighbours ? nb.baseAddress.map { SharedBuffer(base: $0) } : nil
             tree.withNodeArrays { v in
                 let workers = max(1, threads)
-                // One scratch list and stack per worker, allocated once.
+                // One scratch list and stack per worker, each on its own cache lines (a shared
+                // line between the two workers' insertion lists halved the 2-thread speed).
                 let depth = KDTree.depth(ofNodeCount: v.nodeCount)
-                let scratchDist = UnsafeMutablePointer<Double>.allocate(capacity: workers * k)
-                let scratchPos = UnsafeMutablePointer<Int32>.allocate(capacity: workers * k)
-                let stackSize = 2 * (depth + 2)
-                let scratchStack = UnsafeMutablePointer<Int32>.allocate(capacity: workers * stackSize)
-                defer { scratchDist.deallocate(); scratchPos.deallocate(); scratchStack.deallocate() }
+                let leafCap = tree.leafSize
+                // Per-worker scratch, each on its own cache lines (a shared line between the
+                // two workers' lists halved the two-thread speed).
+                let listStride = (leafCap * kq + 15) / 16 * 16 + 16
+                let smallStride = (2 * (depth + 2) + 15) / 16 * 16 + 16
+                let scratchDist = UnsafeMutablePointer<Double>.allocate(capacity: workers * listStride)
+                let scratchPos = UnsafeMutablePointer<Int32>.allocate(capacity: workers * listStride)
+                let scratchStack = UnsafeMutablePointer<Int32>.allocate(capacity: workers * smallStride)
+                defer {
+                    scratchDist.deallocate(); scratchPos.deallocate(); scratchStack.deallocate()
+                }
                 let sd = SharedBuffer(base: scratchDist), sp = SharedBuffer(base: scratchPos)
                 let ss = SharedBuffer(base: scratchStack)
-                Parallel.forEachChunk(count: n, grain: 4096, threads: workers) { chunk, w in
-                    let dist = sd.base + w * k, pos = sp.base + w * k, stack = ss.base + w * stackSize
-                    for p in chunk {
-                        _ = v.knn(v.x[p], v.y[p], k, dist, pos, stack)
-                        shared[p] = dist[k - 1].squareRoot()
+                let firstLeaf = v.firstLeaf
+                Parallel.forEachChunk(count: v.nodeCount - firstLeaf, grain: 256, threads: workers) { chunk, w in
+                    let dist = sd.base + w * listStride, pos = sp.base + w * listStride
+                    let stack = ss.base + w * smallStride
+                    for leaf in (chunk.lowerBound + firstLeaf)..<(chunk.upperBound + firstLeaf) {
+                        let s = Int(v.start[leaf]), e = Int(v.end[leaf])
+                        if kq == 1 {
+                            for p in s..<e { shared[p] = 0; sharedNeighbours?[p] = Int32(p) }
+                            continue
+                        }
+                        for j in 0..<(e - s) {
+                            _ = v.kthDistance2(ofPosition: s + j, inLeaf: leaf, kq, dist + j * kq, pos + j * kq, stack)
+                        }
+                        for j in 0..<(e - s) {
+                            let p = s + j
+                            shared[p] = dist[j * kq + k - 1].squareRoot()
+                            if let nbs = sharedNeighbours {
+                                for i in 0..<kq { nbs[p * kq + i] = pos[j * kq + i] }
+                            }
+                        }
                     }
                 }
             }
-        }
-        return core
+        }}
+        return (core, neighbours, k)
     }
 }

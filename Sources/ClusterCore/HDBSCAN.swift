@@ -79,7 +79,7 @@ public struct HDBSCANResult: Sendable {
 
 public enum HDBSCAN {
     /// Stage names, in order, as reported to a `StageObserver`.
-    public static let stageNames = ["index", "core distances", "MST", "linkage", "condense and select"]
+    public static let stageNames = ["index", "core distances", "MST", "linkage", "condense", "select", "label"]
 
     /// Runs HDBSCAN on planar points.
     ///
@@ -99,21 +99,30 @@ public enum HDBSCAN {
         let n = points.count
         do {
             let tree = observer.run("index") { KDTree(points: points, threads: threads) }
-            let coreByPosition: [Double] = try observer.run("core distances") {
-                try CoreDistances.compute(tree: tree, minSamples: parameters.effectiveMinSamples,
-                                          convention: parameters.minSamplesConvention, threads: threads)
+            // One neighbour more than the core distance needs, so the MST's first round can prove
+            // most points' best edges from the list alone.
+            let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
+            let keep = k + 1 <= n
+            let (coreByPosition, neighbours, kk) = try observer.run("core distances") {
+                let r = try CoreDistances.computeWithNeighbours(
+                    tree: tree, minSamples: parameters.effectiveMinSamples,
+                    convention: parameters.minSamplesConvention, threads: threads,
+                    keepNeighbours: keep, extra: keep ? 1 : 0)
+                return (r.core, r.neighbours, r.k + (keep ? 1 : 0))
             }
             let mst = observer.run("MST") {
-                MinimumSpanningTree.boruvka(tree: tree, coreDistances: coreByPosition, threads: threads)
+                MinimumSpanningTree.boruvka(tree: tree, coreDistances: coreByPosition,
+                                            neighbours: neighbours, neighbourCount: kk, threads: threads)
             }
             let linkage = observer.run("linkage") { SingleLinkageTree(mst: mst, pointCount: n) }
-            let (condensed, selected, labeling) = observer.run("condense and select") {
-                let condensed = CondensedTree(linkage: linkage, minClusterSize: parameters.minClusterSize)
-                let selected = ClusterSelection.select(condensed, options: parameters.selection)
-                let labeling = Labeling(tree: condensed, selected: selected,
-                                        allowSingleCluster: parameters.selection.allowSingleCluster,
-                                        epsilon: parameters.selection.epsilon)
-                return (condensed, selected, labeling)
+            let condensed = observer.run("condense") {
+                CondensedTree(linkage: linkage, minClusterSize: parameters.minClusterSize)
+            }
+            let selected = observer.run("select") { ClusterSelection.select(condensed, options: parameters.selection) }
+            let labeling = observer.run("label") {
+                Labeling(tree: condensed, selected: selected,
+                         allowSingleCluster: parameters.selection.allowSingleCluster,
+                         epsilon: parameters.selection.epsilon)
             }
             var core = [Double](repeating: 0, count: n)
             for p in 0..<n { core[Int(tree.index[p])] = coreByPosition[p] }

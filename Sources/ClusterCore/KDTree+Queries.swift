@@ -136,6 +136,101 @@ struct TreeView: @unchecked Sendable {
         KDTree.boxDistance2(qx, qy, minX[node], maxX[node], minY[node], maxY[node])
     }
 
+    /// The leaf holding tree position `p`.
+    @inline(__always)
+    func leaf(containing p: Int) -> Int {
+        var node = 0
+        while node < firstLeaf {
+            let l = 2 * node + 1
+            node = p < Int(end[l]) ? l : l + 1
+        }
+        return node
+    }
+
+    /// Squared distance from (qx, qy), a point inside `node`'s box, to the nearest side of that
+    /// box: every point outside the node is at least this far away.
+    @inline(__always)
+    func insideClearance2(_ node: Int, _ qx: Double, _ qy: Double) -> Double {
+        let a = min(qx - minX[node], maxX[node] - qx), b = min(qy - minY[node], maxY[node] - qy)
+        let m = min(a, b)
+        return m > 0 ? m * m : 0
+    }
+
+    /// Inserts (d2, p) into the sorted list of capacity k holding `found` entries.
+    @inline(__always)
+    func insert(_ d2: Double, _ p: Int, _ k: Int, _ found: inout Int, _ worst: inout Double,
+                _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>) {
+        if found < k {
+            var j = found
+            while j > 0 && dist[j - 1] > d2 { dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1 }
+            dist[j] = d2; pos[j] = Int32(p)
+            found += 1
+            if found == k { worst = dist[k - 1] }
+        } else if d2 < worst {
+            var j = k - 1
+            while j > 0 && dist[j - 1] > d2 { dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1 }
+            dist[j] = d2; pos[j] = Int32(p)
+            worst = dist[k - 1]
+        }
+    }
+
+    /// k-NN of the point at tree position `p` (itself included), searching bottom-up from its
+    /// leaf (`leaf`, the leaf holding `p`): siblings are searched only while they could hold a
+    /// closer point, and the climb stops once the k-th distance ball lies inside the current
+    /// node. Returns the k-th squared distance. Requires `k <= count`. (Searching all points of
+    /// a leaf together, sharing one climb, executed as many instructions: not worth the code.)
+    @inline(__always)
+    func kthDistance2(ofPosition p: Int, inLeaf leaf: Int, _ k: Int,
+                      _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
+                      _ stack: UnsafeMutablePointer<Int32>) -> Double {
+        let qx = x[p], qy = y[p]
+        var found = 0
+        var worst = Double.infinity
+        var node = leaf
+        for q in Int(start[node])..<Int(end[node]) {
+            let dx = x[q] - qx, dy = y[q] - qy
+            insert(dx * dx + dy * dy, q, k, &found, &worst, dist, pos)
+        }
+        while node > 0 {
+            if found == k && insideClearance2(node, qx, qy) >= worst { break }
+            let sibling = (node & 1) == 1 ? node + 1 : node - 1
+            if found < k || boxDistance2(sibling, qx, qy) < worst {
+                var sp = 1
+                stack[0] = Int32(sibling)
+                while sp > 0 {
+                    sp -= 1
+                    var n = Int(stack[sp])
+                    if found == k && boxDistance2(n, qx, qy) >= worst { continue }
+                    while n < firstLeaf {
+                        let l = 2 * n + 1, r = l + 1
+                        let dl = boxDistance2(l, qx, qy), dr = boxDistance2(r, qx, qy)
+                        if dl <= dr {
+                            if found < k || dr < worst { stack[sp] = Int32(r); sp += 1 }
+                            n = l
+                        } else {
+                            if found < k || dl < worst { stack[sp] = Int32(l); sp += 1 }
+                            n = r
+                        }
+                    }
+                    for q in Int(start[n])..<Int(end[n]) {
+                        let dx = x[q] - qx, dy = y[q] - qy
+                        insert(dx * dx + dy * dy, q, k, &found, &worst, dist, pos)
+                    }
+                }
+            }
+            node = (node - 1) / 2
+        }
+        return worst
+    }
+
+    /// Squared distance between the boxes of nodes `a` and `b` (0 when they overlap).
+    @inline(__always)
+    func boxBoxDistance2(_ a: Int, _ b: Int) -> Double {
+        let dx = max(0, minX[b] - maxX[a], minX[a] - maxX[b])
+        let dy = max(0, minY[b] - maxY[a], minY[a] - maxY[b])
+        return dx * dx + dy * dy
+    }
+
     /// k-NN into a sorted insertion list (`dist`, `pos`, capacity k); returns how many found.
     /// Nodes are visited nearer child first; a node is skipped once the list is full and the
     /// node's box is no closer than the current k-th distance.

@@ -1,8 +1,10 @@
 /// The minimum spanning tree of the mutual-reachability graph, as parallel edge arrays.
 ///
 /// `mutualReachability(a, b) = max(coreDistance(a), coreDistance(b), distance(a, b))`.
-/// Edges are sorted by weight ascending, ties by (a, b) ascending, with `a < b` in every edge,
-/// so the edge list is a pure function of the input rows and the core distances.
+/// Edges are sorted by weight ascending (equal weights in a fixed order) with `a < b` in every
+/// edge, so the edge list is a pure function of the input rows and the core distances: the
+/// same for any thread count. Reordering the rows can swap edges of equal weight, never the
+/// sorted weights (every MST of a graph has the same ones).
 public struct MinimumSpanningTree: Sendable, Equatable {
     /// Smaller endpoint (input row) of each edge.
     public var a: [Int32]
@@ -29,11 +31,20 @@ extension MinimumSpanningTree {
     ///
     /// Each round finds, for every component, its lightest outgoing edge under the total order
     /// (weight, smaller tree position, larger tree position) — with distinct keys the MST is
-    /// unique and every pick belongs to it — then joins the picks with the union-find.
-    /// A round's search for point `p` skips tree nodes that lie wholly inside `p`'s component
-    /// and nodes whose lower bound `max(core(p), min core in node, box distance)` cannot beat
-    /// the component's best so far; points whose own core distance already exceeds that best
-    /// are skipped outright. The number of components at least halves each round.
+    /// unique and every pick belongs to it — then joins the picks with the union-find. The
+    /// number of components at least halves each round.
+    ///
+    /// Most of the work is avoided rather than done fast:
+    /// - the first round takes each point's best edge from its k+1 nearest neighbours (found
+    ///   with the core distances) when that is provably its best, searching only otherwise;
+    /// - each point remembers its own best edge (valid while the other end stays outside its
+    ///   component) or a lower bound on it, so later rounds skip points that cannot win;
+    /// - a later round first bounds every component from those memories (pass A), then
+    ///   searches only where the bound can still be beaten (pass B); leaves and 64-point
+    ///   groups inside one component with nothing outside in reach are skipped whole;
+    /// - a search starts at the point's leaf and climbs, skipping nodes inside the component
+    ///   and nodes whose lower bound `max(core(p), min core in node, box distance)` cannot
+    ///   beat the best so far.
     ///
     /// - Parameters:
     ///   - tree: the k-d tree of the points.
@@ -41,6 +52,18 @@ extension MinimumSpanningTree {
     ///   - threads: worker threads; the result is identical for any value.
     /// - Complexity: O(n log n) per round on 2-D data in practice, O(log n) rounds.
     public static func boruvka(tree: KDTree, coreDistances: [Double], threads: Int = 1) -> MinimumSpanningTree {
+        boruvka(tree: tree, coreDistances: coreDistances, neighbours: [], neighbourCount: 0, threads: threads)
+    }
+
+    /// Borůvka as above; `neighbours` (when not empty) holds each position's `neighbourCount`
+    /// nearest positions (itself included), nearest first, with `neighbourCount` at least one
+    /// more than the core-distance neighbour count. The first round then takes each point's
+    /// best edge from that list whenever it is provably the best under the total order (its
+    /// weight is below the squared distance of the farthest listed neighbour), and searches
+    /// the tree only for the rest.
+    static func boruvka(
+        tree: KDTree, coreDistances: [Double], neighbours: [Int32], neighbourCount kk: Int, threads: Int
+    ) -> MinimumSpanningTree {
         let n = tree.count
         precondition(coreDistances.count == n, "one core distance per point")
         if n <= 1 { return MinimumSpanningTree(a: [], b: [], weight: []) }
@@ -69,12 +92,21 @@ extension MinimumSpanningTree {
         var bestW = [Double](repeating: .infinity, count: workers * n)
         var bestKey = [UInt64](repeating: .max, count: workers * n)
         var roots = (0..<Int32(n)).map { $0 }
+        var newRoot = [Int32](repeating: 0, count: n)
+        // What each point knows of its own best edge (see BoruvkaSearch).
+        var floor2 = core2
+        var cand = [Int32](repeating: -1, count: n)
 
         var ea = [Int32](), eb = [Int32](), ew2 = [Double]()
         ea.reserveCapacity(n - 1); eb.reserveCapacity(n - 1); ew2.reserveCapacity(n - 1)
 
-        let leafCount = nodeCount - firstLeaf
-        let stackSize = 2 * (KDTree.depth(ofNodeCount: nodeCount) + 2)
+        // Groups of about 64 points (three levels above the leaves): a group wholly inside one
+        // component is skipped when no node outside the component can beat its best edge.
+        let groupLevelFirst = max(0, (firstLeaf + 1) / 8 - 1)
+        let groupCount = groupLevelFirst == 0 ? 1 : groupLevelFirst + 1
+        var round = 0
+        // Per-worker stacks, padded apart so the workers never share a cache line.
+        let stackSize = (2 * (KDTree.depth(ofNodeCount: nodeCount) + 2) + 31) / 32 * 32 + 32
         let stacks = UnsafeMutablePointer<Int32>.allocate(capacity: workers * stackSize)
         defer { stacks.deallocate() }
 
@@ -88,34 +120,63 @@ extension MinimumSpanningTree {
             nodeComp.withUnsafeBufferPointer { nodeComp in
             bestW.withUnsafeMutableBufferPointer { bestW in
             bestKey.withUnsafeMutableBufferPointer { bestKey in
+            floor2.withUnsafeMutableBufferPointer { floor2 in
+            cand.withUnsafeMutableBufferPointer { cand in
                 let search = BoruvkaSearch(
                     core2: core2.baseAddress!, nodeMinCore2: nodeMin.baseAddress!,
                     comp: comp.baseAddress!, nodeComp: nodeComp.baseAddress!,
                     bestW: bestW.baseAddress!, bestKey: bestKey.baseAddress!,
+                    floor2: floor2.baseAddress!, cand: cand.baseAddress!,
                     stacks: stacks, stackSize: stackSize, n: n)
                 tree.withNodeArrays { v in
-                    Parallel.forEachChunk(count: leafCount, grain: 256, threads: workers) { chunk, w in
-                        search.run(v, leaves: chunk.lowerBound + firstLeaf..<chunk.upperBound + firstLeaf, worker: w)
+                    if round == 0 && !neighbours.isEmpty {
+                        neighbours.withUnsafeBufferPointer { nb in
+                            let nbp = nb.baseAddress!
+                            Parallel.forEachChunk(count: n, grain: 4096, threads: workers) { chunk, w in
+                                search.firstRound(v, points: chunk, neighbours: nbp, kk: kk, worker: w)
+                            }
+                        }
+                    } else {
+                        neighbours.withUnsafeBufferPointer { nb in
+                            let nbp = nb.isEmpty ? nil : nb.baseAddress
+                            // Pass A: cheap upper bounds for every component from what the points
+                            // already know (a still-valid best edge, or a listed neighbour in
+                            // another component), so that pass B's searches start tight.
+                            Parallel.forEachChunk(count: n, grain: 8192, threads: workers) { chunk, w in
+                                search.seed(v, points: chunk, neighbours: nbp, kk: kk, worker: w)
+                            }
+                            if workers > 1 {
+                                for r in roots {
+                                    var w2 = bestW[Int(r)], key = bestKey[Int(r)]
+                                    for w in 1..<workers {
+                                        let cw = bestW[w * n + Int(r)], ck = bestKey[w * n + Int(r)]
+                                        if cw < w2 || (cw == w2 && ck < key) { w2 = cw; key = ck }
+                                    }
+                                    for w in 0..<workers { bestW[w * n + Int(r)] = w2; bestKey[w * n + Int(r)] = key }
+                                }
+                            }
+                            // Pass B: searches where nothing cheaper settles the point.
+                            Parallel.forEachChunk(count: groupCount, grain: 16, threads: workers) { chunk, w in
+                                for g in chunk {
+                                    search.run(v, group: groupLevelFirst + g, neighbours: nbp, kk: kk, worker: w)
+                                }
+                            }
+                        }
                     }
                 }
-            }}}}}}
+            }}}}}}}}
 
-            // Reduce the workers' picks per component in a fixed order, then join.
-            var picks: [(w2: Double, key: UInt64)] = []
-            picks.reserveCapacity(roots.count)
+            // Reduce the workers' picks per component in a fixed order and join. Every pick is
+            // an edge of the unique MST under the total order, so the order of joining cannot
+            // change which edges are kept (an edge picked from both of its sides is kept once).
+            var joined = 0
             for r in roots {
                 var w2 = Double.infinity, key = UInt64.max
                 for w in 0..<workers {
                     let cw = bestW[w * n + Int(r)], ck = bestKey[w * n + Int(r)]
                     if cw < w2 || (cw == w2 && ck < key) { w2 = cw; key = ck }
                 }
-                picks.append((w2, key))
-            }
-            // Join in key order so the union-find (and hence nothing observable) depends
-            // only on the picks themselves.
-            picks.sort { $0.w2 < $1.w2 || ($0.w2 == $1.w2 && $0.key < $1.key) }
-            var joined = 0
-            for (w2, key) in picks where key != .max {
+                if key == .max { continue }
                 let p = Int(key >> 32), q = Int(key & 0xFFFF_FFFF)
                 if uf.union(p, q) != nil {
                     ea.append(Int32(p)); eb.append(Int32(q)); ew2.append(w2)
@@ -123,29 +184,31 @@ extension MinimumSpanningTree {
                 }
             }
             precondition(joined > 0, "Borůvka round joined nothing: the graph is disconnected")
-            for p in 0..<n { comp[p] = Int32(uf.find(p)) }
+            // Relabel: each old root's new root, then every point through that map (in parallel).
+            for r in roots { newRoot[Int(r)] = Int32(uf.find(Int(r))) }
+            comp.withUnsafeMutableBufferPointer { c in
+            newRoot.withUnsafeBufferPointer { m in
+                let cs = SharedBuffer(base: c.baseAddress!), ms = m.baseAddress!
+                Parallel.forEachChunk(count: n, grain: 1 << 16, threads: workers) { chunk, _ in
+                    for p in chunk { cs[p] = ms[Int(cs[p])] }
+                }
+            }}
             roots = roots.filter { comp[Int($0)] == $0 }
+            round += 1
         }
 
-        // Map to input rows (a < b) and sort by (weight, a, b).
+        // Map to input rows (a < b) and sort by weight. The edges arrive in a fixed order
+        // (round by round, component by component), and the sort is stable, so the list is
+        // the same for any thread count.
         let index = tree.index
         let m = ea.count
-        var order = [Int32](unsafeUninitializedCapacity: m) { buf, c in
-            for i in 0..<m { buf[i] = Int32(i) }
-            c = m
-        }
         var ra = [Int32](repeating: 0, count: m), rb = [Int32](repeating: 0, count: m)
         for i in 0..<m {
             let x = index[Int(ea[i])], y = index[Int(eb[i])]
             ra[i] = min(x, y); rb[i] = max(x, y)
         }
         let weights = ew2.map { $0.squareRoot() }
-        order.sort { i, j in
-            let wi = weights[Int(i)], wj = weights[Int(j)]
-            if wi != wj { return wi < wj }
-            if ra[Int(i)] != ra[Int(j)] { return ra[Int(i)] < ra[Int(j)] }
-            return rb[Int(i)] < rb[Int(j)]
-        }
+        let order = RadixSort.stableOrder(of: weights)
         return MinimumSpanningTree(
             a: order.map { ra[Int($0)] },
             b: order.map { rb[Int($0)] },
@@ -173,6 +236,12 @@ extension MinimumSpanningTree {
 }
 
 /// One Borůvka round's nearest-other-component search, over raw pointers.
+///
+/// Besides the per-component best, each point keeps what earlier rounds learnt about its own
+/// best edge to another component: `floor2[p]`, a lower bound on that edge's squared weight,
+/// and `cand[p]`, the other end of the edge when it is known exactly (-1 otherwise).
+/// Components only grow, so a point's best edge only gets heavier: the bound stays valid, and
+/// a known edge stays the best as long as its other end is still outside the component.
 private struct BoruvkaSearch: @unchecked Sendable {
     let core2: UnsafePointer<Double>
     let nodeMinCore2: UnsafePointer<Double>
@@ -180,6 +249,8 @@ private struct BoruvkaSearch: @unchecked Sendable {
     let nodeComp: UnsafePointer<Int32>
     let bestW: UnsafeMutablePointer<Double>
     let bestKey: UnsafeMutablePointer<UInt64>
+    let floor2: UnsafeMutablePointer<Double>
+    let cand: UnsafeMutablePointer<Int32>
     let stacks: UnsafeMutablePointer<Int32>
     let stackSize: Int
     let n: Int
@@ -188,68 +259,227 @@ private struct BoruvkaSearch: @unchecked Sendable {
         p < q ? (UInt64(p) << 32 | UInt64(q)) : (UInt64(q) << 32 | UInt64(p))
     }
 
-    func run(_ v: TreeView, leaves: Range<Int>, worker: Int) {
+    /// Best edge from p among its listed nearest neighbours outside component `c`, and the
+    /// squared distance of the farthest listed neighbour (every unlisted point is at least
+    /// that far, so a listed edge lighter than it is p's exact best).
+    @inline(__always)
+    private func listBest(_ v: TreeView, p: Int, c: Int32, cp: Double,
+                          neighbours: UnsafePointer<Int32>, kk: Int) -> (w: Double, q: Int, far2: Double) {
+        let qx = v.x[p], qy = v.y[p]
+        var bw = Double.infinity, bq = -1, bkey = UInt64.max
+        var far2 = 0.0
+        for j in 0..<kk {
+            let q = Int(neighbours[p * kk + j])
+            let dx = v.x[q] - qx, dy = v.y[q] - qy
+            let d2 = dx * dx + dy * dy
+            if d2 > far2 { far2 = d2 }
+            if comp[q] == c { continue }
+            let w = max(cp, core2[q], d2)
+            if w <= bw {
+                let key = BoruvkaSearch.pairKey(p, q)
+                if w < bw || key < bkey { bw = w; bq = q; bkey = key }
+            }
+        }
+        return (bw, bq, far2)
+    }
+
+    /// Offers edge (p, q) of squared weight w to component c's best.
+    @inline(__always)
+    private func offer(_ w: Double, _ p: Int, _ q: Int, _ c: Int,
+                       _ bw: UnsafeMutablePointer<Double>, _ bk: UnsafeMutablePointer<UInt64>) {
+        if w <= bw[c] {
+            let key = BoruvkaSearch.pairKey(p, q)
+            if w < bw[c] || key < bk[c] { bw[c] = w; bk[c] = key }
+        }
+    }
+
+    /// Works out point p's contribution to its component's best edge this round.
+    @inline(__always)
+    private func visit(_ v: TreeView, p: Int, neighbours: UnsafePointer<Int32>?, kk: Int,
+                       bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,
+                       stack: UnsafeMutablePointer<Int32>) {
+        let c = Int(comp[p])
+        let c32 = Int32(c)
+        if floor2[p] > bw[c] { return }          // p cannot beat the component's best
+        let known = Int(cand[p])
+        if known >= 0 && comp[known] != c32 {    // p's exact best from an earlier round
+            offer(floor2[p], p, known, c, bw, bk)
+            return
+        }
+        let cp = core2[p]
+        var startW = bw[c], startKey = bk[c]
+        if let nb = neighbours {
+            let (lw, lq, far2) = listBest(v, p: p, c: c32, cp: cp, neighbours: nb, kk: kk)
+            if lq >= 0 && lw < far2 {            // exact: nothing unlisted can be as light
+                cand[p] = Int32(lq); floor2[p] = lw
+                offer(lw, p, lq, c, bw, bk)
+                return
+            }
+            if far2 > bw[c] {                    // unlisted points cannot beat the component
+                cand[p] = -1; floor2[p] = max(floor2[p], min(far2, lw))
+                if lq >= 0 { offer(lw, p, lq, c, bw, bk) }
+                return
+            }
+            if lq >= 0 {
+                let key = BoruvkaSearch.pairKey(p, lq)
+                if lw < startW || (lw == startW && key < startKey) { startW = lw; startKey = key }
+            }
+        }
+        let (w, key) = search(v, p: p, c: c, cp: cp, startW: startW, startKey: startKey, stack: stack)
+        if key != .max && (key != startKey || startKey != bk[c]) {
+            // Either the search found an edge lighter than where it started, or it started from
+            // p's own listed edge and found nothing lighter: in both cases this is p's exact best.
+            let q = Int(key >> 32) == p ? Int(key & 0xFFFF_FFFF) : Int(key >> 32)
+            cand[p] = Int32(q); floor2[p] = w
+            offer(w, p, q, c, bw, bk)
+            return
+        }
+        // Nothing lighter than the component's best: p's own best is at least that heavy.
+        cand[p] = -1
+        floor2[p] = max(floor2[p], bw[c])
+    }
+
+    /// Pass A of a later round: offers each point's still-valid best edge, or its best listed
+    /// edge into another component (recording it as exact when provably so), as upper bounds.
+    func seed(_ v: TreeView, points: Range<Int>, neighbours: UnsafePointer<Int32>?, kk: Int, worker: Int) {
+        let bw = bestW + worker * n, bk = bestKey + worker * n
+        for p in points {
+            let c = Int(comp[p])
+            let c32 = Int32(c)
+            if floor2[p] > bw[c] { continue }
+            let known = Int(cand[p])
+            if known >= 0 {
+                if comp[known] != c32 { offer(floor2[p], p, known, c, bw, bk); continue }
+                cand[p] = -1
+            }
+            guard let nb = neighbours else { continue }
+            let (lw, lq, far2) = listBest(v, p: p, c: c32, cp: core2[p], neighbours: nb, kk: kk)
+            if lq < 0 { continue }
+            if lw < far2 { cand[p] = Int32(lq); floor2[p] = lw }
+            offer(lw, p, lq, c, bw, bk)
+        }
+    }
+
+    /// Round one with every point its own component; each point's exact best is recorded.
+    func firstRound(_ v: TreeView, points: Range<Int>, neighbours: UnsafePointer<Int32>, kk: Int, worker: Int) {
+        // Each point is its own component here, so worker 0's slots are written disjointly.
+        let bw = bestW, bk = bestKey
+        let stack = stacks + worker * stackSize
+        for p in points {
+            visit(v, p: p, neighbours: neighbours, kk: kk, bw: bw, bk: bk, stack: stack)
+        }
+    }
+
+    /// A later round over one group node: skipped whole when it lies inside one component and
+    /// nothing outside can beat that component's best; otherwise leaf by leaf, point by point.
+    func run(_ v: TreeView, group: Int, neighbours: UnsafePointer<Int32>?, kk: Int, worker: Int) {
         let bw = bestW + worker * n, bk = bestKey + worker * n
         let stack = stacks + worker * stackSize
-        for leaf in leaves {
+        let gc = Int(nodeComp[group])
+        if gc >= 0 {
+            if nodeMinCore2[group] > bw[gc] { return }
+            if bw[gc] < .infinity && !hasCandidate(v, group: group, c: gc, bound: bw[gc], stack: stack) { return }
+        }
+        // The leaves under `group`: a contiguous run of heap indices at the leaf level.
+        var lo = group, hi = group
+        while lo < v.firstLeaf { lo = 2 * lo + 1; hi = 2 * hi + 2 }
+        for leaf in lo...hi {
             let lc = Int(nodeComp[leaf])
             // A leaf wholly inside one component whose every core distance already exceeds
             // that component's best edge cannot improve it.
             if lc >= 0 && nodeMinCore2[leaf] > bw[lc] { continue }
+            // A leaf inside one component with no node outside it within reach is skipped
+            // with one box-to-box walk instead of a search per point.
+            if lc >= 0 && bw[lc] < .infinity && !hasCandidate(v, group: leaf, c: lc, bound: bw[lc], stack: stack) { continue }
             for p in Int(v.start[leaf])..<Int(v.end[leaf]) {
-                let c = Int(comp[p])
-                let cp = core2[p]
-                if cp > bw[c] { continue }
-                search(v, p: p, c: c, cp: cp, bw: bw, bk: bk, stack: stack)
+                visit(v, p: p, neighbours: neighbours, kk: kk, bw: bw, bk: bk, stack: stack)
             }
         }
     }
 
-    @inline(__always)
-    private func search(
-        _ v: TreeView, p: Int, c: Int, cp: Double,
-        bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,
-        stack: UnsafeMutablePointer<Int32>
-    ) {
-        let qx = v.x[p], qy = v.y[p]
-        var bestW = bw[c], bestKey = bk[c]
+    /// Whether any node outside component `c` could hold an edge from `group` of weight at most
+    /// `bound` (box-to-box distance and core distances as lower bounds).
+    private func hasCandidate(_ v: TreeView, group g: Int, c: Int, bound: Double,
+                              stack: UnsafeMutablePointer<Int32>) -> Bool {
         let c32 = Int32(c)
+        let gMin = nodeMinCore2[g]
+        let gx0 = v.minX[g], gx1 = v.maxX[g], gy0 = v.minY[g], gy1 = v.maxY[g]
         var sp = 1
         stack[0] = 0
         while sp > 0 {
             sp -= 1
-            var node = Int(stack[sp])
-            while true {
-                if nodeComp[node] == c32 { break }
-                let lb = max(cp, nodeMinCore2[node], v.boxDistance2(node, qx, qy))
-                if lb > bestW { break }
-                if lb == bestW {
-                    // Only an equal-weight edge with a smaller pair key could still win.
-                    let lo = Int(v.start[node])
-                    let keyBound = p < lo ? (UInt64(p) << 32 | UInt64(lo)) : (UInt64(lo) << 32)
-                    if keyBound >= bestKey { break }
-                }
-                if node >= v.firstLeaf {
-                    for q in Int(v.start[node])..<Int(v.end[node]) where comp[q] != c32 {
-                        let dx = v.x[q] - qx, dy = v.y[q] - qy
-                        let w = max(cp, core2[q], dx * dx + dy * dy)
-                        if w <= bestW {
-                            let key = BoruvkaSearch.pairKey(p, q)
-                            if w < bestW || key < bestKey { bestW = w; bestKey = key }
-                        }
-                    }
-                    break
-                }
-                // Visit the nearer child next, keep the farther one on the stack.
-                let l = 2 * node + 1, r = l + 1
-                if v.boxDistance2(l, qx, qy) <= v.boxDistance2(r, qx, qy) {
-                    stack[sp] = Int32(r); sp += 1; node = l
-                } else {
-                    stack[sp] = Int32(l); sp += 1; node = r
+            let t = Int(stack[sp])
+            if nodeComp[t] == c32 { continue }
+            let dx = max(0, v.minX[t] - gx1, gx0 - v.maxX[t])
+            let dy = max(0, v.minY[t] - gy1, gy0 - v.maxY[t])
+            if max(gMin, nodeMinCore2[t], dx * dx + dy * dy) > bound { continue }
+            if t >= v.firstLeaf { return true }
+            stack[sp] = Int32(2 * t + 1); stack[sp + 1] = Int32(2 * t + 2); sp += 2
+        }
+        return false
+    }
+
+    /// Finds p's best edge to another component lighter than (startW, startKey), starting at
+    /// p's leaf and climbing: at each level the sibling subtree is searched top-down (skipping
+    /// nodes inside p's component and nodes whose lower bound cannot win), and the climb stops
+    /// once every point outside the current node is strictly farther than the best so far.
+    /// Returns the start values when nothing lighter exists.
+    @inline(__always)
+    private func search(
+        _ v: TreeView, p: Int, c: Int, cp: Double, startW: Double, startKey: UInt64,
+        stack: UnsafeMutablePointer<Int32>
+    ) -> (Double, UInt64) {
+        let qx = v.x[p], qy = v.y[p]
+        var bestW = startW, bestKey = startKey
+        let c32 = Int32(c)
+
+        @inline(__always) func scan(_ node: Int) {
+            for q in Int(v.start[node])..<Int(v.end[node]) where comp[q] != c32 {
+                let dx = v.x[q] - qx, dy = v.y[q] - qy
+                let w = max(cp, core2[q], dx * dx + dy * dy)
+                if w <= bestW {
+                    let key = BoruvkaSearch.pairKey(p, q)
+                    if w < bestW || key < bestKey { bestW = w; bestKey = key }
                 }
             }
         }
-        bw[c] = bestW
-        bk[c] = bestKey
+        @inline(__always) func prune(_ node: Int) -> Bool {
+            if nodeComp[node] == c32 { return true }
+            let lb = max(cp, nodeMinCore2[node], v.boxDistance2(node, qx, qy))
+            if lb > bestW { return true }
+            if lb == bestW {
+                // Only an equal-weight edge with a smaller pair key could still win.
+                let lo = Int(v.start[node])
+                let keyBound = p < lo ? (UInt64(p) << 32 | UInt64(lo)) : (UInt64(lo) << 32)
+                if keyBound >= bestKey { return true }
+            }
+            return false
+        }
+
+        var node = v.leaf(containing: p)
+        if nodeComp[node] != c32 { scan(node) }
+        while node > 0 {
+            if v.insideClearance2(node, qx, qy) > bestW { break }
+            let sibling = (node & 1) == 1 ? node + 1 : node - 1
+            var sp = 1
+            stack[0] = Int32(sibling)
+            while sp > 0 {
+                sp -= 1
+                var n = Int(stack[sp])
+                while true {
+                    if prune(n) { break }
+                    if n >= v.firstLeaf { scan(n); break }
+                    // Visit the nearer child next, keep the farther one on the stack.
+                    let l = 2 * n + 1, r = l + 1
+                    if v.boxDistance2(l, qx, qy) <= v.boxDistance2(r, qx, qy) {
+                        stack[sp] = Int32(r); sp += 1; n = l
+                    } else {
+                        stack[sp] = Int32(l); sp += 1; n = r
+                    }
+                }
+            }
+            node = (node - 1) / 2
+        }
+        return (bestW, bestKey)
     }
 }

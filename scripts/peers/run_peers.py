@@ -29,8 +29,6 @@ import time
 from pathlib import Path
 
 ALL_PEERS = ["sklearn", "hdbscan", "fast_hdbscan", "hdbscan_rs"]
-PACKAGE_OF = {"sklearn": "scikit-learn", "hdbscan": "hdbscan",
-              "fast_hdbscan": "fast_hdbscan", "hdbscan_rs": "hdbscan-rs"}
 NUMBA_PEERS = {"fast_hdbscan"}
 
 
@@ -226,7 +224,7 @@ def make_fit(peer: str, params: dict, threads: int):
 
         def fit(x):
             return hdbscan_rs.HDBSCAN(min_cluster_size=mcs, min_samples=ms).fit(x).labels_
-        return fit, version("hdbscan-rs"), "no thread setting exposed"
+        return fit, version("hdbscan-rs"), "no thread setting exposed (runs single-threaded: CPU time = wall time)"
     raise ValueError(peer)
 
 
@@ -253,6 +251,7 @@ def child_main(args) -> int:
         warmup_s = time.perf_counter() - start
 
     base_rss_kb = _status_kb("VmRSS")
+    setup_peak_kb = _status_kb("VmHWM")  # interpreter + imports + CSV + warm-up
     reset_ok = _reset_peak_rss()
     times, cpu_times, labels = [], [], None
     for _ in range(args.repeat):
@@ -261,19 +260,21 @@ def child_main(args) -> int:
         times.append(time.perf_counter() - t0)
         cpu_times.append(time.process_time() - cpu0)
     fit_peak_kb = _status_kb("VmHWM") if reset_ok else -1
+    process_peak_kb = max(setup_peak_kb, _status_kb("VmHWM"))
 
     labels = np.asarray(labels, dtype=np.int64)
     np.save(args.child_labels, labels)
 
-    # joblib/loky worker processes (hdbscan's core distances) are our children: reap them so
-    # RUSAGE_CHILDREN reports their peak RSS too.
-    try:
-        from joblib.externals.loky import get_reusable_executor
-        get_reusable_executor().shutdown(wait=True)
-    except Exception:
-        pass
-    import resource
-    workers_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # Untimed: how much do this peer's own labels move when only the row order changes?
+    # (Ties in the mutual-reachability MST are broken by row order in every peer.)
+    shuffle_aris = []
+    if args.shuffles:
+        from sklearn.metrics import adjusted_rand_score
+        for k in range(args.shuffles):
+            perm = np.random.default_rng(1000 + k).permutation(len(x))
+            shuffled = np.empty_like(labels)
+            shuffled[perm] = np.asarray(fit(x[perm]), dtype=np.int64)
+            shuffle_aris.append(float(adjusted_rand_score(labels, shuffled)))
 
     report = {
         "peer": args.child,
@@ -286,8 +287,8 @@ def child_main(args) -> int:
         "warmup_s": warmup_s,
         "base_rss_mb": base_rss_kb / 1024.0,
         "fit_peak_rss_mb": fit_peak_kb / 1024.0 if fit_peak_kb >= 0 else None,
-        "process_peak_rss_mb": _status_kb("VmHWM") / 1024.0 if not reset_ok else None,
-        "worker_peak_rss_mb": workers_kb / 1024.0 if workers_kb else None,
+        "process_peak_rss_mb": process_peak_kb / 1024.0,
+        "shuffle_aris": shuffle_aris,
         "clusters": int(len(set(labels.tolist()) - {-1})),
         "noise": int((labels == -1).sum()),
     }
@@ -300,9 +301,37 @@ def child_main(args) -> int:
 # --------------------------------------------------------------------------------------
 
 
+def _descendants_rss_kb(root: int) -> int:
+    """Summed VmRSS of all processes below `root` (not root itself), e.g. joblib workers."""
+    parent_of = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+                parent_of[int(entry)] = int(fields[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    total = 0
+    for pid in parent_of:
+        ancestor = parent_of.get(pid)
+        while ancestor and ancestor != root:
+            ancestor = parent_of.get(ancestor)
+        if ancestor == root:
+            try:
+                with open(f"/proc/{pid}/status") as handle:
+                    for line in handle:
+                        if line.startswith("VmRSS:"):
+                            total += int(line.split()[1])
+            except OSError:
+                pass
+    return total
+
+
 def run_child(peer: str, args, params: dict, labels_file: Path) -> dict:
     cmd = [sys.executable, os.path.abspath(__file__), "--child", peer, "--input", str(args.input),
            "--repeat", str(args.repeat), "--threads", str(args.threads),
+           "--shuffles", str(args.shuffles),
            "--child-params", json.dumps(params), "--child-labels", str(labels_file)]
     if not args.shift:
         cmd.append("--no-shift")
@@ -311,15 +340,18 @@ def run_child(peer: str, args, params: dict, labels_file: Path) -> dict:
     out_path, err_path = labels_file.with_suffix(".out"), labels_file.with_suffix(".err")
     with open(out_path, "w") as out_handle, open(err_path, "w") as err_handle:
         proc = subprocess.Popen(cmd, stdout=out_handle, stderr=err_handle)
-        # wait4 gives this child's own rusage: ru_maxrss = peak RSS of the whole child
-        # process (interpreter, imports, CSV, warm-up and fits), in KiB on Linux.
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        # Peak RSS comes from the child's own /proc/self/status (VmHWM). Not from
+        # wait4/RUSAGE_CHILDREN: Linux folds the parent's RSS at fork time into the child's
+        # ru_maxrss, which inflated the numbers once this parent had loaded labels.
+        worker_peak_kb = 0
+        while proc.poll() is None:
+            worker_peak_kb = max(worker_peak_kb, _descendants_rss_kb(proc.pid))
+            time.sleep(0.05)
     out, err = out_path.read_text(), err_path.read_text()
     for line in out.splitlines():
         if line.startswith("PEER_REPORT "):
             report = json.loads(line[len("PEER_REPORT "):])
-            report["process_peak_rss_mb"] = usage.ru_maxrss / 1024.0
+            report["worker_peak_rss_mb"] = worker_peak_kb / 1024.0 if worker_peak_kb else None
             report["stderr_tail"] = err.strip().splitlines()[-3:] if err.strip() else []
             return report
     tail = (err.strip().splitlines() or ["(no output)"])[-1]
@@ -339,11 +371,13 @@ def fmt(value, digits=3):
     return str(value)
 
 
-def print_table(results: list[dict], compare: bool) -> None:
+def print_table(results: list[dict], compare: bool, shuffles: int = 0) -> None:
     header = ["peer", "version", "min_samples", "fit s (median)", "min–max s", "CPU/wall",
               "peak RSS MB", "fit peak MB", "base MB", "clusters", "noise"]
     if compare:
         header.append("ARI vs --compare")
+    if shuffles:
+        header.append(f"min self-ARI, {shuffles} row shuffles")
     header.append("notes")
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" for _ in header) + "|")
@@ -356,8 +390,8 @@ def print_table(results: list[dict], compare: bool) -> None:
         median = statistics.median(times)
         cpu_ratio = statistics.median(c / t for c, t in zip(r["fit_cpu_s"], times) if t > 0)
         peak = r["process_peak_rss_mb"]
-        if r.get("worker_peak_rss_mb") and r["peer"] == "hdbscan" and r["n"] > 16384:
-            peak_cell = f"{peak:.0f} (+workers ≤{r['worker_peak_rss_mb']:.0f} each)"
+        if r.get("worker_peak_rss_mb"):
+            peak_cell = f"{peak:.0f} (+{r['worker_peak_rss_mb']:.0f} in workers)"
         else:
             peak_cell = f"{peak:.0f}"
         cells = [r["peer"], r["version"], str(r["min_samples_passed"]), f"{median:.3f}",
@@ -366,6 +400,8 @@ def print_table(results: list[dict], compare: bool) -> None:
                  str(r["clusters"]), str(r["noise"])]
         if compare:
             cells.append(fmt(r.get("ari_vs_compare"), 4))
+        if shuffles:
+            cells.append(fmt(min(r["shuffle_aris"]), 4) if r.get("shuffle_aris") else "–")
         notes = list(filter(None, [r.get("mapping_note")]))
         notes.append(f"import {r['import_s']:.1f} s")
         if r.get("warmup_s") is not None:
@@ -386,6 +422,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sklearn-max-n", type=int, default=150_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads/jobs for peers that take one (default: all cores)")
+    parser.add_argument("--shuffles", type=int, default=0, metavar="K",
+                        help="also fit each peer on K row permutations (untimed) and report the lowest ARI against its own unpermuted labels")
     parser.add_argument("--warmup-all", action="store_true", help="untimed warm-up fit for every peer, not just numba ones")
     parser.add_argument("--no-shift", dest="shift", action="store_false", help="do not translate coordinates to start at 0")
     parser.add_argument("--labels-dir", type=Path, help="write <peer>.csv (id,label) here")
@@ -447,10 +485,13 @@ def main(argv=None) -> int:
 
     print(f"\nn = {n}, min_cluster_size = {args.min_cluster_size}, min_samples = {ms} (sklearn convention), "
           f"repeat = {args.repeat}, threads = {args.threads}, input = {args.input}\n")
-    print_table(results, reference is not None)
+    print_table(results, reference is not None, args.shuffles)
     for r in results:
         if "settings" in r:
             print(f"- {r['peer']}: {r['settings']}")
+    if reference is not None:
+        matched = next((r["compare_common_ids"] for r in results if "compare_common_ids" in r), 0)
+        print(f"- --compare {args.compare}: {matched} of {n} ids matched ({len(reference)} rows in that file)")
     if args.json:
         payload = {"input": str(args.input), "n": n, "min_cluster_size": args.min_cluster_size,
                    "min_samples_sklearn": ms, "repeat": args.repeat, "threads": args.threads,
