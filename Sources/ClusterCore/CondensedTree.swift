@@ -63,7 +63,6 @@ public struct CondensedTree: Sendable, Equatable {
         // sizes (array appends spent much of this stage's time in uniqueness checks).
         let maxClusters = 2 * (n / minClusterSize) + 1
         let out = RowBuffers(rows: n + maxClusters, clusters: maxClusters, points: n)
-        defer { out.deallocate() }
         var rowCount = 0, clusterCount = 0
 
         @inline(__always) func addCluster(parent: Int32, birth: Double, size: Int) -> Int32 {
@@ -170,16 +169,21 @@ public struct CondensedTree: Sendable, Equatable {
             }
         }
 
-        parent = Array(UnsafeBufferPointer(start: out.parent, count: rowCount))
-        child = Array(UnsafeBufferPointer(start: out.child, count: rowCount))
-        lambda = Array(UnsafeBufferPointer(start: out.lambda, count: rowCount))
-        childSize = Array(UnsafeBufferPointer(start: out.childSize, count: rowCount))
-        rowOfPoint = Array(UnsafeBufferPointer(start: out.rowOfPoint, count: n))
-        clusterParent = Array(UnsafeBufferPointer(start: out.clusterParent, count: clusterCount))
-        clusterBirth = Array(UnsafeBufferPointer(start: out.clusterBirth, count: clusterCount))
-        clusterSize = Array(UnsafeBufferPointer(start: out.clusterSize, count: clusterCount))
-        stability = Array(UnsafeBufferPointer(start: out.stability, count: clusterCount))
-        maxLambda = Array(UnsafeBufferPointer(start: out.maxLambda, count: clusterCount))
+        // Copy each buffer out and free it at once, so only one extra array exists at a time.
+        func take<T>(_ buffer: UnsafeMutablePointer<T>, _ count: Int) -> [T] {
+            defer { buffer.deallocate() }
+            return Array(UnsafeBufferPointer(start: buffer, count: count))
+        }
+        parent = take(out.parent, rowCount)
+        child = take(out.child, rowCount)
+        lambda = take(out.lambda, rowCount)
+        childSize = take(out.childSize, rowCount)
+        rowOfPoint = take(out.rowOfPoint, n)
+        clusterParent = take(out.clusterParent, clusterCount)
+        clusterBirth = take(out.clusterBirth, clusterCount)
+        clusterSize = take(out.clusterSize, clusterCount)
+        stability = take(out.stability, clusterCount)
+        maxLambda = take(out.maxLambda, clusterCount)
     }
 
     /// Child cluster ids of every cluster (index `id - pointCount`), in id order.
@@ -222,9 +226,4 @@ private struct RowBuffers {
         maxLambda = .allocate(capacity: clusters)
     }
 
-    func deallocate() {
-        parent.deallocate(); child.deallocate(); lambda.deallocate(); childSize.deallocate()
-        rowOfPoint.deallocate(); clusterParent.deallocate(); clusterBirth.deallocate()
-        clusterSize.deallocate(); stability.deallocate(); maxLambda.deallocate()
-    }
 }

@@ -32,16 +32,16 @@ public enum CoreDistances {
         tree: KDTree, minSamples: Int, convention: MinSamplesConvention = .sklearn, threads: Int = 1
     ) throws(ClusterCoreError) -> [Double] {
         try computeWithNeighbours(tree: tree, minSamples: minSamples, convention: convention,
-                                  threads: threads, keepNeighbours: false, extra: 0).core
+                                  threads: threads, keepNeighbours: false, extra: 0).core2.map { $0.squareRoot() }
     }
 
-    /// Core distances (by tree position) and, when `keepNeighbours`, each position's `k + extra`
+    /// Squared core distances (by tree position) and, when `keepNeighbours`, each position's `k + extra`
     /// nearest positions (row-major, nearest first, itself included), which let the MST's first
     /// Borůvka round skip most searches. Requires `k + extra <= n`.
     static func computeWithNeighbours(
         tree: KDTree, minSamples: Int, convention: MinSamplesConvention, threads: Int,
         keepNeighbours: Bool, extra: Int
-    ) throws(ClusterCoreError) -> (core: [Double], neighbours: [Int32], k: Int) {
+    ) throws(ClusterCoreError) -> (core2: [Double], neighbours: [Int32], k: Int) {
         guard minSamples >= 1 else {
             throw .invalidParameter(name: "minSamples", value: "\(minSamples)", requirement: "must be at least 1")
         }
@@ -95,7 +95,7 @@ public enum CoreDistances {
                         }
                         for j in 0..<(e - s) {
                             let p = s + j
-                            shared[p] = dist[j * kq + k - 1].squareRoot()
+                            shared[p] = dist[j * kq + k - 1]
                             if let nbs = sharedNeighbours {
                                 for i in 0..<kq { nbs[p * kq + i] = pos[j * kq + i] }
                             }

@@ -78,6 +78,41 @@ public struct HDBSCANResult: Sendable {
 }
 
 public enum HDBSCAN {
+    /// Index, core distances and MST; returns core distances by input row and the MST.
+    private static func indexAndMST(
+        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver
+    ) throws -> ([Double], MinimumSpanningTree) {
+        let n = points.count
+        let input = points
+        let tree = observer.run("index") { KDTree(points: input, threads: threads) }
+        // The tree holds its own copy of the coordinates; let the input's go.
+        _ = consume input
+        _ = consume points
+        // One neighbour more than the core distance needs, so the MST's first round can prove
+        // most points' best edges from the list alone.
+        let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
+        let keep = k + 1 <= n
+        let (core2, neighbours, kk) = try observer.run("core distances") {
+            let r = try CoreDistances.computeWithNeighbours(
+                tree: tree, minSamples: parameters.effectiveMinSamples,
+                convention: parameters.minSamplesConvention, threads: threads,
+                keepNeighbours: keep, extra: keep ? 1 : 0)
+            return (r.core2, r.neighbours, r.k + (keep ? 1 : 0))
+        }
+        var lists = neighbours
+        _ = consume neighbours
+        let mst = observer.run("MST") {
+            // Hand the lists over so the MST can free them as soon as its rounds are done.
+            let handed = lists
+            lists = []
+            return MinimumSpanningTree.boruvka(tree: tree, squaredCoreDistances: core2,
+                                               neighbours: handed, neighbourCount: kk, threads: threads)
+        }
+        var coreByRow = [Double](repeating: 0, count: n)
+        for p in 0..<n { coreByRow[Int(tree.index[p])] = core2[p].squareRoot() }
+        return (coreByRow, mst)
+    }
+
     /// Stage names, in order, as reported to a `StageObserver`.
     public static let stageNames = ["index", "core distances", "MST", "linkage", "condense", "select", "label"]
 
@@ -92,28 +127,16 @@ public enum HDBSCAN {
     ///     output is identical for any value.
     /// - Complexity: O(n log n) expected on 2-D data.
     public static func fit(
-        _ points: PointSet, parameters: HDBSCANParameters, threads: Int = 1,
+        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int = 1,
         observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
         let n = points.count
         do {
-            let tree = observer.run("index") { KDTree(points: points, threads: threads) }
-            // One neighbour more than the core distance needs, so the MST's first round can prove
-            // most points' best edges from the list alone.
-            let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
-            let keep = k + 1 <= n
-            let (coreByPosition, neighbours, kk) = try observer.run("core distances") {
-                let r = try CoreDistances.computeWithNeighbours(
-                    tree: tree, minSamples: parameters.effectiveMinSamples,
-                    convention: parameters.minSamplesConvention, threads: threads,
-                    keepNeighbours: keep, extra: keep ? 1 : 0)
-                return (r.core, r.neighbours, r.k + (keep ? 1 : 0))
-            }
-            let mst = observer.run("MST") {
-                MinimumSpanningTree.boruvka(tree: tree, coreDistances: coreByPosition,
-                                            neighbours: neighbours, neighbourCount: kk, threads: threads)
-            }
+            // The stages run in a nested function so that the index, the neighbour lists and
+            // every intermediate array are released as soon as the next stage no longer needs
+            // them: peak memory is that of the largest stage, not of all of them together.
+            let (coreByRow, mst) = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer)
             let linkage = observer.run("linkage") { SingleLinkageTree(mst: mst, pointCount: n) }
             let condensed = observer.run("condense") {
                 CondensedTree(linkage: linkage, minClusterSize: parameters.minClusterSize)
@@ -124,9 +147,7 @@ public enum HDBSCAN {
                          allowSingleCluster: parameters.selection.allowSingleCluster,
                          epsilon: parameters.selection.epsilon)
             }
-            var core = [Double](repeating: 0, count: n)
-            for p in 0..<n { core[Int(tree.index[p])] = coreByPosition[p] }
-            return HDBSCANResult(labeling: labeling, coreDistances: core, mst: mst, linkage: linkage,
+            return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, linkage: linkage,
                                  condensedTree: condensed, selectedClusters: selected)
         } catch let e as ClusterCoreError {
             throw e

@@ -52,26 +52,64 @@ extension MinimumSpanningTree {
     ///   - threads: worker threads; the result is identical for any value.
     /// - Complexity: O(n log n) per round on 2-D data in practice, O(log n) rounds.
     public static func boruvka(tree: KDTree, coreDistances: [Double], threads: Int = 1) -> MinimumSpanningTree {
-        boruvka(tree: tree, coreDistances: coreDistances, neighbours: [], neighbourCount: 0, threads: threads)
+        boruvka(tree: tree, squaredCoreDistances: coreDistances.map { $0 * $0 },
+                neighbours: [], neighbourCount: 0, threads: threads)
     }
 
-    /// Borůvka as above; `neighbours` (when not empty) holds each position's `neighbourCount`
-    /// nearest positions (itself included), nearest first, with `neighbourCount` at least one
-    /// more than the core-distance neighbour count. The first round then takes each point's
-    /// best edge from that list whenever it is provably the best under the total order (its
-    /// weight is below the squared distance of the farthest listed neighbour), and searches
-    /// the tree only for the rest.
+    /// Borůvka as above, from squared core distances; `neighbours` (when not empty) holds each
+    /// position's `neighbourCount` nearest positions (itself included), nearest first, with
+    /// `neighbourCount` at least one more than the core-distance neighbour count. The first
+    /// round then takes each point's best edge from that list whenever it is provably the best
+    /// under the total order (its weight is below the squared distance of the farthest listed
+    /// neighbour), and searches the tree only for the rest.
     static func boruvka(
-        tree: KDTree, coreDistances: [Double], neighbours: [Int32], neighbourCount kk: Int, threads: Int
+        tree: KDTree, squaredCoreDistances core2: [Double], neighbours: consuming [Int32],
+        neighbourCount kk: Int, threads: Int
     ) -> MinimumSpanningTree {
         let n = tree.count
-        precondition(coreDistances.count == n, "one core distance per point")
+        precondition(core2.count == n, "one core distance per point")
         if n <= 1 { return MinimumSpanningTree(a: [], b: [], weight: []) }
+        let lists = neighbours
+        let (ea, eb) = rounds(tree: tree, core2: core2, neighbours: lists, kk: kk, threads: threads)
+        // The lists are the largest input; free them before the sort below allocates.
+        _ = consume lists
+        _ = consume neighbours
+
+        // Map to input rows (a < b) and sort by weight. The edges arrive in a fixed order
+        // (round by round, component by component), and the sort is stable, so the list is
+        // the same for any thread count.
+        let index = tree.index
+        let m = ea.count
+        var ra = [Int32](repeating: 0, count: m), rb = [Int32](repeating: 0, count: m)
+        for i in 0..<m {
+            let x = index[Int(ea[i])], y = index[Int(eb[i])]
+            ra[i] = min(x, y); rb[i] = max(x, y)
+        }
+        // The weights, from the very expression the search compared (so bit for bit the same).
+        let weights = tree.withNodeArrays { v in
+            (0..<m).map { i -> Double in
+                let p = Int(ea[i]), q = Int(eb[i])
+                let dx = v.x[q] - v.x[p], dy = v.y[q] - v.y[p]
+                return max(core2[p], core2[q], dx * dx + dy * dy).squareRoot()
+            }
+        }
+        let order = RadixSort.stableOrder(of: weights)
+        return MinimumSpanningTree(
+            a: order.map { ra[Int($0)] },
+            b: order.map { rb[Int($0)] },
+            weight: order.map { weights[Int($0)] })
+    }
+
+    /// The Borůvka rounds; returns the edges as pairs of tree positions. All round
+    /// state lives (and dies) here, before the caller's final sort needs memory.
+    private static func rounds(
+        tree: KDTree, core2: [Double], neighbours: [Int32], kk: Int, threads: Int
+    ) -> (a: [Int32], b: [Int32]) {
+        let n = tree.count
         let workers = max(1, threads)
         let nodeCount = tree.nodeCount
         let firstLeaf = tree.firstLeaf
 
-        let core2 = coreDistances.map { $0 * $0 }
         // Minimum squared core distance per node, bottom-up (inf for empty leaves).
         var nodeMinCore2 = [Double](repeating: .infinity, count: nodeCount)
         for leaf in firstLeaf..<nodeCount {
@@ -86,19 +124,20 @@ extension MinimumSpanningTree {
         }
 
         var uf = UnionFind(count: n)
-        var comp = (0..<Int32(n)).map { $0 }          // component root of each tree position
+        // Components carry compact ids 0..<k, renumbered after every round, so the per-worker
+        // best-edge arrays need only k slots each (k is about n/10 after the first round).
+        var k = n
+        var comp = (0..<Int32(n)).map { $0 }          // compact component id of each position
+        var rep = comp                                // a position in each component
+        var slotOfRoot = [Int32](repeating: -1, count: n)
         var nodeComp = [Int32](repeating: -1, count: nodeCount)  // -1: mixed or empty
-        // Per-worker best edge per component root: squared weight and pair key.
-        var bestW = [Double](repeating: .infinity, count: workers * n)
-        var bestKey = [UInt64](repeating: .max, count: workers * n)
-        var roots = (0..<Int32(n)).map { $0 }
-        var newRoot = [Int32](repeating: 0, count: n)
         // What each point knows of its own best edge (see BoruvkaSearch).
         var floor2 = core2
         var cand = [Int32](repeating: -1, count: n)
 
-        var ea = [Int32](), eb = [Int32](), ew2 = [Double]()
-        ea.reserveCapacity(n - 1); eb.reserveCapacity(n - 1); ew2.reserveCapacity(n - 1)
+        // Edge ends only: the weights are recomputed by the caller from the same formula.
+        var ea = [Int32](), eb = [Int32]()
+        ea.reserveCapacity(n - 1); eb.reserveCapacity(n - 1)
 
         // Groups of about 64 points (three levels above the leaves): a group wholly inside one
         // component is skipped when no node outside the component can beat its best edge.
@@ -112,7 +151,13 @@ extension MinimumSpanningTree {
 
         while ea.count < n - 1 {
             Self.labelNodes(tree: tree, comp: comp, nodeComp: &nodeComp)
-            for r in roots { for w in 0..<workers { bestW[w * n + Int(r)] = .infinity; bestKey[w * n + Int(r)] = .max } }
+            // In the neighbour-list first round every point is its own component and its pick is
+            // its own exact best edge, which the round records in `cand`/`floor2` anyway: no
+            // per-component arrays are needed (they would be the round's largest).
+            let firstFromLists = round == 0 && !neighbours.isEmpty
+            let sets = firstFromLists ? 0 : workers
+            var bestW = [Double](repeating: .infinity, count: max(sets * k, 1))
+            var bestKey = [UInt64](repeating: .max, count: max(sets * k, 1))
 
             core2.withUnsafeBufferPointer { core2 in
             nodeMinCore2.withUnsafeBufferPointer { nodeMin in
@@ -127,9 +172,9 @@ extension MinimumSpanningTree {
                     comp: comp.baseAddress!, nodeComp: nodeComp.baseAddress!,
                     bestW: bestW.baseAddress!, bestKey: bestKey.baseAddress!,
                     floor2: floor2.baseAddress!, cand: cand.baseAddress!,
-                    stacks: stacks, stackSize: stackSize, n: n)
+                    stacks: stacks, stackSize: stackSize, stride: k)
                 tree.withNodeArrays { v in
-                    if round == 0 && !neighbours.isEmpty {
+                    if firstFromLists {
                         neighbours.withUnsafeBufferPointer { nb in
                             let nbp = nb.baseAddress!
                             Parallel.forEachChunk(count: n, grain: 4096, threads: workers) { chunk, w in
@@ -146,13 +191,13 @@ extension MinimumSpanningTree {
                                 search.seed(v, points: chunk, neighbours: nbp, kk: kk, worker: w)
                             }
                             if workers > 1 {
-                                for r in roots {
-                                    var w2 = bestW[Int(r)], key = bestKey[Int(r)]
+                                for c in 0..<k {
+                                    var w2 = bestW[c], key = bestKey[c]
                                     for w in 1..<workers {
-                                        let cw = bestW[w * n + Int(r)], ck = bestKey[w * n + Int(r)]
+                                        let cw = bestW[w * k + c], ck = bestKey[w * k + c]
                                         if cw < w2 || (cw == w2 && ck < key) { w2 = cw; key = ck }
                                     }
-                                    for w in 0..<workers { bestW[w * n + Int(r)] = w2; bestKey[w * n + Int(r)] = key }
+                                    for w in 0..<workers { bestW[w * k + c] = w2; bestKey[w * k + c] = key }
                                 }
                             }
                             // Pass B: searches where nothing cheaper settles the point.
@@ -170,49 +215,47 @@ extension MinimumSpanningTree {
             // an edge of the unique MST under the total order, so the order of joining cannot
             // change which edges are kept (an edge picked from both of its sides is kept once).
             var joined = 0
-            for r in roots {
+            for c in 0..<k {
                 var w2 = Double.infinity, key = UInt64.max
-                for w in 0..<workers {
-                    let cw = bestW[w * n + Int(r)], ck = bestKey[w * n + Int(r)]
+                if firstFromLists {
+                    let q = Int(cand[c])
+                    if q >= 0 { w2 = floor2[c]; key = BoruvkaSearch.pairKey(c, q) }
+                }
+                for w in 0..<sets {
+                    let cw = bestW[w * k + c], ck = bestKey[w * k + c]
                     if cw < w2 || (cw == w2 && ck < key) { w2 = cw; key = ck }
                 }
                 if key == .max { continue }
                 let p = Int(key >> 32), q = Int(key & 0xFFFF_FFFF)
                 if uf.union(p, q) != nil {
-                    ea.append(Int32(p)); eb.append(Int32(q)); ew2.append(w2)
+                    ea.append(Int32(p)); eb.append(Int32(q))
                     joined += 1
                 }
             }
             precondition(joined > 0, "Borůvka round joined nothing: the graph is disconnected")
-            // Relabel: each old root's new root, then every point through that map (in parallel).
-            for r in roots { newRoot[Int(r)] = Int32(uf.find(Int(r))) }
+            // Renumber: new ids in order of the old ids' merged roots, then every point through
+            // the old-to-new map (in parallel).
+            // `rep` becomes the old-to-new map in place (each entry is read before it is
+            // overwritten), saving an n-sized array in the first round.
+            var newRep: [Int32] = []
+            for c in 0..<k {
+                let root = uf.find(Int(rep[c]))
+                if slotOfRoot[root] < 0 { slotOfRoot[root] = Int32(newRep.count); newRep.append(Int32(root)) }
+                rep[c] = slotOfRoot[root]
+            }
+            for r in newRep { slotOfRoot[Int(r)] = -1 }
             comp.withUnsafeMutableBufferPointer { c in
-            newRoot.withUnsafeBufferPointer { m in
+            rep.withUnsafeBufferPointer { m in
                 let cs = SharedBuffer(base: c.baseAddress!), ms = m.baseAddress!
                 Parallel.forEachChunk(count: n, grain: 1 << 16, threads: workers) { chunk, _ in
                     for p in chunk { cs[p] = ms[Int(cs[p])] }
                 }
             }}
-            roots = roots.filter { comp[Int($0)] == $0 }
+            rep = newRep
+            k = newRep.count
             round += 1
         }
-
-        // Map to input rows (a < b) and sort by weight. The edges arrive in a fixed order
-        // (round by round, component by component), and the sort is stable, so the list is
-        // the same for any thread count.
-        let index = tree.index
-        let m = ea.count
-        var ra = [Int32](repeating: 0, count: m), rb = [Int32](repeating: 0, count: m)
-        for i in 0..<m {
-            let x = index[Int(ea[i])], y = index[Int(eb[i])]
-            ra[i] = min(x, y); rb[i] = max(x, y)
-        }
-        let weights = ew2.map { $0.squareRoot() }
-        let order = RadixSort.stableOrder(of: weights)
-        return MinimumSpanningTree(
-            a: order.map { ra[Int($0)] },
-            b: order.map { rb[Int($0)] },
-            weight: order.map { weights[Int($0)] })
+        return (ea, eb)
     }
 
     /// Marks each node with its component root when all its points share one, else -1.
@@ -253,7 +296,8 @@ private struct BoruvkaSearch: @unchecked Sendable {
     let cand: UnsafeMutablePointer<Int32>
     let stacks: UnsafeMutablePointer<Int32>
     let stackSize: Int
-    let n: Int
+    /// Slots per worker in `bestW`/`bestKey`: the number of components.
+    let stride: Int
 
     @inline(__always) static func pairKey(_ p: Int, _ q: Int) -> UInt64 {
         p < q ? (UInt64(p) << 32 | UInt64(q)) : (UInt64(q) << 32 | UInt64(p))
@@ -342,7 +386,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// Pass A of a later round: offers each point's still-valid best edge, or its best listed
     /// edge into another component (recording it as exact when provably so), as upper bounds.
     func seed(_ v: TreeView, points: Range<Int>, neighbours: UnsafePointer<Int32>?, kk: Int, worker: Int) {
-        let bw = bestW + worker * n, bk = bestKey + worker * n
+        let bw = bestW + worker * stride, bk = bestKey + worker * stride
         for p in points {
             let c = Int(comp[p])
             let c32 = Int32(c)
@@ -360,20 +404,30 @@ private struct BoruvkaSearch: @unchecked Sendable {
         }
     }
 
-    /// Round one with every point its own component; each point's exact best is recorded.
+    /// Round one with every point its own component: each point's exact best edge is found
+    /// (from its neighbour list when provably best, else by a search) and recorded in
+    /// `cand`/`floor2`, which is also the component's pick.
     func firstRound(_ v: TreeView, points: Range<Int>, neighbours: UnsafePointer<Int32>, kk: Int, worker: Int) {
-        // Each point is its own component here, so worker 0's slots are written disjointly.
-        let bw = bestW, bk = bestKey
         let stack = stacks + worker * stackSize
         for p in points {
-            visit(v, p: p, neighbours: neighbours, kk: kk, bw: bw, bk: bk, stack: stack)
+            let cp = core2[p]
+            let (lw, lq, far2) = listBest(v, p: p, c: Int32(p), cp: cp, neighbours: neighbours, kk: kk)
+            if lq >= 0 && lw < far2 {
+                cand[p] = Int32(lq); floor2[p] = lw
+                continue
+            }
+            let startKey = lq >= 0 ? BoruvkaSearch.pairKey(p, lq) : UInt64.max
+            let (w, key) = search(v, p: p, c: p, cp: cp, startW: lw, startKey: startKey, stack: stack)
+            if key == .max { cand[p] = -1; continue }  // a single point: no other component
+            cand[p] = Int32(Int(key >> 32) == p ? Int(key & 0xFFFF_FFFF) : Int(key >> 32))
+            floor2[p] = w
         }
     }
 
     /// A later round over one group node: skipped whole when it lies inside one component and
     /// nothing outside can beat that component's best; otherwise leaf by leaf, point by point.
     func run(_ v: TreeView, group: Int, neighbours: UnsafePointer<Int32>?, kk: Int, worker: Int) {
-        let bw = bestW + worker * n, bk = bestKey + worker * n
+        let bw = bestW + worker * stride, bk = bestKey + worker * stride
         let stack = stacks + worker * stackSize
         let gc = Int(nodeComp[group])
         if gc >= 0 {

@@ -18,10 +18,23 @@ struct KDTreeTests {
         for (name, p) in Self.shapes {
             let t = KDTree(points: p, leafSize: leafSize)
             #expect(Set(t.index).count == p.count, "\(name)")
+            let position = t.positions()
             for pos in 0..<p.count {
                 let i = Int(t.index[pos])
                 #expect(t.xs[pos] == p.xs[i] && t.ys[pos] == p.ys[i])
-                #expect(Int(t.position[i]) == pos)
+                #expect(Int(position[i]) == pos)
+            }
+            for node in 0..<t.firstLeaf {
+                // A median split: the children hold halves of the range (left the smaller
+                // half), separated along x or along y.
+                let l = t.range(ofNode: 2 * node + 1), r = t.range(ofNode: 2 * node + 2)
+                let whole = t.range(ofNode: node)
+                #expect(l.lowerBound == whole.lowerBound && r.upperBound == whole.upperBound && l.upperBound == r.lowerBound)
+                #expect(l.count == whole.count / 2, "\(name) node \(node)")
+                if l.isEmpty || r.isEmpty { continue }
+                let byX = l.map { t.xs[$0] }.max()! <= r.map { t.xs[$0] }.min()!
+                let byY = l.map { t.ys[$0] }.max()! <= r.map { t.ys[$0] }.min()!
+                #expect(byX || byY, "\(name) node \(node) is not split along an axis")
             }
             for node in 0..<t.nodeCount {
                 let r = t.range(ofNode: node)
