@@ -37,16 +37,19 @@ let package = Package(
         .target(name: "Metrics"),
         .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Datasets", "Metrics"]),
         .target(name: "Reports", dependencies: ["Harness", "Geo"]),
+        // One C function: pins glibc's mmap threshold so freed large arrays leave the process.
+        .target(name: "CAllocator"),
         .executableTarget(
             name: "geocluster",
             dependencies: [
-                "Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports",
+                "Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports", "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster"]),
     ],
     swiftLanguageModes: [.v6]

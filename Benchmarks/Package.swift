@@ -26,6 +26,15 @@ let package = Package(
             path: "Benchmarks/ClusterCoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "DatasetsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "GeoclusterKit", package: rootPackage),
+            ],
+            path: "Benchmarks/DatasetsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

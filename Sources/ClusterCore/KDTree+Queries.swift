@@ -194,46 +194,14 @@ struct TreeView: @unchecked Sendable {
         while node > 0 {
             if found == k && insideClearance2(node, qx, qy) >= worst { break }
             let sibling = (node & 1) == 1 ? node + 1 : node - 1
-            if found < k || boxDistance2(sibling, qx, qy) < worst {
-                var sp = 1
-                stack[0] = Int32(sibling)
-                while sp > 0 {
-                    sp -= 1
-                    var n = Int(stack[sp])
-                    if found == k && boxDistance2(n, qx, qy) >= worst { continue }
-                    while n < firstLeaf {
-                        let l = 2 * n + 1, r = l + 1
-                        let dl = boxDistance2(l, qx, qy), dr = boxDistance2(r, qx, qy)
-                        if dl <= dr {
-                            if found < k || dr < worst { stack[sp] = Int32(r); sp += 1 }
-                            n = l
-                        } else {
-                            if found < k || dl < worst { stack[sp] = Int32(l); sp += 1 }
-                            n = r
-                        }
-                    }
-                    for q in Int(start[n])..<Int(end[n]) {
-                        let dx = x[q] - qx, dy = y[q] - qy
-                        insert(dx * dx + dy * dy, q, k, &found, &worst, dist, pos)
-                    }
-                }
-            }
+            searchSubtree(sibling, qx, qy, k, &found, &worst, dist, pos, stack)
             node = (node - 1) / 2
         }
         return worst
     }
 
-    /// Squared distance between the boxes of nodes `a` and `b` (0 when they overlap).
-    @inline(__always)
-    func boxBoxDistance2(_ a: Int, _ b: Int) -> Double {
-        let dx = max(0, minX[b] - maxX[a], minX[a] - maxX[b])
-        let dy = max(0, minY[b] - maxY[a], minY[a] - maxY[b])
-        return dx * dx + dy * dy
-    }
 
     /// k-NN into a sorted insertion list (`dist`, `pos`, capacity k); returns how many found.
-    /// Nodes are visited nearer child first; a node is skipped once the list is full and the
-    /// node's box is no closer than the current k-th distance.
     @inline(__always)
     func knn(
         _ qx: Double, _ qy: Double, _ k: Int,
@@ -243,8 +211,21 @@ struct TreeView: @unchecked Sendable {
         if count == 0 { return 0 }
         var found = 0
         var worst = Double.infinity  // k-th squared distance once the list is full
-        var sp = 0
-        stack[0] = 0; sp = 1
+        searchSubtree(0, qx, qy, k, &found, &worst, dist, pos, stack)
+        return found
+    }
+
+    /// Adds the points of the subtree at `root` to a k-NN list, top-down: nodes are visited
+    /// nearer child first, and a node is skipped once the list is full and the node's box is
+    /// no closer than the current k-th distance.
+    @inline(__always)
+    func searchSubtree(
+        _ root: Int, _ qx: Double, _ qy: Double, _ k: Int, _ found: inout Int, _ worst: inout Double,
+        _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
+        _ stack: UnsafeMutablePointer<Int32>
+    ) {
+        var sp = 1
+        stack[0] = Int32(root)
         while sp > 0 {
             sp -= 1
             var node = Int(stack[sp])
@@ -261,24 +242,10 @@ struct TreeView: @unchecked Sendable {
                     node = r
                 }
             }
-            let s = Int(start[node]), e = Int(end[node])
-            for p in s..<e {
-                let dx = x[p] - qx, dy = y[p] - qy
-                let d2 = dx * dx + dy * dy
-                if found < k {
-                    var j = found
-                    while j > 0 && dist[j - 1] > d2 { dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1 }
-                    dist[j] = d2; pos[j] = Int32(p)
-                    found += 1
-                    if found == k { worst = dist[k - 1] }
-                } else if d2 < worst {
-                    var j = k - 1
-                    while j > 0 && dist[j - 1] > d2 { dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1 }
-                    dist[j] = d2; pos[j] = Int32(p)
-                    worst = dist[k - 1]
-                }
+            for q in Int(start[node])..<Int(end[node]) {
+                let dx = x[q] - qx, dy = y[q] - qy
+                insert(dx * dx + dy * dy, q, k, &found, &worst, dist, pos)
             }
         }
-        return found
     }
 }

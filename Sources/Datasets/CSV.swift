@@ -1,51 +1,5 @@
 import Foundation
 
-/// The one error type of Datasets. Every message names the file and, where there is one, the
-/// line and column, and says what to do.
-public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
-    case fileNotFound(path: String)
-    case unreadable(path: String, reason: String)
-    case empty(path: String)
-    case headerOnly(path: String)
-    case unterminatedQuote(path: String, line: Int)
-    case raggedRow(path: String, line: Int, expected: Int, found: Int)
-    case missingColumns(path: String, wanted: String, found: [String])
-    case invalidNumber(path: String, line: Int, column: String, text: String)
-    case nonFinite(path: String, line: Int, column: String, text: String)
-    case outOfRange(path: String, line: Int, column: String, value: Double, limit: String)
-    case outputFolderMissing(path: String)
-    case writeFailed(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case let .fileNotFound(path):
-            return "\(path): no such file; check the path"
-        case let .unreadable(path, reason):
-            return "\(path): cannot be read (\(reason)); check its permissions"
-        case let .empty(path):
-            return "\(path): the file is empty; it needs a header row and at least one data row"
-        case let .headerOnly(path):
-            return "\(path): the file has a header row but no data rows"
-        case let .unterminatedQuote(path, line):
-            return "\(path):\(line): a quoted field is never closed; add the closing \""
-        case let .raggedRow(path, line, expected, found):
-            return "\(path):\(line): row has \(found) field(s) but the header has \(expected); every row needs one field per header column"
-        case let .missingColumns(path, wanted, found):
-            return "\(path): no \(wanted) column(s); the header has: \(found.joined(separator: ", "))"
-        case let .invalidNumber(path, line, column, text):
-            return "\(path):\(line): column '\(column)': '\(text)' is not a number"
-        case let .nonFinite(path, line, column, text):
-            return "\(path):\(line): column '\(column)': '\(text)' is not a finite number"
-        case let .outOfRange(path, line, column, value, limit):
-            return "\(path):\(line): column '\(column)': \(value) is out of range (\(limit))"
-        case let .outputFolderMissing(path):
-            return "\(path): the output folder does not exist; create it first"
-        case let .writeFailed(path, reason):
-            return "\(path): cannot write (\(reason))"
-        }
-    }
-}
-
 /// A CSV file read whole: a header row and data rows of string fields, with the file line on
 /// which each row starts (for error messages).
 public struct CSVTable: Sendable, Equatable {
@@ -78,17 +32,22 @@ public struct CSVTable: Sendable, Equatable {
     public func doubles(column col: Int) throws(DatasetError) -> [Double] {
         var out = [Double]()
         out.reserveCapacity(rows.count)
-        for (r, row) in rows.enumerated() {
-            let text = row[col].trimmingCharacters(in: .whitespaces)
-            guard let v = Double(text) else {
-                throw .invalidNumber(path: path, line: lines[r], column: header[col], text: text)
-            }
-            guard v.isFinite else {
-                throw .nonFinite(path: path, line: lines[r], column: header[col], text: text)
-            }
-            out.append(v)
-        }
+        for r in rows.indices { out.append(try double(row: r, column: col)) }
         return out
+    }
+
+    /// Parses one field as a finite Double (split out of `doubles(column:)` so that
+    /// `coordinates(prefer:)` can check values in file order).
+    /// - Throws: `.invalidNumber` or `.nonFinite` naming the file, line and column.
+    func double(row r: Int, column col: Int) throws(DatasetError) -> Double {
+        let text = rows[r][col].trimmingCharacters(in: .whitespaces)
+        guard let v = Double(text) else {
+            throw .invalidNumber(path: path, line: lines[r], column: header[col], text: text)
+        }
+        guard v.isFinite else {
+            throw .nonFinite(path: path, line: lines[r], column: header[col], text: text)
+        }
+        return v
     }
 }
 
@@ -148,7 +107,9 @@ public enum CSV {
 
     /// Quotes a field when it holds a comma, quote or line break.
     public static func escape(_ field: String) -> String {
-        if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+        // Test scalars, not Characters: "\r\n" is one Character, equal to neither "\n" nor
+        // "\r", so a field holding a CRLF was written unquoted and split the row on reading.
+        if field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
             return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return field
@@ -156,9 +117,16 @@ public enum CSV {
 
     /// Formats a header and rows as CSV text (LF line ends).
     public static func format(header: [String], rows: [[String]]) -> String {
-        var out = header.map(escape).joined(separator: ",") + "\n"
-        for row in rows { out += row.map(escape).joined(separator: ",") + "\n" }
+        var out = line(header)
+        for row in rows { out += line(row) }
         return out
+    }
+
+    /// One record and its line end. A record that is a single empty field is written as `""`:
+    /// written bare it would be a blank line, which readers skip, so the row would be lost.
+    private static func line(_ fields: [String]) -> String {
+        if fields.count == 1, fields[0].isEmpty { return "\"\"\n" }
+        return fields.map(escape).joined(separator: ",") + "\n"
     }
 }
 
@@ -175,6 +143,15 @@ public enum AtomicFile {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
             throw .outputFolderMissing(path: path)
+        }
+        if isSpecialFile(path) {
+            // /dev/null, /dev/stdout, a FIFO: write in place, never rename over a device.
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw .writeFailed(path: path, reason: "cannot open for writing")
+            }
+            defer { try? handle.close() }
+            do { try handle.write(contentsOf: data) } catch { throw .writeFailed(path: path, reason: error.localizedDescription) }
+            return
         }
         let temp = folder.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {

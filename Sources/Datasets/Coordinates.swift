@@ -45,19 +45,30 @@ extension CSVTable {
                 throw .missingColumns(path: path, wanted: "coordinate (x,y or lat,lon)", found: header)
             }
         }
-        if kind == .xy {
-            return TableCoordinates(kind: .xy, first: try doubles(column: xCol!), second: try doubles(column: yCol!))
-        }
-        let lon = try doubles(column: lonCol!), lat = try doubles(column: latCol!)
-        for r in 0..<rows.count {
-            if abs(lat[r]) > 90 {
-                throw .outOfRange(path: path, line: lines[r], column: header[latCol!], value: lat[r], limit: "latitude must be within ±90")
+        // Row by row, each row's two fields in header order, each value range-checked as soon
+        // as it is parsed, so the error names the first bad value in file order, the same one
+        // PointFile reports. (Parsing a whole column at a time reported, for example, a bad
+        // longitude on line 9 before an out-of-range latitude on line 2.)
+        let (firstCol, secondCol) = kind == .xy ? (xCol!, yCol!) : (lonCol!, latCol!)
+        let inFileOrder = firstCol < secondCol ? [firstCol, secondCol] : [secondCol, firstCol]
+        var first = [Double](), second = [Double]()
+        first.reserveCapacity(rows.count)
+        second.reserveCapacity(rows.count)
+        for r in rows.indices {
+            for c in inFileOrder {
+                let v = try double(row: r, column: c)
+                if kind == .lonlat {
+                    if c == secondCol && abs(v) > 90 {
+                        throw .outOfRange(path: path, line: lines[r], column: header[c], value: v, limit: "latitude must be within ±90")
+                    }
+                    if c == firstCol && abs(v) > 180 {
+                        throw .outOfRange(path: path, line: lines[r], column: header[c], value: v, limit: "longitude must be within ±180")
+                    }
+                }
+                if c == firstCol { first.append(v) } else { second.append(v) }
             }
-            if abs(lon[r]) > 180 {
-                throw .outOfRange(path: path, line: lines[r], column: header[lonCol!], value: lon[r], limit: "longitude must be within ±180")
-            }
         }
-        return TableCoordinates(kind: .lonlat, first: lon, second: lat)
+        return TableCoordinates(kind: kind, first: first, second: second)
     }
 
     /// The `id` column's values, or the 0-based row numbers when there is none.

@@ -7,6 +7,10 @@ import Geo
 /// The clustering methods `cluster` offers.
 enum Algorithm: String, ExpressibleByArgument, CaseIterable {
     case hdbscan
+    /// scikit-learn's DBSCAN: --eps, --min-samples; writes id,label,is_core.
+    case dbscan
+    /// Square-cell grid clustering: --cell-size, --min-points, --grid-merge; writes id,label.
+    case grid
 }
 
 extension SelectionMethod: ExpressibleByArgument {}
@@ -17,16 +21,20 @@ extension CoordinateKind: ExpressibleByArgument {}
 struct ClusterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cluster",
-        abstract: "Cluster the points of a CSV file with HDBSCAN and write id,label,probability,outlier_score.",
+        abstract: "Cluster the points of a CSV file with HDBSCAN (or DBSCAN, or a grid) and write one label per row.",
         discussion: """
             Output has one row per input row, in input order; label -1 is noise. Probabilities are \
             scikit-learn's membership strengths, outlier scores the hdbscan library's GLOSH scores.
+            --algorithm dbscan (--eps, --min-samples) writes id,label,is_core (is_core 1 or 0), \
+            exactly as scikit-learn's DBSCAN (clusters numbered by their first row; as there, a border \
+            point within --eps of two clusters joins the lower-numbered, so row order can move it); \
+            --algorithm grid (--cell-size, --min-points, --grid-merge) writes id,label.
             The result depends only on the points and parameters: the same for any --threads and \
             for any order of the input rows (up to the numbering of clusters).
             """
     )
 
-    @Argument(help: "Input CSV with a header: x,y (metres) or lat,lon (degrees) columns, optional id.")
+    @Argument(help: "Input CSV with a header: x,y (metres) or lat,lon (degrees) columns, optional id; or a GeoJSON FeatureCollection of Points (.geojson).")
     var input: String
 
     @Option(help: "Clustering method.")
@@ -35,8 +43,20 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: "Smallest group that counts as a cluster (at least 2).")
     var minClusterSize: Int = 15
 
-    @Option(help: "Neighbours defining a point's core distance (default: --min-cluster-size).")
+    @Option(help: "Neighbours defining a point's core distance (default: --min-cluster-size); with dbscan, neighbours within --eps that make a point core, itself included (default 5).")
     var minSamples: Int?
+
+    @Option(help: "dbscan: neighbourhood radius in metres, inclusive (required).")
+    var eps: Double?
+
+    @Option(help: "grid: cell side in metres; cells are anchored at x = 0, y = 0 of the projected plane (required).")
+    var cellSize: Double?
+
+    @Option(help: "grid: points that make a cell a cluster (default 2).")
+    var minPoints: Int?
+
+    @Flag(help: "grid: join 8-adjacent dense cells into one cluster.")
+    var gridMerge = false
 
     @Option(help: "Meaning of --min-samples: sklearn (the point itself counts) or hdbscan (it does not).")
     var minSamplesConvention: MinSamplesConvention = .sklearn
@@ -74,7 +94,11 @@ struct ClusterCommand: ParsableCommand {
     @Flag(help: "Print the wall time of every stage to standard error.")
     var timings = false
 
+    @OptionGroup(title: "Filters (rows that fail them are absent from every output)")
+    var filters: FilterOptions
+
     func validate() throws {
+        try validateBaselineOptions()
         if minClusterSize < 2 { throw ValidationError("--min-cluster-size must be at least 2") }
         if let m = minSamples, m < 1 { throw ValidationError("--min-samples must be at least 1") }
         if !(epsilon >= 0 && epsilon.isFinite) { throw ValidationError("--epsilon must be a distance >= 0 in metres") }
@@ -85,7 +109,9 @@ struct ClusterCommand: ParsableCommand {
     func run() throws {
         let clock = StageClock(enabled: timings)
         do {
-            let file = try clock.run("reading") { try PointFile.read(path: input, prefer: coordinates) }
+            let filter = try filters.makeFilter()
+            var file = try clock.run("reading") { try PointFile.read(path: input, prefer: coordinates, filter: filter) }
+            if filter != nil { note("kept \(file.count) of \(file.totalRows) rows") }
             let (xs, ys) = try clock.run("projecting") { () throws -> ([Double], [Double]) in
                 let c = file.coordinates
                 guard c.kind == .lonlat else { return (c.first, c.second) }
@@ -93,17 +119,24 @@ struct ClusterCommand: ParsableCommand {
                 let p = try projection.forward(lon: c.first, lat: c.second)
                 return (p.x, p.y)
             }
-            let points = try PointSet(xs: xs, ys: ys)
+            // Hand the coordinates over instead of keeping copies: at a million points every
+            // array kept alive counts against the memory budget (see README).
+            file.coordinates.first = []; file.coordinates.second = []
+            let points = try PointSet(xs: consume xs, ys: consume ys)
+            if algorithm != .hdbscan {
+                try runBaseline(file: file, points: points, clock: clock)
+                return
+            }
             let parameters = HDBSCANParameters(
                 minClusterSize: minClusterSize, minSamples: minSamples,
                 minSamplesConvention: minSamplesConvention,
                 selection: SelectionOptions(method: selection, epsilon: epsilon,
                                             allowSingleCluster: allowSingleCluster, maxClusterSize: maxClusterSize))
-            let result = try HDBSCAN.fit(points, parameters: parameters, threads: threads, observer: clock)
+            let result = try HDBSCAN.fit(consume points, parameters: parameters, threads: threads, observer: clock)
             try clock.run("writing") {
                 try writeLabels(file: file, result: result)
-                if let path = condensedTree { try AtomicFile.write(Self.condensedTreeCSV(result.condensedTree), to: path) }
-                if let path = mst { try AtomicFile.write(Self.mstCSV(result.mst), to: path) }
+                if let path = condensedTree { try Self.writeCondensedTree(result.condensedTree, to: path) }
+                if let path = mst { try Self.writeMST(result.mst, to: path) }
             }
             let noise = result.labeling.labels.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
             note("\(file.count) points: \(result.labeling.clusterCount) clusters, \(noise) noise; wrote \(output)")
@@ -120,29 +153,40 @@ struct ClusterCommand: ParsableCommand {
         }
     }
 
+    /// Probabilities and outlier scores are written with 10 decimals (see README).
     private func writeLabels(file: PointFile, result: HDBSCANResult) throws {
         let l = result.labeling
-        var text = "id,label,probability,outlier_score\n"
-        text.reserveCapacity(file.count * 32)
+        var out = try CSVWriter(path: output)
+        try out.header(["id", "label", "probability", "outlier_score"])
         for i in 0..<file.count {
-            text += CSV.escape(file.id(i))
-            text += ",\(l.labels[i]),\(l.probabilities[i]),\(l.outlierScores[i])\n"
+            if file.hasIDColumn { file.withIDBytes(i) { out.field(bytes: $0) } } else { out.field(i) }
+            out.field(Int(l.labels[i]))
+            out.field(unitInterval: l.probabilities[i])
+            out.field(unitInterval: l.outlierScores[i])
+            try out.endRow()
         }
-        try AtomicFile.write(text, to: output)
+        try out.commit()
     }
 
-    static func condensedTreeCSV(_ t: CondensedTree) -> String {
-        var text = "parent,child,lambda,child_size\n"
+    static func writeCondensedTree(_ t: CondensedTree, to path: String) throws {
+        var out = try CSVWriter(path: path)
+        try out.header(["parent", "child", "lambda", "child_size"])
         for i in 0..<t.parent.count {
-            text += "\(t.parent[i]),\(t.child[i]),\(t.lambda[i]),\(t.childSize[i])\n"
+            out.field(Int(t.parent[i])); out.field(Int(t.child[i]))
+            out.field(t.lambda[i]); out.field(Int(t.childSize[i]))
+            try out.endRow()
         }
-        return text
+        try out.commit()
     }
 
-    static func mstCSV(_ m: MinimumSpanningTree) -> String {
-        var text = "a,b,weight\n"
-        for i in 0..<m.count { text += "\(m.a[i]),\(m.b[i]),\(m.weight[i])\n" }
-        return text
+    static func writeMST(_ m: MinimumSpanningTree, to path: String) throws {
+        var out = try CSVWriter(path: path)
+        try out.header(["a", "b", "weight"])
+        for i in 0..<m.count {
+            out.field(Int(m.a[i])); out.field(Int(m.b[i])); out.field(m.weight[i])
+            try out.endRow()
+        }
+        try out.commit()
     }
 }
 
@@ -160,12 +204,90 @@ final class StageClock: StageObserver {
         return value
     }
 
+    /// The process's peak resident memory (VmHWM), where /proc reports it (Linux).
+    static func peakResidentMegabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+        else { return nil }
+        return kb / 1024
+    }
+
     func report() {
         guard enabled else { return }
         let total = stages.reduce(0) { $0 + $1.1 }
-        for (name, seconds) in stages {
-            note(String(format: "%-20@ %9.4f s", name as NSString, seconds))
+        func line(_ name: String, _ seconds: Double) -> String {
+            name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%9.4f s", seconds)
         }
-        note(String(format: "%-20@ %9.4f s", "total" as NSString, total))
+        for (name, seconds) in stages { note(line(name, seconds)) }
+        note(line("total", total))
+        if let peak = Self.peakResidentMegabytes() {
+            note("peak memory".padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%9.1f MB", peak))
+        }
+    }
+}
+
+// MARK: - DBSCAN and grid clustering
+
+extension ClusterCommand {
+    /// Rejects options that mean nothing for the chosen algorithm, and missing required ones.
+    func validateBaselineOptions() throws {
+        if algorithm != .dbscan && eps != nil {
+            throw ValidationError("--eps is the DBSCAN radius; use it with --algorithm dbscan (HDBSCAN's merge distance is --epsilon)")
+        }
+        if algorithm != .grid && (cellSize != nil || minPoints != nil || gridMerge) {
+            throw ValidationError("--cell-size, --min-points and --grid-merge need --algorithm grid")
+        }
+        if algorithm == .hdbscan { return }
+        if epsilon != 0 || allowSingleCluster || maxClusterSize != nil || condensedTree != nil || mst != nil {
+            throw ValidationError("--epsilon, --allow-single-cluster, --max-cluster-size, --condensed-tree and --mst are HDBSCAN options; drop them with --algorithm \(algorithm.rawValue)")
+        }
+        switch algorithm {
+        case .dbscan:
+            guard let eps else { throw ValidationError("--algorithm dbscan needs --eps METRES") }
+            if !(eps > 0 && eps.isFinite) { throw ValidationError("--eps must be a distance > 0 in metres") }
+        case .grid:
+            guard let cellSize else { throw ValidationError("--algorithm grid needs --cell-size METRES") }
+            if !(cellSize > 0 && cellSize.isFinite) { throw ValidationError("--cell-size must be a distance > 0 in metres") }
+            if let m = minPoints, m < 1 { throw ValidationError("--min-points must be at least 1") }
+            if minSamples != nil { throw ValidationError("--min-samples is not a grid option; use --min-points") }
+        case .hdbscan:
+            break
+        }
+    }
+
+    /// Runs DBSCAN or grid clustering and writes its output.
+    func runBaseline(file: PointFile, points: PointSet, clock: StageClock) throws {
+        let labels: [Int32], clusters: Int
+        switch algorithm {
+        case .dbscan:
+            let parameters = DBSCANParameters(eps: eps ?? 0, minSamples: minSamples ?? 5)
+            let result = try DBSCAN.fit(points, parameters: parameters, threads: threads, observer: clock)
+            try clock.run("writing") { try writeBaselineLabels(file: file, labels: result.labels, isCore: result.isCore) }
+            (labels, clusters) = (result.labels, result.clusterCount)
+        case .grid:
+            let parameters = GridParameters(cellSize: cellSize ?? 0, minPoints: minPoints ?? 2, mergeAdjacent: gridMerge)
+            let result = try clock.run("grid") { try GridClustering.fit(points, parameters: parameters) }
+            try clock.run("writing") { try writeBaselineLabels(file: file, labels: result.labels, isCore: nil) }
+            (labels, clusters) = (result.labels, result.clusterCount)
+        case .hdbscan:
+            preconditionFailure("HDBSCAN is not a baseline")
+        }
+        let noise = labels.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
+        note("\(file.count) points: \(clusters) clusters, \(noise) noise; wrote \(output)")
+        clock.report()
+    }
+
+    /// `id,label,is_core` (DBSCAN; is_core 1 or 0) or `id,label` (grid).
+    private func writeBaselineLabels(file: PointFile, labels: [Int32], isCore: [Bool]?) throws {
+        var out = try CSVWriter(path: output)
+        try out.header(isCore == nil ? ["id", "label"] : ["id", "label", "is_core"])
+        for i in 0..<file.count {
+            if file.hasIDColumn { file.withIDBytes(i) { out.field(bytes: $0) } } else { out.field(i) }
+            out.field(Int(labels[i]))
+            if let isCore { out.field(isCore[i] ? 1 : 0) }
+            try out.endRow()
+        }
+        try out.commit()
     }
 }

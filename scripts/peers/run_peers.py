@@ -358,6 +358,49 @@ def run_child(peer: str, args, params: dict, labels_file: Path) -> dict:
     return {"peer": peer, "error": f"exit {proc.returncode}: {tail}"}
 
 
+def run_geocluster(binary: Path, args, labels_csv: Path) -> dict:
+    """Times `geocluster cluster` on the same file, as whole processes: `repeat` runs after one
+    untimed warm-up (file cache), each reporting its stage times and peak memory (--timings)."""
+    cmd = [str(binary), "cluster", str(args.input), "--min-cluster-size", str(args.min_cluster_size),
+           "--min-samples", str(args.min_samples), "--threads", str(args.threads),
+           "--output", str(labels_csv), "--timings"]
+    runs = []
+    for i in range(args.repeat + 1):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        if proc.returncode != 0:
+            return {"peer": "geocluster", "error": f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}"}
+        stages, peak = {}, None
+        for line in proc.stderr.splitlines():
+            parts = line.rsplit(None, 2)
+            if len(parts) == 3 and parts[2] == "s":
+                stages[parts[0].strip()] = float(parts[1])
+            elif len(parts) == 3 and parts[2] == "MB" and parts[0].strip() == "peak memory":
+                peak = float(parts[1])
+        if i > 0:
+            runs.append({"wall": wall, "stages": stages, "peak": peak})
+    version = subprocess.run([str(binary), "--version"], capture_output=True, text=True).stdout.strip()
+    # "fit": the clustering stages alone, comparable to the peers' fit(); "process - reading":
+    # the whole process wall time minus reading the CSV, the figure the targets are set on.
+    fit = [sum(v for k, v in r["stages"].items() if k not in ("reading", "writing", "total")) for r in runs]
+    minus_reading = [r["wall"] - r["stages"].get("reading", 0.0) for r in runs]
+    import numpy as np
+    labels = []
+    with open(labels_csv) as handle:
+        next(handle)
+        for row in handle:
+            labels.append(int(row.split(",")[1]))
+    labels = np.asarray(labels)
+    return {"peer": "geocluster", "version": version, "fit_times_s": fit, "fit_cpu_s": fit,
+            "process_minus_reading_s": minus_reading, "process_peak_rss_mb": max(r["peak"] or 0 for r in runs),
+            "fit_peak_rss_mb": None, "base_rss_mb": None,
+            "clusters": int(labels.max() + 1) if len(labels) else 0, "noise": int((labels == -1).sum()),
+            "import_s": 0.0, "labels": labels,
+            "settings": f"threads={args.threads}; process wall minus reading (median): "
+                        f"{statistics.median(minus_reading):.3f} s; CPU/wall column not measured"}
+
+
 def adjusted_rand(a, b) -> float:
     from sklearn.metrics import adjusted_rand_score
     return float(adjusted_rand_score(a, b))
@@ -429,6 +472,9 @@ def main(argv=None) -> int:
     parser.add_argument("--labels-dir", type=Path, help="write <peer>.csv (id,label) here")
     parser.add_argument("--compare", type=Path, help="CSV id,label (e.g. from geocluster): print each peer's ARI against it")
     parser.add_argument("--json", type=Path, help="write all results here")
+    parser.add_argument("--geocluster", type=Path, metavar="BIN",
+                        help="also time this geocluster binary (release build) on the same file, first, "
+                             "and compare every peer against its labels")
     # internal, for the per-peer subprocess
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--child-params", help=argparse.SUPPRESS)
@@ -460,6 +506,19 @@ def main(argv=None) -> int:
 
     results = []
     with tempfile.TemporaryDirectory() as tmp:
+        if args.geocluster:
+            print(f"running geocluster on n={n} ...", file=sys.stderr)
+            report = run_geocluster(args.geocluster, args, Path(tmp) / "geocluster.csv")
+            report["min_samples_passed"] = ms
+            report["mapping_note"] = "sklearn convention"
+            if "error" not in report:
+                labels = report.pop("labels")
+                if args.labels_dir:
+                    write_labels(args.labels_dir / "geocluster.csv", ids, labels)
+                if reference is None:
+                    reference = {key: int(labels[i]) for i, key in enumerate(ids)}
+                    args.compare = Path("(geocluster labels)")
+            results.append(report)
         for peer in peers:
             if peer == "sklearn" and n > args.sklearn_max_n:
                 results.append({"peer": peer, "skipped": f"skipped: n = {n} > --sklearn-max-n {args.sklearn_max_n}"})
@@ -486,6 +545,17 @@ def main(argv=None) -> int:
     print(f"\nn = {n}, min_cluster_size = {args.min_cluster_size}, min_samples = {ms} (sklearn convention), "
           f"repeat = {args.repeat}, threads = {args.threads}, input = {args.input}\n")
     print_table(results, reference is not None, args.shuffles)
+    base = next((r for r in results if r.get("peer") == "geocluster" and "error" not in r), None)
+    if base:
+        g_fit = statistics.median(base["fit_times_s"])
+        g_proc = statistics.median(base["process_minus_reading_s"])
+        print(f"\nRatios in this run (peer fit time / geocluster): geocluster fit {g_fit:.3f} s, "
+              f"process minus reading {g_proc:.3f} s")
+        for r in results:
+            if r is base or "error" in r or "skipped" in r:
+                continue
+            t = statistics.median(r["fit_times_s"])
+            print(f"- {r['peer']}: {t:.3f} s = {t / g_fit:.1f}x geocluster's fit, {t / g_proc:.1f}x its whole process minus reading")
     for r in results:
         if "settings" in r:
             print(f"- {r['peer']}: {r['settings']}")

@@ -1,6 +1,135 @@
+// HDBSCAN, DBSCAN, grid and score benchmarks on seeded estate-like data
+// (Gaussian blobs of 30–400 m with heavy-tailed sizes, officetel strips with 20–50 m jitter,
+// 25 % uniform noise, over a 30 km square), in release builds with two threads.
+//
+// Run with `make bench` (all) or, from Benchmarks/,
+//   swift package --disable-sandbox benchmark --filter "HDBSCAN 1M"
+// Static thresholds live in Thresholds/ (see README: Benchmarks).
 import Benchmark
 import ClusterCore
+import Datasets
+import Foundation
+import Metrics
+
+/// Estate-like planar points, deterministic for a seed (Datasets' SplitMix64).
+func estatePoints(_ n: Int, seed: UInt64) -> PointSet {
+    var g = SplitMix64(seed: seed)
+    let side = 30_000.0
+    var xs = [Double](), ys = [Double]()
+    xs.reserveCapacity(n); ys.reserveCapacity(n)
+    func normal() -> Double {
+        // Box–Muller on two uniforms; 1 - u keeps log away from 0.
+        let u = 1 - g.nextDouble(), v = g.nextDouble()
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+    }
+    let noise = n / 4, strips = n / 8, blobs = n - noise - strips
+    // Blob sizes: Pareto(1.5) weights, scaled to the blob share.
+    let blobCount = max(10, n / 400)
+    var weights = (0..<blobCount).map { _ in pow(1 - g.nextDouble(), -1 / 1.5) }
+    let total = weights.reduce(0, +)
+    weights = weights.map { $0 / total }
+    var made = 0
+    for b in 0..<blobCount {
+        let size = b == blobCount - 1 ? blobs - made : min(blobs - made, Int(weights[b] * Double(blobs)))
+        let cx = side * g.nextDouble(), cy = side * g.nextDouble(), sigma = 30 + 370 * g.nextDouble()
+        for _ in 0..<size { xs.append(cx + sigma * normal()); ys.append(cy + sigma * normal()) }
+        made += size
+    }
+    let stripCount = max(5, n / 20_000)
+    for s in 0..<stripCount {
+        let count = s == stripCount - 1 ? strips - (strips / stripCount) * (stripCount - 1) : strips / stripCount
+        let ax = side * g.nextDouble(), ay = side * g.nextDouble()
+        let length = 1000 + 4000 * g.nextDouble(), angle = Double.pi * g.nextDouble()
+        let jitter = 20 + 30 * g.nextDouble()
+        for _ in 0..<count {
+            let t = length * g.nextDouble()
+            xs.append(ax + t * cos(angle) + jitter * normal()); ys.append(ay + t * sin(angle) + jitter * normal())
+        }
+    }
+    for _ in 0..<noise { xs.append(side * g.nextDouble()); ys.append(side * g.nextDouble()) }
+    // Round to centimetres, as listing coordinates are, which also makes ties realistic.
+    return try! PointSet(xs: xs.map { ($0 * 100).rounded() / 100 }, ys: ys.map { ($0 * 100).rounded() / 100 })
+}
+
+let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
+let threads = 2
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark("noop") { _ in }
+    let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal]
+
+    for (label, n, iterations) in [("100k", 100_000, 20), ("1M", 1_000_000, 7), ("3M", 3_000_000, 3)] {
+        let config = Benchmark.Configuration(
+            metrics: metrics, timeUnits: .milliseconds, warmupIterations: 1,
+            maxDuration: .seconds(60), maxIterations: iterations,
+            thresholds: [
+                // Time is noisy on a shared two-core machine: a loose relative band. Allocation
+                // counts are deterministic: held tight.
+                .wallClock: .init(relative: [.p50: 25.0]),
+                .mallocCountTotal: .init(relative: [.p50: 5.0]),
+            ])
+        let points = estatePoints(n, seed: 20_261_121)
+
+        Benchmark("HDBSCAN \(label) end to end", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try HDBSCAN.fit(points, parameters: parameters, threads: threads))
+            }
+        }
+        guard n == 1_000_000 else { continue }
+
+        // Stages alone, at 1M, each from the previous stage's output made once in setup.
+        let tree = KDTree(points: points, threads: threads)
+        let core = try! CoreDistances.compute(tree: tree, minSamples: 5, threads: threads)
+        // (The MST is timed within the end-to-end run, where it gets the neighbour lists the
+        // core-distance stage finds; `geocluster cluster --timings` reports it alone.)
+        let mst = MinimumSpanningTree.boruvka(tree: tree, coreDistances: core, threads: threads)
+
+        Benchmark("KDTree build \(label)", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(KDTree(points: points, threads: threads)) }
+        }
+        Benchmark("Core distances k=5 \(label)", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try CoreDistances.compute(tree: tree, minSamples: 5, threads: threads))
+            }
+        }
+        Benchmark("Linkage + condense + select \(label)", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let l = SingleLinkageTree(mst: mst, pointCount: n)
+                let c = CondensedTree(linkage: l, minClusterSize: 15)
+                blackHole(ClusterSelection.select(c, options: SelectionOptions()))
+            }
+        }
+    }
+
+    // DBSCAN (scikit-learn's semantics, exact) and grid clustering; target DBSCAN 1M < 0.5 s.
+    let dbscan = DBSCANParameters(eps: 100, minSamples: 5)
+    let grid = GridParameters(cellSize: 100, minPoints: 5, mergeAdjacent: true)
+    for (label, n, iterations) in [("100k", 100_000, 20), ("1M", 1_000_000, 10), ("3M", 3_000_000, 3)] {
+        let config = Benchmark.Configuration(
+            metrics: metrics, timeUnits: .milliseconds, warmupIterations: 1,
+            maxDuration: .seconds(60), maxIterations: iterations,
+            thresholds: [
+                .wallClock: .init(relative: [.p50: 25.0]),
+                .mallocCountTotal: .init(relative: [.p50: 5.0]),
+            ])
+        let points = estatePoints(n, seed: 20_261_121)
+        Benchmark("DBSCAN \(label) eps 100 m minSamples 5", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try DBSCAN.fit(points, parameters: dbscan, threads: threads))
+            }
+        }
+        Benchmark("Grid \(label) 100 m cells merged", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try GridClustering.fit(points, parameters: grid)) }
+        }
+        guard n == 1_000_000 else { continue }
+        // Scores on 1M labels: DBSCAN (eps 30 m) as truth against the merged grid.
+        let truth = try! DBSCAN.fit(points, parameters: DBSCANParameters(eps: 30, minSamples: 5), threads: threads).labels
+        let predicted = try! GridClustering.fit(points, parameters: grid).labels
+        let table = try! ContingencyTable(truth: truth, predicted: predicted)
+        Benchmark("AMI 1M labels", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(table.adjustedMutualInformation()) }
+        }
+        Benchmark("All scores 1M labels, table included", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try ClusteringScores(truth: truth, predicted: predicted)) }
+        }
+    }
 }

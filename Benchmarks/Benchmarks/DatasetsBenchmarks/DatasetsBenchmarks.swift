@@ -1,0 +1,74 @@
+// Datasets benchmarks: reading point files and generating listings, in release builds.
+//
+// The figure: reading must not dominate a run, at least 1M rows per second for an
+// id,lat,lon,x,y,truth file. The input is made once per run from the seoul scenario (seed 1)
+// into the temporary folder: 1M rows, 53 MB. A p50 wall clock under 1,000 ms meets the figure.
+//
+// Run with `make bench` or, from Benchmarks/,
+//   swift package --disable-sandbox benchmark --target DatasetsBenchmarks
+import Benchmark
+import Datasets
+import Foundation
+
+/// Writes (once) the reading benchmark's input: `rows` rows of id,lat,lon,x,y,truth with
+/// degrees to 6 decimals and metres to 2, as `geocluster generate` writes them.
+func readingInput(rows: Int) -> String {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("geocluster-bench-seoul-\(rows)-id-lat-lon-x-y-truth.csv").path
+    if FileManager.default.fileExists(atPath: path) { return path }
+    do {
+        let listings = try GeneratedListings.generate(model: ScenarioModel(scenario: .seoul, count: rows, seed: 1))
+        var out = try CSVWriter(path: path)
+        try out.header(["id", "lat", "lon", "x", "y", "truth"])
+        for i in 0..<listings.count {
+            out.field(listings.ids[i])
+            out.field(listings.lat[i], decimals: 6); out.field(listings.lon[i], decimals: 6)
+            out.field(listings.x[i], decimals: 2); out.field(listings.y[i], decimals: 2)
+            out.field(Int(listings.truth[i]))
+            try out.endRow()
+        }
+        try out.commit()
+    } catch {
+        fatalError("cannot write the benchmark input \(path): \(error)")
+    }
+    return path
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let rows = 1_000_000
+    let path = readingInput(rows: rows)
+    let config = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal],
+        timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 10,
+        thresholds: [
+            // Time is noisy on a shared two-core machine: a loose relative band. Allocation
+            // counts are deterministic: held tight.
+            .wallClock: .init(relative: [.p50: 25.0]),
+            .mallocCountTotal: .init(relative: [.p50: 5.0]),
+        ])
+
+    Benchmark("PointFile.read 1M rows id,lat,lon,x,y,truth", configuration: config) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let file = try PointFile.read(path: path)
+            precondition(file.count == rows)
+            blackHole(file)
+        }
+    }
+
+    // The same file with a --bbox filter: latitude and longitude parsed as well as x,y.
+    let box = BoundingBox(minLon: 126.9, minLat: 37.45, maxLon: 127.1, maxLat: 37.65)
+    Benchmark("PointFile.read 1M rows with --bbox", configuration: config) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try PointFile.read(path: path, filter: ListingFilter(bbox: box)))
+        }
+    }
+
+    // Generation: model, 1M listings, projection and CSV writing, streamed in 64k chunks.
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("geocluster-bench-generate-1m.csv").path
+    Benchmark("generate seoul 1M to CSV", configuration: config) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let model = ScenarioModel(scenario: .seoul, count: rows, seed: 1)
+            blackHole(try GeneratedListings.write(model: model, to: output, format: .csv))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+# geocluster — the commands a new user runs. `make demo` and `make test` install what is
+# missing first (GEOS, PROJ and pkg-config from Debian's packages; see scripts/setup.sh).
+SWIFT ?= swift
+OUT ?= reports/out
+DEMO_INPUT ?= datasets/seoul-5k.csv
+BIN = .build/release/geocluster
+
+.PHONY: setup build demo test bench peers clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release --product geocluster
+
+# The main job on the embedded default data: cluster the committed Seoul listings with
+# HDBSCAN (stage timings on stderr), then outline every cluster with a concave hull.
+demo: build
+	@mkdir -p $(OUT)
+	$(BIN) cluster $(DEMO_INPUT) --crs EPSG:5179 --min-cluster-size 15 --min-samples 5 \
+		--output $(OUT)/seoul-labels.csv --timings
+	$(BIN) hulls $(DEMO_INPUT) --labels $(OUT)/seoul-labels.csv --crs EPSG:5179 \
+		--output $(OUT)/seoul-hulls.geojson
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Benchmarks (ordo-one/package-benchmark), release builds, in their own package.
+bench: setup
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+clean:
+	rm -rf .build $(OUT)

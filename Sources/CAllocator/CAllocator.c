@@ -1,0 +1,17 @@
+#include "CAllocator.h"
+#include <stdlib.h>  // defines __GLIBC__ on glibc systems
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int geocluster_fix_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    // mallopt returns 1 on success and 0 on error. Setting M_MMAP_THRESHOLD explicitly also
+    // turns off glibc's dynamic adjustment of it.
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}

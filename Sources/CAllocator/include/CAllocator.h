@@ -1,0 +1,9 @@
+#ifndef GEOCLUSTER_CALLOCATOR_H
+#define GEOCLUSTER_CALLOCATOR_H
+
+/// Fixes glibc's mmap threshold at `bytes`, so every allocation of that size or more gets its
+/// own mapping and is returned to the system when freed. Returns 1 on success, 0 where the
+/// C library has no such setting (non-glibc systems), in which case nothing changes.
+int geocluster_fix_mmap_threshold(int bytes);
+
+#endif

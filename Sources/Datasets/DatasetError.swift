@@ -1,0 +1,80 @@
+/// The one error type of Datasets. Every message names the file and, where there is one, the
+/// line and column (for GeoJSON: the feature index and member), and says what to do.
+///
+/// Lines are 1-based file lines (a record spanning lines is named by its first line);
+/// JSON columns are 1-based byte offsets within the line; feature indices are 0-based
+/// positions in the FeatureCollection's `features` array.
+public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
+    case fileNotFound(path: String)
+    case unreadable(path: String, reason: String)
+    case empty(path: String)
+    case headerOnly(path: String)
+    case unterminatedQuote(path: String, line: Int)
+    case raggedRow(path: String, line: Int, expected: Int, found: Int)
+    case missingColumns(path: String, wanted: String, found: [String])
+    case invalidNumber(path: String, line: Int, column: String, text: String)
+    case nonFinite(path: String, line: Int, column: String, text: String)
+    case outOfRange(path: String, line: Int, column: String, value: Double, limit: String)
+    case outputFolderMissing(path: String)
+    case writeFailed(path: String, reason: String)
+    /// Bytes that are not JSON, at a 1-based line and column (column in bytes).
+    case invalidJSON(path: String, line: Int, column: Int, reason: String)
+    /// Well-formed JSON that is not what GeoJSON input needs. `feature` is the 0-based index
+    /// in `features` (nil for the top level); `member` the offending member, e.g.
+    /// `geometry.type` or `properties.area_m2`.
+    case invalidGeoJSON(path: String, feature: Int?, member: String, reason: String)
+    /// A FeatureCollection with an empty `features` array.
+    case noFeatures(path: String)
+    /// A filter option needs a column the file does not have.
+    case missingFilterColumn(path: String, option: String, wanted: String, found: [String])
+    /// A command-line value that cannot be used (the CLI reports it as a usage mistake).
+    case invalidOption(option: String, value: String, reason: String)
+    /// A `--within` region file that holds no usable polygon.
+    case invalidRegion(path: String, reason: String)
+    /// The filters removed every row.
+    case noRowsKept(path: String, total: Int)
+
+    public var description: String {
+        switch self {
+        case let .fileNotFound(path):
+            return "\(path): no such file; check the path"
+        case let .unreadable(path, reason):
+            return "\(path): cannot be read (\(reason)); check its permissions"
+        case let .empty(path):
+            return "\(path): the file is empty; it needs a header row and at least one data row"
+        case let .headerOnly(path):
+            return "\(path): the file has a header row but no data rows"
+        case let .unterminatedQuote(path, line):
+            return "\(path):\(line): a quoted field is never closed; add the closing \""
+        case let .raggedRow(path, line, expected, found):
+            return "\(path):\(line): row has \(found) field(s) but the header has \(expected); every row needs one field per header column"
+        case let .missingColumns(path, wanted, found):
+            return "\(path): no \(wanted) column(s); the header has: \(found.joined(separator: ", "))"
+        case let .invalidNumber(path, line, column, text):
+            return "\(path):\(line): column '\(column)': '\(text)' is not a number"
+        case let .nonFinite(path, line, column, text):
+            return "\(path):\(line): column '\(column)': '\(text)' is not a finite number"
+        case let .outOfRange(path, line, column, value, limit):
+            return "\(path):\(line): column '\(column)': \(value) is out of range (\(limit))"
+        case let .outputFolderMissing(path):
+            return "\(path): the output folder does not exist; create it first"
+        case let .writeFailed(path, reason):
+            return "\(path): cannot write (\(reason))"
+        case let .invalidJSON(path, line, column, reason):
+            return "\(path):\(line):\(column): invalid JSON: \(reason)"
+        case let .invalidGeoJSON(path, feature, member, reason):
+            let place = feature.map { "feature \($0): " } ?? ""
+            return "\(path): \(place)'\(member)': \(reason)"
+        case let .noFeatures(path):
+            return "\(path): the FeatureCollection has no features; it needs at least one Point feature"
+        case let .missingFilterColumn(path, option, wanted, found):
+            return "\(path): \(option) needs the \(wanted) column but the header has: \(found.joined(separator: ", ")); add the column or drop \(option)"
+        case let .invalidOption(option, value, reason):
+            return "\(option) '\(value)': \(reason)"
+        case let .invalidRegion(path, reason):
+            return "\(path): \(reason)"
+        case let .noRowsKept(path, total):
+            return "\(path): none of the \(total) rows passes the filters; loosen them"
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// The kinds of listing the generator writes and the `--category` filter accepts, in the
+/// `category` column's spelling.
+public enum ListingCategory: String, CaseIterable, Sendable, Comparable {
+    /// A unit in an apartment complex (아파트).
+    case apartment
+    /// A studio in an officetel block (오피스텔), mostly along main roads.
+    case officetel
+    /// A unit in a low-rise multi-family house (빌라, 다세대).
+    case villa
+    /// A studio (원룸).
+    case oneRoom = "one-room"
+    /// A two-room flat (투룸).
+    case twoRoom = "two-room"
+    /// A shop or office space (상가).
+    case store
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// The names, comma-separated, for messages and help.
+    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+/// A closed range of values with optional ends, written `MIN..MAX`, `..MAX` or `MIN..`.
+public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
+    /// Smallest value kept (nil: no lower bound).
+    public var lower: Double?
+    /// Largest value kept (nil: no upper bound).
+    public var upper: Double?
+
+    /// A range from its ends, unchecked (``parse(_:option:)`` checks).
+    public init(lower: Double?, upper: Double?) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    /// Parses `MIN..MAX` with either end optional (`..50`, `100..`), both ends included.
+    /// - Parameter option: the option's name, for messages (e.g. `--area`).
+    /// - Throws: `.invalidOption` for a missing `..`, a non-numeric or non-finite end, no
+    ///   end at all, or an inverted range (min > max).
+    public static func parse(_ text: String, option: String) throws(DatasetError) -> ValueRange {
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2 else {
+            throw .invalidOption(option: option, value: text, reason: "write a range as MIN..MAX, ..MAX or MIN..")
+        }
+        func end(_ s: String, _ which: String) throws(DatasetError) -> Double? {
+            let t = s.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty { return nil }
+            guard let v = Double(t), v.isFinite else {
+                throw .invalidOption(option: option, value: text, reason: "the \(which) '\(t)' is not a finite number")
+            }
+            return v
+        }
+        let lower = try end(parts[0], "minimum"), upper = try end(parts[1], "maximum")
+        guard lower != nil || upper != nil else {
+            throw .invalidOption(option: option, value: text, reason: "give at least one end, e.g. 100.. or ..50")
+        }
+        if let l = lower, let u = upper, l > u {
+            throw .invalidOption(option: option, value: text, reason: "the minimum \(l) is above the maximum \(u); swap them")
+        }
+        return ValueRange(lower: lower, upper: upper)
+    }
+
+    /// Whether `value` lies in the range (ends included).
+    @inline(__always)
+    public func contains(_ value: Double) -> Bool {
+        if let l = lower, value < l { return false }
+        if let u = upper, value > u { return false }
+        return true
+    }
+
+    public var description: String {
+        (lower.map { "\($0)" } ?? "") + ".." + (upper.map { "\($0)" } ?? "")
+    }
+}
+
+/// A longitude/latitude box in degrees, edges included.
+public struct BoundingBox: Sendable, Equatable {
+    /// Edges in degrees: west, south, east, north.
+    public var minLon: Double
+    public var minLat: Double
+    public var maxLon: Double
+    public var maxLat: Double
+
+    /// A box from its edges, unchecked (``parse(_:option:)`` checks).
+    public init(minLon: Double, minLat: Double, maxLon: Double, maxLat: Double) {
+        self.minLon = minLon
+        self.minLat = minLat
+        self.maxLon = maxLon
+        self.maxLat = maxLat
+    }
+
+    /// Parses `minLon,minLat,maxLon,maxLat` (degrees, the GeoJSON `bbox` order).
+    /// - Throws: `.invalidOption` unless there are four finite numbers, longitudes within
+    ///   ±180, latitudes within ±90, and min ≤ max on both axes. A box crossing the
+    ///   antimeridian is not supported.
+    public static func parse(_ text: String, option: String = "--bbox") throws(DatasetError) -> BoundingBox {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 4 else {
+            throw .invalidOption(option: option, value: text, reason: "give four numbers: minLon,minLat,maxLon,maxLat")
+        }
+        var v: [Double] = []
+        for (k, name) in ["minLon", "minLat", "maxLon", "maxLat"].enumerated() {
+            guard let x = Double(parts[k]), x.isFinite else {
+                throw .invalidOption(option: option, value: text, reason: "\(name) '\(parts[k])' is not a finite number")
+            }
+            let limit = k % 2 == 0 ? 180.0 : 90.0
+            guard abs(x) <= limit else {
+                throw .invalidOption(option: option, value: text, reason: "\(name) \(x) is outside ±\(Int(limit)) degrees")
+            }
+            v.append(x)
+        }
+        guard v[0] <= v[2] else {
+            throw .invalidOption(option: option, value: text, reason: "minLon \(v[0]) is greater than maxLon \(v[2]); swap them")
+        }
+        guard v[1] <= v[3] else {
+            throw .invalidOption(option: option, value: text, reason: "minLat \(v[1]) is greater than maxLat \(v[3]); swap them")
+        }
+        return BoundingBox(minLon: v[0], minLat: v[1], maxLon: v[2], maxLat: v[3])
+    }
+
+    /// Whether the point lies inside or on the edge.
+    @inline(__always)
+    public func contains(lon: Double, lat: Double) -> Bool {
+        lon >= minLon && lon <= maxLon && lat >= minLat && lat <= maxLat
+    }
+}
+
+/// Which listings to keep: every condition given must hold (an unset one keeps everything).
+///
+/// Attribute conditions read the columns (CSV) or properties (GeoJSON) `category`,
+/// `area_m2` (or `area`), `deposit` and `monthly_rent` (or `rent`); spatial ones the
+/// point's latitude and longitude in degrees, whatever coordinate columns are clustered.
+/// A category matches case-insensitively, spaces around it ignored; a value outside the
+/// known categories matches none. Numeric conditions need a number in every row (an empty
+/// field is an error naming its line, like any non-number).
+///
+/// Not `Sendable`: a `--within` region holds GEOS geometries bound to one thread.
+public struct ListingFilter {
+    /// Categories kept (nil: all).
+    public var categories: Set<ListingCategory>?
+    /// Floor area in square metres.
+    public var area: ValueRange?
+    /// Deposit in units of 10,000 KRW.
+    public var deposit: ValueRange?
+    /// Monthly rent in units of 10,000 KRW (0 for jeonse).
+    public var rent: ValueRange?
+    /// Longitude/latitude box in degrees.
+    public var bbox: BoundingBox?
+    /// Polygons the point must lie in or on (`--within`).
+    public var region: Region?
+
+    /// A filter of the conditions given; with none it keeps everything.
+    public init(categories: Set<ListingCategory>? = nil, area: ValueRange? = nil, deposit: ValueRange? = nil,
+                rent: ValueRange? = nil, bbox: BoundingBox? = nil, region: Region? = nil) {
+        self.categories = categories
+        self.area = area
+        self.deposit = deposit
+        self.rent = rent
+        self.bbox = bbox
+        self.region = region
+    }
+
+    /// Column names accepted for each attribute, in order of preference.
+    public static let categoryNames = ["category"]
+    public static let areaNames = ["area_m2", "area"]
+    public static let depositNames = ["deposit"]
+    public static let rentNames = ["monthly_rent", "rent"]
+
+    /// Whether no condition is set.
+    public var isEmpty: Bool {
+        categories == nil && area == nil && deposit == nil && rent == nil && bbox == nil && region == nil
+    }
+
+    /// Whether latitude and longitude are needed.
+    public var needsLonLat: Bool { bbox != nil || region != nil }
+
+    /// Parses a comma-separated category list such as `apartment,officetel`.
+    /// - Throws: `.invalidOption` naming an unknown category and listing the known ones.
+    public static func parseCategories(_ text: String, option: String = "--category") throws(DatasetError) -> Set<ListingCategory> {
+        var set = Set<ListingCategory>()
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let c = ListingCategory(rawValue: name) else {
+                throw .invalidOption(option: option, value: text,
+                                     reason: "unknown category '\(name)'; choose from \(ListingCategory.names)")
+            }
+            set.insert(c)
+        }
+        return set
+    }
+
+    /// The UTF-8 names of the kept categories, for matching fields without making strings.
+    var categoryBytes: [[UInt8]] {
+        (categories ?? []).sorted().map { Array($0.rawValue.utf8) }
+    }
+
+    /// Whether a category field (raw bytes) names one of `names`: spaces trimmed, ASCII
+    /// letters compared case-insensitively.
+    @inline(__always)
+    static func categoryMatches(_ field: UnsafeBufferPointer<UInt8>, _ names: [[UInt8]]) -> Bool {
+        var lo = 0, hi = field.count
+        while lo < hi && field[lo] == 0x20 { lo += 1 }
+        while hi > lo && field[hi - 1] == 0x20 { hi -= 1 }
+        outer: for name in names where name.count == hi - lo {
+            for k in 0..<name.count {
+                var b = field[lo + k]
+                if b >= 0x41 && b <= 0x5A { b += 0x20 }
+                if b != name[k] { continue outer }
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Whether the numeric attributes pass (nil: the attribute is not filtered).
+    @inline(__always)
+    func numbersPass(area a: Double, deposit d: Double, rent r: Double) -> Bool {
+        (area?.contains(a) ?? true) && (deposit?.contains(d) ?? true) && (rent?.contains(r) ?? true)
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Datasets
+import Foundation
+import Geo
+
+/// `geocluster hulls`: the outline, area and centre of every cluster of a labelled file.
+struct HullsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hulls",
+        abstract: "Outline each cluster with a concave hull (GEOS) and report its size, area and centre.",
+        discussion: """
+            Reads the points (INPUT, as for `cluster`) and their labels (--labels, the output of \
+            `cluster`, one row per input row in the same order), computes each cluster's concave \
+            hull in the projected plane, and writes a GeoJSON FeatureCollection of the hulls in \
+            longitude/latitude (properties: label, points, area_m2, centroid_lon, centroid_lat). \
+            A table of the largest clusters goes to standard output. Noise (-1) is left out; a \
+            cluster whose points are collinear or coincident gets a LineString or Point of area 0.
+            """
+    )
+
+    @Argument(help: "Input CSV with lat,lon columns (the file that was clustered).")
+    var input: String
+
+    @Option(help: "Labels CSV written by `geocluster cluster` (id,label,…).")
+    var labels: String
+
+    @Option(help: "CRS the hulls are computed in: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    var crs: String = "auto"
+
+    @Option(help: "Concave hull ratio in [0, 1]: 1 is the convex hull, smaller follows the points more closely.")
+    var ratio: Double = 0.3
+
+    @Option(help: "How many of the largest clusters to list on standard output.")
+    var top: Int = 10
+
+    @Option(name: .shortAndLong, help: "Output GeoJSON file.")
+    var output: String
+
+    func validate() throws {
+        if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
+        if top < 0 { throw ValidationError("--top must be at least 0") }
+    }
+
+    func run() throws {
+        do {
+            let file = try PointFile.read(path: input, prefer: .lonlat)
+            let table = try CSV.read(path: labels)
+            guard let labelColumn = table.column(named: ["label"]) else {
+                throw DatasetError.missingColumns(path: labels, wanted: "label", found: table.header)
+            }
+            guard table.rows.count == file.count else {
+                throw fail("\(labels): \(table.rows.count) label rows for \(file.count) points in \(input); use the labels written for that file")
+            }
+            let idColumn = table.column(named: ["id"])
+            var label = [Int](repeating: -1, count: file.count)
+            for r in 0..<table.rows.count {
+                if let c = idColumn, table.rows[r][c] != file.id(r) {
+                    throw fail("\(labels):\(table.lines[r]): id '\(table.rows[r][c])' but row \(r + 1) of \(input) has id '\(file.id(r))'; labels must be in input order")
+                }
+                guard let l = Int(table.rows[r][labelColumn].trimmingCharacters(in: .whitespaces)) else {
+                    throw DatasetError.invalidNumber(path: labels, line: table.lines[r], column: "label", text: table.rows[r][labelColumn])
+                }
+                label[r] = l
+            }
+
+            let c = file.coordinates
+            let projection = try Projection(target: Projection.Target(crs), fittingLongitudes: c.first, latitudes: c.second)
+            let (xs, ys) = try projection.forward(lon: c.first, lat: c.second)
+            var members: [Int: [Int]] = [:]
+            for i in 0..<file.count where label[i] >= 0 { members[label[i], default: []].append(i) }
+
+            let geos = try GeometryContext()
+            struct Row { let label: Int; let points: Int; let area: Double; let lon: Double; let lat: Double; let geometry: String }
+            var rows: [Row] = []
+            for (l, idx) in members.sorted(by: { $0.key < $1.key }) {
+                let hull = try geos.concaveHull(x: idx.map { xs[$0] }, y: idx.map { ys[$0] }, ratio: ratio)
+                let centre = try hull.centroid ?? (x: xs[idx[0]], y: ys[idx[0]])
+                let (lon, lat) = try projection.inverse(x: centre.x, y: centre.y)
+                rows.append(Row(label: l, points: idx.count, area: try hull.area, lon: lon, lat: lat,
+                                geometry: try projection.inverse(hull).geoJSON))
+            }
+
+            var json = "{\"type\":\"FeatureCollection\",\"features\":["
+            for (k, r) in rows.enumerated() {
+                if k > 0 { json += "," }
+                json += "{\"type\":\"Feature\",\"properties\":{\"label\":\(r.label),\"points\":\(r.points),"
+                json += "\"area_m2\":\(String(format: "%.1f", r.area)),"
+                json += "\"centroid_lon\":\(String(format: "%.6f", r.lon)),\"centroid_lat\":\(String(format: "%.6f", r.lat))},"
+                json += "\"geometry\":\(r.geometry)}"
+            }
+            json += "]}\n"
+            try AtomicFile.write(json, to: output)
+
+            let noise = label.filter { $0 < 0 }.count
+            print("\(rows.count) clusters, \(noise) noise points of \(file.count); hulls in \(projection.crs), written to \(output)")
+            if top > 0 && !rows.isEmpty {
+                print("label  points   area (m²)   centre (lat, lon)")
+                for r in rows.sorted(by: { ($0.points, -$0.label) > ($1.points, -$1.label) }).prefix(top) {
+                    print(String(format: "%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.lat, r.lon))
+                }
+            }
+        } catch let e as DatasetError {
+            throw fail(e)
+        } catch let e as GeoError {
+            throw fail("\(input): \(e)")
+        }
+    }
+}
