@@ -14,11 +14,13 @@ build: setup
 	$(SWIFT) build -c release --product geocluster
 
 # The main job on the embedded default data: cluster the committed Seoul listings with
-# HDBSCAN (stage timings on stderr), then outline every cluster with a concave hull.
+# HDBSCAN (stage timings on stderr), score the labels against the generator's ground truth,
+# then outline every cluster with a concave hull.
 demo: build
 	@mkdir -p $(OUT)
-	$(BIN) cluster $(DEMO_INPUT) --crs EPSG:5179 --min-cluster-size 15 --min-samples 5 \
+	$(BIN) cluster $(DEMO_INPUT) --min-cluster-size 30 --min-samples 15 \
 		--output $(OUT)/seoul-labels.csv --timings
+	$(BIN) score --truth $(DEMO_INPUT) --labels $(OUT)/seoul-labels.csv --noise as-cluster
 	$(BIN) hulls $(DEMO_INPUT) --labels $(OUT)/seoul-labels.csv --crs EPSG:5179 \
 		--output $(OUT)/seoul-hulls.geojson
 

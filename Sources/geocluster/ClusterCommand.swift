@@ -85,13 +85,13 @@ struct ClusterCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output CSV: id,label,probability,outlier_score.")
     var output: String
 
-    @Option(help: "Also write the condensed tree as CSV: parent,child,lambda,child_size.")
+    @Option(help: "Also write the condensed tree as CSV: parent,child,lambda,child_size (points are 0-based rows after filters; clusters start at the point count).")
     var condensedTree: String?
 
-    @Option(help: "Also write the MST as CSV: a,b,weight (input rows, metres).")
+    @Option(help: "Also write the MST as CSV: a,b,weight (a, b: 0-based rows of the clustered points, after filters; metres).")
     var mst: String?
 
-    @Flag(help: "Print the wall time of every stage to standard error.")
+    @Flag(help: "Print the wall time of every stage and the peak memory to standard error.")
     var timings = false
 
     @OptionGroup(title: "Filters (rows that fail them are absent from every output)")

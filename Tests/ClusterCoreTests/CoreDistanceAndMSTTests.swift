@@ -101,3 +101,22 @@ struct CoreDistanceAndMSTTests {
         #expect(try weights(p) == weights(q))
     }
 }
+
+@Suite("Radix sort of weights")
+struct RadixSortTests {
+    @Test("orders like a stable comparison sort, ties and duplicates included", arguments: [0, 1, 2, 1000, 70_000])
+    func matchesStableSort(count: Int) {
+        var g = SplitMix64(seed: UInt64(count) + 3)
+        // Few distinct values (many ties), values spanning exponents, and zeros.
+        let values = (0..<count).map { i -> Double in
+            switch i % 4 {
+            case 0: return Double(Int(g.uniform() * 20))
+            case 1: return g.uniform() * 1e6
+            case 2: return 0
+            default: return g.uniform() * 1e-3
+            }
+        }
+        let expected = values.indices.sorted { values[$0] < values[$1] || (values[$0] == values[$1] && $0 < $1) }
+        #expect(RadixSort.stableOrder(of: values).map(Int.init) == expected)
+    }
+}
