@@ -24,12 +24,9 @@ struct AtomicOutput: ~Copyable {
     /// - Throws: `.outputFolderMissing` when the destination's folder does not exist,
     ///   `.writeFailed` when the file cannot be created.
     init(path: String) throws(DatasetError) {
+        try AtomicFile.checkDestination(path)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
-            throw .outputFolderMissing(path: path)
-        }
         // A destination that exists but is not a regular file (/dev/null, /dev/stdout, a FIFO)
         // is written directly: renaming a temporary file over it would replace the device.
         let direct = isSpecialFile(path)

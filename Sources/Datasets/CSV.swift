@@ -131,41 +131,27 @@ public enum CSV {
 }
 
 /// Writes output files so that a failure never leaves a half-written file: the bytes go to a
-/// temporary file in the same folder, which is then renamed over the destination.
+/// temporary file in the same folder, which is then renamed over the destination (a device or
+/// FIFO destination is written in place). The streaming writers use the same mechanism.
 public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws(DatasetError) {
         try write(Data(text.utf8), to: path)
     }
 
     public static func write(_ data: Data, to path: String) throws(DatasetError) {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
+        var out = try AtomicOutput(path: path)
+        data.withUnsafeBytes { out.append($0.bindMemory(to: UInt8.self)) }
+        try out.commit()
+    }
+
+    /// Checks that an output can be created at `path` (its folder exists), so that a command
+    /// can refuse a bad destination before doing any work.
+    /// - Throws: `.outputFolderMissing`.
+    public static func checkDestination(_ path: String) throws(DatasetError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
             throw .outputFolderMissing(path: path)
-        }
-        if isSpecialFile(path) {
-            // /dev/null, /dev/stdout, a FIFO: write in place, never rename over a device.
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw .writeFailed(path: path, reason: "cannot open for writing")
-            }
-            defer { try? handle.close() }
-            do { try handle.write(contentsOf: data) } catch { throw .writeFailed(path: path, reason: error.localizedDescription) }
-            return
-        }
-        let temp = folder.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try data.write(to: temp)
-            if rename(temp.path, url.path) != 0 {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: temp)
-                throw DatasetError.writeFailed(path: path, reason: reason)
-            }
-        } catch let e as DatasetError {
-            throw e
-        } catch {
-            try? FileManager.default.removeItem(at: temp)
-            throw .writeFailed(path: path, reason: error.localizedDescription)
         }
     }
 }

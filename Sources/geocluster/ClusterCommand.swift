@@ -109,6 +109,9 @@ struct ClusterCommand: ParsableCommand {
     func run() throws {
         let clock = StageClock(enabled: timings)
         do {
+            // Refuse a bad destination before any work, so no output is written when another
+            // one could not be.
+            for path in [output, condensedTree, mst].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
             let filter = try filters.makeFilter()
             var file = try clock.run("reading") { try PointFile.read(path: input, prefer: coordinates, filter: filter) }
             if filter != nil { note("kept \(file.count) of \(file.totalRows) rows") }
@@ -147,7 +150,7 @@ struct ClusterCommand: ParsableCommand {
             throw fail("\(input): \(e)")
         } catch let e as ClusterCoreError {
             if case let .nonFiniteCoordinate(row) = e {
-                throw fail("\(input): row \(row): a coordinate became non-finite after projection; check that row")
+                throw fail("\(input): row \(row + 1) of the points read: a coordinate became non-finite after projection; check that row")
             }
             throw fail("\(input): \(e)")
         }

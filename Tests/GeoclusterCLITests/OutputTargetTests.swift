@@ -52,4 +52,16 @@ struct OutputTargetTests {
             #expect(text.split(separator: "\n").count == 91)
         }
     }
+
+    @Test("a missing folder for any output is refused before anything is written")
+    func missingFolderForASecondOutput() throws {
+        try withTemporaryFolder { folder throws in
+            let input = try folder.write(Blobs.planar(perBlob: 30).text, to: "in.csv")
+            let r = try folder.run("cluster", input, "--min-cluster-size", "10", "--output", folder.path("out.csv"),
+                                   "--mst", folder.path("missing/mst.csv"))
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stderr.contains("missing/mst.csv"))
+            #expect(try folder.contents() == ["in.csv"], "the labels were written although the MST could not be")
+        }
+    }
 }

@@ -57,8 +57,8 @@ let threads = 2
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal]
 
-    for (label, n, iterations) in [("100k", 100_000, 20), ("1M", 1_000_000, 7), ("3M", 3_000_000, 3)] {
-        let config = Benchmark.Configuration(
+    func configuration(iterations: Int) -> Benchmark.Configuration {
+        Benchmark.Configuration(
             metrics: metrics, timeUnits: .milliseconds, warmupIterations: 1,
             maxDuration: .seconds(60), maxIterations: iterations,
             thresholds: [
@@ -67,7 +67,15 @@ let benchmarks: @Sendable () -> Void = {
                 .wallClock: .init(relative: [.p50: 25.0]),
                 .mallocCountTotal: .init(relative: [.p50: 5.0]),
             ])
-        let points = estatePoints(n, seed: 20_261_121)
+    }
+    // The data of every size, generated once for all suites.
+    let sizes: [(label: String, n: Int)] = [("100k", 100_000), ("1M", 1_000_000), ("3M", 3_000_000)]
+    let pointsOfSize = sizes.map { estatePoints($0.n, seed: 20_261_121) }
+
+    for (s, iterations) in zip(sizes.indices, [20, 7, 3]) {
+        let (label, n) = sizes[s]
+        let config = configuration(iterations: iterations)
+        let points = pointsOfSize[s]
 
         Benchmark("HDBSCAN \(label) end to end", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
@@ -103,15 +111,10 @@ let benchmarks: @Sendable () -> Void = {
     // DBSCAN (scikit-learn's semantics, exact) and grid clustering; target DBSCAN 1M < 0.5 s.
     let dbscan = DBSCANParameters(eps: 100, minSamples: 5)
     let grid = GridParameters(cellSize: 100, minPoints: 5, mergeAdjacent: true)
-    for (label, n, iterations) in [("100k", 100_000, 20), ("1M", 1_000_000, 10), ("3M", 3_000_000, 3)] {
-        let config = Benchmark.Configuration(
-            metrics: metrics, timeUnits: .milliseconds, warmupIterations: 1,
-            maxDuration: .seconds(60), maxIterations: iterations,
-            thresholds: [
-                .wallClock: .init(relative: [.p50: 25.0]),
-                .mallocCountTotal: .init(relative: [.p50: 5.0]),
-            ])
-        let points = estatePoints(n, seed: 20_261_121)
+    for (s, iterations) in zip(sizes.indices, [20, 10, 3]) {
+        let (label, n) = sizes[s]
+        let config = configuration(iterations: iterations)
+        let points = pointsOfSize[s]
         Benchmark("DBSCAN \(label) eps 100 m minSamples 5", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try DBSCAN.fit(points, parameters: dbscan, threads: threads))
