@@ -353,7 +353,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
 
     /// Works out point p's contribution to its component's best edge this round.
     @inline(__always)
-    private func visit(_ v: TreeView, p: Int, neighbours: UnsafePointer<Int32>?, kk: Int,
+    private func visit(_ v: TreeView, p: Int, leaf: Int, neighbours: UnsafePointer<Int32>?, kk: Int,
                        bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,
                        stack: UnsafeMutablePointer<Int32>) {
         let c = Int(comp[p])
@@ -383,7 +383,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
                 if lw < startW || (lw == startW && key < startKey) { startW = lw; startKey = key }
             }
         }
-        let (w, key) = search(v, p: p, c: c, cp: cp, startW: startW, startKey: startKey, stack: stack)
+        let (w, key) = search(v, p: p, leaf: leaf, c: c, cp: cp, startW: startW, startKey: startKey, stack: stack)
         if key != .max && (key != startKey || startKey != bk[c]) {
             // Either the search found an edge lighter than where it started, or it started from
             // p's own listed edge and found nothing lighter: in both cases this is p's exact best.
@@ -431,7 +431,8 @@ private struct BoruvkaSearch: @unchecked Sendable {
                 continue
             }
             let startKey = lq >= 0 ? BoruvkaSearch.pairKey(p, lq) : UInt64.max
-            let (w, key) = search(v, p: p, c: p, cp: cp, startW: lw, startKey: startKey, stack: stack)
+            let (w, key) = search(v, p: p, leaf: v.leaf(containing: p), c: p, cp: cp,
+                                  startW: lw, startKey: startKey, stack: stack)
             if key == .max { cand[p] = -1; continue }  // a single point: no other component
             cand[p] = Int32(Int(key >> 32) == p ? Int(key & 0xFFFF_FFFF) : Int(key >> 32))
             floor2[p] = w
@@ -460,7 +461,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
             // with one box-to-box walk instead of a search per point.
             if lc >= 0 && bw[lc] < .infinity && !hasCandidate(v, group: leaf, c: lc, bound: bw[lc], stack: stack) { continue }
             for p in Int(v.start[leaf])..<Int(v.end[leaf]) {
-                visit(v, p: p, neighbours: neighbours, kk: kk, bw: bw, bk: bk, stack: stack)
+                visit(v, p: p, leaf: leaf, neighbours: neighbours, kk: kk, bw: bw, bk: bk, stack: stack)
             }
         }
     }
@@ -488,13 +489,13 @@ private struct BoruvkaSearch: @unchecked Sendable {
     }
 
     /// Finds p's best edge to another component lighter than (startW, startKey), starting at
-    /// p's leaf and climbing: at each level the sibling subtree is searched top-down (skipping
-    /// nodes inside p's component and nodes whose lower bound cannot win), and the climb stops
-    /// once every point outside the current node is strictly farther than the best so far.
-    /// Returns the start values when nothing lighter exists.
+    /// p's leaf (`leaf`, which the callers already know) and climbing: at each level the sibling
+    /// subtree is searched top-down (skipping nodes inside p's component and nodes whose lower
+    /// bound cannot win), and the climb stops once every point outside the current node is
+    /// strictly farther than the best so far. Returns the start values when nothing lighter exists.
     @inline(__always)
     private func search(
-        _ v: TreeView, p: Int, c: Int, cp: Double, startW: Double, startKey: UInt64,
+        _ v: TreeView, p: Int, leaf: Int, c: Int, cp: Double, startW: Double, startKey: UInt64,
         stack: UnsafeMutablePointer<Int32>
     ) -> (Double, UInt64) {
         let qx = v.x[p], qy = v.y[p]
@@ -524,7 +525,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
             return false
         }
 
-        var node = v.leaf(containing: p)
+        var node = leaf
         if nodeComp[node] != c32 { scan(node) }
         while node > 0 {
             if v.insideClearance2(node, qx, qy) > bestW { break }
