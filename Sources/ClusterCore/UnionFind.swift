@@ -1,5 +1,5 @@
 /// Disjoint sets over `0..<count` with union by size and path halving: the one union-find of
-/// the project (MST construction, Kruskal single linkage, DBSCAN and grid merging all use it).
+/// the project (Kruskal single linkage, DBSCAN and grid merging use it).
 ///
 /// - Complexity: `find` and `union` run in amortised O(α(n)).
 public struct UnionFind: Sendable {

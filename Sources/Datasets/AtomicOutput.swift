@@ -42,6 +42,20 @@ struct AtomicOutput: ~Copyable {
         base = .allocate(capacity: capacity)
     }
 
+    /// A buffer in memory only, with no file: `commit()` and `flush()` are not to be called;
+    /// `bytes` gives what was appended. Used to format parts of a file on several threads.
+    init(inMemoryCapacity: Int) {
+        path = ""
+        tempPath = ""
+        fd = -1
+        committed = true
+        capacity = max(inMemoryCapacity, 1 << 16) + (1 << 20)
+        base = .allocate(capacity: capacity)
+    }
+
+    /// The bytes buffered and not yet flushed.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
     deinit {
         if !committed {
             if fd >= 0 { close(fd) }
@@ -127,7 +141,11 @@ struct AtomicOutput: ~Copyable {
 
     /// Flushes once the buffer passes the threshold; call at record ends.
     @inline(__always) mutating func flushIfFull() throws(DatasetError) {
-        if count >= Self.flushThreshold { try flush() }
+        if count >= Self.flushThreshold {
+            // In memory, keep the slack of one row of any realistic width instead.
+            if fd < 0 { reserve(1 << 20); return }
+            try flush()
+        }
     }
 
     /// Writes the buffered bytes to the temporary file.

@@ -24,6 +24,57 @@ public struct CSVWriter: ~Copyable {
         output = try AtomicOutput(path: path)
     }
 
+    /// A writer that only formats into memory (see `writeRows`).
+    private init(inMemoryCapacity: Int) {
+        output = AtomicOutput(inMemoryCapacity: inMemoryCapacity)
+    }
+
+    /// Writes `count` rows, row `i` formatted by `row(&writer, i)` (fields only: the row is
+    /// ended here), in order. With more than one thread, batches of rows are formatted into
+    /// memory on all threads and written in order, so the file is byte for byte the one a
+    /// single thread writes. (At 1M label rows, formatting was nine tenths of the time spent
+    /// writing; two threads took it from 0.10 s to about 0.05 s.)
+    public mutating func writeRows(
+        count: Int, threads: Int, _ row: @Sendable (inout CSVWriter, Int) -> Void
+    ) throws(DatasetError) {
+        let rowsPerPart = 1 << 15
+        if threads <= 1 || count < 2 * rowsPerPart {
+            for i in 0..<count { row(&self, i); try endRow() }
+            return
+        }
+        let batchParts = 2 * threads
+        var start = 0
+        while start < count {
+            let batch = min(count - start, rowsPerPart * batchParts)
+            let parts = (batch + rowsPerPart - 1) / rowsPerPart
+            let formatted = UnsafeMutablePointer<[UInt8]>.allocate(capacity: parts)
+            formatted.initialize(repeating: [], count: parts)
+            defer { formatted.deinitialize(count: parts); formatted.deallocate() }
+            nonisolated(unsafe) let slots = formatted
+            let first = start
+            // Parts are handed to threads dynamically; each one lands in its own slot.
+            DispatchQueue.concurrentPerform(iterations: parts) { j in
+                let lo = first + j * rowsPerPart, hi = min(first + batch, lo + rowsPerPart)
+                var part = CSVWriter(inMemoryCapacity: 40 * (hi - lo))
+                for i in lo..<hi {
+                    row(&part, i)
+                    part.endRowInMemory()
+                }
+                slots[j] = Array(part.output.bytes)
+            }
+            for j in 0..<parts {
+                formatted[j].withUnsafeBufferPointer { output.append($0) }
+                try output.flushIfFull()
+            }
+            start += batch
+        }
+    }
+
+    /// `endRow` for an in-memory writer, which cannot fail.
+    private mutating func endRowInMemory() {
+        do { try endRow() } catch { preconditionFailure("an in-memory CSV writer cannot fail: \(error)") }
+    }
+
     /// Writes a header row.
     public mutating func header(_ names: [String]) throws(DatasetError) {
         for name in names { field(name) }

@@ -161,12 +161,11 @@ struct ClusterCommand: ParsableCommand {
         let l = result.labeling
         var out = try CSVWriter(path: output)
         try out.header(["id", "label", "probability", "outlier_score"])
-        for i in 0..<file.count {
+        try out.writeRows(count: file.count, threads: threads) { out, i in
             if file.hasIDColumn { file.withIDBytes(i) { out.field(bytes: $0) } } else { out.field(i) }
             out.field(Int(l.labels[i]))
             out.field(unitInterval: l.probabilities[i])
             out.field(unitInterval: l.outlierScores[i])
-            try out.endRow()
         }
         try out.commit()
     }

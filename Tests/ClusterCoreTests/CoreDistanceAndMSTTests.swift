@@ -104,8 +104,9 @@ struct CoreDistanceAndMSTTests {
 
 @Suite("Radix sort of weights")
 struct RadixSortTests {
-    @Test("orders like a stable comparison sort, ties and duplicates included", arguments: [0, 1, 2, 1000, 70_000])
-    func matchesStableSort(count: Int) {
+    @Test("orders like a stable comparison sort, ties and duplicates included, on 1 to 3 threads",
+          arguments: [0, 1, 2, 1000, 70_000, 200_001], [1, 2, 3])
+    func matchesStableSort(count: Int, threads: Int) {
         var g = SplitMix64(seed: UInt64(count) + 3)
         // Few distinct values (many ties), values spanning exponents, and zeros.
         let values = (0..<count).map { i -> Double in
@@ -117,6 +118,6 @@ struct RadixSortTests {
             }
         }
         let expected = values.indices.sorted { values[$0] < values[$1] || (values[$0] == values[$1] && $0 < $1) }
-        #expect(RadixSort.stableOrder(of: values).map(Int.init) == expected)
+        #expect(RadixSort.stableOrder(of: values, threads: threads).map(Int.init) == expected)
     }
 }

@@ -539,3 +539,56 @@ struct GeneratorNumberTests {
         #expect(bad.withUTF8 { parseDouble($0) } == nil)
     }
 }
+
+@Suite("CSV writer: rows formatted on several threads")
+struct CSVWriterParallelRowsTests {
+    /// Row i: a text field that sometimes needs quoting or is empty, an integer, a probability
+    /// and a shortest-form double, so every formatting path crosses part boundaries.
+    private static func format(_ w: inout CSVWriter, _ i: Int) {
+        switch i % 5 {
+        case 0: w.field("id,\(i)")
+        case 1: w.field("say \"\(i)\"")
+        case 2: w.field("")
+        default: w.field("p\(i)")
+        }
+        w.field(i * 7 - 1000)
+        w.field(unitInterval: Double(i % 5) / 4)
+        w.field(Double(i) / 4)
+    }
+
+    /// The same row, built as a string by hand.
+    private static func expectedRow(_ i: Int) -> String {
+        let name: String
+        switch i % 5 {
+        case 0: name = "\"id,\(i)\""
+        case 1: name = "\"say \"\"\(i)\"\"\""
+        case 2: name = ""
+        default: name = "p\(i)"
+        }
+        let p = ["0", "0.25", "0.5", "0.75", "1"][i % 5]
+        let x = i == 0 ? "0" : (Double(i) / 4).description
+        return "\(name),\(i * 7 - 1000),\(p),\(x)\n"
+    }
+
+    private func written(count: Int, threads: Int) throws -> [UInt8] {
+        try withTemporaryFolder { folder throws in
+            var w = try CSVWriter(path: folder.path("rows.csv"))
+            try w.header(["name", "n", "p", "x"])
+            try w.writeRows(count: count, threads: threads) { w, i in Self.format(&w, i) }
+            try w.commit()
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.path("rows.csv"))))
+            #expect(try folder.contents() == ["rows.csv"], "no part or temporary file is left")
+            return bytes
+        }
+    }
+
+    @Test("1, 2 and 3 threads write the same bytes, every row in order", arguments: [0, 5, 65_535, 200_003])
+    func sameBytes(count: Int) throws {
+        var expected = "name,n,p,x\n"
+        for i in 0..<count { expected += Self.expectedRow(i) }
+        let single = try written(count: count, threads: 1)
+        #expect(single == Array(expected.utf8))
+        #expect(try written(count: count, threads: 2) == single)
+        #expect(try written(count: count, threads: 3) == single)
+    }
+}
