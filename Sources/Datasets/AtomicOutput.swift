@@ -56,6 +56,12 @@ struct AtomicOutput: ~Copyable {
     /// The bytes buffered and not yet flushed.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
+    /// Forgets the buffered bytes of an in-memory buffer, keeping its storage.
+    mutating func removeAll() {
+        precondition(fd < 0, "only an in-memory buffer can drop its bytes")
+        count = 0
+    }
+
     deinit {
         if !committed {
             if fd >= 0 { close(fd) }
