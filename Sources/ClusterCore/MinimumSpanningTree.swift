@@ -438,7 +438,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
                 if lw < startW || (lw == startW && key < startKey) { startW = lw; startKey = key }
             }
         }
-        let (w, key) = search(v, p: p, leaf: leaf, c: c, cp: cp, startW: startW, startKey: startKey, stack: stack)
+        let (w, key, floor) = search(v, p: p, leaf: leaf, c: c, cp: cp, startW: startW, startKey: startKey, stack: stack)
         if key != .max && (key != startKey || startKey != bk[c]) {
             // Either the search found an edge lighter than where it started, or it started from
             // p's own listed edge and found nothing lighter: in both cases this is p's exact best.
@@ -447,9 +447,10 @@ private struct BoruvkaSearch: @unchecked Sendable {
             offer(w, p, q, c, bw, bk)
             return
         }
-        // Nothing lighter than the component's best: p's own best is at least that heavy.
+        // Nothing lighter than the component's best: p's own best is at least that heavy, and
+        // at least the search's floor (which is never below the component's best here).
         cand[p] = -1
-        floor2[p] = max(floor2[p], bw[c])
+        floor2[p] = max(floor2[p], bw[c], floor)
     }
 
     /// Pass A of a later round: offers each point's still-valid best edge, or its best listed
@@ -490,7 +491,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
                 continue
             }
             let startKey = lq >= 0 ? BoruvkaSearch.pairKey(p, lq) : UInt64.max
-            let (w, key) = search(v, p: p, leaf: v.leaf(containing: p), c: p, cp: cp,
+            let (w, key, _) = search(v, p: p, leaf: v.leaf(containing: p), c: p, cp: cp,
                                   startW: lw, startKey: startKey, stack: stack)
             if key == .max { cand[p] = -1; continue }  // a single point: no other component
             cand[p] = Int32(Int(key >> 32) == p ? Int(key & 0xFFFF_FFFF) : Int(key >> 32))
@@ -551,20 +552,26 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// p's leaf (`leaf`, which the callers already know) and climbing: at each level the sibling
     /// subtree is searched top-down (skipping nodes inside p's component and nodes whose lower
     /// bound cannot win), and the climb stops once every point outside the current node is
-    /// strictly farther than the best so far. Returns the start values when nothing lighter exists.
+    /// strictly farther than the best so far. Returns the start values when nothing lighter exists,
+    /// and `floor`: a lower bound on every edge from p to another component (the lightest weight
+    /// seen, node bound pruned, or distance beyond where the climb stopped). When nothing lighter
+    /// exists, that bound is what p remembers: it is often well above the component's best, and
+    /// later rounds skip p until their bound reaches it.
     @inline(__always)
     private func search(
         _ v: TreeView, p: Int, leaf: Int, c: Int, cp: Double, startW: Double, startKey: UInt64,
         stack: UnsafeMutablePointer<Int32>
-    ) -> (Double, UInt64) {
+    ) -> (w: Double, key: UInt64, floor: Double) {
         let qx = v.x[p], qy = v.y[p]
         var bestW = startW, bestKey = startKey
+        var floor = Double.infinity
         let c32 = Int32(c)
 
         @inline(__always) func scan(_ node: Int) {
             for q in Int(v.start[node])..<Int(v.end[node]) where comp[q] != c32 {
                 let dx = v.x[q] - qx, dy = v.y[q] - qy
                 let w = max(cp, core2[q], dx * dx + dy * dy)
+                floor = min(floor, w)
                 if w <= bestW {
                     let key = BoruvkaSearch.pairKey(p, q)
                     if w < bestW || key < bestKey { bestW = w; bestKey = key }
@@ -574,12 +581,12 @@ private struct BoruvkaSearch: @unchecked Sendable {
         @inline(__always) func prune(_ node: Int) -> Bool {
             if nodeComp[node] == c32 { return true }
             let lb = max(cp, nodeMinCore2[node], v.boxDistance2(node, qx, qy))
-            if lb > bestW { return true }
+            if lb > bestW { floor = min(floor, lb); return true }
             if lb == bestW {
                 // Only an equal-weight edge with a smaller pair key could still win.
                 let lo = Int(v.start[node])
                 let keyBound = p < lo ? (UInt64(p) << 32 | UInt64(lo)) : (UInt64(lo) << 32)
-                if keyBound >= bestKey { return true }
+                if keyBound >= bestKey { floor = min(floor, lb); return true }
             }
             return false
         }
@@ -587,7 +594,9 @@ private struct BoruvkaSearch: @unchecked Sendable {
         var node = leaf
         if nodeComp[node] != c32 { scan(node) }
         while node > 0 {
-            if v.insideClearance2(node, qx, qy) > bestW { break }
+            // Every point outside the node is at least its clearance away.
+            let clearance = v.insideClearance2(node, qx, qy)
+            if clearance > bestW { floor = min(floor, max(cp, clearance)); break }
             let sibling = (node & 1) == 1 ? node + 1 : node - 1
             var sp = 1
             stack[0] = Int32(sibling)
@@ -608,6 +617,6 @@ private struct BoruvkaSearch: @unchecked Sendable {
             }
             node = (node - 1) / 2
         }
-        return (bestW, bestKey)
+        return (bestW, bestKey, floor)
     }
 }
