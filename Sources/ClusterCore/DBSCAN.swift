@@ -321,8 +321,8 @@ private final class DBSCANWorkspace: @unchecked Sendable {
     /// sets `label` of every core point. Returns the number of clusters.
     func connectCorePoints() -> Int {
         // Nodes are positions; a compact cell's cores are all represented by its first one.
-        let uf = RawUnionFind(count: n)
-        defer { uf.deallocate() }
+        var sets = UnionFind(count: n)
+        return sets.withRawAccess { uf in
         @inline(__always) func node(_ p: Int, _ c: Int) -> Int { compact[c] ? Int(cellStart[c]) : p }
         var sweep = Sweep(grid: grid, startingAt: 0, rowOffsets: 0...2)
         for c in 0..<cellCount where coreEnd[c] > cellStart[c] {
@@ -365,6 +365,7 @@ private final class DBSCANWorkspace: @unchecked Sendable {
             for p in Int(cellStart[c])..<Int(coreEnd[c]) { label[p] = first[uf.find(node(p, c))] }
         }
         return roots.count
+        }
     }
 
     /// Whether some core of compact cell `a` and some core of compact cell `b` are neighbours.
@@ -413,39 +414,5 @@ private final class DBSCANWorkspace: @unchecked Sendable {
             }
         }
         return best == .max ? -1 : best
-    }
-}
-
-/// Union by size with path halving on raw buffers (the hot loop of the cluster stage; the
-/// array-backed `UnionFind` pays a uniqueness check on every `find`).
-private struct RawUnionFind {
-    let parent: UnsafeMutablePointer<Int32>
-    let size: UnsafeMutablePointer<Int32>
-
-    init(count: Int) {
-        parent = .allocate(capacity: count)
-        size = .allocate(capacity: count)
-        for i in 0..<count { parent[i] = Int32(i) }
-        size.initialize(repeating: 1, count: count)
-    }
-
-    func deallocate() { parent.deallocate(); size.deallocate() }
-
-    @inline(__always) func find(_ x: Int) -> Int {
-        var x = x
-        while Int(parent[x]) != x {
-            let g = parent[Int(parent[x])]
-            parent[x] = g
-            x = Int(g)
-        }
-        return x
-    }
-
-    @inline(__always) func union(_ a: Int, _ b: Int) {
-        var ra = find(a), rb = find(b)
-        if ra == rb { return }
-        if size[ra] < size[rb] { swap(&ra, &rb) }
-        parent[rb] = Int32(ra)
-        size[ra] += size[rb]
     }
 }

@@ -81,7 +81,7 @@ public enum HDBSCAN {
     /// Index, core distances and MST; returns core distances by input row and the MST.
     private static func indexAndMST(
         _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver
-    ) throws -> ([Double], MinimumSpanningTree) {
+    ) throws -> ([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
         let n = points.count
         let input = points
         let tree = observer.run("index") { KDTree(points: input, threads: threads) }
@@ -110,7 +110,7 @@ public enum HDBSCAN {
         }
         var coreByRow = [Double](repeating: 0, count: n)
         for p in 0..<n { coreByRow[Int(tree.index[p])] = core2[p].squareRoot() }
-        return (coreByRow, mst)
+        return (coreByRow, mst.mst, mst.positionA, mst.positionB, tree.index)
     }
 
     /// Stage names, in order, as reported to a `StageObserver`.
@@ -136,8 +136,14 @@ public enum HDBSCAN {
             // The stages run in a nested function so that the index, the neighbour lists and
             // every intermediate array are released as soon as the next stage no longer needs
             // them: peak memory is that of the largest stage, not of all of them together.
-            let (coreByRow, mst) = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer)
-            let linkage = observer.run("linkage") { SingleLinkageTree(mst: mst, pointCount: n) }
+            // The linkage is built on tree positions (see SingleLinkageTree); the position
+            // arrays die with this stage.
+            let (coreByRow, mst, positionA, positionB, rowOf) = try indexAndMST(
+                consume points, parameters: parameters, threads: threads, observer: observer)
+            let linkage = observer.run("linkage") {
+                SingleLinkageTree(mst: mst, positionA: positionA, positionB: positionB, rowOf: rowOf,
+                                  pointCount: n, threads: threads)
+            }
             let condensed = observer.run("condense") {
                 CondensedTree(linkage: linkage, minClusterSize: parameters.minClusterSize)
             }

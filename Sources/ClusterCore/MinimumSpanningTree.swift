@@ -53,7 +53,7 @@ extension MinimumSpanningTree {
     /// - Complexity: O(n log n) per round on 2-D data in practice, O(log n) rounds.
     public static func boruvka(tree: KDTree, coreDistances: [Double], threads: Int = 1) -> MinimumSpanningTree {
         boruvka(tree: tree, squaredCoreDistances: coreDistances.map { $0 * $0 },
-                neighbours: [], neighbourCount: 0, threads: threads)
+                neighbours: [], neighbourCount: 0, threads: threads).mst
     }
 
     /// Borůvka as above, from squared core distances; `neighbours` (when not empty) holds each
@@ -62,13 +62,17 @@ extension MinimumSpanningTree {
     /// round then takes each point's best edge from that list whenever it is provably the best
     /// under the total order (its weight is below the squared distance of the farthest listed
     /// neighbour), and searches the tree only for the rest.
+    ///
+    /// Besides the tree, returns the tree positions of every edge's ends (`positionA[i]` is
+    /// the position of `a[i]`): the single-linkage stage works on positions, whose memory
+    /// order follows space (see `SingleLinkageTree.init(mst:positionA:positionB:rowOf:threads:)`).
     static func boruvka(
         tree: KDTree, squaredCoreDistances core2: [Double], neighbours: consuming [Int32],
         neighbourCount kk: Int, threads: Int
-    ) -> MinimumSpanningTree {
+    ) -> (mst: MinimumSpanningTree, positionA: [Int32], positionB: [Int32]) {
         let n = tree.count
         precondition(core2.count == n, "one core distance per point")
-        if n <= 1 { return MinimumSpanningTree(a: [], b: [], weight: []) }
+        if n <= 1 { return (MinimumSpanningTree(a: [], b: [], weight: []), [], []) }
         let lists = neighbours
         let (ea, eb) = rounds(tree: tree, core2: core2, neighbours: lists, kk: kk, threads: threads)
         // The lists are the largest input; free them before the sort below allocates.
@@ -96,22 +100,32 @@ extension MinimumSpanningTree {
         }
         let order = RadixSort.stableOrder(of: weights, threads: threads)
         var a = [Int32](repeating: 0, count: m), b = [Int32](repeating: 0, count: m)
+        var pa = [Int32](repeating: 0, count: m), pb = [Int32](repeating: 0, count: m)
         var sorted = [Double](repeating: 0, count: m)
         let index = tree.index
         a.withUnsafeMutableBufferPointer { ab in
         b.withUnsafeMutableBufferPointer { bb in
+        pa.withUnsafeMutableBufferPointer { pab in
+        pb.withUnsafeMutableBufferPointer { pbb in
         sorted.withUnsafeMutableBufferPointer { sb in
             let sa = SharedBuffer(base: ab.baseAddress!), sbb = SharedBuffer(base: bb.baseAddress!)
+            let spa = SharedBuffer(base: pab.baseAddress!), spb = SharedBuffer(base: pbb.baseAddress!)
             let ss = SharedBuffer(base: sb.baseAddress!)
             Parallel.forEachChunk(count: m, grain: 1 << 15, threads: threads) { chunk, _ in
                 for i in chunk {
                     let o = Int(order[i])
-                    let x = index[Int(ea[o])], y = index[Int(eb[o])]
-                    sa[i] = min(x, y); sbb[i] = max(x, y); ss[i] = weights[o]
+                    let p = ea[o], q = eb[o]
+                    let x = index[Int(p)], y = index[Int(q)]
+                    if x < y {
+                        sa[i] = x; sbb[i] = y; spa[i] = p; spb[i] = q
+                    } else {
+                        sa[i] = y; sbb[i] = x; spa[i] = q; spb[i] = p
+                    }
+                    ss[i] = weights[o]
                 }
             }
-        }}}
-        return MinimumSpanningTree(a: a, b: b, weight: sorted)
+        }}}}}
+        return (MinimumSpanningTree(a: a, b: b, weight: sorted), pa, pb)
     }
 
     /// The Borůvka rounds; returns the edges as pairs of tree positions. All round
