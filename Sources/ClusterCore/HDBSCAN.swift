@@ -70,11 +70,25 @@ public struct HDBSCANResult: Sendable {
     public var labeling: Labeling
     /// Core distance of each input row.
     public var coreDistances: [Double]
-    public var mst: MinimumSpanningTree
-    public var linkage: SingleLinkageTree
-    public var condensedTree: CondensedTree
+    /// The intermediate trees, each nil unless `fit` was asked to keep it (see
+    /// `HDBSCANOutputs`).
+    public var mst: MinimumSpanningTree?
+    public var linkage: SingleLinkageTree?
+    public var condensedTree: CondensedTree?
     /// Selected cluster ids in the condensed tree, ascending (label i ↔ selectedClusters[i]).
     public var selectedClusters: [Int32]
+}
+
+/// Which intermediate trees `HDBSCAN.fit` keeps in its result. Each is freed as soon as the
+/// next stage is done with it unless kept: at a million points the three take about 70 MB,
+/// which is the difference between fitting the memory budget or not (see README).
+public struct HDBSCANOutputs: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let mst = HDBSCANOutputs(rawValue: 1)
+    public static let linkage = HDBSCANOutputs(rawValue: 2)
+    public static let condensedTree = HDBSCANOutputs(rawValue: 4)
+    public static let all: HDBSCANOutputs = [.mst, .linkage, .condensedTree]
 }
 
 public enum HDBSCAN {
@@ -123,12 +137,13 @@ public enum HDBSCAN {
     /// after the convention) larger than the number of points is an error, as in
     /// scikit-learn; no points give empty results.
     /// - Parameters:
-    ///   - threads: worker threads for the index, the k-NN queries and the MST rounds; the
-    ///     output is identical for any value.
+    ///   - threads: worker threads for the index, the k-NN queries, the MST rounds and the
+    ///     labelling; the output is identical for any value.
+    ///   - keeping: which intermediate trees to return (all by default).
     /// - Complexity: O(n log n) expected on 2-D data.
     public static func fit(
         _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int = 1,
-        observer: some StageObserver = NoStageObserver()
+        keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
         let n = points.count
@@ -138,21 +153,26 @@ public enum HDBSCAN {
             // them: peak memory is that of the largest stage, not of all of them together.
             // The linkage is built on tree positions (see SingleLinkageTree); the position
             // arrays die with this stage.
-            let (coreByRow, mst, positionA, positionB, rowOf) = try indexAndMST(
+            let (coreByRow, builtMST, positionA, positionB, rowOf) = try indexAndMST(
                 consume points, parameters: parameters, threads: threads, observer: observer)
-            let linkage = observer.run("linkage") {
-                SingleLinkageTree(mst: mst, positionA: positionA, positionB: positionB, rowOf: rowOf,
+            var mst: MinimumSpanningTree? = builtMST
+            _ = consume builtMST
+            var linkage: SingleLinkageTree? = observer.run("linkage") {
+                SingleLinkageTree(mst: mst!, positionA: positionA, positionB: positionB, rowOf: rowOf,
                                   pointCount: n, threads: threads)
             }
-            let condensed = observer.run("condense") {
-                CondensedTree(linkage: linkage, minClusterSize: parameters.minClusterSize)
+            if !keeping.contains(.mst) { mst = nil }
+            var condensed: CondensedTree? = observer.run("condense") {
+                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize)
             }
-            let selected = observer.run("select") { ClusterSelection.select(condensed, options: parameters.selection) }
+            if !keeping.contains(.linkage) { linkage = nil }
+            let selected = observer.run("select") { ClusterSelection.select(condensed!, options: parameters.selection) }
             let labeling = observer.run("label") {
-                Labeling(tree: condensed, selected: selected,
+                Labeling(tree: condensed!, selected: selected,
                          allowSingleCluster: parameters.selection.allowSingleCluster,
-                         epsilon: parameters.selection.epsilon)
+                         epsilon: parameters.selection.epsilon, threads: threads)
             }
+            if !keeping.contains(.condensedTree) { condensed = nil }
             return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, linkage: linkage,
                                  condensedTree: condensed, selectedClusters: selected)
         } catch let e as ClusterCoreError {

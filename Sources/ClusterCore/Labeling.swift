@@ -22,8 +22,11 @@ public struct Labeling: Sendable, Equatable {
     ///   - selected: selected cluster ids, ascending (from `ClusterSelection.select`).
     ///   - allowSingleCluster, epsilon: as given to the selection; they decide which points
     ///     join the root when the root is the one selected cluster (scikit-learn's rule).
+    ///   - threads: worker threads for the per-point pass (each point is independent, so the
+    ///     result is the same for any value).
     /// - Complexity: O(n + c).
-    public init(tree: CondensedTree, selected: [Int32], allowSingleCluster: Bool, epsilon: Double) {
+    public init(tree: CondensedTree, selected: [Int32], allowSingleCluster: Bool, epsilon: Double,
+                threads: Int = 1) {
         let n = tree.pointCount
         let c = tree.clusterCount
         clusterCount = selected.count
@@ -55,35 +58,45 @@ public struct Labeling: Sendable, Equatable {
             if subtreeDeath[k] > subtreeDeath[p] { subtreeDeath[p] = subtreeDeath[k] }
         }
 
-        for point in 0..<n {
-            let row = Int(tree.rowOfPoint[point])
-            let k = Int(tree.parent[row]) - n
-            let lam = tree.lambda[row]
+        labels.withUnsafeMutableBufferPointer { lb in
+        probabilities.withUnsafeMutableBufferPointer { pb in
+        outlierScores.withUnsafeMutableBufferPointer { ob in
+        inherited.withUnsafeBufferPointer { inherited in
+        subtreeDeath.withUnsafeBufferPointer { subtreeDeath in
+            let labels = SharedBuffer(base: lb.baseAddress!), probabilities = SharedBuffer(base: pb.baseAddress!)
+            let outlierScores = SharedBuffer(base: ob.baseAddress!)
+            Parallel.forEachChunk(count: n, grain: 1 << 15, threads: threads) { chunk, _ in
+                for point in chunk {
+                    let row = Int(tree.rowOfPoint[point])
+                    let k = Int(tree.parent[row]) - n
+                    let lam = tree.lambda[row]
 
-            let death = subtreeDeath[k]
-            if death == 0 || !lam.isFinite {
-                outlierScores[point] = 0
-            } else if !death.isFinite {
-                outlierScores[point] = 1
-            } else {
-                outlierScores[point] = (death - lam) / death
-            }
+                    let death = subtreeDeath[k]
+                    if death == 0 || !lam.isFinite {
+                        outlierScores[point] = 0
+                    } else if !death.isFinite {
+                        outlierScores[point] = 1
+                    } else {
+                        outlierScores[point] = (death - lam) / death
+                    }
 
-            var label = inherited[k]
-            if rootSelected && label == 0 && Int(selected[0]) == n {
-                // Reached the root: scikit-learn labels these only with allowSingleCluster
-                // and a single selected cluster, and only above the threshold.
-                label = (selected.count == 1 && allowSingleCluster && lam >= rootThreshold) ? 0 : -1
-            }
-            labels[point] = label
-            if label >= 0 {
-                let maxLam = tree.maxLambda[Int(selected[Int(label)]) - n]
-                if maxLam == 0 || lam.isInfinite {
-                    probabilities[point] = 1
-                } else {
-                    probabilities[point] = min(lam, maxLam) / maxLam
+                    var label = inherited[k]
+                    if rootSelected && label == 0 && Int(selected[0]) == n {
+                        // Reached the root: scikit-learn labels these only with allowSingleCluster
+                        // and a single selected cluster, and only above the threshold.
+                        label = (selected.count == 1 && allowSingleCluster && lam >= rootThreshold) ? 0 : -1
+                    }
+                    labels[point] = label
+                    if label >= 0 {
+                        let maxLam = tree.maxLambda[Int(selected[Int(label)]) - n]
+                        if maxLam == 0 || lam.isInfinite {
+                            probabilities[point] = 1
+                        } else {
+                            probabilities[point] = min(lam, maxLam) / maxLam
+                        }
+                    }
                 }
             }
-        }
+        }}}}}
     }
 }

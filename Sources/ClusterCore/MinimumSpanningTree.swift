@@ -246,16 +246,16 @@ extension MinimumSpanningTree {
             // then join them all at once (see joinPicks): the edges are added in component order,
             // an edge picked from both of its sides once, so the list is the same for any
             // thread count.
-            var target = [Int32](repeating: 0, count: k)   // the component each pick reaches
-            var pickA = [Int32](repeating: 0, count: k), pickB = [Int32](repeating: 0, count: k)
+            // The component each pick reaches, and the pick's ends. In the first round the
+            // components are the points and `cand` is exactly that, so no copies are made: this
+            // join is the MST stage's peak of memory.
+            var target: [Int32]
+            var pickA: [Int32] = [], pickB: [Int32] = []
             if firstFromLists {
-                for c in 0..<k {
-                    let q = cand[c]
-                    precondition(q >= 0, "Borůvka round found no edge: the graph is disconnected")
-                    target[c] = q
-                    pickA[c] = Int32(min(c, Int(q))); pickB[c] = Int32(max(c, Int(q)))
-                }
+                target = cand
             } else {
+                target = [Int32](repeating: 0, count: k)
+                pickA = [Int32](repeating: 0, count: k); pickB = [Int32](repeating: 0, count: k)
                 for c in 0..<k {
                     var w2 = Double.infinity, key = UInt64.max
                     for w in 0..<sets {
@@ -271,8 +271,13 @@ extension MinimumSpanningTree {
             bestW = []; bestKey = []
             for c in 0..<k {
                 let t = Int(target[c])
+                precondition(t >= 0 && t != c, "Borůvka round found no edge: the graph is disconnected")
                 if Int(target[t]) == c && t < c { continue }   // the same edge, taken at t
-                ea.append(pickA[c]); eb.append(pickB[c])
+                if firstFromLists {
+                    ea.append(Int32(min(c, t))); eb.append(Int32(max(c, t)))
+                } else {
+                    ea.append(pickA[c]); eb.append(pickB[c])
+                }
             }
             pickA = []; pickB = []
             let (newID, newCount) = Self.joinPicks(target: target)

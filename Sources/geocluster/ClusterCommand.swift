@@ -135,11 +135,16 @@ struct ClusterCommand: ParsableCommand {
                 minSamplesConvention: minSamplesConvention,
                 selection: SelectionOptions(method: selection, epsilon: epsilon,
                                             allowSingleCluster: allowSingleCluster, maxClusterSize: maxClusterSize))
-            let result = try HDBSCAN.fit(consume points, parameters: parameters, threads: threads, observer: clock)
+            // Keep only the trees that are written: the others are freed stage by stage.
+            var keeping: HDBSCANOutputs = []
+            if mst != nil { keeping.insert(.mst) }
+            if condensedTree != nil { keeping.insert(.condensedTree) }
+            let result = try HDBSCAN.fit(consume points, parameters: parameters, threads: threads,
+                                         keeping: keeping, observer: clock)
             try clock.run("writing") {
                 try writeLabels(file: file, result: result)
-                if let path = condensedTree { try Self.writeCondensedTree(result.condensedTree, to: path) }
-                if let path = mst { try Self.writeMST(result.mst, to: path) }
+                if let path = condensedTree, let t = result.condensedTree { try Self.writeCondensedTree(t, to: path) }
+                if let path = mst, let m = result.mst { try Self.writeMST(m, to: path) }
             }
             let noise = result.labeling.labels.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
             note("\(file.count) points: \(result.labeling.clusterCount) clusters, \(noise) noise; wrote \(output)")

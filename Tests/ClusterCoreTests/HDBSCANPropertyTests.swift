@@ -34,8 +34,19 @@ struct HDBSCANPropertyTests {
         let a = try HDBSCAN.fit(p, parameters: Self.parameters, threads: 1)
         let b = try HDBSCAN.fit(p, parameters: Self.parameters, threads: 2)
         #expect(a.labeling == b.labeling)
-        #expect(a.mst == b.mst)
-        #expect(a.condensedTree == b.condensedTree)
+        #expect(a.mst != nil && a.mst == b.mst)
+        #expect(a.condensedTree != nil && a.condensedTree == b.condensedTree)
+    }
+
+    @Test("trees not asked for are dropped, and the labelling does not change")
+    func keeping() throws {
+        let p = Shapes.blobs(5_000, seed: 9)
+        let all = try HDBSCAN.fit(p, parameters: Self.parameters, threads: 2)
+        let none = try HDBSCAN.fit(p, parameters: Self.parameters, threads: 2, keeping: [])
+        #expect(none.mst == nil && none.linkage == nil && none.condensedTree == nil)
+        #expect(none.labeling == all.labeling && none.coreDistances == all.coreDistances)
+        let some = try HDBSCAN.fit(p, parameters: Self.parameters, keeping: [.mst, .condensedTree])
+        #expect(some.linkage == nil && some.mst == all.mst && some.condensedTree == all.condensedTree)
     }
 
     @Test("coincident points: no NaN, always in the same cluster")
@@ -55,7 +66,7 @@ struct HDBSCANPropertyTests {
             let r = try HDBSCAN.fit(p, parameters: params)
             #expect(!r.labeling.probabilities.contains { $0.isNaN })
             #expect(!r.labeling.outlierScores.contains { $0.isNaN })
-            #expect(!r.condensedTree.stability.contains { $0.isNaN })
+            #expect(!(try #require(r.condensedTree)).stability.contains { $0.isNaN })
             var labelAt: [String: Int32] = [:]
             for i in 0..<p.count {
                 let key = "\(p.xs[i]),\(p.ys[i])"
@@ -116,14 +127,14 @@ struct HDBSCANPropertyTests {
     func linkageShape() throws {
         let p = Shapes.blobs(500, seed: 8)
         let r = try HDBSCAN.fit(p, parameters: Self.parameters)
-        let l = r.linkage
+        let l = try #require(r.linkage)
         #expect(l.size.last == 500)
         for i in 0..<l.distance.count {
             #expect(Int(l.size[i]) == l.count(ofNode: Int(l.left[i])) + l.count(ofNode: Int(l.right[i])))
             #expect(Int(l.left[i]) < 500 + i && Int(l.right[i]) < 500 + i)
         }
         // Condensed tree: every point has exactly one row; children ids exceed parents'.
-        let t = r.condensedTree
+        let t = try #require(r.condensedTree)
         #expect(t.rowOfPoint.allSatisfy { $0 >= 0 })
         for i in 0..<t.parent.count where t.child[i] >= 500 { #expect(t.child[i] > t.parent[i]) }
     }
