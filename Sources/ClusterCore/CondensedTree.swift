@@ -62,9 +62,49 @@ public struct CondensedTree: Sendable, Equatable {
         // non-root cluster has one row. The hot loop writes through raw buffers of those
         // sizes (array appends spent much of this stage's time in uniqueness checks).
         let maxClusters = 2 * (n / minClusterSize) + 1
-        let out = RowBuffers(rows: n + maxClusters, clusters: maxClusters, points: n)
+        // The per-row arrays (and rowOfPoint) are the final arrays, written through their
+        // buffers and cut to length at the end: copying them out of scratch buffers took 13 ms
+        // and 24 MB more peak memory at 1M points.
+        let rowCapacity = n + maxClusters
+        var rowParent = [Int32](repeating: 0, count: rowCapacity), rowChild = [Int32](repeating: 0, count: rowCapacity)
+        var rowLambda = [Double](repeating: 0, count: rowCapacity), rowChildSize = [Int32](repeating: 0, count: rowCapacity)
+        var pointRow = [Int32](repeating: 0, count: n)
         var rowCount = 0, clusterCount = 0
+        let clusterBuffers = ClusterBuffers(clusters: maxClusters)
+        rowParent.withUnsafeMutableBufferPointer { bParent in
+        rowChild.withUnsafeMutableBufferPointer { bChild in
+        rowLambda.withUnsafeMutableBufferPointer { bLambda in
+        rowChildSize.withUnsafeMutableBufferPointer { bChildSize in
+        pointRow.withUnsafeMutableBufferPointer { bPointRow in
+            let out = RowBuffers(parent: bParent.baseAddress!, child: bChild.baseAddress!, lambda: bLambda.baseAddress!,
+                                 childSize: bChildSize.baseAddress!, rowOfPoint: bPointRow.baseAddress!,
+                                 clusters: clusterBuffers)
 
+            (rowCount, clusterCount) = Self.condense(linkage, rootNode: rootNode, minClusterSize: minClusterSize, into: out)
+        }}}}}
+
+        rowParent.removeLast(rowCapacity - rowCount); rowChild.removeLast(rowCapacity - rowCount)
+        rowLambda.removeLast(rowCapacity - rowCount); rowChildSize.removeLast(rowCapacity - rowCount)
+        parent = rowParent; child = rowChild; lambda = rowLambda; childSize = rowChildSize
+        rowOfPoint = pointRow
+        func take<T>(_ buffer: UnsafeMutablePointer<T>, _ count: Int) -> [T] {
+            defer { buffer.deallocate() }
+            return Array(UnsafeBufferPointer(start: buffer, count: count))
+        }
+        clusterParent = take(clusterBuffers.clusterParent, clusterCount)
+        clusterBirth = take(clusterBuffers.clusterBirth, clusterCount)
+        clusterSize = take(clusterBuffers.clusterSize, clusterCount)
+        stability = take(clusterBuffers.stability, clusterCount)
+        maxLambda = take(clusterBuffers.maxLambda, clusterCount)
+    }
+
+    /// The condensing walk (see `init`), writing rows and clusters into `out`; returns how many
+    /// of each it wrote. A function of its own so that its counters stay in registers.
+    private static func condense(
+        _ linkage: SingleLinkageTree, rootNode: Int, minClusterSize: Int, into out: RowBuffers
+    ) -> (rows: Int, clusters: Int) {
+        let n = linkage.pointCount
+        var rowCount = 0, clusterCount = 0
         @inline(__always) func addCluster(parent: Int32, birth: Double, size: Int) -> Int32 {
             out.clusterParent[clusterCount] = parent; out.clusterBirth[clusterCount] = birth
             out.clusterSize[clusterCount] = Int32(size); out.stability[clusterCount] = 0
@@ -168,22 +208,7 @@ public struct CondensedTree: Sendable, Equatable {
                 }
             }
         }
-
-        // Copy each buffer out and free it at once, so only one extra array exists at a time.
-        func take<T>(_ buffer: UnsafeMutablePointer<T>, _ count: Int) -> [T] {
-            defer { buffer.deallocate() }
-            return Array(UnsafeBufferPointer(start: buffer, count: count))
-        }
-        parent = take(out.parent, rowCount)
-        child = take(out.child, rowCount)
-        lambda = take(out.lambda, rowCount)
-        childSize = take(out.childSize, rowCount)
-        rowOfPoint = take(out.rowOfPoint, n)
-        clusterParent = take(out.clusterParent, clusterCount)
-        clusterBirth = take(out.clusterBirth, clusterCount)
-        clusterSize = take(out.clusterSize, clusterCount)
-        stability = take(out.stability, clusterCount)
-        maxLambda = take(out.maxLambda, clusterCount)
+        return (rowCount, clusterCount)
     }
 
     /// Child cluster ids of every cluster (index `id - pointCount`), in id order.
@@ -204,7 +229,23 @@ private struct Merge {
     var size: Int32
 }
 
-/// Raw output buffers of the condensing loop, sized by the bounds in `CondensedTree.init`.
+/// Raw per-cluster output buffers of the condensing loop, sized by the bound in
+/// `CondensedTree.init` (small: at most 2n/minClusterSize + 1 clusters).
+private struct ClusterBuffers {
+    let clusterParent: UnsafeMutablePointer<Int32>
+    let clusterBirth: UnsafeMutablePointer<Double>
+    let clusterSize: UnsafeMutablePointer<Int32>
+    let stability: UnsafeMutablePointer<Double>
+    let maxLambda: UnsafeMutablePointer<Double>
+
+    init(clusters: Int) {
+        clusterParent = .allocate(capacity: clusters); clusterBirth = .allocate(capacity: clusters)
+        clusterSize = .allocate(capacity: clusters); stability = .allocate(capacity: clusters)
+        maxLambda = .allocate(capacity: clusters)
+    }
+}
+
+/// Where the condensing loop writes: the row arrays' buffers and the cluster buffers.
 private struct RowBuffers {
     let parent: UnsafeMutablePointer<Int32>
     let child: UnsafeMutablePointer<Int32>
@@ -217,13 +258,11 @@ private struct RowBuffers {
     let stability: UnsafeMutablePointer<Double>
     let maxLambda: UnsafeMutablePointer<Double>
 
-    init(rows: Int, clusters: Int, points: Int) {
-        parent = .allocate(capacity: rows); child = .allocate(capacity: rows)
-        lambda = .allocate(capacity: rows); childSize = .allocate(capacity: rows)
-        rowOfPoint = .allocate(capacity: max(points, 1))
-        clusterParent = .allocate(capacity: clusters); clusterBirth = .allocate(capacity: clusters)
-        clusterSize = .allocate(capacity: clusters); stability = .allocate(capacity: clusters)
-        maxLambda = .allocate(capacity: clusters)
+    init(parent: UnsafeMutablePointer<Int32>, child: UnsafeMutablePointer<Int32>, lambda: UnsafeMutablePointer<Double>,
+         childSize: UnsafeMutablePointer<Int32>, rowOfPoint: UnsafeMutablePointer<Int32>, clusters: ClusterBuffers) {
+        self.parent = parent; self.child = child; self.lambda = lambda; self.childSize = childSize
+        self.rowOfPoint = rowOfPoint
+        clusterParent = clusters.clusterParent; clusterBirth = clusters.clusterBirth
+        clusterSize = clusters.clusterSize; stability = clusters.stability; maxLambda = clusters.maxLambda
     }
-
 }
