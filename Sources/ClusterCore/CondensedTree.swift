@@ -124,20 +124,23 @@ public struct CondensedTree: Sendable, Equatable {
         // (measured: this stage went from 0.12 s to 0.08 s at 1M points).
         let merges = UnsafeMutablePointer<Merge>.allocate(capacity: n - 1)
         defer { merges.deallocate() }
-        for i in 0..<(n - 1) {
-            merges[i] = Merge(distance: linkage.distance[i], left: linkage.left[i], right: linkage.right[i],
-                              size: linkage.size[i])
-        }
+        // Smallest input row below each internal node, to order sibling clusters; computed in
+        // the same pass that packs the merges (children come before their parents).
+        let minRow = UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
+        defer { minRow.deallocate() }
+        linkage.distance.withUnsafeBufferPointer { distance in
+        linkage.left.withUnsafeBufferPointer { left in
+        linkage.right.withUnsafeBufferPointer { right in
+        linkage.size.withUnsafeBufferPointer { size in
+            for i in 0..<(n - 1) {
+                let l = left[i], r = right[i]
+                merges[i] = Merge(distance: distance[i], left: l, right: r, size: size[i])
+                minRow[i] = min(Int(l) < n ? l : minRow[Int(l) - n], Int(r) < n ? r : minRow[Int(r) - n])
+            }
+        }}}}
         do {
             @inline(__always) func count(_ id: Int32) -> Int { Int(id) < n ? 1 : Int(merges[Int(id) - n].size) }
 
-            // Smallest input row below each internal node, to order sibling clusters.
-            let minRow = UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
-            defer { minRow.deallocate() }
-            for i in 0..<(n - 1) {
-                let l = merges[i].left, r = merges[i].right
-                minRow[i] = min(Int(l) < n ? l : minRow[Int(l) - n], Int(r) < n ? r : minRow[Int(r) - n])
-            }
             @inline(__always) func minRowOf(_ id: Int32) -> Int32 { Int(id) < n ? id : minRow[Int(id) - n] }
 
             // Breadth-first over (level node, cluster id) pairs: at most one entry per internal

@@ -123,7 +123,12 @@ public enum HDBSCAN {
                                                neighbours: handed, neighbourCount: kk, threads: threads)
         }
         var coreByRow = [Double](repeating: 0, count: n)
-        for p in 0..<n { coreByRow[Int(tree.index[p])] = core2[p].squareRoot() }
+        coreByRow.withUnsafeMutableBufferPointer { out in
+            let rows = SharedBuffer(base: out.baseAddress!)  // tree.index is a permutation
+            Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
+                for p in chunk { rows[Int(tree.index[p])] = core2[p].squareRoot() }
+            }
+        }
         return (coreByRow, mst.mst, mst.positionA, mst.positionB, tree.index)
     }
 

@@ -166,7 +166,8 @@ extension MinimumSpanningTree {
 
         // Edge ends only: the weights are recomputed by the caller from the same formula.
         var ea = [Int32](), eb = [Int32]()
-        ea.reserveCapacity(n - 1); eb.reserveCapacity(n - 1)
+        // (With neighbour lists the first round allocates them whole; see below.)
+        if neighbours.isEmpty { ea.reserveCapacity(n - 1); eb.reserveCapacity(n - 1) }
 
         // Groups of about 64 points (three levels above the leaves): a group wholly inside one
         // component is skipped when no node outside the component can beat its best edge.
@@ -269,13 +270,29 @@ extension MinimumSpanningTree {
                 }
             }
             bestW = []; bestKey = []
-            for c in 0..<k {
-                let t = Int(target[c])
-                precondition(t >= 0 && t != c, "Borůvka round found no edge: the graph is disconnected")
-                if Int(target[t]) == c && t < c { continue }   // the same edge, taken at t
-                if firstFromLists {
-                    ea.append(Int32(min(c, t))); eb.append(Int32(max(c, t)))
-                } else {
+            if firstFromLists {
+                // Nearly n edges: written through the buffers (appending them one by one took
+                // 10 ms at 1M points), then cut to length; the capacity stays for later rounds.
+                precondition(ea.isEmpty && eb.isEmpty)
+                ea = [Int32](repeating: 0, count: n - 1); eb = [Int32](repeating: 0, count: n - 1)
+                var m = 0
+                target.withUnsafeBufferPointer { target in
+                ea.withUnsafeMutableBufferPointer { ea in
+                eb.withUnsafeMutableBufferPointer { eb in
+                    for c in 0..<k {
+                        let t = Int(target[c])
+                        precondition(t >= 0 && t != c, "Borůvka round found no edge: the graph is disconnected")
+                        if Int(target[t]) == c && t < c { continue }   // the same edge, taken at t
+                        ea[m] = Int32(min(c, t)); eb[m] = Int32(max(c, t))
+                        m += 1
+                    }
+                }}}
+                ea.removeLast(n - 1 - m); eb.removeLast(n - 1 - m)
+            } else {
+                for c in 0..<k {
+                    let t = Int(target[c])
+                    precondition(t >= 0 && t != c, "Borůvka round found no edge: the graph is disconnected")
+                    if Int(target[t]) == c && t < c { continue }   // the same edge, taken at t
                     ea.append(pickA[c]); eb.append(pickB[c])
                 }
             }
