@@ -42,9 +42,12 @@ public struct CondensedTree: Sendable, Equatable {
     public var root: Int { pointCount }
 
     /// Condenses a single-linkage tree.
-    /// - Parameter minClusterSize: the smallest part that counts as a cluster (at least 2).
+    /// - Parameters:
+    ///   - minClusterSize: the smallest part that counts as a cluster (at least 2).
+    ///   - threads: workers that allocate the output arrays (the walk itself is sequential);
+    ///     the result is the same for any value.
     /// - Complexity: O(n) time and memory beyond the input.
-    public init(linkage: SingleLinkageTree, minClusterSize: Int) {
+    public init(linkage: SingleLinkageTree, minClusterSize: Int, threads: Int = 1) {
         let n = linkage.pointCount
         pointCount = n
         precondition(minClusterSize >= 2, "minClusterSize must be at least 2")
@@ -66,9 +69,11 @@ public struct CondensedTree: Sendable, Equatable {
         // buffers and cut to length at the end: copying them out of scratch buffers took 13 ms
         // and 24 MB more peak memory at 1M points.
         let rowCapacity = n + maxClusters
-        var rowParent = [Int32](repeating: 0, count: rowCapacity), rowChild = [Int32](repeating: 0, count: rowCapacity)
-        var rowLambda = [Double](repeating: 0, count: rowCapacity), rowChildSize = [Int32](repeating: 0, count: rowCapacity)
-        var pointRow = [Int32](repeating: 0, count: n)
+        var rowParent = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
+        var rowChild = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
+        var rowLambda = [Double].filled(count: rowCapacity, threads: threads) { _ in 0 }
+        var rowChildSize = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
+        var pointRow = [Int32].filled(count: n, threads: threads) { _ in 0 }
         var rowCount = 0, clusterCount = 0
         let clusterBuffers = ClusterBuffers(clusters: maxClusters)
         rowParent.withUnsafeMutableBufferPointer { bParent in

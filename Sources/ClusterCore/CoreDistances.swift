@@ -51,10 +51,10 @@ public enum CoreDistances {
             throw .tooFewPoints(count: n, required: k,
                 reason: "minSamples = \(minSamples) (\(convention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
-        var core = [Double](repeating: 0, count: n)
+        var core = [Double].filled(count: n, threads: threads) { _ in 0 }
         let kq = k + extra
         precondition(kq <= n, "cannot list more neighbours than points")
-        var neighbours = [Int32](repeating: 0, count: keepNeighbours ? n * kq : 0)
+        var neighbours = [Int32].filled(count: keepNeighbours ? n * kq : 0, threads: threads) { _ in 0 }
         if n == 0 { return (core, neighbours, k) }
         core.withUnsafeMutableBufferPointer { out in
         neighbours.withUnsafeMutableBufferPointer { nb in

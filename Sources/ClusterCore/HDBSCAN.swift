@@ -122,7 +122,7 @@ public enum HDBSCAN {
             return MinimumSpanningTree.boruvka(tree: tree, squaredCoreDistances: core2,
                                                neighbours: handed, neighbourCount: kk, threads: threads)
         }
-        var coreByRow = [Double](repeating: 0, count: n)
+        var coreByRow = [Double].filled(count: n, threads: threads) { _ in 0 }
         coreByRow.withUnsafeMutableBufferPointer { out in
             let rows = SharedBuffer(base: out.baseAddress!)  // tree.index is a permutation
             Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
@@ -168,7 +168,7 @@ public enum HDBSCAN {
             }
             if !keeping.contains(.mst) { mst = nil }
             var condensed: CondensedTree? = observer.run("condense") {
-                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize)
+                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize, threads: threads)
             }
             if !keeping.contains(.linkage) { linkage = nil }
             let selected = observer.run("select") { ClusterSelection.select(condensed!, options: parameters.selection) }

@@ -61,10 +61,7 @@ public struct KDTree: Sendable {
 
         // Build on one array of (x, y, row) entries: a swap during selection then touches one
         // cache line instead of three (measured: about 2x faster than three parallel arrays).
-        var entries = [Entry](unsafeUninitializedCapacity: n) { buf, c in
-            for i in 0..<n { buf[i] = Entry(x: points.xs[i], y: points.ys[i], row: Int32(i)) }
-            c = n
-        }
+        var entries = [Entry].filled(count: n, threads: threads) { i in Entry(x: points.xs[i], y: points.ys[i], row: Int32(i)) }
         var start = [Int32](repeating: 0, count: nodeCount)
         var end = [Int32](repeating: 0, count: nodeCount)
         var minX = [Double](repeating: .infinity, count: nodeCount)
@@ -87,9 +84,9 @@ public struct KDTree: Sendable {
                         parallelDepth: threads > 1 ? 1 : 0, threads: threads)
             }}}
         }
-        var xs = [Double](repeating: 0, count: n), ys = [Double](repeating: 0, count: n)
-        var index = [Int32](repeating: 0, count: n)
-        for p in 0..<n { xs[p] = entries[p].x; ys[p] = entries[p].y; index[p] = entries[p].row }
+        let xs = entries.withUnsafeBufferPointer { e in [Double].filled(count: n, threads: threads) { e[$0].x } }
+        let ys = entries.withUnsafeBufferPointer { e in [Double].filled(count: n, threads: threads) { e[$0].y } }
+        let index = entries.withUnsafeBufferPointer { e in [Int32].filled(count: n, threads: threads) { e[$0].row } }
         entries = []
         // Tight boxes: leaves from their points, internal nodes from their children.
         for leaf in firstLeaf..<nodeCount {

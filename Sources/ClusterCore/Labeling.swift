@@ -30,9 +30,9 @@ public struct Labeling: Sendable, Equatable {
         let n = tree.pointCount
         let c = tree.clusterCount
         clusterCount = selected.count
-        labels = [Int32](repeating: -1, count: n)
-        probabilities = [Double](repeating: 0, count: n)
-        outlierScores = [Double](repeating: 0, count: n)
+        labels = .filled(count: n, threads: threads) { _ in -1 }
+        probabilities = .filled(count: n, threads: threads) { _ in 0 }
+        outlierScores = .filled(count: n, threads: threads) { _ in 0 }
         guard n > 0, c > 0 else { return }
 
         // The label of the nearest selected ancestor-or-self of each cluster (-1 if none).

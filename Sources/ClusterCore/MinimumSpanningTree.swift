@@ -84,24 +84,19 @@ extension MinimumSpanningTree {
         // the same for any thread count. Both passes over the edges run on all workers: with
         // one thread this phase took a fifth of the MST stage at 1M points.
         let m = ea.count
-        var weights = [Double](repeating: 0, count: m)
-        tree.withNodeArrays { v in
-            weights.withUnsafeMutableBufferPointer { w in
-                let ws = SharedBuffer(base: w.baseAddress!)
-                Parallel.forEachChunk(count: m, grain: 1 << 15, threads: threads) { chunk, _ in
-                    for i in chunk {
-                        // The very expression the search compared, so bit for bit the same.
-                        let p = Int(ea[i]), q = Int(eb[i])
-                        let dx = v.x[q] - v.x[p], dy = v.y[q] - v.y[p]
-                        ws[i] = max(core2[p], core2[q], dx * dx + dy * dy).squareRoot()
-                    }
-                }
+        let weights = tree.withNodeArrays { v in
+            [Double].filled(count: m, threads: threads) { i in
+                // The very expression the search compared, so bit for bit the same.
+                let p = Int(ea[i]), q = Int(eb[i])
+                let dx = v.x[q] - v.x[p], dy = v.y[q] - v.y[p]
+                return max(core2[p], core2[q], dx * dx + dy * dy).squareRoot()
             }
         }
         let order = RadixSort.stableOrder(of: weights, threads: threads)
-        var a = [Int32](repeating: 0, count: m), b = [Int32](repeating: 0, count: m)
-        var pa = [Int32](repeating: 0, count: m), pb = [Int32](repeating: 0, count: m)
-        var sorted = [Double](repeating: 0, count: m)
+        // Filled in parallel (their pages faulted in on all workers), then written below.
+        var a = [Int32].filled(count: m, threads: threads) { _ in 0 }, b = [Int32].filled(count: m, threads: threads) { _ in 0 }
+        var pa = [Int32].filled(count: m, threads: threads) { _ in 0 }, pb = [Int32].filled(count: m, threads: threads) { _ in 0 }
+        var sorted = [Double].filled(count: m, threads: threads) { _ in 0 }
         let index = tree.index
         a.withUnsafeMutableBufferPointer { ab in
         b.withUnsafeMutableBufferPointer { bb in
@@ -154,15 +149,15 @@ extension MinimumSpanningTree {
         // Components carry compact ids 0..<k, renumbered after every round, so the per-worker
         // best-edge arrays need only k slots each (k is about n/10 after the first round).
         var k = n
-        var comp = (0..<Int32(n)).map { $0 }          // compact component id of each position
+        var comp = [Int32].filled(count: n, threads: workers) { Int32($0) }  // compact component id of each position
         var nodeComp = [Int32](repeating: -1, count: nodeCount)  // -1: mixed or empty
         // What each point knows of its own best edge (see BoruvkaSearch).
-        var floor2 = core2
-        var cand = [Int32](repeating: -1, count: n)
+        var floor2 = [Double].filled(count: n, threads: workers) { core2[$0] }
+        var cand = [Int32].filled(count: n, threads: workers) { _ in -1 }
         // Whether all of a point's listed neighbours are inside its component: components only
         // grow, so the list can never give it an edge again and later rounds skip reading it.
         // (At 1M points, re-reading such lists cost pass A about 7 ms in every late round.)
-        var spent = [Bool](repeating: false, count: neighbours.isEmpty ? 1 : n)
+        var spent = [Bool].filled(count: neighbours.isEmpty ? 1 : n, threads: workers) { _ in false }
 
         // Edge ends only: the weights are recomputed by the caller from the same formula.
         var ea = [Int32](), eb = [Int32]()
@@ -274,7 +269,8 @@ extension MinimumSpanningTree {
                 // Nearly n edges: written through the buffers (appending them one by one took
                 // 10 ms at 1M points), then cut to length; the capacity stays for later rounds.
                 precondition(ea.isEmpty && eb.isEmpty)
-                ea = [Int32](repeating: 0, count: n - 1); eb = [Int32](repeating: 0, count: n - 1)
+                ea = [Int32].filled(count: n - 1, threads: workers) { _ in 0 }
+                eb = [Int32].filled(count: n - 1, threads: workers) { _ in 0 }
                 var m = 0
                 target.withUnsafeBufferPointer { target in
                 ea.withUnsafeMutableBufferPointer { ea in

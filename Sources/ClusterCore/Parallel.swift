@@ -59,3 +59,21 @@ struct SharedBuffer<Element>: @unchecked Sendable {
         nonmutating set { base[i] = newValue }
     }
 }
+
+extension Array where Element: BitwiseCopyable {
+    /// `count` elements, element `i` being `value(i)`, written by up to `threads` workers over
+    /// disjoint ranges. A new array's memory is faulted in page by page as it is first written;
+    /// doing that on all workers instead of in one thread's `repeating:` fill matters here: at
+    /// 1M points the page faults of the arrays a run allocates cost about a tenth of its time.
+    static func filled(count: Int, threads: Int, _ value: (Int) -> Element) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress, count > 0 {
+                let out = SharedBuffer(base: base)
+                Parallel.forEachChunk(count: count, grain: 1 << 16, threads: threads) { chunk, _ in
+                    for i in chunk { out[i] = value(i) }
+                }
+            }
+            initialized = count
+        }
+    }
+}

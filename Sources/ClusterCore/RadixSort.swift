@@ -16,19 +16,13 @@ enum RadixSort {
     /// - Complexity: O(n) time (at most 4 passes), O(n) memory; identical for any `threads`.
     static func stableOrder(of values: [Double], threads: Int = 1) -> [Int32] {
         let n = values.count
-        var order = [Int32](unsafeUninitializedCapacity: n) { b, c in
-            for i in 0..<n { b[i] = Int32(i) }
-            c = n
-        }
-        if n < 2 { return order }
         // Small inputs are not worth a second thread.
         let blocks = n < 1 << 16 ? 1 : max(1, threads)
-        var keys = [UInt64](unsafeUninitializedCapacity: n) { b, c in
-            for i in 0..<n { b[i] = values[i].bitPattern }
-            c = n
-        }
-        var keys2 = [UInt64](repeating: 0, count: n)
-        var order2 = [Int32](repeating: 0, count: n)
+        var order = [Int32].filled(count: n, threads: blocks) { Int32($0) }
+        if n < 2 { return order }
+        var keys = [UInt64].filled(count: n, threads: blocks) { values[$0].bitPattern }
+        var keys2 = [UInt64].filled(count: n, threads: blocks) { _ in 0 }
+        var order2 = [Int32].filled(count: n, threads: blocks) { _ in 0 }
         let bits = 16, buckets = 1 << bits, mask = UInt64(buckets - 1), passes = 64 / bits
         let blockSize = (n + blocks - 1) / blocks
         func block(_ b: Int) -> Range<Int> { min(n, b * blockSize)..<min(n, (b + 1) * blockSize) }

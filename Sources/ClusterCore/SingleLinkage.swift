@@ -33,16 +33,16 @@ public struct SingleLinkageTree: Sendable, Equatable {
         precondition(positionA.count == mst.count && positionB.count == mst.count, "one position pair per edge")
         pointCount = n
         let m = mst.count
-        left = [Int32](repeating: 0, count: m)
-        right = [Int32](repeating: 0, count: m)
+        left = .filled(count: m, threads: threads) { _ in 0 }
+        right = .filled(count: m, threads: threads) { _ in 0 }
         distance = mst.weight
-        size = [Int32](repeating: 0, count: m)
+        size = .filled(count: m, threads: threads) { _ in 0 }
         for i in 1..<max(m, 1) where mst.weight[i - 1] > mst.weight[i] {
             preconditionFailure("MST edges must be sorted by weight")
         }
         var sets = UnionFind(count: n)
         // The dendrogram node currently standing for each union-find root.
-        var nodeOfRoot = (0..<Int32(n)).map { $0 }
+        var nodeOfRoot = [Int32].filled(count: n, threads: threads) { Int32($0) }
         positionA.withUnsafeBufferPointer { ea in
         positionB.withUnsafeBufferPointer { eb in
         left.withUnsafeMutableBufferPointer { left in
