@@ -105,7 +105,7 @@ struct CoreDistanceAndMSTTests {
 @Suite("Radix sort of weights")
 struct RadixSortTests {
     @Test("orders like a stable comparison sort, ties and duplicates included, on 1 to 3 threads",
-          arguments: [0, 1, 2, 1000, 70_000, 200_001], [1, 2, 3])
+          arguments: [0, 1, 2, 1000, 70_000, 200_001, 1_100_000], [1, 2, 3])
     func matchesStableSort(count: Int, threads: Int) {
         var g = SplitMix64(seed: UInt64(count) + 3)
         // Few distinct values (many ties), values spanning exponents, and zeros.
