@@ -31,14 +31,18 @@ extension MinimumSpanningTree {
     ///
     /// Each round finds, for every component, its lightest outgoing edge under the total order
     /// (weight, smaller tree position, larger tree position) — with distinct keys the MST is
-    /// unique and every pick belongs to it — then joins the picks with the union-find. The
-    /// number of components at least halves each round.
+    /// unique and every pick belongs to it — then joins the components along their picks (a
+    /// forest whose roots are mutual picks; see `joinPicks`). The number of components at
+    /// least halves each round.
     ///
     /// Most of the work is avoided rather than done fast:
     /// - the first round takes each point's best edge from its k+1 nearest neighbours (found
     ///   with the core distances) when that is provably its best, searching only otherwise;
     /// - each point remembers its own best edge (valid while the other end stays outside its
-    ///   component) or a lower bound on it, so later rounds skip points that cannot win;
+    ///   component) or a lower bound on it — raised by every search that finds nothing, to the
+    ///   lightest weight or node bound that search saw — so later rounds skip points that
+    ///   cannot win; a point whose listed neighbours have all joined its component stops
+    ///   reading its list;
     /// - a later round first bounds every component from those memories (pass A), then
     ///   searches only where the bound can still be beaten (pass B); leaves and 64-point
     ///   groups inside one component with nothing outside in reach are skipped whole;
