@@ -51,59 +51,61 @@ public enum CoreDistances {
             throw .tooFewPoints(count: n, required: k,
                 reason: "minSamples = \(minSamples) (\(convention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
-        var core = [Double].filled(count: n, threads: threads) { _ in 0 }
         let kq = k + extra
         precondition(kq <= n, "cannot list more neighbours than points")
-        var neighbours = [Int32].filled(count: keepNeighbours ? n * kq : 0, threads: threads) { _ in 0 }
-        if n == 0 { return (core, neighbours, k) }
-        core.withUnsafeMutableBufferPointer { out in
-        neighbours.withUnsafeMutableBufferPointer { nb in
-            let shared = SharedBuffer(base: out.baseAddress!)
-            // Only when asked: an empty array's base address is not nil on Linux (it is the shared
-            // empty storage), so keying this on the pointer alone corrupted the heap.
-            let sharedNeighbours = keepNeighbours ? nb.baseAddress.map { SharedBuffer(base: $0) } : nil
-            tree.withNodeArrays { v in
-                let workers = max(1, threads)
-                // One scratch list and stack per worker, each on its own cache lines (a shared
-                // line between the two workers' insertion lists halved the 2-thread speed).
-                let depth = KDTree.depth(ofNodeCount: v.nodeCount)
-                let leafCap = tree.leafSize
-                // Per-worker scratch, each on its own cache lines (a shared line between the
-                // two workers' lists halved the two-thread speed).
-                let listStride = (leafCap * kq + 15) / 16 * 16 + 16
-                let smallStride = (2 * (depth + 2) + 15) / 16 * 16 + 16
-                let scratchDist = UnsafeMutablePointer<Double>.allocate(capacity: workers * listStride)
-                let scratchPos = UnsafeMutablePointer<Int32>.allocate(capacity: workers * listStride)
-                let scratchStack = UnsafeMutablePointer<Int32>.allocate(capacity: workers * smallStride)
-                defer {
-                    scratchDist.deallocate(); scratchPos.deallocate(); scratchStack.deallocate()
-                }
-                let sd = SharedBuffer(base: scratchDist), sp = SharedBuffer(base: scratchPos)
-                let ss = SharedBuffer(base: scratchStack)
-                let firstLeaf = v.firstLeaf
-                Parallel.forEachChunk(count: v.nodeCount - firstLeaf, grain: 256, threads: workers) { chunk, w in
-                    let dist = sd.base + w * listStride, pos = sp.base + w * listStride
-                    let stack = ss.base + w * smallStride
-                    for leaf in (chunk.lowerBound + firstLeaf)..<(chunk.upperBound + firstLeaf) {
-                        let s = Int(v.start[leaf]), e = Int(v.end[leaf])
-                        if kq == 1 {
-                            for p in s..<e { shared[p] = 0; sharedNeighbours?[p] = Int32(p) }
-                            continue
-                        }
-                        for j in 0..<(e - s) {
-                            _ = v.kthDistance2(ofPosition: s + j, inLeaf: leaf, kq, dist + j * kq, pos + j * kq, stack)
-                        }
-                        for j in 0..<(e - s) {
-                            let p = s + j
-                            shared[p] = dist[j * kq + k - 1]
-                            if let nbs = sharedNeighbours {
-                                for i in 0..<kq { nbs[p * kq + i] = pos[j * kq + i] }
+        if n == 0 { return ([], [], k) }
+        var neighbours: [Int32] = []
+        // Every position's core distance, and its list when asked, is written exactly once below.
+        let core = [Double].initialized(count: n) { out in
+            func compute(listsInto nb: UnsafeMutablePointer<Int32>?) {
+                let shared = SharedBuffer(base: out)
+                let sharedNeighbours = nb.map { SharedBuffer(base: $0) }
+                tree.withNodeArrays { v in
+                    let workers = max(1, threads)
+                    let depth = KDTree.depth(ofNodeCount: v.nodeCount)
+                    let leafCap = tree.leafSize
+                    // Per-worker scratch, each on its own cache lines (a shared line between the
+                    // two workers' lists halved the two-thread speed).
+                    let listStride = (leafCap * kq + 15) / 16 * 16 + 16
+                    let smallStride = (2 * (depth + 2) + 15) / 16 * 16 + 16
+                    let scratchDist = UnsafeMutablePointer<Double>.allocate(capacity: workers * listStride)
+                    let scratchPos = UnsafeMutablePointer<Int32>.allocate(capacity: workers * listStride)
+                    let scratchStack = UnsafeMutablePointer<Int32>.allocate(capacity: workers * smallStride)
+                    defer {
+                        scratchDist.deallocate(); scratchPos.deallocate(); scratchStack.deallocate()
+                    }
+                    let sd = SharedBuffer(base: scratchDist), sp = SharedBuffer(base: scratchPos)
+                    let ss = SharedBuffer(base: scratchStack)
+                    let firstLeaf = v.firstLeaf
+                    Parallel.forEachChunk(count: v.nodeCount - firstLeaf, grain: 256, threads: workers) { chunk, w in
+                        let dist = sd.base + w * listStride, pos = sp.base + w * listStride
+                        let stack = ss.base + w * smallStride
+                        for leaf in (chunk.lowerBound + firstLeaf)..<(chunk.upperBound + firstLeaf) {
+                            let s = Int(v.start[leaf]), e = Int(v.end[leaf])
+                            if kq == 1 {
+                                for p in s..<e { shared[p] = 0; sharedNeighbours?[p] = Int32(p) }
+                                continue
+                            }
+                            for j in 0..<(e - s) {
+                                _ = v.kthDistance2(ofPosition: s + j, inLeaf: leaf, kq, dist + j * kq, pos + j * kq, stack)
+                            }
+                            for j in 0..<(e - s) {
+                                let p = s + j
+                                shared[p] = dist[j * kq + k - 1]
+                                if let nbs = sharedNeighbours {
+                                    for i in 0..<kq { nbs[p * kq + i] = pos[j * kq + i] }
+                                }
                             }
                         }
                     }
                 }
             }
-        }}
+            if keepNeighbours {
+                neighbours = [Int32].initialized(count: n * kq) { compute(listsInto: $0) }
+            } else {
+                compute(listsInto: nil)
+            }
+        }
         return (core, neighbours, k)
     }
 }

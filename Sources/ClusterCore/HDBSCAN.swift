@@ -122,9 +122,8 @@ public enum HDBSCAN {
             return MinimumSpanningTree.boruvka(tree: tree, squaredCoreDistances: core2,
                                                neighbours: handed, neighbourCount: kk, threads: threads)
         }
-        var coreByRow = [Double].filled(count: n, threads: threads) { _ in 0 }
-        coreByRow.withUnsafeMutableBufferPointer { out in
-            let rows = SharedBuffer(base: out.baseAddress!)  // tree.index is a permutation
+        let coreByRow = [Double].initialized(count: n) { out in
+            let rows = SharedBuffer(base: out)  // tree.index is a permutation: each row once
             Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
                 for p in chunk { rows[Int(tree.index[p])] = core2[p].squareRoot() }
             }

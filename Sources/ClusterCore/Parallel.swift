@@ -76,4 +76,15 @@ extension Array where Element: BitwiseCopyable {
             initialized = count
         }
     }
+
+    /// `count` elements that `initialize` writes in full, given the start of the storage (it may
+    /// write from several workers, each element exactly once). For arrays a parallel loop
+    /// produces whole: one pass, the pages faulted in by the workers that write them, instead
+    /// of a fill followed by the real writes. `initialize` is not called when `count` is 0.
+    static func initialized(count: Int, _ initialize: (UnsafeMutablePointer<Element>) -> Void) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress, count > 0 { initialize(base) }
+            initialized = count
+        }
+    }
 }

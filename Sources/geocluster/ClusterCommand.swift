@@ -289,11 +289,10 @@ extension ClusterCommand {
     private func writeBaselineLabels(file: PointFile, labels: [Int32], isCore: [Bool]?) throws {
         var out = try CSVWriter(path: output)
         try out.header(isCore == nil ? ["id", "label"] : ["id", "label", "is_core"])
-        for i in 0..<file.count {
+        try out.writeRows(count: file.count, threads: threads) { out, i in
             if file.hasIDColumn { file.withIDBytes(i) { out.field(bytes: $0) } } else { out.field(i) }
             out.field(Int(labels[i]))
             if let isCore { out.field(isCore[i] ? 1 : 0) }
-            try out.endRow()
         }
         try out.commit()
     }
