@@ -18,19 +18,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // System libraries: the C APIs of GEOS (reentrant only) and PROJ, found with pkg-config.
-        .systemLibrary(
-            name: "CGEOS",
-            pkgConfig: "geos",
-            providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
+        // The C APIs of PROJ and GEOS (reentrant only), loaded with dlopen on first use rather
+        // than linked: linking them doubled every command's start-up (see the target's header).
+        // Their headers must be on the default include path (Debian: libproj-dev, libgeos-dev).
+        .target(
+            name: "CGeoLibraries",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
-        .systemLibrary(
-            name: "CPROJ",
-            pkgConfig: "proj",
-            providers: [.apt(["libproj-dev"]), .brew(["proj"])]
-        ),
-        // The only Swift code that calls C: projections (PROJ) and geometry (GEOS).
-        .target(name: "Geo", dependencies: ["CGEOS", "CPROJ"]),
+        // The only Swift code that calls C libraries: projections (PROJ) and geometry (GEOS).
+        .target(name: "Geo", dependencies: ["CGeoLibraries"]),
         // Pure Swift, no dependencies: every hot loop of HDBSCAN, DBSCAN and grid clustering.
         .target(name: "ClusterCore"),
         .target(name: "Datasets", dependencies: ["Geo"]),

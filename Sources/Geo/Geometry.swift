@@ -1,4 +1,4 @@
-import CGEOS
+import CGeoLibraries
 
 /// The kind of a ``Geometry``, in the OGC Simple Features / GeoJSON vocabulary.
 public enum GeometryType: String, Sendable, CustomStringConvertible {
@@ -79,12 +79,12 @@ public final class Geometry {
         let h = context.handle
         // GEOSGeomTypeId_r: -1 on exception. GEOSisEmpty_r: 1 true, 0 false, 2 exception.
         // GEOSGetNumCoordinates_r: -1 on exception.
-        let typeId = GEOSGeomTypeId_r(h, pointer)
-        let empty = GEOSisEmpty_r(h, pointer)
-        let count = GEOSGetNumCoordinates_r(h, pointer)
+        let typeId = GEOS.GEOSGeomTypeId_r(h, pointer)
+        let empty = GEOS.GEOSisEmpty_r(h, pointer)
+        let count = GEOS.GEOSGetNumCoordinates_r(h, pointer)
         guard let type = GeometryType(geosTypeId: typeId), empty == 0 || empty == 1, count >= 0 else {
             let error = context.failure("inspecting a new geometry (type id \(typeId))")
-            GEOSGeom_destroy_r(h, pointer)
+            GEOS.GEOSGeom_destroy_r(h, pointer)
             throw error
         }
         self.context = context
@@ -96,7 +96,7 @@ public final class Geometry {
 
     deinit {
         // GEOSGeom_destroy_r returns void.
-        GEOSGeom_destroy_r(context.handle, pointer)
+        GEOS.GEOSGeom_destroy_r(context.handle, pointer)
     }
 
     // MARK: - Measures
@@ -109,7 +109,7 @@ public final class Geometry {
             var value = 0.0
             context.clearMessages()
             // GEOSArea_r: 1 on success, 0 on exception.
-            guard GEOSArea_r(context.handle, pointer, &value) == 1 else { throw context.failure("GEOSArea_r") }
+            guard GEOS.GEOSArea_r(context.handle, pointer, &value) == 1 else { throw context.failure("GEOSArea_r") }
             return value
         }
     }
@@ -124,11 +124,11 @@ public final class Geometry {
             let h = context.handle
             context.clearMessages()
             // GEOSGetCentroid_r: a new Point (POINT EMPTY for empty input), NULL on exception.
-            let point = try context.adopt(GEOSGetCentroid_r(h, pointer), "GEOSGetCentroid_r")
+            let point = try context.adopt(GEOS.GEOSGetCentroid_r(h, pointer), "GEOSGetCentroid_r")
             if point.isEmpty { return nil }
             var (x, y) = (0.0, 0.0)
             // GEOSGeomGetX_r / GEOSGeomGetY_r: 1 on success, 0 on exception.
-            guard GEOSGeomGetX_r(h, point.pointer, &x) == 1, GEOSGeomGetY_r(h, point.pointer, &y) == 1 else {
+            guard GEOS.GEOSGeomGetX_r(h, point.pointer, &x) == 1, GEOS.GEOSGeomGetY_r(h, point.pointer, &y) == 1 else {
                 throw context.failure("reading the centroid")
             }
             return (x, y)
@@ -168,12 +168,12 @@ public final class Geometry {
     private func components(of collection: OpaquePointer) throws(GeoError) -> [OpaquePointer] {
         let h = context.handle
         // GEOSGetNumGeometries_r: -1 on exception (1 for non-collections).
-        let n = GEOSGetNumGeometries_r(h, collection)
+        let n = GEOS.GEOSGetNumGeometries_r(h, collection)
         guard n >= 0 else { throw context.failure("GEOSGetNumGeometries_r") }
         var parts: [OpaquePointer] = []
         for i in 0..<n {
             // GEOSGetGeometryN_r: a pointer owned by the collection, NULL on exception.
-            guard let part = GEOSGetGeometryN_r(h, collection, i) else { throw context.failure("GEOSGetGeometryN_r") }
+            guard let part = GEOS.GEOSGetGeometryN_r(h, collection, i) else { throw context.failure("GEOSGetGeometryN_r") }
             parts.append(part)
         }
         return parts
@@ -182,14 +182,14 @@ public final class Geometry {
     private func rings(ofPolygon polygon: OpaquePointer) throws(GeoError) -> [Coordinates] {
         let h = context.handle
         // GEOSGetExteriorRing_r: a ring owned by the polygon, NULL on exception.
-        guard let shell = GEOSGetExteriorRing_r(h, polygon) else { throw context.failure("GEOSGetExteriorRing_r") }
+        guard let shell = GEOS.GEOSGetExteriorRing_r(h, polygon) else { throw context.failure("GEOSGetExteriorRing_r") }
         // GEOSGetNumInteriorRings_r: -1 on exception.
-        let holes = GEOSGetNumInteriorRings_r(h, polygon)
+        let holes = GEOS.GEOSGetNumInteriorRings_r(h, polygon)
         guard holes >= 0 else { throw context.failure("GEOSGetNumInteriorRings_r") }
         var result = [try coordinates(ofSimple: shell)]
         for i in 0..<holes {
             // GEOSGetInteriorRingN_r: a ring owned by the polygon, NULL on exception.
-            guard let hole = GEOSGetInteriorRingN_r(h, polygon, i) else { throw context.failure("GEOSGetInteriorRingN_r") }
+            guard let hole = GEOS.GEOSGetInteriorRingN_r(h, polygon, i) else { throw context.failure("GEOSGetInteriorRingN_r") }
             result.append(try coordinates(ofSimple: hole))
         }
         return result
@@ -198,7 +198,7 @@ public final class Geometry {
     private func appendVertices(of geometry: OpaquePointer, to out: inout Coordinates) throws(GeoError) {
         let h = context.handle
         // GEOSGeomTypeId_r: -1 on exception, which maps to nil below.
-        switch GeometryType(geosTypeId: GEOSGeomTypeId_r(h, geometry)) {
+        switch GeometryType(geosTypeId: GEOS.GEOSGeomTypeId_r(h, geometry)) {
         case .point?, .lineString?, .linearRing?:
             let part = try coordinates(ofSimple: geometry)
             out.x += part.x
@@ -221,17 +221,17 @@ public final class Geometry {
         let h = context.handle
         // GEOSGeom_getCoordSeq_r: the geometry's own sequence (do not free), NULL on
         // exception (e.g. not a Point/LineString).
-        guard let sequence = GEOSGeom_getCoordSeq_r(h, geometry) else { throw context.failure("GEOSGeom_getCoordSeq_r") }
+        guard let sequence = GEOS.GEOSGeom_getCoordSeq_r(h, geometry) else { throw context.failure("GEOSGeom_getCoordSeq_r") }
         var size: UInt32 = 0
         // GEOSCoordSeq_getSize_r: 1 on success, 0 on exception.
-        guard GEOSCoordSeq_getSize_r(h, sequence, &size) == 1 else { throw context.failure("GEOSCoordSeq_getSize_r") }
+        guard GEOS.GEOSCoordSeq_getSize_r(h, sequence, &size) == 1 else { throw context.failure("GEOSCoordSeq_getSize_r") }
         var x = [Double](repeating: 0, count: Int(size))
         var y = x
         guard size > 0 else { return Coordinates(x: x, y: y) }
         // GEOSCoordSeq_copyToArrays_r: 1 on success, 0 on exception; z and m not wanted.
         let copied = x.withUnsafeMutableBufferPointer { xb in
             y.withUnsafeMutableBufferPointer { yb in
-                GEOSCoordSeq_copyToArrays_r(h, sequence, xb.baseAddress, yb.baseAddress, nil, nil)
+                GEOS.GEOSCoordSeq_copyToArrays_r(h, sequence, xb.baseAddress, yb.baseAddress, nil, nil)
             }
         }
         guard copied == 1 else { throw context.failure("GEOSCoordSeq_copyToArrays_r") }

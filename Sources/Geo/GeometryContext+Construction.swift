@@ -1,4 +1,4 @@
-import CGEOS
+import CGeoLibraries
 
 extension GeometryContext {
     /// A single point.
@@ -8,7 +8,7 @@ extension GeometryContext {
         try Validation.finite([x], [y])
         clearMessages()
         // GEOSGeom_createPointFromXY_r: a new Point, NULL on exception.
-        return try adopt(GEOSGeom_createPointFromXY_r(handle, x, y), "GEOSGeom_createPointFromXY_r")
+        return try adopt(GEOS.GEOSGeom_createPointFromXY_r(handle, x, y), "GEOSGeom_createPointFromXY_r")
     }
 
     /// A MultiPoint with one member per input point, duplicates kept.
@@ -26,10 +26,10 @@ extension GeometryContext {
         members.reserveCapacity(x.count)
         for i in x.indices {
             // GEOSGeom_createPointFromXY_r: a new Point, NULL on exception.
-            guard let point = GEOSGeom_createPointFromXY_r(handle, x[i], y[i]) else {
+            guard let point = GEOS.GEOSGeom_createPointFromXY_r(handle, x[i], y[i]) else {
                 let error = failure("GEOSGeom_createPointFromXY_r")
                 // Not yet handed to GEOS: still ours to free. (destroy returns void)
-                for case let made? in members { GEOSGeom_destroy_r(handle, made) }
+                for case let made? in members { GEOS.GEOSGeom_destroy_r(handle, made) }
                 throw error
             }
             members.append(point)
@@ -38,7 +38,7 @@ extension GeometryContext {
         // ownership of the members (not of the array holding them) even when it fails, so
         // they must not be freed here afterwards.
         let collection = members.withUnsafeMutableBufferPointer { buffer in
-            GEOSGeom_createCollection_r(handle, Int32(GEOS_MULTIPOINT.rawValue), buffer.baseAddress, n)
+            GEOS.GEOSGeom_createCollection_r(handle, Int32(GEOS_MULTIPOINT.rawValue), buffer.baseAddress, n)
         }
         return try adopt(collection, "GEOSGeom_createCollection_r(MultiPoint)")
     }
@@ -49,7 +49,7 @@ extension GeometryContext {
         let sequence = try coordinateSequence(x: x, y: y, operation: "lineString")
         // GEOSGeom_createLineString_r: a new LineString, NULL on exception; takes
         // ownership of the sequence in both cases.
-        return try adopt(GEOSGeom_createLineString_r(handle, sequence), "GEOSGeom_createLineString_r")
+        return try adopt(GEOS.GEOSGeom_createLineString_r(handle, sequence), "GEOSGeom_createLineString_r")
     }
 
     /// A polygon from an exterior ring and optional holes.
@@ -75,15 +75,15 @@ extension GeometryContext {
                 rings.append(try linearRing(hole))
             } catch {
                 // Not yet handed to GEOS: still ours to free. (destroy returns void)
-                GEOSGeom_destroy_r(handle, shell)
-                for case let made? in rings { GEOSGeom_destroy_r(handle, made) }
+                GEOS.GEOSGeom_destroy_r(handle, shell)
+                for case let made? in rings { GEOS.GEOSGeom_destroy_r(handle, made) }
                 throw error
             }
         }
         // GEOSGeom_createPolygon_r: a new Polygon, NULL on exception. It takes ownership of
         // the shell and holes (not of the array) even when it fails (GEOS ticket #1111).
         let polygon = rings.withUnsafeMutableBufferPointer { buffer in
-            GEOSGeom_createPolygon_r(handle, shell, buffer.baseAddress, n)
+            GEOS.GEOSGeom_createPolygon_r(handle, shell, buffer.baseAddress, n)
         }
         return try adopt(polygon, "GEOSGeom_createPolygon_r")
     }
@@ -105,7 +105,7 @@ extension GeometryContext {
         let sequence = try coordinateSequence(x: x, y: y, operation: "linear ring")
         // GEOSGeom_createLinearRing_r: a new LinearRing, NULL on exception (e.g. fewer than
         // 4 points); takes ownership of the sequence in both cases.
-        guard let made = GEOSGeom_createLinearRing_r(handle, sequence) else {
+        guard let made = GEOS.GEOSGeom_createLinearRing_r(handle, sequence) else {
             throw failure("GEOSGeom_createLinearRing_r")
         }
         return made
@@ -121,7 +121,7 @@ extension GeometryContext {
         // arrays, NULL on exception. z and m are NULL: no third or fourth ordinate.
         let sequence = x.withUnsafeBufferPointer { xb in
             y.withUnsafeBufferPointer { yb in
-                GEOSCoordSeq_copyFromArrays_r(handle, xb.baseAddress, yb.baseAddress, nil, nil, n)
+                GEOS.GEOSCoordSeq_copyFromArrays_r(handle, xb.baseAddress, yb.baseAddress, nil, nil, n)
             }
         }
         guard let sequence else { throw failure("GEOSCoordSeq_copyFromArrays_r(\(operation))") }

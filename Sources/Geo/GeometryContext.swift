@@ -1,4 +1,4 @@
-import CGEOS
+import CGeoLibraries
 
 /// A GEOS context: the factory for every ``Geometry`` and the place GEOS reports errors to.
 ///
@@ -27,10 +27,11 @@ public final class GeometryContext {
     private var geoJSONWriterHandle: OpaquePointer?
 
     /// Creates a GEOS context with message capture installed.
-    /// - Throws: `.geos` if GEOS cannot allocate a context.
+    /// - Throws: `.geos` if the GEOS library cannot be loaded or cannot allocate a context.
     public init() throws(GeoError) {
+        try loadGEOS()
         // GEOS_init_r: NULL only when out of memory.
-        guard let handle = GEOS_init_r() else {
+        guard let handle = GEOS.GEOS_init_r() else {
             throw .geos(operation: "GEOS_init_r", message: "GEOS could not allocate a context")
         }
         self.handle = handle
@@ -38,11 +39,11 @@ public final class GeometryContext {
         // property, so it lives until after GEOS_finish_r in deinit). Both setters return
         // the previous handler (NULL here), which we do not need.
         let box = Unmanaged.passUnretained(messages).toOpaque()
-        _ = GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
+        _ = GEOS.GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
             guard let userdata else { return }
             Unmanaged<CapturedMessages>.fromOpaque(userdata).takeUnretainedValue().recordError(message)
         }, box)
-        _ = GEOSContext_setNoticeMessageHandler_r(handle, { message, userdata in
+        _ = GEOS.GEOSContext_setNoticeMessageHandler_r(handle, { message, userdata in
             guard let userdata else { return }
             Unmanaged<CapturedMessages>.fromOpaque(userdata).takeUnretainedValue().recordNotice(message)
         }, box)
@@ -50,13 +51,13 @@ public final class GeometryContext {
 
     deinit {
         // Writers/readers belong to the handle and must go before it. All return void.
-        if let wktReaderHandle { GEOSWKTReader_destroy_r(handle, wktReaderHandle) }
-        if let wktWriterHandle { GEOSWKTWriter_destroy_r(handle, wktWriterHandle) }
-        if let geoJSONReaderHandle { GEOSGeoJSONReader_destroy_r(handle, geoJSONReaderHandle) }
-        if let geoJSONWriterHandle { GEOSGeoJSONWriter_destroy_r(handle, geoJSONWriterHandle) }
+        if let wktReaderHandle { GEOS.GEOSWKTReader_destroy_r(handle, wktReaderHandle) }
+        if let wktWriterHandle { GEOS.GEOSWKTWriter_destroy_r(handle, wktWriterHandle) }
+        if let geoJSONReaderHandle { GEOS.GEOSGeoJSONReader_destroy_r(handle, geoJSONReaderHandle) }
+        if let geoJSONWriterHandle { GEOS.GEOSGeoJSONWriter_destroy_r(handle, geoJSONWriterHandle) }
         // GEOS_finish_r returns void. Every Geometry holds this context strongly, so none
         // is left that could still use the handle.
-        GEOS_finish_r(handle)
+        GEOS.GEOS_finish_r(handle)
     }
 
     // MARK: - Internal helpers shared by the geometry files
@@ -98,7 +99,7 @@ public final class GeometryContext {
     func wktReader() throws(GeoError) -> OpaquePointer {
         if let wktReaderHandle { return wktReaderHandle }
         // GEOSWKTReader_create_r: NULL on exception.
-        guard let reader = GEOSWKTReader_create_r(handle) else { throw failure("GEOSWKTReader_create_r") }
+        guard let reader = GEOS.GEOSWKTReader_create_r(handle) else { throw failure("GEOSWKTReader_create_r") }
         wktReaderHandle = reader
         return reader
     }
@@ -106,14 +107,14 @@ public final class GeometryContext {
     func wktWriter() throws(GeoError) -> OpaquePointer {
         if let wktWriterHandle { return wktWriterHandle }
         // GEOSWKTWriter_create_r: NULL on exception.
-        guard let writer = GEOSWKTWriter_create_r(handle) else { throw failure("GEOSWKTWriter_create_r") }
+        guard let writer = GEOS.GEOSWKTWriter_create_r(handle) else { throw failure("GEOSWKTWriter_create_r") }
         // Shortest text that reads back to the same doubles: GEOS 3.11's default is a
         // fixed 16 decimal places without trimming ("1.1" comes out as
         // "1.1000000000000001"), which is longer and no more exact.
         // The setters return void.
-        GEOSWKTWriter_setTrim_r(handle, writer, 1)
-        GEOSWKTWriter_setRoundingPrecision_r(handle, writer, -1)
-        GEOSWKTWriter_setOutputDimension_r(handle, writer, 2)
+        GEOS.GEOSWKTWriter_setTrim_r(handle, writer, 1)
+        GEOS.GEOSWKTWriter_setRoundingPrecision_r(handle, writer, -1)
+        GEOS.GEOSWKTWriter_setOutputDimension_r(handle, writer, 2)
         wktWriterHandle = writer
         return writer
     }
@@ -121,7 +122,7 @@ public final class GeometryContext {
     func geoJSONReader() throws(GeoError) -> OpaquePointer {
         if let geoJSONReaderHandle { return geoJSONReaderHandle }
         // GEOSGeoJSONReader_create_r: NULL on exception.
-        guard let reader = GEOSGeoJSONReader_create_r(handle) else { throw failure("GEOSGeoJSONReader_create_r") }
+        guard let reader = GEOS.GEOSGeoJSONReader_create_r(handle) else { throw failure("GEOSGeoJSONReader_create_r") }
         geoJSONReaderHandle = reader
         return reader
     }
@@ -129,7 +130,7 @@ public final class GeometryContext {
     func geoJSONWriter() throws(GeoError) -> OpaquePointer {
         if let geoJSONWriterHandle { return geoJSONWriterHandle }
         // GEOSGeoJSONWriter_create_r: NULL on exception.
-        guard let writer = GEOSGeoJSONWriter_create_r(handle) else { throw failure("GEOSGeoJSONWriter_create_r") }
+        guard let writer = GEOS.GEOSGeoJSONWriter_create_r(handle) else { throw failure("GEOSGeoJSONWriter_create_r") }
         geoJSONWriterHandle = writer
         return writer
     }
@@ -138,7 +139,7 @@ public final class GeometryContext {
     func takeString(_ pointer: UnsafeMutablePointer<CChar>?, _ operation: String) throws(GeoError) -> String {
         guard let pointer else { throw failure(operation) }
         // GEOSFree_r returns void; GEOS strings must go back to GEOS's allocator, not free().
-        defer { GEOSFree_r(handle, pointer) }
+        defer { GEOS.GEOSFree_r(handle, pointer) }
         return String(cString: pointer)
     }
 }

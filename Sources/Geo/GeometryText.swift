@@ -1,4 +1,4 @@
-import CGEOS
+import CGeoLibraries
 
 extension GeometryContext {
     /// Parses Well-Known Text, e.g. `"POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))"`.
@@ -9,7 +9,7 @@ extension GeometryContext {
         let reader = try wktReader()
         clearMessages()
         // GEOSWKTReader_read_r: a new geometry, NULL on exception (parse error).
-        return try adopt(GEOSWKTReader_read_r(handle, reader, wkt), "reading WKT")
+        return try adopt(GEOS.GEOSWKTReader_read_r(handle, reader, wkt), "reading WKT")
     }
 
     /// Parses a GeoJSON geometry (GEOS's reader): a bare geometry object such as
@@ -21,7 +21,7 @@ extension GeometryContext {
         let reader = try geoJSONReader()
         clearMessages()
         // GEOSGeoJSONReader_readGeometry_r: a new geometry, NULL on exception.
-        return try adopt(GEOSGeoJSONReader_readGeometry_r(handle, reader, geoJSON), "reading GeoJSON")
+        return try adopt(GEOS.GEOSGeoJSONReader_readGeometry_r(handle, reader, geoJSON), "reading GeoJSON")
     }
 }
 
@@ -34,7 +34,7 @@ extension Geometry {
             let writer = try context.wktWriter()
             context.clearMessages()
             // GEOSWKTWriter_write_r: a new C string to free with GEOSFree_r, NULL on exception.
-            return try context.takeString(GEOSWKTWriter_write_r(context.handle, writer, pointer), "writing WKT")
+            return try context.takeString(GEOS.GEOSWKTWriter_write_r(context.handle, writer, pointer), "writing WKT")
         }
     }
 
@@ -50,7 +50,7 @@ extension Geometry {
             // GEOSGeoJSONWriter_writeGeometry_r: a new C string to free with GEOSFree_r,
             // NULL on exception; indent -1 means no line breaks.
             return try context.takeString(
-                GEOSGeoJSONWriter_writeGeometry_r(context.handle, writer, pointer, -1), "writing GeoJSON")
+                GEOS.GEOSGeoJSONWriter_writeGeometry_r(context.handle, writer, pointer, -1), "writing GeoJSON")
         }
     }
 }

@@ -1,4 +1,4 @@
-import CGEOS
+import CGeoLibraries
 
 extension GeometryContext {
     /// The convex hull of a planar point set: the smallest convex geometry containing all
@@ -55,7 +55,7 @@ extension Geometry {
         context.clearMessages()
         // GEOSConvexHull_r: a new geometry (Point / LineString / Polygon by dimension of
         // the input's extent), NULL on exception.
-        return try context.adopt(GEOSConvexHull_r(context.handle, pointer), "GEOSConvexHull_r")
+        return try context.adopt(GEOS.GEOSConvexHull_r(context.handle, pointer), "GEOSConvexHull_r")
     }
 
     /// A concave hull of all vertices of this geometry; see
@@ -74,6 +74,6 @@ extension Geometry {
         context.clearMessages()
         // GEOSConcaveHull_r: a new geometry, NULL on exception (e.g. ratio outside [0, 1]).
         return try context.adopt(
-            GEOSConcaveHull_r(context.handle, pointer, ratio, allowHoles ? 1 : 0), "GEOSConcaveHull_r")
+            GEOS.GEOSConcaveHull_r(context.handle, pointer, ratio, allowHoles ? 1 : 0), "GEOSConcaveHull_r")
     }
 }

@@ -1,4 +1,4 @@
-import CGEOS
+import CGeoLibraries
 
 /// A geometry indexed for many point-in-polygon tests (`GEOSPrepare_r`).
 ///
@@ -28,7 +28,7 @@ public final class PreparedGeometry {
         base.context.clearMessages()
         // GEOSPrepare_r: a new prepared geometry referencing (not copying) `base`, NULL on
         // exception.
-        guard let prepared = GEOSPrepare_r(base.context.handle, base.pointer) else {
+        guard let prepared = GEOS.GEOSPrepare_r(base.context.handle, base.pointer) else {
             throw base.context.failure("GEOSPrepare_r")
         }
         self.base = base
@@ -38,7 +38,7 @@ public final class PreparedGeometry {
     deinit {
         // Must run before the base geometry is destroyed, which the stored `base`
         // guarantees (it is released only after this deinit). Returns void.
-        GEOSPreparedGeom_destroy_r(base.context.handle, pointer)
+        GEOS.GEOSPreparedGeom_destroy_r(base.context.handle, pointer)
     }
 
     /// For each point, whether it lies in the interior of the geometry (boundary excluded).
@@ -50,7 +50,7 @@ public final class PreparedGeometry {
     /// - Complexity: O(n log v) for n points and v vertices.
     public func contains(x: [Double], y: [Double]) throws(GeoError) -> [Bool] {
         // GEOSPreparedContains_r: 1 true, 0 false, 2 exception.
-        try test(x, y, "GEOSPreparedContains_r") { GEOSPreparedContains_r($0, $1, $2) }
+        try test(x, y, "GEOSPreparedContains_r") { GEOS.GEOSPreparedContains_r($0, $1, $2) }
     }
 
     /// For each point, whether it lies in the interior or on the boundary of the geometry.
@@ -62,7 +62,7 @@ public final class PreparedGeometry {
     /// - Complexity: O(n log v) for n points and v vertices.
     public func covers(x: [Double], y: [Double]) throws(GeoError) -> [Bool] {
         // GEOSPreparedCovers_r: 1 true, 0 false, 2 exception.
-        try test(x, y, "GEOSPreparedCovers_r") { GEOSPreparedCovers_r($0, $1, $2) }
+        try test(x, y, "GEOSPreparedCovers_r") { GEOS.GEOSPreparedCovers_r($0, $1, $2) }
     }
 
     /// Whether one point lies in the interior (boundary excluded); the single-point form
@@ -91,10 +91,10 @@ public final class PreparedGeometry {
             // GEOSGeom_createPointFromXY_r: a new Point, NULL on exception. It lives only
             // for this iteration (destroyed by the defer, GEOSGeom_destroy_r returns void):
             // wrapping each probe in a Geometry object would double the allocations.
-            guard let probe = GEOSGeom_createPointFromXY_r(h, x[i], y[i]) else {
+            guard let probe = GEOS.GEOSGeom_createPointFromXY_r(h, x[i], y[i]) else {
                 throw context.failure("GEOSGeom_createPointFromXY_r")
             }
-            defer { GEOSGeom_destroy_r(h, probe) }
+            defer { GEOS.GEOSGeom_destroy_r(h, probe) }
             result[i] = try context.predicate(predicate(h, pointer, probe), "\(name) at index \(i)")
         }
         return result

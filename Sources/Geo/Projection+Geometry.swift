@@ -1,5 +1,4 @@
-import CGEOS
-import CPROJ
+import CGeoLibraries
 
 extension Projection {
     /// The geometry with every vertex projected from lon/lat (degrees) to x/y (metres).
@@ -32,7 +31,7 @@ extension Projection {
         // callback gets `state` back through userdata; withExtendedLifetime keeps it alive
         // for the duration of the call.
         let result = withExtendedLifetime(state) {
-            GEOSGeom_transformXY_r(context.handle, geometry.pointer, { x, y, userdata in
+            GEOS.GEOSGeom_transformXY_r(context.handle, geometry.pointer, { x, y, userdata in
                 guard let x, let y, let userdata else { return 0 }
                 let state = Unmanaged<VertexTransform>.fromOpaque(userdata).takeUnretainedValue()
                 return state.apply(&x.pointee, &y.pointee) ? 1 : 0

@@ -1,4 +1,4 @@
-import CPROJ
+import CGeoLibraries
 
 /// Transforms longitude/latitude (EPSG:4326, degrees) to a metric projected CRS (metres) and
 /// back, whole arrays at a time.
@@ -53,21 +53,21 @@ public final class Projection {
         // proj_create_crs_to_crs: NULL on failure, reason in the context errno / log.
         // It may return several candidate operations; proj_trans then picks, per point,
         // the best one whose area of use contains it, as cs2cs does.
-        guard let raw = proj_create_crs_to_crs(context.pointer, Self.geographicCRS, crs, nil) else {
+        guard let raw = PROJ.proj_create_crs_to_crs(context.pointer, Self.geographicCRS, crs, nil) else {
             throw .proj(operation: "proj_create_crs_to_crs(\(Self.geographicCRS), \(crs))",
                         message: context.failureMessage())
         }
         let authorityOrder = ProjObject(owning: raw, context: context)
         // proj_normalize_for_visualization: a new object (NULL on failure) whose input and
         // output are in GIS order, longitude/easting first, regardless of the CRS axis order.
-        guard let normalized = proj_normalize_for_visualization(context.pointer, authorityOrder.pointer) else {
+        guard let normalized = PROJ.proj_normalize_for_visualization(context.pointer, authorityOrder.pointer) else {
             throw .proj(operation: "proj_normalize_for_visualization", message: context.failureMessage())
         }
         self.context = context
         self.transformation = ProjObject(owning: normalized, context: context)
         self.crs = Self.identifier(of: target) ?? crs
         // proj_get_name: NULL if the object has no name.
-        self.crsName = proj_get_name(target.pointer).map { String(cString: $0) } ?? crs
+        self.crsName = PROJ.proj_get_name(target.pointer).map { String(cString: $0) } ?? crs
     }
 
     /// Creates a projection for `target`, resolving `.auto` to the UTM zone of the data.
@@ -142,7 +142,7 @@ public final class Projection {
         guard n > 0 else { return ([], []) }
         let P = transformation.pointer
         // The errno is sticky across calls; clear it so a failure reported below is ours.
-        _ = proj_errno_reset(P)
+        _ = PROJ.proj_errno_reset(P)
         context.messages.clear()
         let stride = MemoryLayout<Double>.stride
         // proj_trans_generic returns the number of points it visited (n here), not the
@@ -151,7 +151,7 @@ public final class Projection {
         // length 0, which PROJ treats as constant 0 height and "no epoch".
         let visited = u.withUnsafeMutableBufferPointer { ub in
             v.withUnsafeMutableBufferPointer { vb in
-                proj_trans_generic(
+                PROJ.proj_trans_generic(
                     P, direction,
                     ub.baseAddress, stride, n,
                     vb.baseAddress, stride, n,
@@ -162,7 +162,7 @@ public final class Projection {
         var failure = (0..<n).first { !u[$0].isFinite || !v[$0].isFinite }
         if failure == nil, visited < n { failure = visited }  // defensive: PROJ visits all n
         if let bad = failure {
-            let code = proj_errno(P)
+            let code = PROJ.proj_errno(P)
             throw .transformFailed(index: bad, code: code, message: context.failureMessage())
         }
         return (u, v)
@@ -174,25 +174,25 @@ public final class Projection {
     private static func metricCRS(_ name: String, in context: ProjContext) throws(GeoError) -> ProjObject {
         context.messages.clear()
         // proj_create: NULL when the text is neither a known code nor a valid definition.
-        guard let raw = proj_create(context.pointer, name) else {
+        guard let raw = PROJ.proj_create(context.pointer, name) else {
             throw .unknownCRS(name, detail: context.failureMessage())
         }
         let object = ProjObject(owning: raw, context: context)
         // proj_is_crs: 1 for any kind of CRS, 0 otherwise (e.g. "+proj=merc" without
         // "+type=crs" is a coordinate operation).
-        guard proj_is_crs(object.pointer) != 0 else {
+        guard PROJ.proj_is_crs(object.pointer) != 0 else {
             throw .unknownCRS(name, detail: "it is a coordinate operation, not a CRS; for a PROJ string add +type=crs")
         }
-        guard proj_get_type(object.pointer) == PJ_TYPE_PROJECTED_CRS else {
+        guard PROJ.proj_get_type(object.pointer) == PJ_TYPE_PROJECTED_CRS else {
             throw .notMetricCRS(name, detail: "it is not a projected CRS")
         }
         // proj_crs_get_coordinate_system: NULL on error.
-        guard let rawCS = proj_crs_get_coordinate_system(context.pointer, object.pointer) else {
+        guard let rawCS = PROJ.proj_crs_get_coordinate_system(context.pointer, object.pointer) else {
             throw .notMetricCRS(name, detail: "PROJ reports no coordinate system: \(context.failureMessage())")
         }
         let cs = ProjObject(owning: rawCS, context: context)
         // proj_cs_get_axis_count: -1 on error.
-        let axes = proj_cs_get_axis_count(context.pointer, cs.pointer)
+        let axes = PROJ.proj_cs_get_axis_count(context.pointer, cs.pointer)
         guard axes >= 2 else {
             throw .notMetricCRS(name, detail: "its coordinate system has \(axes) axes")
         }
@@ -201,7 +201,7 @@ public final class Projection {
             var unitName: UnsafePointer<CChar>?
             // proj_cs_get_axis_info: TRUE (1) on success, FALSE (0) on error; the out
             // strings are owned by `cs` and valid while it lives.
-            guard proj_cs_get_axis_info(context.pointer, cs.pointer, axis,
+            guard PROJ.proj_cs_get_axis_info(context.pointer, cs.pointer, axis,
                                         nil, nil, nil, &factor, &unitName, nil, nil) != 0 else {
                 throw .notMetricCRS(name, detail: "PROJ cannot describe axis \(axis): \(context.failureMessage())")
             }
@@ -218,8 +218,8 @@ public final class Projection {
     private static func identifier(of object: ProjObject) -> String? {
         // proj_get_id_auth_name / proj_get_id_code: NULL when there is no identifier at
         // that index.
-        guard let authority = proj_get_id_auth_name(object.pointer, 0),
-              let code = proj_get_id_code(object.pointer, 0) else { return nil }
+        guard let authority = PROJ.proj_get_id_auth_name(object.pointer, 0),
+              let code = PROJ.proj_get_id_code(object.pointer, 0) else { return nil }
         return "\(String(cString: authority)):\(String(cString: code))"
     }
 }

@@ -73,7 +73,7 @@ enum CLI {
     /// Runs `geocluster arguments…` with `folder` as the working directory (so relative paths
     /// in messages read as the test wrote them) and waits for it, at most `timeout` seconds.
     static func run(
-        _ arguments: [String], in folder: URL, timeout: Double = 60,
+        _ arguments: [String], in folder: URL, timeout: Double = 60, environment: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> CLIResult {
         let exe = try #require(executable, "geocluster executable not found next to the test binary (\(CommandLine.arguments.first ?? "?")) nor under .build*/debug; set GEOCLUSTER_EXECUTABLE", sourceLocation: sourceLocation)
@@ -91,6 +91,9 @@ enum CLI {
         process.executableURL = exe
         process.arguments = arguments
         process.currentDirectoryURL = folder
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
@@ -141,6 +144,11 @@ struct TemporaryFolder {
 
     func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
         try CLI.run(arguments, in: url, sourceLocation: sourceLocation)
+    }
+
+    func run(_ arguments: [String], environment: [String: String],
+             sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try CLI.run(arguments, in: url, environment: environment, sourceLocation: sourceLocation)
     }
 }
 

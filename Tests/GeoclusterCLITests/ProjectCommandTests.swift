@@ -24,6 +24,29 @@ struct ProjectCommandTests {
         }
     }
 
+    /// PROJ and GEOS are loaded with dlopen when first used (they doubled every start-up when
+    /// linked): clustering planar x,y must not load them, projecting must load PROJ. glibc's
+    /// loader reports every library it opens under LD_DEBUG=files.
+    #if os(Linux)
+    @Test("PROJ and GEOS are loaded only by the commands that use them")
+    func librariesLoadedOnFirstUse() throws {
+        try withTemporaryFolder { folder throws in
+            let rows = (0..<40).map { "\($0 % 4 * 1000 + $0),\($0 / 4 * 3)" }
+            try folder.write("x,y\n" + rows.joined(separator: "\n") + "\n", to: "XY.csv")
+            let debug = ["LD_DEBUG": "files"]
+            let clustered = try folder.run(["cluster", "XY.csv", "--min-cluster-size", "5", "-o", "L.csv"], environment: debug)
+            try #require(clustered.status == 0, "\(clustered)")
+            #expect(clustered.stderr.contains("file=libc.so"), "LD_DEBUG reports the libraries it opens")
+            #expect(!clustered.stderr.contains("libproj"))
+            #expect(!clustered.stderr.contains("libgeos"))
+            try folder.write(Self.input, to: "IN.csv")
+            let projected = try folder.run(["project", "IN.csv", "--crs", "EPSG:5179", "-o", "OUT.csv"], environment: debug)
+            try #require(projected.status == 0, "\(projected)")
+            #expect(projected.stderr.contains("file=libproj"))
+        }
+    }
+    #endif
+
     static let input = #"""
         id,lat,lon,name
         1,37.5663,126.9779,"Seoul City Hall, Jung-gu"
