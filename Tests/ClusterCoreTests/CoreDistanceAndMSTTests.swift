@@ -109,15 +109,43 @@ struct RadixSortTests {
     func matchesStableSort(count: Int, threads: Int) {
         var g = SplitMix64(seed: UInt64(count) + 3)
         // Few distinct values (many ties), values spanning exponents, and zeros.
+        // Values a few units in the last place apart: equal in the 32 bits the passes sort,
+        // so ordered by the pass over runs (in runs of up to 2,000 at 1.1M values).
+        let close = 1234.5678
         let values = (0..<count).map { i -> Double in
-            switch i % 4 {
+            switch i % 5 {
             case 0: return Double(Int(g.uniform() * 20))
             case 1: return g.uniform() * 1e6
             case 2: return 0
-            default: return g.uniform() * 1e-3
+            case 3: return g.uniform() * 1e-3
+            default:
+                var v = close
+                for _ in 0..<Int(g.uniform() * 5) { v = v.nextUp }
+                return v
             }
         }
         let expected = values.indices.sorted { values[$0] < values[$1] || (values[$0] == values[$1] && $0 < $1) }
         #expect(RadixSort.stableOrder(of: values, threads: threads).map(Int.init) == expected)
+    }
+
+    @Test("keys within 32 bits of their top varying bit, and all-equal keys", arguments: [1, 2])
+    func narrowKeys(threads: Int) {
+        var g = SplitMix64(seed: 11)
+        // Integers below 2^20: every varying bit is sorted by the passes, no run pass.
+        let small = (0..<100_000).map { _ in Double(Int(g.uniform() * 1_000_000)) }
+        let expected = small.indices.sorted { small[$0] < small[$1] || (small[$0] == small[$1] && $0 < $1) }
+        #expect(RadixSort.stableOrder(of: small, threads: threads).map(Int.init) == expected)
+        // Runs of three values a unit in the last place apart, in falling order: each run is
+        // put in order by insertion (runs of more than 16 by a comparison sort, above).
+        let triples = (0..<30_000).map { i -> Double in
+            var v = Double(i / 3) * 1000.5 + 1
+            for _ in 0..<(2 - i % 3) { v = v.nextUp }
+            return v
+        }
+        let expectedTriples = triples.indices.sorted { triples[$0] < triples[$1] || (triples[$0] == triples[$1] && $0 < $1) }
+        #expect(expectedTriples != Array(triples.indices))
+        #expect(RadixSort.stableOrder(of: triples, threads: threads).map(Int.init) == expectedTriples)
+        let same = [Double](repeating: 7.25, count: 70_000)
+        #expect(RadixSort.stableOrder(of: same, threads: threads).map(Int.init) == Array(0..<70_000))
     }
 }
