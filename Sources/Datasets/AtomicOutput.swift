@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The byte sink behind `CSVWriter` and `GeoJSONWriter`: a buffered temporary file beside the
 /// destination, renamed into place by `commit()`. A failed run never leaves a half-written
@@ -158,7 +167,7 @@ struct AtomicOutput: ~Copyable {
     mutating func flush() throws(DatasetError) {
         var offset = 0
         while offset < count {
-            let written = Foundation.write(fd, base + offset, count - offset)
+            let written = systemWrite(fd, base + offset, count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw .writeFailed(path: path, reason: String(cString: strerror(errno)))

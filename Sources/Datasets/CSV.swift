@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A CSV file read whole: a header row and data rows of string fields, with the file line on
 /// which each row starts (for error messages).
@@ -20,7 +29,7 @@ public struct CSVTable: Sendable, Equatable {
     /// The index of the first header column whose name (trimmed, case-insensitive) is one of
     /// `names`, tried in the order given.
     public func column(named names: [String]) -> Int? {
-        let normalized = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let normalized = header.map { $0.trimmingWhitespace().lowercased() }
         for name in names {
             if let i = normalized.firstIndex(of: name) { return i }
         }
@@ -40,7 +49,7 @@ public struct CSVTable: Sendable, Equatable {
     /// `coordinates(prefer:)` can check values in file order).
     /// - Throws: `.invalidNumber` or `.nonFinite` naming the file, line and column.
     func double(row r: Int, column col: Int) throws(DatasetError) -> Double {
-        let text = rows[r][col].trimmingCharacters(in: .whitespaces)
+        let text = rows[r][col].trimmingWhitespace()
         guard let v = Double(text) else {
             throw .invalidNumber(path: path, line: lines[r], column: header[col], text: text)
         }
@@ -110,7 +119,12 @@ public enum CSV {
         // Test scalars, not Characters: "\r\n" is one Character, equal to neither "\n" nor
         // "\r", so a field holding a CRLF was written unquoted and split the row on reading.
         if field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            var quoted = "\""
+            for c in field.unicodeScalars {
+                if c == "\"" { quoted.unicodeScalars.append("\"") }
+                quoted.unicodeScalars.append(c)
+            }
+            return quoted + "\""
         }
         return field
     }
@@ -149,8 +163,7 @@ public enum AtomicFile {
     /// - Throws: `.outputFolderMissing`.
     public static func checkDestination(_ path: String) throws(DatasetError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
+        guard fileKind(atPath: folder.path).isFolder else {
             throw .outputFolderMissing(path: path)
         }
     }

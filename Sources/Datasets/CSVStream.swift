@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Receives the fields of a CSV file as the streaming parser finds them.
 public protocol CSVVisitor {
@@ -26,9 +35,9 @@ public struct CSVStreamParser {
     /// - Throws: `.fileNotFound`, `.unreadable`, `.unterminatedQuote` naming the line, or what
     ///   the visitor throws.
     public static func parse<V: CSVVisitor>(path: String, into visitor: inout V) throws(DatasetError) -> Int {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .fileNotFound(path: path) }
-        if isDir.boolValue { throw .unreadable(path: path, reason: "it is a folder") }
+        let kind = fileKind(atPath: path)
+        guard kind.exists else { throw .fileNotFound(path: path) }
+        if kind.isFolder { throw .unreadable(path: path, reason: "it is a folder") }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 
 /// Streams CSV output into a temporary file beside the destination and renames it into place
 /// on `commit()`, so a failed run never leaves a half-written file; if the writer is dropped

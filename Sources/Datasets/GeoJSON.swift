@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One Point feature of a GeoJSON FeatureCollection, as read.
 public struct GeoJSONPoint: Sendable, Equatable {

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A JSON value as GeoJSON input needs it: numbers kept as their text (so `50000` is carried
 /// through as `50000`, never `50000.0`, and coordinates are parsed once, exactly), object
@@ -343,9 +352,9 @@ final class MappedFile {
     /// Maps `path` read-only.
     /// - Throws: `.fileNotFound`, `.unreadable` (also for a folder).
     init(path: String) throws(DatasetError) {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .fileNotFound(path: path) }
-        if isDir.boolValue { throw .unreadable(path: path, reason: "it is a folder") }
+        let kind = fileKind(atPath: path)
+        guard kind.exists else { throw .fileNotFound(path: path) }
+        if kind.isFolder { throw .unreadable(path: path, reason: "it is a folder") }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The kinds of listing the generator writes and the `--category` filter accepts, in the
 /// `category` column's spelling.
@@ -47,7 +51,7 @@ public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
             throw .invalidOption(option: option, value: text, reason: "write a range as MIN..MAX, ..MAX or MIN..")
         }
         func end(_ s: String, _ which: String) throws(DatasetError) -> Double? {
-            let t = s.trimmingCharacters(in: .whitespaces)
+            let t = s.trimmingWhitespace()
             if t.isEmpty { return nil }
             guard let v = Double(t), v.isFinite else {
                 throw .invalidOption(option: option, value: text, reason: "the \(which) '\(t)' is not a finite number")
@@ -99,7 +103,7 @@ public struct BoundingBox: Sendable, Equatable {
     ///   antimeridian is not supported.
     public static func parse(_ text: String, option: String = "--bbox") throws(DatasetError) -> BoundingBox {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace() }
         guard parts.count == 4 else {
             throw .invalidOption(option: option, value: text, reason: "give four numbers: minLon,minLat,maxLon,maxLat")
         }
@@ -184,7 +188,7 @@ public struct ListingFilter {
     public static func parseCategories(_ text: String, option: String = "--category") throws(DatasetError) -> Set<ListingCategory> {
         var set = Set<ListingCategory>()
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            let name = part.trimmingWhitespace().lowercased()
             guard let c = ListingCategory(rawValue: name) else {
                 throw .invalidOption(option: option, value: text,
                                      reason: "unknown category '\(name)'; choose from \(ListingCategory.names)")

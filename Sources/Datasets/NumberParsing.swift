@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Parses a decimal number from field bytes without creating a String; nil when the text is
 /// not a number. Spaces around the number are ignored; anything `strtod` accepts is

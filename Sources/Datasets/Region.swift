@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Geo
 
 /// The polygons of a `--within` file, for point-in-polygon filtering with GEOS prepared
@@ -102,7 +106,7 @@ public final class Region {
 
     private static func readWKT(path: String, context: GeometryContext) throws(DatasetError) -> [[Coordinates]] {
         let file = try MappedFile(path: path)
-        let text = file.withBytes { String(decoding: $0, as: UTF8.self) }.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = file.withBytes { String(decoding: $0, as: UTF8.self) }.trimmingWhitespace(newlines: true)
         if text.isEmpty { throw .empty(path: path) }
         let geometry: Geometry
         do { geometry = try context.geometry(wkt: text) } catch {

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc  // log, exp, pow, sin, cos (FoundationEssentials does not re-export them)
+#endif
 
 extension Projection {
     /// What to project to: a named CRS, or the UTM zone that fits the data.
@@ -11,7 +18,7 @@ extension Projection {
 
         /// Parses a command-line value: `auto` (any case, surrounding spaces ignored) or a CRS.
         public init(_ text: String) {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             self = trimmed.lowercased() == "auto" ? .auto : .crs(trimmed)
         }
 

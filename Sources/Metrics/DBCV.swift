@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc  // log, exp, pow, sin, cos (FoundationEssentials does not re-export them)
+#endif
 
 /// Density-based clustering validation: internal indices that score one labeling of planar
 /// points by how dense its clusters are against how sparse the space between them is.

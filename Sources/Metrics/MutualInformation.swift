@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc  // log, exp, pow, sin, cos (FoundationEssentials does not re-export them)
+#endif
 
 // Information-theoretic scores, each written as scikit-learn 1.9 writes it (the same
 // formulas in the same order of operations where it matters), so values agree to ~1e-15.

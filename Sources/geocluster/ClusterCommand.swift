@@ -1,7 +1,12 @@
 import ArgumentParser
 import ClusterCore
 import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Geo
 
 /// The clustering methods `cluster` offers.
@@ -215,7 +220,7 @@ final class StageClock: StageObserver {
     static func peakResidentMegabytes() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Double(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+              let kb = Double(line.dropFirst(6).trimmingWhitespace().split(separator: " ")[0])
         else { return nil }
         return kb / 1024
     }
@@ -224,12 +229,12 @@ final class StageClock: StageObserver {
         guard enabled else { return }
         let total = stages.reduce(0) { $0 + $1.1 }
         func line(_ name: String, _ seconds: Double) -> String {
-            name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%9.4f s", seconds)
+            name.padded(to: 20) + cFormat("%9.4f s", seconds)
         }
         for (name, seconds) in stages { note(line(name, seconds)) }
         note(line("total", total))
         if let peak = Self.peakResidentMegabytes() {
-            note("peak memory".padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%9.1f MB", peak))
+            note("peak memory".padded(to: 20) + cFormat("%9.1f MB", peak))
         }
     }
 }

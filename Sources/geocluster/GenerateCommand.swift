@@ -1,6 +1,10 @@
 import ArgumentParser
 import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Scenario: ExpressibleByArgument {}
 

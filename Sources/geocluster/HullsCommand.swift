@@ -1,6 +1,10 @@
 import ArgumentParser
 import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Geo
 
 /// `geocluster hulls`: the outline, area and centre of every cluster of a labelled file.
@@ -57,7 +61,7 @@ struct HullsCommand: ParsableCommand {
                 if let c = idColumn, table.rows[r][c] != file.id(r) {
                     throw fail("\(labels):\(table.lines[r]): id '\(table.rows[r][c])' but row \(r + 1) of \(input) has id '\(file.id(r))'; labels must be in input order")
                 }
-                guard let l = Int(table.rows[r][labelColumn].trimmingCharacters(in: .whitespaces)) else {
+                guard let l = Int(table.rows[r][labelColumn].trimmingWhitespace()) else {
                     throw DatasetError.invalidNumber(path: labels, line: table.lines[r], column: "label", text: table.rows[r][labelColumn])
                 }
                 label[r] = l
@@ -84,8 +88,8 @@ struct HullsCommand: ParsableCommand {
             for (k, r) in rows.enumerated() {
                 if k > 0 { json += "," }
                 json += "{\"type\":\"Feature\",\"properties\":{\"label\":\(r.label),\"points\":\(r.points),"
-                json += "\"area_m2\":\(String(format: "%.1f", r.area)),"
-                json += "\"centroid_lon\":\(String(format: "%.6f", r.lon)),\"centroid_lat\":\(String(format: "%.6f", r.lat))},"
+                json += "\"area_m2\":\(cFormat("%.1f", r.area)),"
+                json += "\"centroid_lon\":\(cFormat("%.6f", r.lon)),\"centroid_lat\":\(cFormat("%.6f", r.lat))},"
                 json += "\"geometry\":\(r.geometry)}"
             }
             json += "]}\n"
@@ -96,7 +100,7 @@ struct HullsCommand: ParsableCommand {
             if top > 0 && !rows.isEmpty {
                 print("label  points   area (m²)   centre (lat, lon)")
                 for r in rows.sorted(by: { ($0.points, -$0.label) > ($1.points, -$1.label) }).prefix(top) {
-                    print(String(format: "%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.lat, r.lon))
+                    print(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.lat, r.lon))
                 }
             }
         } catch let e as DatasetError {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Geo
 
 /// `geocluster project`: adds projected x,y columns to a CSV of lat,lon points.
@@ -52,4 +56,4 @@ struct ProjectCommand: ParsableCommand {
 }
 
 /// Metres with millimetre precision: enough for any listing, short enough to read.
-func formatMetres(_ v: Double) -> String { String(format: "%.3f", v) }
+func formatMetres(_ v: Double) -> String { cFormat("%.3f", v) }

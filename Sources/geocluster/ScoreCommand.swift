@@ -1,6 +1,10 @@
 import ArgumentParser
 import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Metrics
 
 /// Which noise modes `score` reports.
@@ -83,7 +87,7 @@ struct ScoreCommand: ParsableCommand {
         var out = "truth:  \(describe(t))\nlabels: \(describe(p))\n"
         out += "matched by \(t.hasIDs ? "id" : "row order")\n\n"
         func row(_ name: String, _ cells: [String]) -> String {
-            name.padding(toLength: 17, withPad: " ", startingAt: 0)
+            name.padded(to: 17)
                 + cells.map { String(repeating: " ", count: max(0, 12 - $0.count)) + $0 }.joined() + "\n"
         }
         out += row("noise", results.map(\.noise.rawValue))
@@ -91,7 +95,7 @@ struct ScoreCommand: ParsableCommand {
         out += row("truth labels", results.map { String($0.truthLabelCount) })
         out += row("labels", results.map { String($0.predictedLabelCount) })
         for (i, (name, _)) in results[0].named.enumerated() {
-            out += row(name, results.map { String(format: "%.6f", $0.named[i].value) })
+            out += row(name, results.map { cFormat("%.6f", $0.named[i].value) })
         }
         return out
     }
@@ -105,7 +109,7 @@ struct ScoreCommand: ParsableCommand {
                 switch u {
                 case "\"": e += "\\\""
                 case "\\": e += "\\\\"
-                case _ where u.value < 0x20: e += String(format: "\\u%04x", u.value)
+                case _ where u.value < 0x20: e += cFormat("\\u%04x", u.value)
                 default: e.unicodeScalars.append(u)
                 }
             }
@@ -190,7 +194,7 @@ struct LabelFile {
         mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
             if !sawHeader {
                 sawHeader = true
-                let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                let names = header.map { $0.trimmingWhitespace().lowercased() }
                 guard let c = wanted.lazy.compactMap({ names.firstIndex(of: $0.lowercased()) }).first else {
                     throw .missingColumns(path: path, wanted: wanted.map { "'\($0)'" }.joined(separator: " or "), found: header)
                 }

@@ -1,0 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The C library calls Datasets makes (open, read, write, stat, mmap), so that the module needs
+// only FoundationEssentials (see Package.swift): Foundation proper re-exported them.
+
+/// What is at `path`: nil when nothing is (or it cannot be examined), else whether it is a folder.
+func fileKind(atPath path: String) -> (exists: Bool, isFolder: Bool) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return (false, false) }
+    return (true, (info.st_mode & S_IFMT) == S_IFDIR)
+}
+
+/// `write(2)`, named apart from the writers' own `write` methods.
+@inline(__always)
+func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, bytes, count)
+}
