@@ -145,10 +145,9 @@ public struct CSVWriter: ~Copyable {
     public mutating func field(unitInterval value: Double, decimals: Int = 10) {
         guard value >= 0 && value <= 1, decimals <= 15 else { field(value); return }
         separator()
-        // The default gets its own copy with constant divisors, which the compiler turns into
-        // multiplications (a variable 64-bit division is some 40 cycles, and there are several).
+        // The default has its own path (see AtomicOutput.appendUnitInterval10).
         if decimals == 10 {
-            appendUnit(value, scale: 10_000_000_000, decimals: 10)
+            output.appendUnitInterval10(value)
         } else {
             var scale: UInt64 = 1
             for _ in 0..<decimals { scale *= 10 }

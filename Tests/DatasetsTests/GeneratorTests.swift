@@ -492,6 +492,39 @@ struct GeneratorNumberTests {
         #expect(text == "37.500000,953892.13,0.000000,-2,3,0.00,-127.000000,1e+300,nan,84.10\n")
     }
 
+    @Test("integers and [0, 1] numbers at 10 decimals match a plain reference formatting")
+    func integersAndUnitIntervals() throws {
+        // Reference: round(v * 1e10) ties away from zero, ten places, trailing zeros dropped.
+        func reference(_ v: Double) -> String {
+            let scaled = UInt64((v * 1e10).rounded())
+            let whole = scaled / 10_000_000_000, frac = scaled % 10_000_000_000
+            if frac == 0 { return "\(whole)" }
+            var f = String(frac)
+            f = String(repeating: "0", count: 10 - f.count) + f
+            while f.hasSuffix("0") { f.removeLast() }
+            return "\(whole).\(f)"
+        }
+        var g = SplitMix64(seed: 5)
+        var units: [Double] = [0, 1, 0.5, 0.25, 1e-10, 5e-11, 4.9e-11, 0.99999999995, 0.99999999994,
+                               (1.0).nextDown, 1e-300, 0.1, 0.123456789012345, 0.0000000001]
+        for _ in 0..<20_000 { units.append(g.nextDouble()) }
+        for k in 0..<2_000 { units.append(Double(k) / 2_000) }
+        // Exact halves of the last place: 0.00000000005 + k * 1e-10 (as near as doubles get).
+        for k in 0..<1_000 { units.append((Double(k) + 0.5) / 1e10) }
+        let integers = [0, 7, 9, 10, 11, 99, 100, 101, 999, 1000, 65_535, 1_000_000, 123_456_789,
+                        -1, -10, -99_999, Int.max, Int.min + 1]
+        let text = try csv { w throws in
+            for v in units { w.field(unitInterval: v) }
+            try w.endRow()
+            for i in integers { w.field(i) }
+            try w.endRow()
+        }
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        try #require(lines.count == 2)
+        #expect(lines[0] == units.map(reference))
+        #expect(lines[1] == integers.map { String($0) })
+    }
+
     @Test("a row that is one empty field is written as \"\" so that it is not a blank line")
     func emptyOnlyField() throws {
         let text = try csv { w throws in
