@@ -135,12 +135,18 @@ extension MinimumSpanningTree {
         let nodeCount = tree.nodeCount
         let firstLeaf = tree.firstLeaf
 
-        // Minimum squared core distance per node, bottom-up (inf for empty leaves).
+        // Minimum squared core distance per node, bottom-up (inf for empty leaves); the leaves
+        // on all workers.
         var nodeMinCore2 = [Double](repeating: .infinity, count: nodeCount)
-        for leaf in firstLeaf..<nodeCount {
-            var m = Double.infinity
-            for p in tree.range(ofNode: leaf) where core2[p] < m { m = core2[p] }
-            nodeMinCore2[leaf] = m
+        nodeMinCore2.withUnsafeMutableBufferPointer { out in
+            let shared = SharedBuffer(base: out.baseAddress!)
+            Parallel.forEachChunk(count: nodeCount - firstLeaf, grain: 4096, threads: workers) { chunk, _ in
+                for leaf in (firstLeaf + chunk.lowerBound)..<(firstLeaf + chunk.upperBound) {
+                    var m = Double.infinity
+                    for p in tree.range(ofNode: leaf) where core2[p] < m { m = core2[p] }
+                    shared[leaf] = m
+                }
+            }
         }
         if firstLeaf > 0 {
             for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
@@ -177,7 +183,7 @@ extension MinimumSpanningTree {
         defer { stacks.deallocate() }
 
         while ea.count < n - 1 {
-            Self.labelNodes(tree: tree, comp: comp, nodeComp: &nodeComp)
+            Self.labelNodes(tree: tree, comp: comp, nodeComp: &nodeComp, threads: workers)
             // In the neighbour-list first round every point is its own component and its pick is
             // its own exact best edge, which the round records in `cand`/`floor2` anyway: no
             // per-component arrays are needed (they would be the round's largest).
@@ -271,20 +277,42 @@ extension MinimumSpanningTree {
                 // Nearly n edges: written through the buffers (appending them one by one took
                 // 10 ms at 1M points), then cut to length; the capacity stays for later rounds.
                 precondition(ea.isEmpty && eb.isEmpty)
+                // Compacted on all workers: each chunk counts its edges, then writes them after
+                // the earlier chunks' (the same order as one pass would give).
                 ea = [Int32].filled(count: n - 1, threads: workers) { _ in 0 }
                 eb = [Int32].filled(count: n - 1, threads: workers) { _ in 0 }
+                let grain = 1 << 16
+                let chunks = (k + grain - 1) / grain
+                var offsets = [Int](repeating: 0, count: chunks + 1)
                 var m = 0
                 target.withUnsafeBufferPointer { target in
+                offsets.withUnsafeMutableBufferPointer { offsets in
                 ea.withUnsafeMutableBufferPointer { ea in
                 eb.withUnsafeMutableBufferPointer { eb in
-                    for c in 0..<k {
+                    let counts = SharedBuffer(base: offsets.baseAddress!)
+                    @inline(__always) func kept(_ c: Int) -> Int? {
                         let t = Int(target[c])
                         precondition(t >= 0 && t != c, "Borůvka round found no edge: the graph is disconnected")
-                        if Int(target[t]) == c && t < c { continue }   // the same edge, taken at t
-                        ea[m] = Int32(min(c, t)); eb[m] = Int32(max(c, t))
-                        m += 1
+                        return Int(target[t]) == c && t < c ? nil : t  // nil: the same edge, taken at t
                     }
-                }}}
+                    Parallel.forEachChunk(count: k, grain: grain, threads: workers) { chunk, _ in
+                        var count = 0
+                        for c in chunk where kept(c) != nil { count += 1 }
+                        counts[chunk.lowerBound / grain + 1] = count
+                    }
+                    for i in 0..<chunks { offsets[i + 1] += offsets[i] }
+                    m = offsets[chunks]
+                    precondition(m <= n - 1, "a spanning forest has fewer than n edges")
+                    let sa = SharedBuffer(base: ea.baseAddress!), sb = SharedBuffer(base: eb.baseAddress!)
+                    Parallel.forEachChunk(count: k, grain: grain, threads: workers) { chunk, _ in
+                        var at = counts[chunk.lowerBound / grain]
+                        for c in chunk {
+                            guard let t = kept(c) else { continue }
+                            sa[at] = Int32(min(c, t)); sb[at] = Int32(max(c, t))
+                            at += 1
+                        }
+                    }
+                }}}}
                 ea.removeLast(n - 1 - m); eb.removeLast(n - 1 - m)
             } else {
                 for c in 0..<k {
@@ -359,17 +387,24 @@ extension MinimumSpanningTree {
         return (newID, count)
     }
 
-    /// Marks each node with its component root when all its points share one, else -1.
-    private static func labelNodes(tree: KDTree, comp: [Int32], nodeComp: inout [Int32]) {
+    /// Marks each node with its component root when all its points share one, else -1. The
+    /// leaves (at 1M points, about 1 ms a round on one thread) on all workers.
+    private static func labelNodes(tree: KDTree, comp: [Int32], nodeComp: inout [Int32], threads: Int) {
         let firstLeaf = tree.firstLeaf
-        for leaf in firstLeaf..<tree.nodeCount {
-            let r = tree.range(ofNode: leaf)
-            if r.isEmpty { nodeComp[leaf] = -1; continue }
-            let c = comp[r.lowerBound]
-            var same = true
-            for p in r where comp[p] != c { same = false; break }
-            nodeComp[leaf] = same ? c : -1
-        }
+        comp.withUnsafeBufferPointer { comp in
+        nodeComp.withUnsafeMutableBufferPointer { out in
+            let shared = SharedBuffer(base: out.baseAddress!)
+            Parallel.forEachChunk(count: tree.nodeCount - firstLeaf, grain: 4096, threads: threads) { chunk, _ in
+                for leaf in (firstLeaf + chunk.lowerBound)..<(firstLeaf + chunk.upperBound) {
+                    let r = tree.range(ofNode: leaf)
+                    if r.isEmpty { shared[leaf] = -1; continue }
+                    let c = comp[r.lowerBound]
+                    var same = true
+                    for p in r where comp[p] != c { same = false; break }
+                    shared[leaf] = same ? c : -1
+                }
+            }
+        }}
         if firstLeaf > 0 {
             for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
                 let l = nodeComp[2 * node + 1], r = nodeComp[2 * node + 2]
