@@ -180,7 +180,8 @@ extension MinimumSpanningTree {
         // Per-worker stacks, padded apart so the workers never share a cache line.
         let stackSize = (2 * (KDTree.depth(ofNodeCount: nodeCount) + 2) + 31) / 32 * 32 + 32
         let stacks = UnsafeMutablePointer<Int32>.allocate(capacity: workers * stackSize)
-        defer { stacks.deallocate() }
+        let boxStacks = UnsafeMutablePointer<Double>.allocate(capacity: workers * stackSize)
+        defer { stacks.deallocate(); boxStacks.deallocate() }
 
         while ea.count < n - 1 {
             Self.labelNodes(tree: tree, comp: comp, nodeComp: &nodeComp, threads: workers)
@@ -206,7 +207,7 @@ extension MinimumSpanningTree {
                     comp: comp.baseAddress!, nodeComp: nodeComp.baseAddress!,
                     bestW: bestW.baseAddress!, bestKey: bestKey.baseAddress!,
                     floor2: floor2.baseAddress!, cand: cand.baseAddress!, spent: spent.baseAddress!,
-                    stacks: stacks, stackSize: stackSize, stride: k)
+                    stacks: stacks, boxStacks: boxStacks, stackSize: stackSize, stride: k)
                 tree.withNodeArrays { v in
                     if firstFromLists {
                         neighbours.withUnsafeBufferPointer { nb in
@@ -433,6 +434,8 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// Points whose listed neighbours all lie inside their component.
     let spent: UnsafeMutablePointer<Bool>
     let stacks: UnsafeMutablePointer<Int32>
+    /// The squared box distances of the nodes on `stacks`, slot for slot.
+    let boxStacks: UnsafeMutablePointer<Double>
     let stackSize: Int
     /// Slots per worker in `bestW`/`bestKey`: the number of components.
     let stride: Int
@@ -632,6 +635,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
         _ v: TreeView, p: Int, leaf: Int, c: Int, cp: Double, startW: Double, startKey: UInt64,
         stack: UnsafeMutablePointer<Int32>
     ) -> (w: Double, key: UInt64, floor: Double) {
+        let boxes = boxStacks + (stack - stacks)
         let qx = v.x[p], qy = v.y[p]
         var bestW = startW, bestKey = startKey
         var floor = Double.infinity
@@ -648,9 +652,10 @@ private struct BoruvkaSearch: @unchecked Sendable {
                 }
             }
         }
-        @inline(__always) func prune(_ node: Int) -> Bool {
-            if nodeComp[node] == c32 { return true }
-            let lb = max(cp, nodeMinCore2[node], v.boxDistance2(node, qx, qy))
+        // `box` is the node's squared box distance, computed once by whoever queued the node;
+        // nodes inside p's component are never queued.
+        @inline(__always) func prune(_ node: Int, _ box: Double) -> Bool {
+            let lb = max(cp, nodeMinCore2[node], box)
             if lb > bestW { floor = min(floor, lb); return true }
             if lb == bestW {
                 // Only an equal-weight edge with a smaller pair key could still win.
@@ -668,24 +673,36 @@ private struct BoruvkaSearch: @unchecked Sendable {
             let clearance = v.insideClearance2(node, qx, qy)
             if clearance > bestW { floor = min(floor, max(cp, clearance)); break }
             let sibling = (node & 1) == 1 ? node + 1 : node - 1
+            node = (node - 1) / 2
+            if nodeComp[sibling] == c32 { continue }
             var sp = 1
-            stack[0] = Int32(sibling)
+            stack[0] = Int32(sibling); boxes[0] = v.boxDistance2(sibling, qx, qy)
             while sp > 0 {
                 sp -= 1
-                var n = Int(stack[sp])
+                var n = Int(stack[sp]), box = boxes[sp]
                 while true {
-                    if prune(n) { break }
+                    if prune(n, box) { break }
                     if n >= v.firstLeaf { scan(n); break }
-                    // Visit the nearer child next, keep the farther one on the stack.
+                    // Visit the nearer child next, keep the farther one on the stack; a child
+                    // inside p's component is dropped without measuring it.
                     let l = 2 * n + 1, r = l + 1
-                    if v.boxDistance2(l, qx, qy) <= v.boxDistance2(r, qx, qy) {
-                        stack[sp] = Int32(r); sp += 1; n = l
+                    let lOut = nodeComp[l] != c32, rOut = nodeComp[r] != c32
+                    if lOut && rOut {
+                        let bl = v.boxDistance2(l, qx, qy), br = v.boxDistance2(r, qx, qy)
+                        if bl <= br {
+                            stack[sp] = Int32(r); boxes[sp] = br; sp += 1; n = l; box = bl
+                        } else {
+                            stack[sp] = Int32(l); boxes[sp] = bl; sp += 1; n = r; box = br
+                        }
+                    } else if lOut {
+                        n = l; box = v.boxDistance2(l, qx, qy)
+                    } else if rOut {
+                        n = r; box = v.boxDistance2(r, qx, qy)
                     } else {
-                        stack[sp] = Int32(l); sp += 1; n = r
+                        break
                     }
                 }
             }
-            node = (node - 1) / 2
         }
         return (bestW, bestKey, floor)
     }
