@@ -71,15 +71,17 @@ public enum CoreDistances {
                     let scratchDist = UnsafeMutablePointer<Double>.allocate(capacity: workers * listStride)
                     let scratchPos = UnsafeMutablePointer<Int32>.allocate(capacity: workers * listStride)
                     let scratchStack = UnsafeMutablePointer<Int32>.allocate(capacity: workers * smallStride)
+                    let scratchBoxes = UnsafeMutablePointer<Double>.allocate(capacity: workers * smallStride)
                     defer {
                         scratchDist.deallocate(); scratchPos.deallocate(); scratchStack.deallocate()
+                        scratchBoxes.deallocate()
                     }
                     let sd = SharedBuffer(base: scratchDist), sp = SharedBuffer(base: scratchPos)
-                    let ss = SharedBuffer(base: scratchStack)
+                    let ss = SharedBuffer(base: scratchStack), sbx = SharedBuffer(base: scratchBoxes)
                     let firstLeaf = v.firstLeaf
                     Parallel.forEachChunk(count: v.nodeCount - firstLeaf, grain: 256, threads: workers) { chunk, w in
                         let dist = sd.base + w * listStride, pos = sp.base + w * listStride
-                        let stack = ss.base + w * smallStride
+                        let stack = ss.base + w * smallStride, boxes = sbx.base + w * smallStride
                         for leaf in (chunk.lowerBound + firstLeaf)..<(chunk.upperBound + firstLeaf) {
                             let s = Int(v.start[leaf]), e = Int(v.end[leaf])
                             if kq == 1 {
@@ -87,7 +89,7 @@ public enum CoreDistances {
                                 continue
                             }
                             for j in 0..<(e - s) {
-                                _ = v.kthDistance2(ofPosition: s + j, inLeaf: leaf, kq, dist + j * kq, pos + j * kq, stack)
+                                _ = v.kthDistance2(ofPosition: s + j, inLeaf: leaf, kq, dist + j * kq, pos + j * kq, stack, boxes)
                             }
                             for j in 0..<(e - s) {
                                 let p = s + j

@@ -10,6 +10,8 @@ public struct KNNBuffer: Sendable {
     /// How many neighbours the last query found (`min(k, tree.count)`).
     public internal(set) var found: Int = 0
     var stack: [Int32]
+    /// Box distances of the nodes on `stack`, slot for slot.
+    var boxes: [Double]
 
     /// Scratch for queries of `k` neighbours on `tree`.
     public init(k: Int, tree: KDTree) {
@@ -19,6 +21,7 @@ public struct KNNBuffer: Sendable {
         positions = [Int32](repeating: -1, count: k)
         // An explicit DFS stack: at most one pending sibling per level, plus the root.
         stack = [Int32](repeating: 0, count: 2 * (KDTree.depth(ofNodeCount: tree.nodeCount) + 2))
+        boxes = [Double](repeating: 0, count: stack.count)
     }
 }
 
@@ -51,10 +54,11 @@ extension KDTree {
         buffer.squaredDistances.withUnsafeMutableBufferPointer { dist in
         buffer.positions.withUnsafeMutableBufferPointer { pos in
         buffer.stack.withUnsafeMutableBufferPointer { stack in
+        buffer.boxes.withUnsafeMutableBufferPointer { boxes in
             withNodeArrays { v in
-                found = v.knn(qx, qy, k, dist.baseAddress!, pos.baseAddress!, stack.baseAddress!)
+                found = v.knn(qx, qy, k, dist.baseAddress!, pos.baseAddress!, stack.baseAddress!, boxes.baseAddress!)
             }
-        }}}
+        }}}}
         buffer.found = found
     }
 
@@ -182,7 +186,7 @@ struct TreeView: @unchecked Sendable {
     @inline(__always)
     func kthDistance2(ofPosition p: Int, inLeaf leaf: Int, _ k: Int,
                       _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
-                      _ stack: UnsafeMutablePointer<Int32>) -> Double {
+                      _ stack: UnsafeMutablePointer<Int32>, _ boxes: UnsafeMutablePointer<Double>) -> Double {
         let qx = x[p], qy = y[p]
         var found = 0
         var worst = Double.infinity
@@ -191,7 +195,7 @@ struct TreeView: @unchecked Sendable {
         while node > 0 {
             if found == k && insideClearance2(node, qx, qy) >= worst { break }
             let sibling = (node & 1) == 1 ? node + 1 : node - 1
-            searchSubtree(sibling, qx, qy, k, &found, &worst, dist, pos, stack)
+            searchSubtree(sibling, qx, qy, k, &found, &worst, dist, pos, stack, boxes)
             node = (node - 1) / 2
         }
         return worst
@@ -203,12 +207,12 @@ struct TreeView: @unchecked Sendable {
     func knn(
         _ qx: Double, _ qy: Double, _ k: Int,
         _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
-        _ stack: UnsafeMutablePointer<Int32>
+        _ stack: UnsafeMutablePointer<Int32>, _ boxes: UnsafeMutablePointer<Double>
     ) -> Int {
         if count == 0 { return 0 }
         var found = 0
         var worst = Double.infinity  // k-th squared distance once the list is full
-        searchSubtree(0, qx, qy, k, &found, &worst, dist, pos, stack)
+        searchSubtree(0, qx, qy, k, &found, &worst, dist, pos, stack, boxes)
         return found
     }
 
@@ -219,23 +223,28 @@ struct TreeView: @unchecked Sendable {
     func searchSubtree(
         _ root: Int, _ qx: Double, _ qy: Double, _ k: Int, _ found: inout Int, _ worst: inout Double,
         _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
-        _ stack: UnsafeMutablePointer<Int32>
+        _ stack: UnsafeMutablePointer<Int32>, _ boxes: UnsafeMutablePointer<Double>
     ) {
+        // Box distances ride beside their nodes on the stack (`boxes`), so a popped node is
+        // checked against the current k-th distance without measuring it again.
         var sp = 1
-        stack[0] = Int32(root)
-        while sp > 0 {
+        stack[0] = Int32(root); boxes[0] = boxDistance2(root, qx, qy)
+        outer: while sp > 0 {
             sp -= 1
             var node = Int(stack[sp])
-            if found == k && boxDistance2(node, qx, qy) >= worst { continue }
-            // Descend to a leaf, pushing the farther child of each level.
+            if found == k && boxes[sp] >= worst { continue }
+            // Descend to a leaf, pushing the farther child of each level; stop where even the
+            // nearer child is out of reach.
             while node < firstLeaf {
                 let l = 2 * node + 1, r = l + 1
                 let dl = boxDistance2(l, qx, qy), dr = boxDistance2(r, qx, qy)
                 if dl <= dr {
-                    if found < k || dr < worst { stack[sp] = Int32(r); sp += 1 }
+                    if found == k && dl >= worst { continue outer }
+                    if found < k || dr < worst { stack[sp] = Int32(r); boxes[sp] = dr; sp += 1 }
                     node = l
                 } else {
-                    if found < k || dl < worst { stack[sp] = Int32(l); sp += 1 }
+                    if found == k && dr >= worst { continue outer }
+                    if found < k || dl < worst { stack[sp] = Int32(l); boxes[sp] = dl; sp += 1 }
                     node = r
                 }
             }
