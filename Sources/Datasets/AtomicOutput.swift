@@ -204,6 +204,26 @@ struct AtomicOutput: ~Copyable {
         }
     }
 
+    /// Writes `bytes` straight to the file, after whatever was flushed before (the buffer must
+    /// be empty: call `flush()` first). Does not change the writer, so one thread may call it
+    /// while others fill their own in-memory writers (see `CSVWriter.writeRows`).
+    func writeThrough(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatasetError) {
+        precondition(fd >= 0 && count == 0, "write through only an open file writer with nothing buffered")
+        guard let start = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(fd, start + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+
+    /// Whether this writer writes to a file (not only into memory).
+    var isFile: Bool { fd >= 0 }
+
     /// Writes the buffered bytes to the temporary file.
     mutating func flush() throws(DatasetError) {
         var offset = 0

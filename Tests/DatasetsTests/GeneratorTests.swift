@@ -624,4 +624,22 @@ struct CSVWriterParallelRowsTests {
         #expect(try written(count: count, threads: 2) == single)
         #expect(try written(count: count, threads: 3) == single)
     }
+
+    /// The batches are written by a worker while the next is formatted: a failing write must
+    /// still surface as the writer's error, on any thread count. /dev/full refuses every write.
+    #if os(Linux)
+    @Test("a device that refuses writes fails the rows with writeFailed, on 1 and 2 threads", arguments: [1, 2])
+    func writeFailure(threads: Int) throws {
+        var w = try CSVWriter(path: "/dev/full")
+        try w.header(["name", "n", "p", "x"])
+        do {
+            try w.writeRows(count: 200_003, threads: threads) { w, i in Self.format(&w, i) }
+            try w.commit()
+            Issue.record("writing 200,003 rows to /dev/full succeeded")
+        } catch {
+            guard case .writeFailed(let path, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(path == "/dev/full")
+        }
+    }
+    #endif
 }
