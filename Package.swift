@@ -20,7 +20,8 @@ let package = Package(
     targets: [
         // The C APIs of PROJ and GEOS (reentrant only), loaded with dlopen on first use rather
         // than linked: linking them doubled every command's start-up (see the target's header).
-        // Their headers must be on the default include path (Debian: libproj-dev, libgeos-dev).
+        // Their headers must be on the default include path (Debian: libproj-dev, libgeos-dev;
+        // Homebrew: export CPATH="$(brew --prefix)/include").
         .target(
             name: "CGeoLibraries",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
