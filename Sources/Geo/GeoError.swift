@@ -45,6 +45,10 @@ public enum GeoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `operation` needs a geometry of another type (`expected`), e.g. the rings of a LineString.
     case unsupportedGeometry(operation: String, type: GeometryType, expected: String)
 
+    /// The PROJ or GEOS library (`library`) could not be loaded; `message` names the files tried
+    /// and how to install it. Both are loaded when first needed (see Sources/CGeoLibraries).
+    case libraryUnavailable(library: String, message: String)
+
     /// GEOS reported an error (a NULL result, or predicate result 2) during `operation`;
     /// `message` is the text GEOS passed to the context's error handler.
     case geos(operation: String, message: String)
@@ -80,6 +84,8 @@ public enum GeoError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(name) is \(value) but must be \(expected)"
         case let .unsupportedGeometry(operation, type, expected):
             return "\(operation) needs \(expected) but got a \(type); convert the geometry first"
+        case let .libraryUnavailable(_, message):
+            return message
         case let .geos(operation, message):
             return "GEOS failed during \(operation): \(message); check the input geometry"
         }

@@ -27,7 +27,8 @@ public final class GeometryContext {
     private var geoJSONWriterHandle: OpaquePointer?
 
     /// Creates a GEOS context with message capture installed.
-    /// - Throws: `.geos` if the GEOS library cannot be loaded or cannot allocate a context.
+    /// - Throws: `.libraryUnavailable` if the GEOS library cannot be loaded, `.geos` if it cannot
+    ///   allocate a context.
     public init() throws(GeoError) {
         try loadGEOS()
         // GEOS_init_r: NULL only when out of memory.

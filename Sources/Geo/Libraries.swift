@@ -4,20 +4,20 @@ import CGeoLibraries
 // how. Every call into them goes through `PROJ.name(...)` or `GEOS.name(...)`.
 
 /// Loads PROJ if it is not loaded yet.
-/// - Throws: `.proj(operation: "load", ...)` naming the libraries tried, when none loads.
+/// - Throws: `.libraryUnavailable` naming the libraries tried, when none loads.
 func loadPROJ() throws(GeoError) {
     var error: UnsafePointer<CChar>?
     if gc_load_proj(&error) == nil {
-        throw .proj(operation: "load", message: error.map { String(cString: $0) } ?? "cannot load PROJ")
+        throw .libraryUnavailable(library: "PROJ", message: error.map { String(cString: $0) } ?? "cannot load PROJ")
     }
 }
 
 /// Loads GEOS's C API if it is not loaded yet.
-/// - Throws: `.geos(operation: "load", ...)` naming the libraries tried, when none loads.
+/// - Throws: `.libraryUnavailable` naming the libraries tried, when none loads.
 func loadGEOS() throws(GeoError) {
     var error: UnsafePointer<CChar>?
     if gc_load_geos(&error) == nil {
-        throw .geos(operation: "load", message: error.map { String(cString: $0) } ?? "cannot load GEOS")
+        throw .libraryUnavailable(library: "GEOS", message: error.map { String(cString: $0) } ?? "cannot load GEOS")
     }
 }
 
