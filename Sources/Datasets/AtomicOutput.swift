@@ -111,7 +111,6 @@ struct AtomicOutput: ~Copyable {
         var width = 2
         var t = value / 100
         while t > 0 { width += 1; t /= 10 }
-        if value < 100 { width = 2 }
         let end = base + count + width
         var v = value, p = end
         while v >= 100 {
@@ -209,6 +208,11 @@ struct AtomicOutput: ~Copyable {
     /// while others fill their own in-memory writers (see `CSVWriter.writeRows`).
     func writeThrough(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatasetError) {
         precondition(fd >= 0 && count == 0, "write through only an open file writer with nothing buffered")
+        try writeAll(bytes)
+    }
+
+    /// Writes all of `bytes` to the file, retrying interrupted and partial writes.
+    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatasetError) {
         guard let start = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
@@ -226,15 +230,7 @@ struct AtomicOutput: ~Copyable {
 
     /// Writes the buffered bytes to the temporary file.
     mutating func flush() throws(DatasetError) {
-        var offset = 0
-        while offset < count {
-            let written = systemWrite(fd, base + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
-            }
-            offset += written
-        }
+        try writeAll(bytes)
         count = 0
     }
 

@@ -7,7 +7,8 @@ import Darwin
 // The C library calls Datasets makes (open, read, write, stat, mmap), so that the module needs
 // only FoundationEssentials (see Package.swift): Foundation proper re-exported them.
 
-/// What is at `path`: nil when nothing is (or it cannot be examined), else whether it is a folder.
+/// Whether something is at `path` (false also when it cannot be examined) and whether it is a
+/// folder.
 func fileKind(atPath path: String) -> (exists: Bool, isFolder: Bool) {
     var info = stat()
     guard stat(path, &info) == 0 else { return (false, false) }
