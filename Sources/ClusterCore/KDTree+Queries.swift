@@ -34,13 +34,18 @@ extension KDTree {
     }
 
     /// Squared distance from (qx, qy) to the bounding box of `node` (0 inside).
+    ///
+    /// Written with `max` rather than comparisons so that it compiles without branches: which
+    /// side of a box a query lies on is a coin toss, and the mispredicted branches of the
+    /// comparison form cost the k-NN queries and the MST searches about 5 % each (100k points,
+    /// interleaved runs). The values are the same bit for bit.
     @inline(__always)
     static func boxDistance2(
         _ qx: Double, _ qy: Double,
         _ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double
     ) -> Double {
-        let dx = qx < x0 ? x0 - qx : (qx > x1 ? qx - x1 : 0)
-        let dy = qy < y0 ? y0 - qy : (qy > y1 ? qy - y1 : 0)
+        let dx = Swift.max(Swift.max(x0 - qx, qx - x1), 0)
+        let dy = Swift.max(Swift.max(y0 - qy, qy - y1), 0)
         return dx * dx + dy * dy
     }
 
