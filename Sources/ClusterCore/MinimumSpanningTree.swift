@@ -601,22 +601,38 @@ private struct BoruvkaSearch: @unchecked Sendable {
 
     /// Whether any node outside component `c` could hold an edge from `group` of weight at most
     /// `bound` (box-to-box distance and core distances as lower bounds).
+    ///
+    /// Climbs from the group like `search` climbs from a point: the sibling subtree of each
+    /// ancestor is walked top-down, and the climb stops once every point outside the current
+    /// ancestor is farther from the group's box than the bound allows (the gap between the
+    /// group's box and the ancestor's). Walking from the root instead visited about 27 nodes
+    /// per call in the later rounds at 100k points, mostly on the way down to the group's own
+    /// neighbourhood.
     private func hasCandidate(_ v: TreeView, group g: Int, c: Int, bound: Double,
                               stack: UnsafeMutablePointer<Int32>) -> Bool {
         let c32 = Int32(c)
         let gMin = nodeMinCore2[g]
         let gx0 = v.minX[g], gx1 = v.maxX[g], gy0 = v.minY[g], gy1 = v.maxY[g]
-        var sp = 1
-        stack[0] = 0
-        while sp > 0 {
-            sp -= 1
-            let t = Int(stack[sp])
-            if nodeComp[t] == c32 { continue }
-            let dx = max(0, v.minX[t] - gx1, gx0 - v.maxX[t])
-            let dy = max(0, v.minY[t] - gy1, gy0 - v.maxY[t])
-            if max(gMin, nodeMinCore2[t], dx * dx + dy * dy) > bound { continue }
-            if t >= v.firstLeaf { return true }
-            stack[sp] = Int32(2 * t + 1); stack[sp + 1] = Int32(2 * t + 2); sp += 2
+        var node = g
+        while node > 0 {
+            // Every point outside `node` lies outside its box, so at least this far from g's.
+            let gap = min(gx0 - v.minX[node], v.maxX[node] - gx1, gy0 - v.minY[node], v.maxY[node] - gy1)
+            if gap > 0 && max(gMin, gap * gap) > bound { return false }
+            let sibling = (node & 1) == 1 ? node + 1 : node - 1
+            node = (node - 1) / 2
+            if nodeComp[sibling] == c32 { continue }
+            var sp = 1
+            stack[0] = Int32(sibling)
+            while sp > 0 {
+                sp -= 1
+                let t = Int(stack[sp])
+                if nodeComp[t] == c32 { continue }
+                let dx = max(0, v.minX[t] - gx1, gx0 - v.maxX[t])
+                let dy = max(0, v.minY[t] - gy1, gy0 - v.maxY[t])
+                if max(gMin, nodeMinCore2[t], dx * dx + dy * dy) > bound { continue }
+                if t >= v.firstLeaf { return true }
+                stack[sp] = Int32(2 * t + 1); stack[sp + 1] = Int32(2 * t + 2); sp += 2
+            }
         }
         return false
     }
