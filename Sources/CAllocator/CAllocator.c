@@ -15,3 +15,12 @@ int geocluster_fix_mmap_threshold(int bytes) {
     return 0;
 #endif
 }
+
+int geocluster_keep_freed_memory(void) {
+#if defined(__GLIBC__)
+    // 32 MiB is the largest mmap threshold glibc accepts on 64-bit systems.
+    return mallopt(M_MMAP_THRESHOLD, 32 << 20) && mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#else
+    return 0;
+#endif
+}

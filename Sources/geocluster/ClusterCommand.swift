@@ -118,6 +118,7 @@ struct ClusterCommand: ParsableCommand {
             // one could not be.
             for path in [output, condensedTree, mst].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
             let filter = try filters.makeFilter()
+            Geocluster.keepFreedMemoryIfSmall(input: input)
             var file = try clock.run("reading") { try PointFile.read(path: input, prefer: coordinates, filter: filter) }
             if filter != nil { note("kept \(file.count) of \(file.totalRows) rows") }
             let (xs, ys) = try clock.run("projecting") { () throws -> ([Double], [Double]) in

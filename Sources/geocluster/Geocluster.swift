@@ -31,6 +31,17 @@ struct Geocluster: ParsableCommand {
         main(nil)
     }
 
+    /// For an input file small enough that peak memory is no concern (under 16 MiB, about
+    /// 400,000 rows of x,y), lets freed arrays stay in the heap for the next stage to reuse
+    /// (see `geocluster_keep_freed_memory`). At 100k points this saves about 2,300 of 6,500
+    /// page faults, each about 2 µs on these machines: process time −2 ms (median of 25,
+    /// interleaved). Larger inputs keep the fixed 1 MiB threshold set in `main()`.
+    static func keepFreedMemoryIfSmall(input path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size < 16 << 20 else { return }
+        _ = geocluster_keep_freed_memory()
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "geocluster",
         abstract: "Cluster geographic points (real-estate listings first) and measure how well and how fast each method does it.",
