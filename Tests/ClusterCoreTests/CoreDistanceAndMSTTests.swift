@@ -64,6 +64,95 @@ struct CoreDistanceAndMSTTests {
         }
     }
 
+    /// Thousands of points in many tight clumps over sparse noise: the later Borůvka rounds then
+    /// hold a few large components, whose leaves and 64-point groups are skipped when nothing
+    /// outside them is in reach (the climbing check in `hasCandidate`) and searched otherwise.
+    @Test("MST weights equal Prim where later rounds skip whole leaves and groups", arguments: [2, 5])
+    func mstMatchesPrimOnClumpsInNoise(minSamples: Int) throws {
+        var g = SplitMix64(seed: 61)
+        var xs = [Double](), ys = [Double]()
+        let clumps = (0..<40).map { _ in (2000 * g.uniform(), 2000 * g.uniform(), 2 + 20 * g.uniform()) }
+        for i in 0..<3000 {
+            if i % 10 < 3 {
+                xs.append(2000 * g.uniform()); ys.append(2000 * g.uniform())
+            } else {
+                let c = clumps[i % clumps.count]
+                xs.append(c.0 + c.2 * g.normal()); ys.append(c.1 + c.2 * g.normal())
+            }
+        }
+        let p = try PointSet(xs: xs, ys: ys)
+        for (name, set) in [("clumps in noise", p), ("blobs", Shapes.blobs(3000, seed: 62))] {
+            let t = KDTree(points: set)
+            let coreByPos = try CoreDistances.compute(tree: t, minSamples: minSamples)
+            let prim = Oracle.primWeights(set, core: Self.coreByRow(t, coreByPos))
+            for threads in [1, 2] {
+                let mst = MinimumSpanningTree.boruvka(tree: t, coreDistances: coreByPos, threads: threads)
+                #expect(mst.weight == prim, "\(name) ms=\(minSamples) threads=\(threads)")
+            }
+        }
+    }
+
+    /// The check Borůvka uses to skip a leaf or group wholly inside one component, against a
+    /// scan of every leaf: for random components laid out in space (so that many nodes are
+    /// pure), random core distances and bounds from tiny to the data's width.
+    @Test("the skip check for a leaf or group equals a scan of every leaf")
+    func hasCandidateMatchesScan() throws {
+        var g = SplitMix64(seed: 71)
+        var checked = 0, found = 0
+        for trial in 0..<6 {
+            let n = 400 + 300 * trial
+            let p = trial % 2 == 0 ? Shapes.blobs(n, seed: 72 + UInt64(trial)) : Shapes.uniform(n, seed: 72 + UInt64(trial))
+            let t = KDTree(points: p)
+            // Components: cells of a coarse grid, so that neighbouring leaves share them.
+            let cell = 150.0 + 200 * g.uniform()
+            let comp = (0..<n).map { i in Int32(Int(((t.xs[i] + 5000) / cell).rounded(.down)) * 1000 + Int(((t.ys[i] + 5000) / cell).rounded(.down))) }
+            let core2 = (0..<n).map { _ in let r = 60 * g.uniform(); return r * r }
+            var nodeComp = [Int32](repeating: -1, count: t.nodeCount)
+            var nodeMin = [Double](repeating: .infinity, count: t.nodeCount)
+            for node in stride(from: t.nodeCount - 1, through: 0, by: -1) {
+                let r = t.range(ofNode: node)
+                if r.isEmpty { continue }
+                nodeMin[node] = r.map { core2[$0] }.min()!
+                nodeComp[node] = r.allSatisfy({ comp[$0] == comp[r.lowerBound] }) ? comp[r.lowerBound] : -1
+            }
+            func boxGap2(_ a: Int, _ b: Int) -> Double {
+                let dx = max(0, t.minX[b] - t.maxX[a], t.minX[a] - t.maxX[b])
+                let dy = max(0, t.minY[b] - t.maxY[a], t.minY[a] - t.maxY[b])
+                return dx * dx + dy * dy
+            }
+            var stack = [Int32](repeating: 0, count: 2 * (KDTree.depth(ofNodeCount: t.nodeCount) + 2))
+            for group in 0..<t.nodeCount where nodeComp[group] >= 0 {
+                let c = nodeComp[group]
+                // The lightest bound at which some leaf qualifies, and just below it: the answer
+                // must change exactly there.
+                let critical = (t.firstLeaf..<t.nodeCount).filter { nodeComp[$0] != c }
+                    .map { max(nodeMin[group], nodeMin[$0], boxGap2(group, $0)) }.min() ?? .infinity
+                var bounds = [1.0, 400, 2_500, 10_000, 40_000, 250_000, 4e6].map { $0 * (0.5 + g.uniform()) }
+                if critical < .infinity { bounds += [critical, critical.nextDown] }
+                for bound in bounds {
+                    let scan = (t.firstLeaf..<t.nodeCount).contains { leaf in
+                        nodeComp[leaf] != c && max(nodeMin[group], nodeMin[leaf], boxGap2(group, leaf)) <= bound
+                    }
+                    let got = nodeComp.withUnsafeBufferPointer { nc in
+                        nodeMin.withUnsafeBufferPointer { nm in
+                            stack.withUnsafeMutableBufferPointer { st in
+                                t.withNodeArrays { v in
+                                    v.hasCandidate(group: group, component: c, bound: bound, nodeComp: nc.baseAddress!,
+                                                   nodeMinCore2: nm.baseAddress!, stack: st.baseAddress!)
+                                }
+                            }
+                        }
+                    }
+                    #expect(got == scan, "trial \(trial), node \(group), bound \(bound)")
+                    checked += 1
+                    if scan { found += 1 }
+                }
+            }
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        #expect(checked > 1000 && found > checked / 10 && found < checked * 9 / 10, "\(found) of \(checked)")
+    }
+
     @Test("every MST edge weight is the mutual reachability of its endpoints")
     func edgeWeightsAreMutualReachability() throws {
         let p = Shapes.blobs(800, seed: 21)
