@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "Metrics"),
         .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Datasets", "Metrics"]),
         .target(name: "Reports", dependencies: ["Harness", "Geo"]),
-        // One C function: pins glibc's mmap threshold so freed large arrays leave the process.
+        // glibc's malloc settings: a fixed mmap threshold so freed large arrays leave the
+        // process, or, for small inputs, freed memory kept for the next stage to reuse.
         .target(name: "CAllocator"),
         .executableTarget(
             name: "geocluster",
