@@ -703,8 +703,8 @@ extension TreeView {
     /// Climbs from the group like `BoruvkaSearch.search` climbs from a point: the sibling
     /// subtree of each ancestor is walked top-down, and the climb stops once every point outside
     /// the current ancestor is farther from the group's box than the bound allows (the gap
-    /// between the group's box and the ancestor's: a point outside a node lies outside its
-    /// box). Walking from the root instead visited about 27 nodes per call in the later rounds
+    /// between the group's box and the ancestor's: a point outside a node lies outside its box
+    /// or on its edge, since the box lies within the node's cell). Walking from the root instead visited about 27 nodes per call in the later rounds
     /// at 100k points, mostly on the way down to the group's own neighbourhood; climbing made
     /// the MST about 4 % faster at 100k and 1M points.
     /// - Parameter stack: scratch for at least `2 * (depth + 2)` node indices.
