@@ -42,12 +42,7 @@ let package = Package(
             dependencies: [
                 "Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports", "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // Release builds of the command carry the Swift runtime and libraries inside the
-            // binary (as `swift build --static-swift-stdlib` does): it starts without resolving
-            // a dozen shared libraries' symbols, 2 ms of every run (`geocluster --version`,
-            // medians of 40), and runs on a Linux machine without a Swift toolchain.
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(platforms: [.linux], configuration: .release))]
+            ]
         ),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
