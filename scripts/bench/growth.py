@@ -13,12 +13,13 @@ writes its own output: replacing a large output with a small one would charge th
 for the kernel freeing the large file.
 """
 import math
-import re
+import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from process_times import run_cluster  # noqa: E402
 
 STAGES = ["index", "core distances", "MST", "linkage", "condense", "select", "label"]
 
@@ -32,15 +33,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(rounds):
             for i, f in enumerate(files):
-                command = [binary, "cluster", f, "--min-cluster-size", "15", "--min-samples", "5",
-                           "--output", f"{folder}/labels-{i}.csv", "--timings"]
-                start = time.perf_counter()
-                r = subprocess.run(command, capture_output=True, text=True)
-                elapsed = time.perf_counter() - start
-                if r.returncode != 0:
-                    sys.exit(f"{' '.join(command)} failed:\n{r.stderr}")
-                stages = {m.group(1): float(m.group(2)) for m in
-                          re.finditer(r"(?m)^\s*([A-Za-z][A-Za-z ]*?)\s+([0-9.]+) s$", r.stderr)}
+                elapsed, stages = run_cluster(binary, f, f"{folder}/labels-{i}.csv")
                 wall[f].append(elapsed - stages["reading"])
                 fit[f].append(sum(stages[s] for s in STAGES))
     rows = {}

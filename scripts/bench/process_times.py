@@ -19,6 +19,24 @@ import tempfile
 import time
 
 
+def run_cluster(binary, path, output, extra=()):
+    """Runs `binary cluster path ... --timings` once; returns (wall seconds, {stage: value})
+    with the stages `--timings` reports (seconds; peak memory in MB)."""
+    command = [binary, "cluster", path, "--min-cluster-size", "15", "--min-samples", "5",
+               "--output", output, "--timings", *extra]
+    start = time.perf_counter()
+    r = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{r.stderr}")
+    stages = {}
+    for line in r.stderr.splitlines():
+        m = re.match(r"\s*([A-Za-z][A-Za-z ]*?)\s+([0-9.]+) (s|MB)$", line)
+        if m:
+            stages[m.group(1)] = float(m.group(2))
+    return wall, stages
+
+
 def main(argv):
     if "--" in argv:
         cut = argv.index("--")
@@ -33,18 +51,7 @@ def main(argv):
         out = f"{folder}/labels.csv"
         for _ in range(runs):
             for b in binaries:
-                command = [b, "cluster", path, "--min-cluster-size", "15", "--min-samples", "5",
-                           "--output", out, "--timings", *extra]
-                start = time.perf_counter()
-                r = subprocess.run(command, capture_output=True, text=True)
-                wall = time.perf_counter() - start
-                if r.returncode != 0:
-                    sys.exit(f"{' '.join(command)} failed:\n{r.stderr}")
-                stages = {}
-                for line in r.stderr.splitlines():
-                    m = re.match(r"\s*([A-Za-z][A-Za-z ]*?)\s+([0-9.]+) (s|MB)$", line)
-                    if m:
-                        stages[m.group(1)] = float(m.group(2))
+                wall, stages = run_cluster(b, path, out, extra)
                 stages["process - reading"] = wall - stages["reading"]
                 results[b].append(stages)
     for b in binaries:
