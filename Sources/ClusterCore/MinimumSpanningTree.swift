@@ -26,6 +26,12 @@ public struct MinimumSpanningTree: Sendable, Equatable {
     }
 }
 
+/// For tests: called after each Borůvka round's searches, before its picks are joined, with
+/// every position's component and what the point then knows of its own best edge to another
+/// component (`floor2`, a lower bound on its squared weight; `cand`, its other end when known
+/// exactly, else -1).
+typealias RoundInspector = (_ comp: [Int32], _ floor2: [Double], _ cand: [Int32]) -> Void
+
 extension MinimumSpanningTree {
     /// Computes the exact mutual-reachability MST with Borůvka's algorithm on the k-d tree.
     ///
@@ -72,13 +78,13 @@ extension MinimumSpanningTree {
     /// order follows space (see `SingleLinkageTree.init(mst:positionA:positionB:rowOf:threads:)`).
     static func boruvka(
         tree: KDTree, squaredCoreDistances core2: [Double], neighbours: consuming [Int32],
-        neighbourCount kk: Int, threads: Int
+        neighbourCount kk: Int, threads: Int, inspect: RoundInspector? = nil
     ) -> (mst: MinimumSpanningTree, positionA: [Int32], positionB: [Int32]) {
         let n = tree.count
         precondition(core2.count == n, "one core distance per point")
         if n <= 1 { return (MinimumSpanningTree(a: [], b: [], weight: []), [], []) }
         let lists = neighbours
-        let (ea, eb) = rounds(tree: tree, core2: core2, neighbours: lists, kk: kk, threads: threads)
+        let (ea, eb) = rounds(tree: tree, core2: core2, neighbours: lists, kk: kk, threads: threads, inspect: inspect)
         // The lists are the largest input; free them before the sort below allocates.
         _ = consume lists
         _ = consume neighbours
@@ -128,7 +134,7 @@ extension MinimumSpanningTree {
     /// The Borůvka rounds; returns the edges as pairs of tree positions. All round
     /// state lives (and dies) here, before the caller's final sort needs memory.
     private static func rounds(
-        tree: KDTree, core2: [Double], neighbours: [Int32], kk: Int, threads: Int
+        tree: KDTree, core2: [Double], neighbours: [Int32], kk: Int, threads: Int, inspect: RoundInspector?
     ) -> (a: [Int32], b: [Int32]) {
         let n = tree.count
         let workers = max(1, threads)
@@ -181,7 +187,9 @@ extension MinimumSpanningTree {
         let stackSize = (2 * (KDTree.depth(ofNodeCount: nodeCount) + 2) + 31) / 32 * 32 + 32
         let stacks = UnsafeMutablePointer<Int32>.allocate(capacity: workers * stackSize)
         let boxStacks = UnsafeMutablePointer<Double>.allocate(capacity: workers * stackSize)
-        defer { stacks.deallocate(); boxStacks.deallocate() }
+        // Per-worker lists of the leaves within reach of one leaf (see BoruvkaSearch.run).
+        let reachLists = UnsafeMutablePointer<Int32>.allocate(capacity: workers * BoruvkaSearch.reachStride)
+        defer { stacks.deallocate(); boxStacks.deallocate(); reachLists.deallocate() }
 
         while ea.count < n - 1 {
             Self.labelNodes(tree: tree, comp: comp, nodeComp: &nodeComp, threads: workers)
@@ -207,7 +215,8 @@ extension MinimumSpanningTree {
                     comp: comp.baseAddress!, nodeComp: nodeComp.baseAddress!,
                     bestW: bestW.baseAddress!, bestKey: bestKey.baseAddress!,
                     floor2: floor2.baseAddress!, cand: cand.baseAddress!, spent: spent.baseAddress!,
-                    stacks: stacks, boxStacks: boxStacks, stackSize: stackSize, stride: k)
+                    stacks: stacks, boxStacks: boxStacks, stackSize: stackSize,
+                    reachLists: reachLists, stride: k)
                 tree.withNodeArrays { v in
                     if firstFromLists {
                         neighbours.withUnsafeBufferPointer { nb in
@@ -245,6 +254,8 @@ extension MinimumSpanningTree {
                     }
                 }
             }}}}}}}}}
+
+            inspect?(comp, floor2, cand)
 
             // Every component's pick is its lightest outgoing edge under the total order, an
             // edge of the unique MST. Reduce the workers' picks per component in a fixed order;
@@ -415,6 +426,15 @@ extension MinimumSpanningTree {
     }
 }
 
+/// The leaves within reach of one leaf (see `TreeView.leavesInReach`); `count == 0`: none
+/// listed, search point by point.
+private struct Reach {
+    let leaves: UnsafePointer<Int32>
+    let count: Int
+    let floor: Double
+    static var none: Reach { Reach(leaves: UnsafePointer(bitPattern: 8)!, count: 0, floor: 0) }
+}
+
 /// One Borůvka round's nearest-other-component search, over raw pointers.
 ///
 /// Besides the per-component best, each point keeps what earlier rounds learnt about its own
@@ -437,6 +457,12 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// The squared box distances of the nodes on `stacks`, slot for slot.
     let boxStacks: UnsafeMutablePointer<Double>
     let stackSize: Int
+    /// Per worker, the leaves within reach of the leaf being worked on (`reachStride` slots).
+    let reachLists: UnsafeMutablePointer<Int32>
+    /// Slots per worker in `reachLists`: the most leaves a leaf's points are checked against
+    /// directly; a leaf with more within reach searches point by point.
+    static let reachCapacity = 48
+    static let reachStride = 64
     /// Slots per worker in `bestW`/`bestKey`: the number of components.
     let stride: Int
 
@@ -480,7 +506,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
 
     /// Works out point p's contribution to its component's best edge this round.
     @inline(__always)
-    private func visit(_ v: TreeView, p: Int, leaf: Int, neighbours: UnsafePointer<Int32>?, kk: Int,
+    private func visit(_ v: TreeView, p: Int, leaf: Int, reach: Reach, neighbours: UnsafePointer<Int32>?, kk: Int,
                        bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,
                        stack: UnsafeMutablePointer<Int32>) {
         let c = Int(comp[p])
@@ -511,7 +537,9 @@ private struct BoruvkaSearch: @unchecked Sendable {
                 if lw < startW || (lw == startW && key < startKey) { startW = lw; startKey = key }
             }
         }
-        let (w, key, floor) = search(v, p: p, leaf: leaf, c: c, cp: cp, startW: startW, startKey: startKey, stack: stack)
+        let (w, key, floor) = reach.count > 0
+            ? check(v, p: p, reach: reach, c32: c32, cp: cp, startW: startW, startKey: startKey)
+            : search(v, p: p, leaf: leaf, c: c, cp: cp, startW: startW, startKey: startKey, stack: stack)
         if key != .max && (key != startKey || startKey != bk[c]) {
             // Either the search found an edge lighter than where it started, or it started from
             // p's own listed edge and found nothing lighter: in both cases this is p's exact best.
@@ -577,6 +605,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
     func run(_ v: TreeView, group: Int, neighbours: UnsafePointer<Int32>?, kk: Int, worker: Int) {
         let bw = bestW + worker * stride, bk = bestKey + worker * stride
         let stack = stacks + worker * stackSize
+        let list = reachLists + worker * Self.reachStride
         let gc = Int(nodeComp[group])
         if gc >= 0 {
             if nodeMinCore2[group] > bw[gc] { return }
@@ -592,11 +621,47 @@ private struct BoruvkaSearch: @unchecked Sendable {
             if lc >= 0 && nodeMinCore2[leaf] > bw[lc] { continue }
             // A leaf inside one component with no node outside it within reach is skipped
             // with one box-to-box walk instead of a search per point.
-            if lc >= 0 && bw[lc] < .infinity && !hasCandidate(v, group: leaf, c: lc, bound: bw[lc], stack: stack) { continue }
+            var reach = Reach.none
+            if lc >= 0 && bw[lc] < .infinity {
+                // The same walk lists the leaves within reach; the leaf's points are then
+                // checked against those leaves alone instead of each searching the tree.
+                let found = v.leavesInReach(of: leaf, component: Int32(lc), bound: bw[lc], nodeComp: nodeComp,
+                                            nodeMinCore2: nodeMinCore2, stack: stack, into: list,
+                                            capacity: Self.reachCapacity)
+                if found.count == 0 { continue }
+                if found.count > 0 { reach = Reach(leaves: list, count: found.count, floor: found.floor) }
+            }
             for p in Int(v.start[leaf])..<Int(v.end[leaf]) {
-                visit(v, p: p, leaf: leaf, neighbours: neighbours, kk: kk, bw: bw, bk: bk, stack: stack)
+                visit(v, p: p, leaf: leaf, reach: reach, neighbours: neighbours, kk: kk, bw: bw, bk: bk, stack: stack)
             }
         }
+    }
+
+    /// `search` for a point whose leaf lies inside its component, over the leaves within reach
+    /// of that leaf (`reach`, listed with a bound at least `startW`): the same best edge and a
+    /// valid, if looser, floor — every point outside the listed leaves is at least
+    /// `reach.floor` away in weight, and a listed leaf out of reach of p adds its own bound.
+    @inline(__always)
+    private func check(_ v: TreeView, p: Int, reach: Reach, c32: Int32, cp: Double,
+                       startW: Double, startKey: UInt64) -> (w: Double, key: UInt64, floor: Double) {
+        let qx = v.x[p], qy = v.y[p]
+        var bestW = startW, bestKey = startKey
+        var floor = max(cp, reach.floor)
+        for i in 0..<reach.count {
+            let t = Int(reach.leaves[i])
+            let lb = max(cp, nodeMinCore2[t], v.boxDistance2(t, qx, qy))
+            if lb > bestW { floor = min(floor, lb); continue }
+            for q in Int(v.start[t])..<Int(v.end[t]) where comp[q] != c32 {
+                let dx = v.x[q] - qx, dy = v.y[q] - qy
+                let w = max(cp, core2[q], dx * dx + dy * dy)
+                floor = min(floor, w)
+                if w <= bestW {
+                    let key = BoruvkaSearch.pairKey(p, q)
+                    if w < bestW || key < bestKey { bestW = w; bestKey = key }
+                }
+            }
+        }
+        return (bestW, bestKey, floor)
     }
 
     /// Whether any node outside component `c` could hold an edge from `group` of weight at most
@@ -695,6 +760,50 @@ private struct BoruvkaSearch: @unchecked Sendable {
 }
 
 extension TreeView {
+    /// The leaves that `hasCandidate` looks for, all of them: every leaf not wholly inside
+    /// component `c` with `max(min core in group, min core in leaf, box-to-box distance²)` at
+    /// most `bound`, written to `out`. Returns their number (-1 when there are more than
+    /// `capacity`) and `floor`, a lower bound on the squared weight of every edge from the
+    /// group to a point outside c and outside the listed leaves (the bounds of the nodes the
+    /// walk set aside, and of everything beyond where its climb stopped).
+    func leavesInReach(of g: Int, component c32: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
+                       nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>,
+                       into out: UnsafeMutablePointer<Int32>, capacity: Int) -> (count: Int, floor: Double) {
+        let gMin = nodeMinCore2[g]
+        let gx0 = minX[g], gx1 = maxX[g], gy0 = minY[g], gy1 = maxY[g]
+        var floor = Double.infinity
+        var count = 0
+        var node = g
+        while node > 0 {
+            let gap = min(gx0 - minX[node], maxX[node] - gx1, gy0 - minY[node], maxY[node] - gy1)
+            if gap > 0 {
+                let beyond = max(gMin, gap * gap)
+                if beyond > bound { floor = min(floor, beyond); break }
+            }
+            let sibling = (node & 1) == 1 ? node + 1 : node - 1
+            node = (node - 1) / 2
+            if nodeComp[sibling] == c32 { continue }
+            var sp = 1
+            stack[0] = Int32(sibling)
+            while sp > 0 {
+                sp -= 1
+                let t = Int(stack[sp])
+                if nodeComp[t] == c32 { continue }
+                let dx = max(0, minX[t] - gx1, gx0 - maxX[t])
+                let dy = max(0, minY[t] - gy1, gy0 - maxY[t])
+                let lb = max(gMin, nodeMinCore2[t], dx * dx + dy * dy)
+                if lb > bound { floor = min(floor, lb); continue }
+                if t >= firstLeaf {
+                    if count == capacity { return (-1, floor) }
+                    out[count] = Int32(t); count += 1
+                    continue
+                }
+                stack[sp] = Int32(2 * t + 1); stack[sp + 1] = Int32(2 * t + 2); sp += 2
+            }
+        }
+        return (count, floor)
+    }
+
     /// Whether a leaf outside component `c` could hold an edge of weight at most `bound` from the
     /// node `group` (whose points all belong to c): a leaf not wholly inside c (`nodeComp`, -1
     /// for mixed nodes) with `max(min core in group, min core in leaf, box-to-box distance²)`

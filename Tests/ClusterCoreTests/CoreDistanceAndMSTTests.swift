@@ -92,13 +92,87 @@ struct CoreDistanceAndMSTTests {
         }
     }
 
+    /// What every point remembers between Borůvka rounds, against brute force after every
+    /// round: `floor2` never above the point's lightest edge to another component, and `cand`,
+    /// when set, that edge exactly. These memories let later rounds skip points, so a bound too
+    /// high would drop MST edges, yet rarely visibly (raising every failed leaf check's floor to
+    /// infinity changed the MST in one of nine 3,000-8,000-point Prim comparisons); this checks
+    /// the bound itself. Clumps of clumps over noise, so the late rounds check leaves wholly
+    /// inside a large component against the leaves within their reach.
+    @Test("each point's remembered bound on its best edge holds after every round", arguments: [2, 5])
+    func roundMemoriesHold(minSamples: Int) throws {
+        for seed in [81, 83] as [UInt64] {
+            var g = SplitMix64(seed: seed)
+            let n = 2000
+            var px = [Double](), py = [Double]()
+            let regions = (0..<6).map { _ in (5000 * g.uniform(), 5000 * g.uniform()) }
+            let clumps = (0..<60).map { i -> (Double, Double, Double) in
+                let r = regions[i % regions.count]
+                return (r.0 + 400 * g.normal(), r.1 + 400 * g.normal(), 3 + 25 * g.uniform())
+            }
+            for i in 0..<n {
+                if i % 4 == 0 { px.append(5000 * g.uniform()); py.append(5000 * g.uniform()) } else {
+                    let c = clumps[i % clumps.count]
+                    px.append(c.0 + c.2 * g.normal()); py.append(c.1 + c.2 * g.normal())
+                }
+            }
+            let t = KDTree(points: try PointSet(xs: px, ys: py))
+            let r = try CoreDistances.computeWithNeighbours(tree: t, minSamples: minSamples, convention: .sklearn,
+                                                            threads: 1, keepNeighbours: true, extra: 1)
+            // The very arithmetic of the search (tree order, squared), so ties compare exactly;
+            // raw buffers keep this O(n²) check quick in debug builds.
+            let core2 = UnsafeMutableBufferPointer<Double>.allocate(capacity: n)
+            let xs = UnsafeMutableBufferPointer<Double>.allocate(capacity: n)
+            let ys = UnsafeMutableBufferPointer<Double>.allocate(capacity: n)
+            defer { core2.deallocate(); xs.deallocate(); ys.deallocate() }
+            _ = core2.initialize(from: r.core2); _ = xs.initialize(from: t.xs); _ = ys.initialize(from: t.ys)
+            for threads in [1, 2] {
+                var rounds = 0, bounded = 0, exact = 0
+                let (mst, _, _) = MinimumSpanningTree.boruvka(
+                    tree: t, squaredCoreDistances: r.core2, neighbours: r.neighbours, neighbourCount: r.k + 1,
+                    threads: threads, inspect: { comp, floor2, cand in
+                        rounds += 1
+                        comp.withUnsafeBufferPointer { comp in
+                        for p in 0..<n {
+                            var best = Double.infinity, bestQ = -1
+                            let px = xs[p], py = ys[p], cp = core2[p], c = comp[p]
+                            for q in 0..<n where comp[q] != c {
+                                let dx = xs[q] - px, dy = ys[q] - py
+                                let w = max(cp, core2[q], dx * dx + dy * dy)
+                                if w < best || (w == best && min(p, q) << 32 | max(p, q) < min(p, bestQ) << 32 | max(p, bestQ)) {
+                                    best = w; bestQ = q
+                                }
+                            }
+                            if floor2[p] > best {
+                                Issue.record("seed \(seed) round \(rounds): point \(p) remembers \(floor2[p]) above its best \(best)")
+                            }
+                            if floor2[p] > core2[p] { bounded += 1 }
+                            if cand[p] >= 0 {
+                                exact += 1
+                                #expect(comp[Int(cand[p])] == comp[p] || (Int(cand[p]) == bestQ && floor2[p] == best),
+                                        "seed \(seed) round \(rounds): point \(p)'s known best edge")
+                            }
+                        }
+                        }
+                    })
+                let prim = Oracle.primWeights(try PointSet(xs: t.xs, ys: t.ys), core: r.core2.map { $0.squareRoot() })
+                #expect(mst.weight == prim, "seed \(seed) threads \(threads)")
+                // The memories are in use: bounds above the core distance, and known edges.
+                #expect(rounds >= 4 && bounded > n && exact > n, "\(rounds) rounds, \(bounded) bounds, \(exact) known")
+            }
+        }
+    }
+
     /// The check Borůvka uses to skip a leaf or group wholly inside one component, against a
     /// scan of every leaf: for random components laid out in space (so that many nodes are
     /// pure), random core distances and bounds from tiny to the data's width.
-    @Test("the skip check for a leaf or group equals a scan of every leaf")
+    /// The same for the walk that lists the leaves within reach (`leavesInReach`), whose list
+    /// later rounds check a leaf's points against: the list equals the scan's, more than the
+    /// capacity is reported, and its floor bounds every edge to the points it leaves out.
+    @Test("the skip check and the reach list for a leaf or group equal a scan of every leaf")
     func hasCandidateMatchesScan() throws {
         var g = SplitMix64(seed: 71)
-        var checked = 0, found = 0
+        var checked = 0, found = 0, floorsChecked = 0
         for trial in 0..<6 {
             let n = 400 + 300 * trial
             let p = trial % 2 == 0 ? Shapes.blobs(n, seed: 72 + UInt64(trial)) : Shapes.uniform(n, seed: 72 + UInt64(trial))
@@ -146,11 +220,56 @@ struct CoreDistanceAndMSTTests {
                     #expect(got == scan, "trial \(trial), node \(group), bound \(bound)")
                     checked += 1
                     if scan { found += 1 }
+
+                    // The listing walk: exactly the leaves the scan qualifies, and a floor that
+                    // no edge from the group to a point outside c in an unlisted leaf undercuts.
+                    let expected = (t.firstLeaf..<t.nodeCount).filter { leaf in
+                        nodeComp[leaf] != c && max(nodeMin[group], nodeMin[leaf], boxGap2(group, leaf)) <= bound
+                    }
+                    func list(capacity: Int) -> (leaves: [Int], floor: Double) {
+                        var out = [Int32](repeating: -1, count: max(capacity, 1))
+                        let r = nodeComp.withUnsafeBufferPointer { nc in
+                            nodeMin.withUnsafeBufferPointer { nm in
+                                stack.withUnsafeMutableBufferPointer { st in
+                                    out.withUnsafeMutableBufferPointer { o in
+                                        t.withNodeArrays { v in
+                                            v.leavesInReach(of: group, component: c, bound: bound, nodeComp: nc.baseAddress!,
+                                                            nodeMinCore2: nm.baseAddress!, stack: st.baseAddress!,
+                                                            into: o.baseAddress!, capacity: capacity)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        return (r.count < 0 ? [-1] : out.prefix(r.count).map { Int($0) }.sorted(), r.floor)
+                    }
+                    let listed = list(capacity: t.nodeCount)
+                    #expect(listed.leaves == expected, "trial \(trial), node \(group), bound \(bound)")
+                    #expect(listed.floor > bound, "trial \(trial), node \(group), bound \(bound)")
+                    if !expected.isEmpty {
+                        #expect(list(capacity: expected.count - 1).leaves == [-1], "too many leaves must be reported")
+                    }
+                    if group >= t.firstLeaf && group % 3 == 0 {
+                        let inGroup = t.range(ofNode: group)
+                        for leaf in t.firstLeaf..<t.nodeCount where !expected.contains(leaf) {
+                            for q in t.range(ofNode: leaf) where comp[q] != c {
+                                for p in inGroup {
+                                    let dx = t.xs[p] - t.xs[q], dy = t.ys[p] - t.ys[q]
+                                    let w = max(core2[p], core2[q], dx * dx + dy * dy)
+                                    if w < listed.floor {
+                                        Issue.record("trial \(trial), leaf \(group), bound \(bound): edge \(p)-\(q) of \(w) under the floor \(listed.floor)")
+                                    }
+                                }
+                            }
+                        }
+                        floorsChecked += 1
+                    }
                 }
             }
         }
         // Both answers occur often enough for the comparison to mean something.
         #expect(checked > 1000 && found > checked / 10 && found < checked * 9 / 10, "\(found) of \(checked)")
+        #expect(floorsChecked > 300)
     }
 
     @Test("every MST edge weight is the mutual reachability of its endpoints")
