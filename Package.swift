@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CGeoLibraries"]),
         // Pure Swift, no dependencies: every hot loop of HDBSCAN, DBSCAN and grid clustering.
         .target(name: "ClusterCore"),
-        .target(name: "Datasets", dependencies: ["Geo"]),
+        .target(name: "Datasets", dependencies: ["Geo", "CAllocator"]),
         .target(name: "Metrics"),
         .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Datasets", "Metrics"]),
         .target(name: "Reports", dependencies: ["Harness", "Geo"]),

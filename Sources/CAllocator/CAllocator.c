@@ -1,3 +1,7 @@
+#if defined(__linux__)
+#define _GNU_SOURCE  // fallocate
+#include <fcntl.h>
+#endif
 #include "CAllocator.h"
 #include <stdlib.h>  // defines __GLIBC__ on glibc systems
 
@@ -22,5 +26,14 @@ int geocluster_keep_freed_memory(void) {
     return mallopt(M_MMAP_THRESHOLD, 32 << 20) && mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #else
     return 0;
+#endif
+}
+
+int geocluster_reserve_file_space(int fd, long long offset, long long length) {
+#if defined(__linux__)
+    return fallocate(fd, 0, (off_t)offset, (off_t)length) == 0 ? 0 : -1;
+#else
+    (void)fd; (void)offset; (void)length;
+    return -1;
 #endif
 }

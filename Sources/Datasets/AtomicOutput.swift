@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CAllocator
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -212,8 +213,19 @@ struct AtomicOutput: ~Copyable {
     }
 
     /// Writes all of `bytes` to the file, retrying interrupted and partial writes.
+    ///
+    /// A temporary file first gets disk blocks for the bytes (`fallocate`, where the system has
+    /// it): on ext4, `rename` over an existing destination otherwise allocates the new file's
+    /// blocks itself and starts writing it out before returning — 2.5-3.5 ms of every 100k-point
+    /// run that replaces its previous output, measured with `strace -T`; 0.2 ms with the blocks
+    /// allocated as the bytes are written. Failure to allocate is ignored: the write reports
+    /// any real problem (a full disk) itself.
     private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatasetError) {
         guard let start = bytes.baseAddress else { return }
+        if !tempPath.isEmpty && bytes.count > 0 {
+            let offset = lseek(fd, 0, SEEK_CUR)
+            if offset >= 0 { _ = geocluster_reserve_file_space(fd, Int64(offset), Int64(bytes.count)) }
+        }
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(fd, start + offset, bytes.count - offset)

@@ -12,4 +12,13 @@ int geocluster_fix_mmap_threshold(int bytes);
 /// no such settings.
 int geocluster_keep_freed_memory(void);
 
+/// Allocates disk blocks for `length` bytes at `offset` of the open file `fd` before they are
+/// written (Linux `fallocate`, mode 0: the file grows to cover the range). Returns 0 on
+/// success, -1 where the system or file system cannot (the caller then just writes).
+///
+/// Why: on ext4 (with its default `auto_da_alloc`), renaming a file whose blocks are not yet
+/// allocated over an existing file makes `rename` itself allocate them and start writing the
+/// file out, 2.5-3.5 ms for a 4 MB file; with the blocks allocated first it does not.
+int geocluster_reserve_file_space(int fd, long long offset, long long length);
+
 #endif
