@@ -22,6 +22,10 @@ public enum MinSamplesConvention: String, Sendable, CaseIterable {
 /// Core distances: for each point, the distance to its k-th nearest point (itself included),
 /// where k comes from `minSamples` and the convention.
 public enum CoreDistances {
+    /// The most leaves a leaf's points are checked against directly (see
+    /// `TreeView.leafNeighbours`); a leaf with more near it searches point by point.
+    static let nearCapacity = 64
+
     /// Computes core distances, in metres, indexed by *tree position* (the order every later
     /// stage works in; map to input rows with `tree.index`).
     /// - Throws: `ClusterCoreError.invalidParameter` if `minSamples < 1`;
@@ -37,10 +41,11 @@ public enum CoreDistances {
 
     /// Squared core distances (by tree position) and, when `keepNeighbours`, each position's `k + extra`
     /// nearest positions (row-major, nearest first, itself included), which let the MST's first
-    /// Borůvka round skip most searches. Requires `k + extra <= n`.
+    /// Borůvka round skip most searches. Requires `k + extra <= n`. `nearCapacity` is for tests
+    /// (how many leaves near a leaf are checked directly before falling back to searching).
     static func computeWithNeighbours(
         tree: KDTree, minSamples: Int, convention: MinSamplesConvention, threads: Int,
-        keepNeighbours: Bool, extra: Int
+        keepNeighbours: Bool, extra: Int, nearCapacity: Int = CoreDistances.nearCapacity
     ) throws(ClusterCoreError) -> (core2: [Double], neighbours: [Int32], k: Int) {
         guard minSamples >= 1 else {
             throw .invalidParameter(name: "minSamples", value: "\(minSamples)", requirement: "must be at least 1")
@@ -72,25 +77,29 @@ public enum CoreDistances {
                     let scratchPos = UnsafeMutablePointer<Int32>.allocate(capacity: workers * listStride)
                     let scratchStack = UnsafeMutablePointer<Int32>.allocate(capacity: workers * smallStride)
                     let scratchBoxes = UnsafeMutablePointer<Double>.allocate(capacity: workers * smallStride)
+                    let worstStride = (leafCap + 15) / 16 * 16 + 16, nearStride = nearCapacity + 16
+                    let scratchWorst = UnsafeMutablePointer<Double>.allocate(capacity: workers * worstStride)
+                    let scratchNear = UnsafeMutablePointer<Int32>.allocate(capacity: workers * nearStride)
                     defer {
                         scratchDist.deallocate(); scratchPos.deallocate(); scratchStack.deallocate()
-                        scratchBoxes.deallocate()
+                        scratchBoxes.deallocate(); scratchWorst.deallocate(); scratchNear.deallocate()
                     }
+                    let swo = SharedBuffer(base: scratchWorst), sne = SharedBuffer(base: scratchNear)
                     let sd = SharedBuffer(base: scratchDist), sp = SharedBuffer(base: scratchPos)
                     let ss = SharedBuffer(base: scratchStack), sbx = SharedBuffer(base: scratchBoxes)
                     let firstLeaf = v.firstLeaf
                     Parallel.forEachChunk(count: v.nodeCount - firstLeaf, grain: 256, threads: workers) { chunk, w in
                         let dist = sd.base + w * listStride, pos = sp.base + w * listStride
                         let stack = ss.base + w * smallStride, boxes = sbx.base + w * smallStride
+                        let worst = swo.base + w * worstStride, near = sne.base + w * nearStride
                         for leaf in (chunk.lowerBound + firstLeaf)..<(chunk.upperBound + firstLeaf) {
                             let s = Int(v.start[leaf]), e = Int(v.end[leaf])
                             if kq == 1 {
                                 for p in s..<e { shared[p] = 0; sharedNeighbours?[p] = Int32(p) }
                                 continue
                             }
-                            for j in 0..<(e - s) {
-                                _ = v.kthDistance2(ofPosition: s + j, inLeaf: leaf, kq, dist + j * kq, pos + j * kq, stack, boxes)
-                            }
+                            v.leafNeighbours(leaf: leaf, kq, dist, pos, worstScratch: worst, near: near,
+                                             nearCapacity: nearCapacity, stack: stack, boxes: boxes)
                             for j in 0..<(e - s) {
                                 let p = s + j
                                 shared[p] = dist[j * kq + k - 1]

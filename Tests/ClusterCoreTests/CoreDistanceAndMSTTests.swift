@@ -37,6 +37,83 @@ struct CoreDistanceAndMSTTests {
         }
     }
 
+    /// The neighbour lists the MST starts from, against every distance: each position lists
+    /// k + 1 distinct positions whose distances are the k + 1 smallest from it. Leaf sizes from
+    /// below k (every leaf searches point by point) to 32, and the number of leaves checked
+    /// directly from none (all searched) to unlimited, so both ways and their mix are covered.
+    @Test("neighbour lists hold the k+1 nearest points, for any leaf size and way of searching",
+          arguments: [2, 5, 10])
+    func neighbourLists(minSamples: Int) throws {
+        for (name, p) in Self.shapes where p.count > minSamples + 1 {
+            let n = p.count
+            // Every point's squared distances to all points, ascending, by input row.
+            let expected = (0..<n).map { i in
+                (0..<n).map { j -> Double in
+                    let dx = p.xs[j] - p.xs[i], dy = p.ys[j] - p.ys[i]
+                    return dx * dx + dy * dy
+                }.sorted()
+            }
+            for leafSize in [4, 16, 32] {
+                let t = KDTree(points: p, leafSize: leafSize)
+                for (capacity, threads) in [(0, 1), (3, 1), (64, 1), (64, 2)] {
+                    let r = try CoreDistances.computeWithNeighbours(
+                        tree: t, minSamples: minSamples, convention: .sklearn, threads: threads,
+                        keepNeighbours: true, extra: 1, nearCapacity: capacity)
+                    let kq = r.k + 1
+                    var bad = 0
+                    for i in 0..<n {
+                        let listed = (0..<kq).map { Int(r.neighbours[i * kq + $0]) }
+                        let d = listed.map { j -> Double in
+                            let dx = t.xs[j] - t.xs[i], dy = t.ys[j] - t.ys[i]
+                            return dx * dx + dy * dy
+                        }
+                        let row = Int(t.index[i])
+                        if Set(listed).count != kq || d != Array(expected[row].prefix(kq)) || r.core2[i] != expected[row][r.k - 1] {
+                            bad += 1
+                        }
+                    }
+                    #expect(bad == 0, "\(name) leafSize \(leafSize) capacity \(capacity) threads \(threads): \(bad) wrong lists")
+                }
+            }
+        }
+        // A larger set of clumps in noise, where near leaves are many and far apart in the
+        // tree: every k-th distance against a scan of all points.
+        var g = SplitMix64(seed: 90 + UInt64(minSamples))
+        let clumps = (0..<30).map { _ in (3000 * g.uniform(), 3000 * g.uniform(), 2 + 30 * g.uniform()) }
+        let big = try PointSet((0..<2500).map { i -> (Double, Double) in
+            if i % 3 == 0 { return (3000 * g.uniform(), 3000 * g.uniform()) }
+            let c = clumps[i % clumps.count]
+            return (c.0 + c.2 * g.normal(), c.1 + c.2 * g.normal())
+        })
+        let t = KDTree(points: big)
+        let r = try CoreDistances.computeWithNeighbours(tree: t, minSamples: minSamples, convention: .sklearn, threads: 2,
+                                                        keepNeighbours: true, extra: 1)
+        var bad = 0
+        t.xs.withUnsafeBufferPointer { xs in
+        t.ys.withUnsafeBufferPointer { ys in
+            let n = xs.count, kq = r.k + 1
+            var nearest = [Double](repeating: .infinity, count: kq)
+            for i in 0..<n {
+                for j in 0..<kq { nearest[j] = .infinity }
+                for j in 0..<n {
+                    let dx = xs[j] - xs[i], dy = ys[j] - ys[i]
+                    let d = dx * dx + dy * dy
+                    var at = kq - 1
+                    if d >= nearest[at] { continue }
+                    while at > 0 && nearest[at - 1] > d { nearest[at] = nearest[at - 1]; at -= 1 }
+                    nearest[at] = d
+                }
+                let listed = (0..<kq).map { j -> Double in
+                    let q = Int(r.neighbours[i * kq + j])
+                    let dx = xs[q] - xs[i], dy = ys[q] - ys[i]
+                    return dx * dx + dy * dy
+                }
+                if listed != nearest { bad += 1 }
+            }
+        }}
+        #expect(bad == 0, "clumps in noise: \(bad) wrong lists")
+    }
+
     @Test("the hdbscan convention is scikit-learn's with one more neighbour")
     func conventionShift() throws {
         let p = Shapes.blobs(500, seed: 5)
