@@ -73,6 +73,21 @@ struct CLIErrorTests {
         }
     }
 
+    /// `cluster` is parsed on a short path with itself as the root command; help and usage
+    /// errors must still come from the full command tree, naming `geocluster cluster`.
+    @Test("cluster help and usage errors name the full command", arguments: [["--help"], ["-h"], ["IN.csv"]])
+    func clusterHelpNamesFullCommand(arguments: [String]) throws {
+        try withTemporaryFolder { folder throws in
+            try folder.write(Blobs.planar(perBlob: 10).text, to: "IN.csv")
+            let r = try folder.run(["cluster"] + arguments)
+            let help = arguments != ["IN.csv"]
+            #expect(r.status == (help ? 0 : 64), "\(r)")
+            #expect((help ? r.stdout : r.stderr).contains(help ? "USAGE: geocluster cluster " : "Usage: geocluster cluster "), "\(r)")
+            #expect(!(r.stdout + r.stderr).contains("USAGE: cluster") && !(r.stdout + r.stderr).contains("Usage: cluster"), "\(r)")
+            if help { #expect(r.stdout.contains("--version"), "the root's options are listed too: \(r)") }
+        }
+    }
+
     @Test("usage mistakes exit 64 with a message naming the option, and write nothing", arguments: [
         ["cluster", "IN.csv", "--output", "OUT.csv", "--min-cluster-size", "1"],
         ["cluster", "IN.csv", "--output", "OUT.csv", "--threads", "0"],
