@@ -37,7 +37,7 @@ struct Geocluster: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // (A help request parses into ArgumentParser's own help command, hence the cast.)
         if arguments.first == ClusterCommand.configuration.commandName,
-           var command = (try? ClusterCommand.parseAsRoot(Array(arguments.dropFirst()))) as? ClusterCommand {
+           let command = (try? ClusterCommand.parseAsRoot(Array(arguments.dropFirst()))) as? ClusterCommand {
             do {
                 try command.run()
                 return
