@@ -63,12 +63,14 @@ extension MinimumSpanningTree {
     /// - Complexity: O(n log n) per round on 2-D data in practice, O(log n) rounds.
     public static func boruvka(tree: KDTree, coreDistances: [Double], threads: Int = 1) -> MinimumSpanningTree {
         boruvka(tree: tree, squaredCoreDistances: coreDistances.map { $0 * $0 },
-                neighbours: [], neighbourCount: 0, threads: threads).mst
+                neighbours: [], neighbourCount: 0, coreNeighbourCount: 0, threads: threads).mst
     }
 
     /// Borůvka as above, from squared core distances; `neighbours` (when not empty) holds each
     /// position's `neighbourCount` nearest positions (itself included), nearest first, with
-    /// `neighbourCount` at least one more than the core-distance neighbour count. The first
+    /// `neighbourCount` at least one more than `coreNeighbourCount`, the core distances' own
+    /// count: `core2[p]` is the squared distance of p's entry `coreNeighbourCount - 1`, so the
+    /// entries before it are within it (their weights need no distance). The first
     /// round then takes each point's best edge from that list whenever it is provably the best
     /// under the total order (its weight is below the squared distance of the farthest listed
     /// neighbour), and searches the tree only for the rest.
@@ -78,13 +80,16 @@ extension MinimumSpanningTree {
     /// order follows space (see `SingleLinkageTree.init(mst:positionA:positionB:rowOf:threads:)`).
     static func boruvka(
         tree: KDTree, squaredCoreDistances core2: [Double], neighbours: consuming [Int32],
-        neighbourCount kk: Int, threads: Int, inspect: RoundInspector? = nil
+        neighbourCount kk: Int, coreNeighbourCount: Int, threads: Int, inspect: RoundInspector? = nil
     ) -> (mst: MinimumSpanningTree, positionA: [Int32], positionB: [Int32]) {
+        precondition(neighbours.isEmpty || (coreNeighbourCount >= 1 && coreNeighbourCount < kk),
+                     "the lists go at least one neighbour past the core distance")
         let n = tree.count
         precondition(core2.count == n, "one core distance per point")
         if n <= 1 { return (MinimumSpanningTree(a: [], b: [], weight: []), [], []) }
         let lists = neighbours
-        let (ea, eb) = rounds(tree: tree, core2: core2, neighbours: lists, kk: kk, threads: threads, inspect: inspect)
+        let (ea, eb) = rounds(tree: tree, core2: core2, neighbours: lists, kk: kk, inCore: coreNeighbourCount,
+                              threads: threads, inspect: inspect)
         // The lists are the largest input; free them before the sort below allocates.
         _ = consume lists
         _ = consume neighbours
@@ -134,7 +139,8 @@ extension MinimumSpanningTree {
     /// The Borůvka rounds; returns the edges as pairs of tree positions. All round
     /// state lives (and dies) here, before the caller's final sort needs memory.
     private static func rounds(
-        tree: KDTree, core2: [Double], neighbours: [Int32], kk: Int, threads: Int, inspect: RoundInspector?
+        tree: KDTree, core2: [Double], neighbours: [Int32], kk: Int, inCore: Int, threads: Int,
+        inspect: RoundInspector?
     ) -> (a: [Int32], b: [Int32]) {
         let n = tree.count
         let workers = max(1, threads)
@@ -216,7 +222,7 @@ extension MinimumSpanningTree {
                     bestW: bestW.baseAddress!, bestKey: bestKey.baseAddress!,
                     floor2: floor2.baseAddress!, cand: cand.baseAddress!, spent: spent.baseAddress!,
                     stacks: stacks, boxStacks: boxStacks, stackSize: stackSize,
-                    reachLists: reachLists, stride: k)
+                    reachLists: reachLists, stride: k, inCore: inCore)
                 tree.withNodeArrays { v in
                     if firstFromLists {
                         neighbours.withUnsafeBufferPointer { nb in
@@ -482,6 +488,8 @@ private struct BoruvkaSearch: @unchecked Sendable {
     static let reachStride = 64
     /// Slots per worker in `bestW`/`bestKey`: the number of components.
     let stride: Int
+    /// How many entries of each neighbour list lie within the point's core distance.
+    let inCore: Int
 
     @inline(__always) static func pairKey(_ p: Int, _ q: Int) -> UInt64 {
         p < q ? (UInt64(p) << 32 | UInt64(q)) : (UInt64(q) << 32 | UInt64(p))
@@ -498,9 +506,16 @@ private struct BoruvkaSearch: @unchecked Sendable {
         var far2 = 0.0
         for j in 0..<kk {
             let q = Int(neighbours[p * kk + j])
-            let dx = v.x[q] - qx, dy = v.y[q] - qy
-            let d2 = dx * dx + dy * dy
-            if d2 > far2 { far2 = d2 }
+            // The first `inCore` entries are no farther than the core distance, which then
+            // dominates their weight: max(cp, core2[q], d2) is max(cp, core2[q]) bit for bit,
+            // and so is it with d2 = 0. Only the entries past it need their distance (and the
+            // last, the farthest, gives far2).
+            var d2 = 0.0
+            if j >= inCore {
+                let dx = v.x[q] - qx, dy = v.y[q] - qy
+                d2 = dx * dx + dy * dy
+                if d2 > far2 { far2 = d2 }
+            }
             if comp[q] == c { continue }
             let w = max(cp, core2[q], d2)
             if w <= bw {

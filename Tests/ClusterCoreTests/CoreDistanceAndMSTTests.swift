@@ -206,7 +206,7 @@ struct CoreDistanceAndMSTTests {
             for threads in [1, 2] {
                 var rounds = 0, bounded = 0, exact = 0
                 let (mst, _, _) = MinimumSpanningTree.boruvka(
-                    tree: t, squaredCoreDistances: r.core2, neighbours: r.neighbours, neighbourCount: r.k + 1,
+                    tree: t, squaredCoreDistances: r.core2, neighbours: r.neighbours, neighbourCount: r.k + 1, coreNeighbourCount: r.k,
                     threads: threads, inspect: { comp, floor2, cand in
                         rounds += 1
                         comp.withUnsafeBufferPointer { comp in
