@@ -106,7 +106,6 @@ public enum HDBSCAN {
         // most points' best edges from the list alone.
         let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
         let keep = k + 1 <= n
-        let coreCount = k
         let (core2, neighbours, kk) = try observer.run("core distances") {
             let r = try CoreDistances.computeWithNeighbours(
                 tree: tree, minSamples: parameters.effectiveMinSamples,
@@ -122,7 +121,7 @@ public enum HDBSCAN {
             lists = []
             return MinimumSpanningTree.boruvka(tree: tree, squaredCoreDistances: core2,
                                                neighbours: handed, neighbourCount: kk,
-                                               coreNeighbourCount: coreCount, threads: threads)
+                                               coreNeighbourCount: k, threads: threads)
         }
         let coreByRow = [Double].initialized(count: n) { out in
             let rows = SharedBuffer(base: out)  // tree.index is a permutation: each row once
