@@ -1,7 +1,12 @@
 // swift-tools-version: 6.1
 // geocluster: clustering geographic points (real-estate listings first) and measuring
-// how well and how fast each method does it. Data flows one way through the modules:
-// Geo -> ClusterCore -> Metrics -> Harness -> Reports -> geocluster (CLI); see README.md.
+// how well and how fast each method does it.
+//
+// Data flows one way: input (Datasets) -> projection (Geo) -> index ... labels (ClusterCore)
+// -> scores (Metrics) -> runs, timings and records (Harness) -> tables, maps, plots, HTML
+// (Reports) -> the CLI (geocluster). The dependency graph below follows that flow but is not
+// a chain: ClusterCore and Metrics depend on nothing (pure Swift), Datasets on Geo, Harness on
+// the four below it, Reports on Harness and Geo; no module imports against the flow.
 import PackageDescription
 
 let package = Package(
@@ -16,6 +21,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 for dataset content hashes and partition fingerprints.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // Type-safe HTML (escaping included) for the report page.
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // The C APIs of PROJ and GEOS (reentrant only), loaded with dlopen on first use rather
@@ -32,8 +41,17 @@ let package = Package(
         .target(name: "ClusterCore"),
         .target(name: "Datasets", dependencies: ["Geo", "CAllocator"]),
         .target(name: "Metrics"),
-        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Datasets", "Metrics"]),
-        .target(name: "Reports", dependencies: ["Harness", "Geo"]),
+        // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
+        // in their own processes, records and summaries.
+        .target(name: "Harness", dependencies: [
+            "Geo", "ClusterCore", "Datasets", "Metrics",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // CSV tables, SVG maps and plots, the HTML report: from Harness records and Geo shapes.
+        .target(name: "Reports", dependencies: [
+            "Harness", "Geo", "Datasets",
+            .product(name: "Plot", package: "Plot"),
+        ]),
         // glibc's malloc settings: a fixed mmap threshold so freed large arrays leave the
         // process, or, for small inputs, freed memory kept for the next stage to reuse.
         .target(name: "CAllocator"),
@@ -48,6 +66,8 @@ let package = Package(
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,2 @@
-// Reports: CSV tables, SVG maps and the HTML report, built only from Harness records and Geo
-// shapes. Its contents arrive with the reports issue; until then the module is intentionally
-// empty (no placeholder API).
+// Reports: CSV tables, SVG maps and plots and the one-file HTML report, built only from
+// Harness records and Geo shapes. One file per output kind.
