@@ -23,8 +23,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 for dataset content hashes and partition fingerprints.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
-        // Type-safe HTML (escaping included) for the report page.
-        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // The C APIs of PROJ and GEOS (reentrant only), loaded with dlopen on first use rather
@@ -48,10 +46,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // CSV tables, SVG maps and plots, the HTML report: from Harness records and Geo shapes.
-        .target(name: "Reports", dependencies: [
-            "Harness", "Geo", "Datasets",
-            .product(name: "Plot", package: "Plot"),
-        ]),
+        // SVG and HTML come from Reports' own XMLWriter, not Plot or swift-mustache: both import
+        // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and
+        // Plot writes attribute values unescaped.
+        .target(name: "Reports", dependencies: ["Harness", "Geo", "Datasets"]),
         // glibc's malloc settings: a fixed mmap threshold so freed large arrays leave the
         // process, or, for small inputs, freed memory kept for the next stage to reuse.
         .target(name: "CAllocator"),
