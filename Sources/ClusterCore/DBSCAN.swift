@@ -69,9 +69,6 @@ public struct DBSCANResult: Sendable, Equatable {
 }
 
 public enum DBSCAN {
-    /// Stage names, in order, as reported to a `StageObserver`.
-    public static let stageNames = ["grid", "core points", "clusters", "border points"]
-
     /// Runs DBSCAN on planar points.
     /// - Parameters:
     ///   - threads: worker threads for the core and border stages; the output is identical for
@@ -106,25 +103,18 @@ public enum DBSCAN {
         if n == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
         let eps = parameters.eps
         let side = eps / 2.0.squareRoot() * cellScale
-        let w: DBSCANWorkspace
-        do {
-            w = try observer.run("grid") {
-                // Cells start at the lower-left corner of the data.
-                var x0 = points.xs[0], y0 = points.ys[0]
-                for i in 0..<n { x0 = min(x0, points.xs[i]); y0 = min(y0, points.ys[i]) }
-                var grid = try CellIndex(xs: points.xs, ys: points.ys, side: side, originX: x0, originY: y0,
-                                         parameterName: "eps", keepCoordinates: true)
-                return DBSCANWorkspace(grid: &grid, eps: eps, minSamples: parameters.minSamples)
-            }
-        } catch let e as ClusterCoreError {
-            throw e
-        } catch {
-            preconditionFailure("unexpected error \(error)")
+        let w = try observer.run(DBSCANStage.grid) { () throws(ClusterCoreError) in
+            // Cells start at the lower-left corner of the data.
+            var x0 = points.xs[0], y0 = points.ys[0]
+            for i in 0..<n { x0 = min(x0, points.xs[i]); y0 = min(y0, points.ys[i]) }
+            var grid = try CellIndex(xs: points.xs, ys: points.ys, side: side, originX: x0, originY: y0,
+                                     parameterName: "eps", keepCoordinates: true)
+            return DBSCANWorkspace(grid: &grid, eps: eps, minSamples: parameters.minSamples)
         }
         let workers = max(1, threads)
-        observer.run("core points") { w.findCorePoints(threads: workers) }
-        let clusterCount = observer.run("clusters") { w.connectCorePoints() }
-        return observer.run("border points") {
+        observer.run(DBSCANStage.corePoints) { w.findCorePoints(threads: workers) }
+        let clusterCount = observer.run(DBSCANStage.clusters) { w.connectCorePoints() }
+        return observer.run(DBSCANStage.borderPoints) {
             w.labelBorderPoints(threads: workers)
             // Back to input order.
             var labels = [Int32](repeating: -1, count: n)

@@ -51,8 +51,14 @@ public enum GridClustering {
     ///   points span more than 2³¹ cells along an axis (a cell size far too small for the data).
     /// - Complexity: O(n) time (a counting or radix sort by cell, one sweep over the cells, one
     ///   pass over the rows) and O(n) memory.
-    public static func fit(_ points: PointSet, parameters: GridParameters) throws(ClusterCoreError) -> GridResult {
+    public static func fit(
+        _ points: PointSet, parameters: GridParameters, observer: some StageObserver = NoStageObserver()
+    ) throws(ClusterCoreError) -> GridResult {
         try parameters.validate()
+        return try observer.run(GridStage.grid) { () throws(ClusterCoreError) in try cluster(points, parameters) }
+    }
+
+    private static func cluster(_ points: PointSet, _ parameters: GridParameters) throws(ClusterCoreError) -> GridResult {
         let n = points.count
         let grid = try CellIndex(xs: points.xs, ys: points.ys, side: parameters.cellSize, originX: 0, originY: 0,
                                  parameterName: "cellSize")

@@ -53,18 +53,6 @@ public struct HDBSCANParameters: Sendable, Equatable {
     }
 }
 
-/// Lets a caller wrap each stage, for example to time it. ClusterCore itself never reads a
-/// clock; the Harness and the CLI pass an observer that does.
-public protocol StageObserver {
-    func run<T>(_ stage: String, _ body: () throws -> T) rethrows -> T
-}
-
-/// An observer that only runs each stage.
-public struct NoStageObserver: StageObserver {
-    public init() {}
-    public func run<T>(_ stage: String, _ body: () throws -> T) rethrows -> T { try body() }
-}
-
 /// Everything one HDBSCAN run produces.
 public struct HDBSCANResult: Sendable {
     public var labeling: Labeling
@@ -73,6 +61,9 @@ public struct HDBSCANResult: Sendable {
     /// The intermediate trees, each nil unless `fit` was asked to keep it (see
     /// `HDBSCANOutputs`).
     public var mst: MinimumSpanningTree?
+    /// The MST's total weight (metres), summed in ascending order of weight, kept whether or
+    /// not the tree is: a fingerprint of the run (the MST is unique up to ties, its weight is not).
+    public var mstWeight: Double
     public var linkage: SingleLinkageTree?
     public var condensedTree: CondensedTree?
     /// Selected cluster ids in the condensed tree, ascending (label i ↔ selectedClusters[i]).
@@ -95,10 +86,10 @@ public enum HDBSCAN {
     /// Index, core distances and MST; returns core distances by input row and the MST.
     private static func indexAndMST(
         _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver
-    ) throws -> ([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
+    ) throws(ClusterCoreError) -> ([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
         let n = points.count
         let input = points
-        let tree = observer.run("index") { KDTree(points: input, threads: threads) }
+        let tree = observer.run(HDBSCANStage.index) { KDTree(points: input, threads: threads) }
         // The tree holds its own copy of the coordinates; let the input's go.
         _ = consume input
         _ = consume points
@@ -106,7 +97,7 @@ public enum HDBSCAN {
         // most points' best edges from the list alone.
         let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
         let keep = k + 1 <= n
-        let (core2, neighbours, kk) = try observer.run("core distances") {
+        let (core2, neighbours, kk) = try observer.run(HDBSCANStage.coreDistances) { () throws(ClusterCoreError) in
             let r = try CoreDistances.computeWithNeighbours(
                 tree: tree, minSamples: parameters.effectiveMinSamples,
                 convention: parameters.minSamplesConvention, threads: threads,
@@ -115,7 +106,7 @@ public enum HDBSCAN {
         }
         var lists = neighbours
         _ = consume neighbours
-        let mst = observer.run("MST") {
+        let mst = observer.run(HDBSCANStage.mst) {
             // Hand the lists over so the MST can free them as soon as its rounds are done.
             let handed = lists
             lists = []
@@ -131,9 +122,6 @@ public enum HDBSCAN {
         }
         return (coreByRow, mst.mst, mst.positionA, mst.positionB, tree.index)
     }
-
-    /// Stage names, in order, as reported to a `StageObserver`.
-    public static let stageNames = ["index", "core distances", "MST", "linkage", "condense", "select", "label"]
 
     /// Runs HDBSCAN on planar points.
     ///
@@ -152,38 +140,33 @@ public enum HDBSCAN {
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
         let n = points.count
-        do {
-            // The stages run in a nested function so that the index, the neighbour lists and
-            // every intermediate array are released as soon as the next stage no longer needs
-            // them: peak memory is that of the largest stage, not of all of them together.
-            // The linkage is built on tree positions (see SingleLinkageTree); the position
-            // arrays die with this stage.
-            let (coreByRow, builtMST, positionA, positionB, rowOf) = try indexAndMST(
-                consume points, parameters: parameters, threads: threads, observer: observer)
-            var mst: MinimumSpanningTree? = builtMST
-            _ = consume builtMST
-            var linkage: SingleLinkageTree? = observer.run("linkage") {
-                SingleLinkageTree(mst: mst!, positionA: positionA, positionB: positionB, rowOf: rowOf,
-                                  pointCount: n, threads: threads)
-            }
-            if !keeping.contains(.mst) { mst = nil }
-            var condensed: CondensedTree? = observer.run("condense") {
-                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize, threads: threads)
-            }
-            if !keeping.contains(.linkage) { linkage = nil }
-            let selected = observer.run("select") { ClusterSelection.select(condensed!, options: parameters.selection) }
-            let labeling = observer.run("label") {
-                Labeling(tree: condensed!, selected: selected,
-                         allowSingleCluster: parameters.selection.allowSingleCluster,
-                         epsilon: parameters.selection.epsilon, threads: threads)
-            }
-            if !keeping.contains(.condensedTree) { condensed = nil }
-            return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, linkage: linkage,
-                                 condensedTree: condensed, selectedClusters: selected)
-        } catch let e as ClusterCoreError {
-            throw e
-        } catch {
-            preconditionFailure("unexpected error \(error)")
+        // The stages run in a nested function so that the index, the neighbour lists and
+        // every intermediate array are released as soon as the next stage no longer needs
+        // them: peak memory is that of the largest stage, not of all of them together.
+        // The linkage is built on tree positions (see SingleLinkageTree); the position
+        // arrays die with this stage.
+        let (coreByRow, builtMST, positionA, positionB, rowOf) = try indexAndMST(
+            consume points, parameters: parameters, threads: threads, observer: observer)
+        let mstWeight = builtMST.totalWeight
+        var mst: MinimumSpanningTree? = builtMST
+        _ = consume builtMST
+        var linkage: SingleLinkageTree? = observer.run(HDBSCANStage.linkage) {
+            SingleLinkageTree(mst: mst!, positionA: positionA, positionB: positionB, rowOf: rowOf,
+                              pointCount: n, threads: threads)
         }
+        if !keeping.contains(.mst) { mst = nil }
+        var condensed: CondensedTree? = observer.run(HDBSCANStage.condense) {
+            CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize, threads: threads)
+        }
+        if !keeping.contains(.linkage) { linkage = nil }
+        let selected = observer.run(HDBSCANStage.select) { ClusterSelection.select(condensed!, options: parameters.selection) }
+        let labeling = observer.run(HDBSCANStage.label) {
+            Labeling(tree: condensed!, selected: selected,
+                     allowSingleCluster: parameters.selection.allowSingleCluster,
+                     epsilon: parameters.selection.epsilon, threads: threads)
+        }
+        if !keeping.contains(.condensedTree) { condensed = nil }
+        return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, mstWeight: mstWeight, linkage: linkage,
+                             condensedTree: condensed, selectedClusters: selected)
     }
 }

@@ -209,12 +209,8 @@ struct DBSCANTests {
 
     @Test("a StageObserver sees the stages in order")
     func stages() throws {
-        final class Recorder: StageObserver {
-            var names: [String] = []
-            func run<T>(_ stage: String, _ body: () throws -> T) rethrows -> T { names.append(stage); return try body() }
-        }
-        let r = Recorder()
+        let r = StageRecorder()
         _ = try DBSCAN.fit(Shapes.uniform(50, seed: 1), parameters: DBSCANParameters(eps: 50), observer: r)
-        #expect(r.names == DBSCAN.stageNames)
+        #expect(r.names == DBSCANStage.allCases.map(\.rawValue))
     }
 }

@@ -5,6 +5,31 @@ import Testing
 struct HDBSCANPropertyTests {
     static let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
 
+    @Test("the observer sees every stage in order, and a stage's error reaches the caller typed")
+    func stagesAndTypedErrors() throws {
+        let r = StageRecorder()
+        _ = try HDBSCAN.fit(Shapes.uniform(200, seed: 3), parameters: HDBSCANParameters(minClusterSize: 5), observer: r)
+        #expect(r.names == HDBSCANStage.allCases.map(\.rawValue))
+
+        // Fewer points than the neighbour count: the core-distance stage throws, and the
+        // error arrives as ClusterCoreError (no catch-all conversion on the way).
+        let failing = StageRecorder()
+        let error: ClusterCoreError? = {
+            do throws(ClusterCoreError) {
+                _ = try HDBSCAN.fit(Shapes.uniform(3, seed: 3), parameters: HDBSCANParameters(minClusterSize: 5), observer: failing)
+                return nil
+            } catch {
+                return error
+            }
+        }()
+        guard case .tooFewPoints = error else { Issue.record("expected tooFewPoints, got \(String(describing: error))"); return }
+        #expect(failing.names == ["index", "core distances"])
+
+        let grid = StageRecorder()
+        _ = try GridClustering.fit(Shapes.uniform(50, seed: 1), parameters: GridParameters(cellSize: 100), observer: grid)
+        #expect(grid.names == ["grid"])
+    }
+
     @Test("shuffling the rows gives the same partition, probabilities and scores")
     func shuffleInvariant() throws {
         for (name, p) in [("blobs", Shapes.blobs(3000, seed: 1)), ("ties", Shapes.gridWithDuplicates(3000, seed: 2)),

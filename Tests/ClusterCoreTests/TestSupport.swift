@@ -144,3 +144,12 @@ func samePartition(_ a: [Int32], _ b: [Int32]) -> Bool {
     }
     return true
 }
+
+/// Records the stages an algorithm reports, in order, and passes each stage's error through.
+final class StageRecorder: StageObserver {
+    var names: [String] = []
+    func run<S: ClusteringStage, T, E: Error>(_ stage: S, _ body: () throws(E) -> T) throws(E) -> T {
+        names.append(stage.rawValue)
+        return try body()
+    }
+}

@@ -1,0 +1,46 @@
+// The stages of each algorithm, as a caller sees them through a `StageObserver`. ClusterCore
+// never reads a clock or prints; the Harness passes an observer that times each stage.
+
+/// A named stage of a clustering pipeline; its raw value is the name reports print.
+public protocol ClusteringStage: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+
+/// HDBSCAN's stages, in the order they run.
+public enum HDBSCANStage: String, ClusteringStage {
+    case index
+    case coreDistances = "core distances"
+    case mst = "MST"
+    case linkage
+    case condense
+    case select
+    case label
+}
+
+/// DBSCAN's stages, in the order they run.
+public enum DBSCANStage: String, ClusteringStage {
+    /// Points sorted into cells of side just under eps/√2.
+    case grid
+    case corePoints = "core points"
+    case clusters
+    case borderPoints = "border points"
+}
+
+/// Grid clustering's one stage.
+public enum GridStage: String, ClusteringStage {
+    /// Cells counted, dense cells found (and merged), labels assigned.
+    case grid
+}
+
+/// Lets a caller wrap each stage, for example to time it. The stage's error type passes
+/// through unchanged (typed throws), so a pipeline keeps its own error type end to end.
+public protocol StageObserver {
+    func run<S: ClusteringStage, T, E: Error>(_ stage: S, _ body: () throws(E) -> T) throws(E) -> T
+}
+
+/// An observer that only runs each stage.
+public struct NoStageObserver: StageObserver {
+    public init() {}
+    @inlinable
+    public func run<S: ClusteringStage, T, E: Error>(_ stage: S, _ body: () throws(E) -> T) throws(E) -> T {
+        try body()
+    }
+}

@@ -1,0 +1,59 @@
+import ClusterCore
+import Datasets
+
+extension RunRecord {
+    /// The label file's columns for this method: HDBSCAN `id,label,probability,outlier_score`,
+    /// DBSCAN `id,label,is_core`, grid `id,label`.
+    public var labelColumns: [String] {
+        switch method {
+        case .hdbscan: return ["id", "label", "probability", "outlier_score"]
+        case .dbscan: return ["id", "label", "is_core"]
+        case .grid: return ["id", "label"]
+        }
+    }
+
+    /// Writes one row per clustered row, in input order (see `labelColumns`); probabilities and
+    /// outlier scores with 10 decimals. Written to a temporary file and renamed into place.
+    /// - Complexity: O(n), the rows formatted on `threads` workers.
+    public func writeLabels(to path: String, threads: Int) throws(DatasetError) {
+        var out = try CSVWriter(path: path)
+        try out.header(labelColumns)
+        let file = self.file, labels = self.labels
+        let labeling = hdbscan?.labeling, isCore = self.isCore
+        try out.writeRows(count: file.count, threads: threads) { out, i in
+            if file.hasIDColumn { file.withIDBytes(i) { out.field(bytes: $0) } } else { out.field(i) }
+            out.field(Int(labels[i]))
+            if let labeling {
+                out.field(unitInterval: labeling.probabilities[i])
+                out.field(unitInterval: labeling.outlierScores[i])
+            } else if let isCore {
+                out.field(isCore[i] ? 1 : 0)
+            }
+        }
+        try out.commit()
+    }
+
+    /// Writes HDBSCAN's condensed tree as `parent,child,lambda,child_size` (scikit-learn's
+    /// layout; points are 0-based rows of the clustered points).
+    public static func writeCondensedTree(_ t: CondensedTree, to path: String) throws(DatasetError) {
+        var out = try CSVWriter(path: path)
+        try out.header(["parent", "child", "lambda", "child_size"])
+        for i in 0..<t.parent.count {
+            out.field(Int(t.parent[i])); out.field(Int(t.child[i]))
+            out.field(t.lambda[i]); out.field(Int(t.childSize[i]))
+            try out.endRow()
+        }
+        try out.commit()
+    }
+
+    /// Writes the MST as `a,b,weight` (0-based rows of the clustered points; metres, ascending).
+    public static func writeMST(_ m: MinimumSpanningTree, to path: String) throws(DatasetError) {
+        var out = try CSVWriter(path: path)
+        try out.header(["a", "b", "weight"])
+        for i in 0..<m.count {
+            out.field(Int(m.a[i])); out.field(Int(m.b[i])); out.field(m.weight[i])
+            try out.endRow()
+        }
+        try out.commit()
+    }
+}

@@ -1,0 +1,197 @@
+import ArgumentParser
+import ClusterCore
+import Harness
+
+/// The clustering methods the commands offer.
+enum Algorithm: String, ExpressibleByArgument, CaseIterable {
+    case hdbscan
+    /// scikit-learn's DBSCAN: --eps, --min-samples; writes id,label,is_core.
+    case dbscan
+    /// Square-cell grid clustering: --cell-size, --min-points, --grid-merge; writes id,label.
+    case grid
+}
+
+extension SelectionMethod: ExpressibleByArgument {}
+extension MinSamplesConvention: ExpressibleByArgument {}
+
+// Numeric options are parsed `.unconditional`ly: the next argument is their value even when it
+// starts with "-", so `--epsilon -3` is reported as an invalid distance, not as a missing value.
+
+/// The command-line flag of each core parameter, so that the core's own `validate()` is the
+/// one rule and its messages name what the user typed.
+func flag(forParameter name: String) -> String {
+    switch name {
+    case "minClusterSize": return "--min-cluster-size"
+    case "minSamples": return "--min-samples"
+    case "epsilon": return "--epsilon"
+    case "maxClusterSize": return "--max-cluster-size"
+    case "eps": return "--eps"
+    case "cellSize": return "--cell-size"
+    case "minPoints": return "--min-points"
+    default: return name
+    }
+}
+
+/// Runs the core's validation and reports a bad value as a usage mistake naming the flag.
+func validated<T>(_ body: () throws(ClusterCoreError) -> T) throws(ValidationError) -> T {
+    do {
+        return try body()
+    } catch {
+        if case let .invalidParameter(name, value, requirement) = error {
+            throw ValidationError("\(flag(forParameter: name)) \(value) is invalid: \(requirement)")
+        }
+        throw ValidationError(error.description)
+    }
+}
+
+/// HDBSCAN's options. Every one is optional so that one given to another algorithm can be
+/// refused; unset ones take the command line's defaults (`--min-cluster-size` 15, the library's
+/// is 5) or the core's.
+struct HDBSCANOptions: ParsableArguments {
+    /// The command line's default minimum cluster size (the library's is 5; listings need more).
+    static let defaultMinClusterSize = 15
+
+    @Option(parsing: .unconditional, help: "Smallest group that counts as a cluster (at least 2; default \(defaultMinClusterSize)).")
+    var minClusterSize: Int?
+
+    @Option(parsing: .unconditional, help: "Neighbours defining a point's core distance (default: --min-cluster-size); with dbscan, neighbours within --eps that make a point core, itself included (default 5).")
+    var minSamples: Int?
+
+    @Option(help: "Meaning of --min-samples: sklearn (the point itself counts; default) or hdbscan (it does not).")
+    var minSamplesConvention: MinSamplesConvention?
+
+    @Option(help: "Cluster selection: eom (excess of mass; default) or leaf.")
+    var selection: SelectionMethod?
+
+    @Option(parsing: .unconditional, help: "Merge clusters born below this distance, in metres (default 0: off).")
+    var epsilon: Double?
+
+    @Flag(help: "Allow the whole data set to be one cluster.")
+    var allowSingleCluster = false
+
+    @Option(parsing: .unconditional, help: "Excess of mass never selects a cluster larger than this.")
+    var maxClusterSize: Int?
+
+    /// The HDBSCAN-only flags that were given (`--min-samples` is shared with DBSCAN).
+    var givenFlags: [String] {
+        var flags: [String] = []
+        if minClusterSize != nil { flags.append("--min-cluster-size") }
+        if minSamplesConvention != nil { flags.append("--min-samples-convention") }
+        if selection != nil { flags.append("--selection") }
+        if epsilon != nil { flags.append("--epsilon") }
+        if allowSingleCluster { flags.append("--allow-single-cluster") }
+        if maxClusterSize != nil { flags.append("--max-cluster-size") }
+        return flags
+    }
+
+    /// The parameters, checked by `HDBSCANParameters.validate()`.
+    func parameters() throws(ValidationError) -> HDBSCANParameters {
+        let p = HDBSCANParameters(
+            minClusterSize: minClusterSize ?? Self.defaultMinClusterSize, minSamples: minSamples,
+            minSamplesConvention: minSamplesConvention ?? .sklearn,
+            selection: SelectionOptions(method: selection ?? .excessOfMass, epsilon: epsilon ?? 0,
+                                        allowSingleCluster: allowSingleCluster, maxClusterSize: maxClusterSize))
+        try validated { () throws(ClusterCoreError) in try p.validate() }
+        return p
+    }
+
+    func validate() throws { _ = try parameters() }
+}
+
+/// DBSCAN's own option (`--min-samples` is shared with HDBSCAN).
+struct DBSCANOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "dbscan: neighbourhood radius in metres, inclusive (required).")
+    var eps: Double?
+
+    var givenFlags: [String] { eps == nil ? [] : ["--eps"] }
+
+    /// The parameters, checked by `DBSCANParameters.validate()`; the core's default
+    /// `minSamples` (5) when none is given.
+    func parameters(minSamples: Int?) throws(ValidationError) -> DBSCANParameters {
+        guard let eps else { throw ValidationError("--algorithm dbscan needs --eps METRES") }
+        var p = DBSCANParameters(eps: eps)
+        if let minSamples { p.minSamples = minSamples }
+        try validated { () throws(ClusterCoreError) in try p.validate() }
+        return p
+    }
+
+    func validate() throws {
+        if eps != nil { _ = try parameters(minSamples: nil) }
+    }
+}
+
+/// Grid clustering's options.
+struct GridOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "grid: cell side in metres; cells are anchored at x = 0, y = 0 of the projected plane (required).")
+    var cellSize: Double?
+
+    @Option(parsing: .unconditional, help: "grid: points that make a cell a cluster (default 2).")
+    var minPoints: Int?
+
+    @Flag(help: "grid: join 8-adjacent dense cells into one cluster.")
+    var gridMerge = false
+
+    var givenFlags: [String] {
+        var flags: [String] = []
+        if cellSize != nil { flags.append("--cell-size") }
+        if minPoints != nil { flags.append("--min-points") }
+        if gridMerge { flags.append("--grid-merge") }
+        return flags
+    }
+
+    /// The parameters, checked by `GridParameters.validate()`; the core's default `minPoints`.
+    func parameters() throws(ValidationError) -> GridParameters {
+        guard let cellSize else { throw ValidationError("--algorithm grid needs --cell-size METRES") }
+        var p = GridParameters(cellSize: cellSize)
+        if let minPoints { p.minPoints = minPoints }
+        p.mergeAdjacent = gridMerge
+        try validated { () throws(ClusterCoreError) in try p.validate() }
+        return p
+    }
+
+    func validate() throws {
+        if cellSize != nil { _ = try parameters() }
+    }
+}
+
+/// `--algorithm` and every method's options: one `Method`, or a usage error naming the flag.
+struct MethodOptions: ParsableArguments {
+    @Option(help: "Clustering method: hdbscan, or the baselines dbscan and grid.")
+    var algorithm: Algorithm = .hdbscan
+
+    @OptionGroup(title: "HDBSCAN")
+    var hdbscan: HDBSCANOptions
+
+    @OptionGroup(title: "DBSCAN (--algorithm dbscan; also --min-samples)")
+    var dbscan: DBSCANOptions
+
+    @OptionGroup(title: "Grid (--algorithm grid)")
+    var grid: GridOptions
+
+    /// The method, refusing any option the chosen algorithm does not use.
+    func method() throws(ValidationError) -> Method {
+        var foreign: [String]
+        switch algorithm {
+        case .hdbscan: foreign = dbscan.givenFlags + grid.givenFlags
+        case .dbscan: foreign = hdbscan.givenFlags + grid.givenFlags
+        case .grid: foreign = hdbscan.givenFlags + dbscan.givenFlags + (hdbscan.minSamples == nil ? [] : ["--min-samples"])
+        }
+        if let first = foreign.first {
+            let hint: String
+            switch first {
+            case "--eps" where algorithm == .hdbscan: hint = " (HDBSCAN's merge distance is --epsilon)"
+            case "--min-samples" where algorithm == .grid: hint = " (grid's count is --min-points)"
+            default: hint = ""
+            }
+            let list = foreign.count == 1 ? first : foreign.joined(separator: ", ")
+            throw ValidationError("\(list) \(foreign.count == 1 ? "is" : "are") not used by --algorithm \(algorithm.rawValue)\(hint); drop \(foreign.count == 1 ? "it" : "them") or choose the algorithm that uses \(foreign.count == 1 ? "it" : "them")")
+        }
+        switch algorithm {
+        case .hdbscan: return .hdbscan(try hdbscan.parameters())
+        case .dbscan: return .dbscan(try dbscan.parameters(minSamples: hdbscan.minSamples))
+        case .grid: return .grid(try grid.parameters())
+        }
+    }
+
+    func validate() throws { _ = try method() }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `--algorithm` and the method options: one validation (the core's), messages that name the
+/// flag the user typed, and options of another algorithm refused rather than ignored.
+@Suite("cluster: method options")
+struct MethodOptionsTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var fragments: [String]
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let usageCases: [Case] = [
+        // Values the core refuses, reported under the flag that was typed.
+        .init(arguments: ["--min-cluster-size", "1"], fragments: ["--min-cluster-size 1 is invalid: must be at least 2"]),
+        .init(arguments: ["--min-samples", "0"], fragments: ["--min-samples 0 is invalid: must be at least 1"]),
+        .init(arguments: ["--epsilon", "-3"], fragments: ["--epsilon -3.0 is invalid"]),
+        .init(arguments: ["--max-cluster-size", "0"], fragments: ["--max-cluster-size 0 is invalid"]),
+        .init(arguments: ["--algorithm", "dbscan", "--eps", "0"], fragments: ["--eps 0.0 is invalid: must be a finite distance > 0"]),
+        .init(arguments: ["--algorithm", "dbscan", "--eps", "50", "--min-samples", "0"], fragments: ["--min-samples 0 is invalid"]),
+        .init(arguments: ["--algorithm", "grid", "--cell-size", "100", "--min-points", "0"], fragments: ["--min-points 0 is invalid"]),
+        // Required options.
+        .init(arguments: ["--algorithm", "dbscan"], fragments: ["--algorithm dbscan needs --eps METRES"]),
+        .init(arguments: ["--algorithm", "grid"], fragments: ["--algorithm grid needs --cell-size METRES"]),
+        // Options the chosen algorithm does not use: refused, never silently ignored.
+        .init(arguments: ["--eps", "100"], fragments: ["--eps is not used by --algorithm hdbscan", "--epsilon"]),
+        .init(arguments: ["--algorithm", "dbscan", "--eps", "100", "--min-cluster-size", "500", "--selection", "leaf"],
+              fragments: ["--min-cluster-size, --selection are not used by --algorithm dbscan"]),
+        .init(arguments: ["--algorithm", "dbscan", "--eps", "100", "--min-samples-convention", "hdbscan"],
+              fragments: ["--min-samples-convention is not used by --algorithm dbscan"]),
+        .init(arguments: ["--algorithm", "grid", "--cell-size", "100", "--min-samples", "3"],
+              fragments: ["--min-samples is not used by --algorithm grid", "--min-points"]),
+        .init(arguments: ["--algorithm", "grid", "--cell-size", "100", "--allow-single-cluster"],
+              fragments: ["--allow-single-cluster is not used by --algorithm grid"]),
+        .init(arguments: ["--cell-size", "100", "--grid-merge"], fragments: ["--cell-size, --grid-merge are not used by --algorithm hdbscan"]),
+        .init(arguments: ["--algorithm", "dbscan", "--eps", "100", "--mst", "m.csv"], fragments: ["--condensed-tree and --mst are HDBSCAN outputs"]),
+    ]
+
+    @Test("bad or foreign method options exit 64 naming the flag, and write nothing", arguments: usageCases)
+    func usage(_ c: Case) throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.write("x,y\n0,0\n1,0\n0,1\n1,1\n5,5\n", to: "in.csv")
+            let r = try folder.run(["cluster", "in.csv", "-o", "out.csv"] + c.arguments)
+            #expect(r.status == 64, "\(r)")
+            for f in c.fragments { #expect(r.stderr.contains(f), "missing \"\(f)\" in \(r.stderr)") }
+            #expect(try folder.contents() == ["in.csv"])
+        }
+    }
+
+    @Test("the defaults are the documented ones: DBSCAN min_samples 5, grid min_points 2")
+    func defaults() throws {
+        try withTemporaryFolder { folder throws in
+            // Four points within 1 m and one far away: with min_samples 5 none is core (all
+            // noise); with 4 they form a cluster. Grid: two points in one cell make a cluster
+            // with the default min_points 2.
+            _ = try folder.write("x,y\n0,0\n0.5,0\n0,0.5\n0.5,0.5\n100,100\n", to: "in.csv")
+            var r = try folder.run("cluster", "in.csv", "--algorithm", "dbscan", "--eps", "1", "-o", "d.csv")
+            #expect(r.status == 0, "\(r)")
+            #expect(try folder.read("d.csv") == "id,label,is_core\n0,-1,0\n1,-1,0\n2,-1,0\n3,-1,0\n4,-1,0\n")
+            r = try folder.run("cluster", "in.csv", "--algorithm", "dbscan", "--eps", "1", "--min-samples", "4", "-o", "d.csv")
+            #expect(try folder.read("d.csv") == "id,label,is_core\n0,0,1\n1,0,1\n2,0,1\n3,0,1\n4,-1,0\n")
+            r = try folder.run("cluster", "in.csv", "--algorithm", "grid", "--cell-size", "10", "-o", "g.csv")
+            #expect(r.status == 0, "\(r)")
+            #expect(try folder.read("g.csv") == "id,label\n0,0\n1,0\n2,0\n3,0\n4,-1\n")
+        }
+    }
+}
