@@ -70,23 +70,29 @@ def map_min_samples(peer: str, ms_sklearn: int) -> tuple[int, str]:
 # --------------------------------------------------------------------------------------
 
 
-def read_points(path: Path):
-    """(ids as strings, x list, y list). Uses an `id` column if present, else the row index."""
+def read_points(path: Path, columns=("x", "y")):
+    """(ids, float64 array of shape (n, len(columns))) from a CSV with a header row.
+
+    Column names are matched case-insensitively. The ids are the `id` column as strings if
+    there is one, else the 0-based data row numbers. Fields must be unquoted (numpy's C
+    reader: ~0.15 s per column pass over 100k rows, 5x faster than the csv module).
+    """
+    import numpy as np
+
     with open(path, newline="") as handle:
-        reader = csv.reader(handle)
-        header = [h.strip().lower() for h in next(reader)]
-        if "x" not in header or "y" not in header:
-            raise SystemExit(f"{path}: header must contain x and y columns, got {header}")
-        ix, iy = header.index("x"), header.index("y")
-        iid = header.index("id") if "id" in header else None
-        ids, xs, ys = [], [], []
-        for row_number, row in enumerate(reader):
-            if not row:
-                continue
-            ids.append(row[iid] if iid is not None else str(row_number))
-            xs.append(float(row[ix]))
-            ys.append(float(row[iy]))
-    return ids, xs, ys
+        header = [h.strip().lower() for h in next(csv.reader(handle))]
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise SystemExit(f"{path}: header must contain {', '.join(columns)} columns "
+                         f"(missing {', '.join(missing)}), got {header}")
+    values = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=np.float64,
+                        usecols=[header.index(c) for c in columns])
+    if "id" in header:
+        ids = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=1, dtype=str,
+                         usecols=header.index("id")).tolist()
+    else:
+        ids = [str(i) for i in range(len(values))]
+    return ids, values
 
 
 def read_labels(path: Path) -> dict[str, int]:
@@ -174,7 +180,8 @@ def generate_estate_csv(path: Path, n: int, seed: int, extent: float = 30_000.0)
 # --------------------------------------------------------------------------------------
 
 
-def _status_kb(field: str) -> int:
+def status_kb(field: str) -> int:
+    """A /proc/self/status field in KiB (VmHWM: peak resident set so far; VmRSS: now); -1 if absent."""
     with open("/proc/self/status") as handle:
         for line in handle:
             if line.startswith(field + ":"):
@@ -231,9 +238,8 @@ def make_fit(peer: str, params: dict, threads: int):
 def child_main(args) -> int:
     import numpy as np
 
-    ids, xs, ys = read_points(Path(args.input))
-    x = np.column_stack([np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)])
-    del ids, xs, ys
+    ids, x = read_points(Path(args.input))
+    del ids
     if args.shift:
         # Translate so the minimum is 0: exact HDBSCAN is translation invariant, and this keeps
         # float32 peers (fast_hdbscan) from losing precision on projected coordinates.
@@ -250,8 +256,8 @@ def child_main(args) -> int:
         fit(x)  # untimed: JIT compilation (numba) happens here
         warmup_s = time.perf_counter() - start
 
-    base_rss_kb = _status_kb("VmRSS")
-    setup_peak_kb = _status_kb("VmHWM")  # interpreter + imports + CSV + warm-up
+    base_rss_kb = status_kb("VmRSS")
+    setup_peak_kb = status_kb("VmHWM")  # interpreter + imports + CSV + warm-up
     reset_ok = _reset_peak_rss()
     times, cpu_times, labels = [], [], None
     for _ in range(args.repeat):
@@ -259,8 +265,8 @@ def child_main(args) -> int:
         labels = fit(x)
         times.append(time.perf_counter() - t0)
         cpu_times.append(time.process_time() - cpu0)
-    fit_peak_kb = _status_kb("VmHWM") if reset_ok else -1
-    process_peak_kb = max(setup_peak_kb, _status_kb("VmHWM"))
+    fit_peak_kb = status_kb("VmHWM") if reset_ok else -1
+    process_peak_kb = max(setup_peak_kb, status_kb("VmHWM"))
 
     labels = np.asarray(labels, dtype=np.int64)
     np.save(args.child_labels, labels)
@@ -498,7 +504,7 @@ def main(argv=None) -> int:
     ms = args.min_samples
     if ms < 1 or args.min_cluster_size < 2:
         parser.error("need --min-samples >= 1 and --min-cluster-size >= 2")
-    ids, _, _ = read_points(args.input)
+    ids, _ = read_points(args.input)
     n = len(ids)
     reference = read_labels(args.compare) if args.compare else None
     if args.labels_dir:

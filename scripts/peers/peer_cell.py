@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Run one peer library on one benchmark cell, in this process; write its labels and a report.
+
+    python3 scripts/peers/peer_cell.py --peer fast_hdbscan --input cell.csv \
+        --params '{"min_cluster_size":15,"min_samples":5}' --labels out.csv --report out.json
+
+`geocluster bench` starts one fresh process per cell, measures its wall time, kills it on
+timeout, and reads back the two files. This script measures the rest: reading, exactly one
+timed fit (after an untimed JIT warm-up for numba peers), peak memory, and the MST weight
+the library built. Exit status: 0 for ok, unavailable and skipped; 1 for error (the report
+says why); 2 for bad command-line arguments (argparse; no report). See README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import time
+from importlib.metadata import version as dist_version
+from pathlib import Path
+
+from run_peers import map_min_samples, read_points, status_kb, write_labels
+
+# peer -> (module to import, pip distribution, parameter defaults). Parameters not listed
+# here are rejected, so a misspelt key fails instead of silently running the default.
+PEERS = {
+    "sklearn": ("sklearn", "scikit-learn", {"min_cluster_size": 15, "min_samples": 5}),
+    "hdbscan": ("hdbscan", "hdbscan", {"min_cluster_size": 15, "min_samples": 5}),
+    "fast_hdbscan": ("fast_hdbscan", "fast_hdbscan", {"min_cluster_size": 15, "min_samples": 5}),
+    "hdbscan_rs": ("hdbscan_rs", "hdbscan-rs", {"min_cluster_size": 15, "min_samples": 5}),
+    "sklearn_dbscan": ("sklearn", "scikit-learn", {"eps": 100.0, "min_samples": 5}),
+    # radius in pixels of an `extent`-pixel tile, as in mapbox/supercluster; labels are the
+    # clusters at `zoom`. min_points is not a setting of this library: it is always 2.
+    "supercluster": ("pysupercluster", "pysupercluster-problematy",
+                     {"radius": 40.0, "extent": 512.0, "min_zoom": 0, "max_zoom": 16, "zoom": 14, "min_points": 2}),
+}
+WARMUP_POINTS = 2000  # numba compiles per argument type, not per size: a slice is enough
+
+
+class Outcome(Exception):
+    """Ends the cell early with a status other than ok (unavailable, skipped)."""
+
+    def __init__(self, status: str, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def parse_params(peer: str, text: str) -> dict:
+    params = dict(PEERS[peer][2])
+    given = json.loads(text)
+    unknown = set(given) - set(params)
+    if unknown:
+        raise ValueError(f"unknown --params keys for {peer}: {sorted(unknown)}; known: {sorted(params)}")
+    params.update(given)
+    if peer == "supercluster":
+        if params["min_points"] != 2:
+            raise ValueError("pysupercluster has no min_points setting: every group of 2 or more is a cluster")
+        if not params["min_zoom"] <= params["zoom"] <= params["max_zoom"]:
+            raise ValueError(f"need min_zoom <= zoom <= max_zoom, got {params}")
+    elif params["min_samples"] < 1 or params.get("min_cluster_size", 2) < 2:
+        raise ValueError(f"need min_samples >= 1 and min_cluster_size >= 2, got {params}")
+    return params
+
+
+def make_fit(peer: str, p: dict, threads: int):
+    """(fit: points -> model, summarize: model -> (labels, mst_weight or None), settings).
+
+    Imports happen here; fit is the only part timed. mst_weight is the total weight of the
+    mutual-reachability spanning tree the library itself built (its own tie-breaking and,
+    for hdbscan, its approximations), so a non-minimal tree shows as a larger weight.
+    """
+    if peer in ("sklearn", "hdbscan", "fast_hdbscan", "hdbscan_rs"):
+        ms, note = map_min_samples(peer, p["min_samples"])
+        mcs = p["min_cluster_size"]
+        settings = f"min_cluster_size={mcs}, min_samples={ms} (sklearn's {p['min_samples']}{'; ' + note if note else ''})"
+    if peer == "sklearn":
+        from sklearn.cluster import HDBSCAN
+
+        return (lambda x: HDBSCAN(min_cluster_size=mcs, min_samples=ms, n_jobs=threads, copy=False).fit(x),
+                lambda m: (m.labels_, float(m._single_linkage_tree_["value"].sum())),
+                f"sklearn.cluster.HDBSCAN {settings}, algorithm=auto (KD-tree core distances, dense Prim MST), "
+                f"n_jobs={threads} (k-NN only); mst_weight = sum of _single_linkage_tree_ distances")
+    if peer == "hdbscan":
+        import hdbscan
+
+        return (lambda x: hdbscan.HDBSCAN(min_cluster_size=mcs, min_samples=ms, core_dist_n_jobs=threads,
+                                          gen_min_span_tree=True).fit(x),
+                lambda m: (m.labels_, float(m.minimum_spanning_tree_.to_numpy()[:, 2].sum())),
+                f"hdbscan.HDBSCAN {settings}, algorithm=best (boruvka_kdtree, approx_min_span_tree=True: "
+                f"the tree may be heavier than the MST), core_dist_n_jobs={threads} (joblib worker processes "
+                f"above 16384 points, their memory not in peak_mb); mst_weight = minimum_spanning_tree_ "
+                f"(gen_min_span_tree=True)")
+    if peer == "fast_hdbscan":
+        import fast_hdbscan
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        return (lambda x: fast_hdbscan.HDBSCAN(min_cluster_size=mcs, min_samples=ms).fit(x),
+                lambda m: (m.labels_, float(m._min_spanning_tree[:, 2].sum())),
+                f"fast_hdbscan.HDBSCAN {settings}, parallel Boruvka on a float32 KD-tree, numba threads="
+                f"{numba.get_num_threads()}, one untimed warm-up fit on {WARMUP_POINTS} points first (JIT); "
+                f"mst_weight = _min_spanning_tree (the array behind minimum_spanning_tree_)")
+    if peer == "hdbscan_rs":
+        import hdbscan_rs
+
+        return (lambda x: hdbscan_rs.HDBSCAN(min_cluster_size=mcs, min_samples=ms).fit(x),
+                lambda m: (m.labels_, None),
+                f"hdbscan_rs.HDBSCAN {settings}, no thread setting (single-threaded); "
+                f"mst_weight null: the library exposes no tree")
+    if peer == "sklearn_dbscan":
+        from sklearn.cluster import DBSCAN
+
+        return (lambda x: DBSCAN(eps=p["eps"], min_samples=p["min_samples"], n_jobs=threads).fit(x),
+                lambda m: (m.labels_, None),
+                f"sklearn.cluster.DBSCAN eps={p['eps']} m, min_samples={p['min_samples']} (the point counts), "
+                f"algorithm=auto (KD-tree), n_jobs={threads}")
+    if peer == "supercluster":
+        import pysupercluster
+
+        def fit(lonlat):
+            index = pysupercluster.SuperCluster(lonlat, min_zoom=p["min_zoom"], max_zoom=p["max_zoom"],
+                                                radius=p["radius"], extent=p["extent"])
+            return lonlat, index.getClusters(top_left=(-180.0, 90.0), bottom_right=(180.0, -90.0), zoom=p["zoom"]), index
+
+        return (fit, lambda m: (supercluster_labels(m[0], m[1], p), None),
+                f"pysupercluster.SuperCluster(radius={p['radius']} px, extent={p['extent']}, zooms "
+                f"{p['min_zoom']}-{p['max_zoom']}) on lon/lat, then getClusters(whole world, zoom={p['zoom']}); "
+                f"single-threaded C++; timed: building all zooms + that query; labels (untimed) by replaying "
+                f"its greedy pass, checked against every cluster's id, count and centre")
+    raise ValueError(peer)
+
+
+# --------------------------------------------------------------------------------------
+# supercluster: which points are in which cluster
+# --------------------------------------------------------------------------------------
+
+
+def supercluster_labels(lonlat, clusters: list[dict], p: dict):
+    """Label each point with the id of its cluster at p["zoom"], -1 if it stays a single point.
+
+    pysupercluster-problematy 0.7.8 returns only each cluster's id, count, centre and
+    expansion zoom; it has no getLeaves. Its clustering is mapbox/supercluster's greedy
+    pass, run from max_zoom down: each item at zoom z+1, in order, not yet taken, takes all
+    untaken items within radius / (extent * 2^z) of it (Web Mercator, world = unit square);
+    a group of 2 or more becomes a new item with the count-weighted centre and the next id
+    (ids count on from n; single points keep their row index). Replaying that pass here
+    gives the membership. It is used only if it reproduces the library's clusters exactly
+    (same ids and counts, centres within 1e-9 degrees); otherwise this raises.
+    """
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    sin = np.sin(np.radians(lonlat[:, 1]))
+    pos = np.column_stack([lonlat[:, 0] / 360.0 + 0.5, 0.5 - 0.25 * np.log((1 + sin) / (1 - sin)) / np.pi])
+    n = len(pos)
+    count, ids = np.ones(n), np.arange(n)
+    item_of_point = np.arange(n)  # each input point's item at the current zoom
+    next_id = n
+    for z in range(p["max_zoom"], p["zoom"] - 1, -1):
+        within = cKDTree(pos).query_ball_point(pos, p["radius"] / (p["extent"] * 2.0 ** z))
+        taken, group_of, seeds = [False] * len(pos), [0] * len(pos), []
+        for i in range(len(pos)):
+            if not taken[i]:
+                for j in within[i]:  # i itself included
+                    if not taken[j]:
+                        taken[j], group_of[j] = True, len(seeds)
+                seeds.append(i)
+        group_of = np.asarray(group_of)
+        size = np.bincount(group_of)
+        new_count = np.bincount(group_of, weights=count)
+        pos = np.column_stack([np.bincount(group_of, weights=pos[:, k] * count) / new_count for k in (0, 1)])
+        merged = size > 1
+        ids = np.where(merged, next_id + np.cumsum(merged) - 1, ids[seeds])
+        next_id += int(merged.sum())
+        count, item_of_point = new_count, group_of[item_of_point]
+
+    lat = np.degrees(2 * np.arctan(np.exp(np.pi * (1 - 2 * pos[:, 1])))) - 90.0
+    ours = {int(i): (c, x, y) for i, c, x, y in zip(ids, count, (pos[:, 0] - 0.5) * 360.0, lat)}
+    theirs = {c["id"]: (c["count"], c["longitude"], c["latitude"]) for c in clusters}
+    if ours.keys() != theirs.keys() or any(
+            ours[i][0] != c or abs(ours[i][1] - x) > 1e-9 or abs(ours[i][2] - y) > 1e-9
+            for i, (c, x, y) in theirs.items()):
+        raise RuntimeError("replaying supercluster's greedy pass did not reproduce its clusters; labels unknown")
+    return np.where(count > 1, ids, -1)[item_of_point]
+
+
+# --------------------------------------------------------------------------------------
+# The cell
+# --------------------------------------------------------------------------------------
+
+
+def write_atomically(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def run_cell(args, report: dict) -> None:
+    """Fills `report` in place, so whatever was measured before an exception is kept."""
+    import numpy as np
+
+    peer = args.peer
+    if peer not in PEERS:
+        raise ValueError(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
+    module, dist, _ = PEERS[peer]
+    params = parse_params(peer, args.params)
+
+    start = time.perf_counter()
+    ids, points = read_points(args.input, ("lon", "lat") if peer == "supercluster" else ("x", "y"))
+    report["read_seconds"] = time.perf_counter() - start
+    report["points"] = n = len(ids)
+    if peer != "supercluster":
+        # Exact HDBSCAN/DBSCAN don't change under translation; this keeps float32 peers
+        # (fast_hdbscan) from rounding EPSG:5179 coordinates (~2e6 m) to 0.125 m.
+        points = np.ascontiguousarray(points - points.min(axis=0)) if n else points
+
+    if peer == "sklearn" and n > args.sklearn_max_n:
+        raise Outcome("skipped", f"n = {n} > --sklearn-max-n {args.sklearn_max_n} "
+                                 f"(scikit-learn's HDBSCAN MST is quadratic in time and memory)")
+    try:
+        importlib.import_module(module)
+    except ImportError as error:
+        raise Outcome("unavailable", f"cannot import {module} ({error}); install it with "
+                                     f"scripts/peers/install.sh or pip install {dist}")
+    report["version"] = dist_version(dist)
+    fit, summarize, report["settings"] = make_fit(peer, params, args.threads)
+    if peer == "fast_hdbscan":
+        fit(points[:WARMUP_POINTS])  # untimed: numba compiles here
+
+    cpu, start = time.process_time(), time.perf_counter()
+    model = fit(points)
+    report["fit_seconds"] = time.perf_counter() - start
+    report["fit_cpu_seconds"] = time.process_time() - cpu  # this process only, all its threads
+    # Read before the (untimed) summarize: supercluster's label replay is ours, not the library's.
+    report["peak_mb"] = status_kb("VmHWM") / 1024.0
+
+    labels, report["mst_weight"] = summarize(model)
+    labels = np.asarray(labels, dtype=np.int64)
+    if len(labels) != n:
+        raise RuntimeError(f"{peer} returned {len(labels)} labels for {n} points")
+    report["clusters"] = len(np.unique(labels[labels >= 0]))
+    report["noise"] = int((labels == -1).sum())
+    write_atomically(args.labels, lambda path: write_labels(path, ids, labels))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--peer", required=True, help=", ".join(PEERS))
+    parser.add_argument("--input", required=True, type=Path,
+                        help="CSV with a header: x,y (metres; HDBSCAN/DBSCAN peers) or lon,lat (degrees; supercluster); optional id")
+    parser.add_argument("--params", default="{}", help="JSON object of the peer's parameters (see README.md)")
+    parser.add_argument("--labels", required=True, type=Path, help="output: id,label per input row, -1 = noise")
+    parser.add_argument("--report", required=True, type=Path, help="output: JSON report")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="for peers that take one (default: all cores)")
+    parser.add_argument("--sklearn-max-n", type=int, default=150_000, help="skip sklearn's HDBSCAN above this many points")
+    args = parser.parse_args(argv)
+
+    report = {"status": "ok", "error": None, "peer": args.peer, "version": None, "settings": None,
+              "points": None, "read_seconds": None, "fit_seconds": None, "fit_cpu_seconds": None, "peak_mb": None,
+              "mst_weight": None, "clusters": None, "noise": None}
+    code = 0
+    try:
+        run_cell(args, report)
+    except Outcome as outcome:
+        report["status"], report["error"] = outcome.status, str(outcome)
+    except (Exception, SystemExit) as error:  # SystemExit: read_points' message for a bad header
+        message = " ".join(str(error).split()) or type(error).__name__
+        report["status"], report["error"] = "error", f"{type(error).__name__}: {message}"
+        code = 1
+    if report["peak_mb"] is None:
+        report["peak_mb"] = status_kb("VmHWM") / 1024.0
+    write_atomically(args.report, lambda path: path.write_text(json.dumps(report, indent=1) + "\n"))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
