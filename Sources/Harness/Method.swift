@@ -59,3 +59,66 @@ public enum Method: Sendable, Equatable {
         v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
     }
 }
+
+extension Method {
+    /// The method named `name` with the parameters of `parameterText` (as `parameterText`
+    /// writes them; names not given take the core's defaults). The inverse of
+    /// `name`/`parameterText`: a benchmark cell's process rebuilds its method from them.
+    /// - Throws: `HarnessError.bench` for an unknown method, name or value.
+    public init(name: String, parameterText: String) throws(HarnessError) {
+        var values: [String: String] = [:]
+        for pair in parameterText.split(separator: " ") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { throw .bench("parameter '\(pair)' is not name=value") }
+            values[String(parts[0])] = String(parts[1])
+        }
+        func take(_ key: String) -> String? { values.removeValue(forKey: key) }
+        func int(_ key: String) throws(HarnessError) -> Int? {
+            guard let t = take(key) else { return nil }
+            guard let v = Int(t) else { throw .bench("\(key)=\(t) is not an integer") }
+            return v
+        }
+        func double(_ key: String) throws(HarnessError) -> Double? {
+            guard let t = take(key) else { return nil }
+            guard let v = Double(t) else { throw .bench("\(key)=\(t) is not a number") }
+            return v
+        }
+        func bool(_ key: String) throws(HarnessError) -> Bool? {
+            guard let t = take(key) else { return nil }
+            guard t == "true" || t == "false" else { throw .bench("\(key)=\(t) is not true or false") }
+            return t == "true"
+        }
+        switch name {
+        case "hdbscan":
+            var p = HDBSCANParameters()
+            if let v = try int("min_cluster_size") { p.minClusterSize = v }
+            p.minSamples = try int("min_samples")
+            if let t = take("min_samples_convention") {
+                guard let c = MinSamplesConvention(rawValue: t) else { throw .bench("min_samples_convention=\(t): sklearn or hdbscan") }
+                p.minSamplesConvention = c
+            }
+            if let t = take("cluster_selection_method") {
+                guard let m = SelectionMethod(rawValue: t) else { throw .bench("cluster_selection_method=\(t): eom or leaf") }
+                p.selection.method = m
+            }
+            if let v = try double("cluster_selection_epsilon") { p.selection.epsilon = v }
+            if let v = try bool("allow_single_cluster") { p.selection.allowSingleCluster = v }
+            p.selection.maxClusterSize = try int("max_cluster_size")
+            self = .hdbscan(p)
+        case "dbscan":
+            guard let eps = try double("eps") else { throw .bench("dbscan needs eps") }
+            var p = DBSCANParameters(eps: eps)
+            if let v = try int("min_samples") { p.minSamples = v }
+            self = .dbscan(p)
+        case "grid":
+            guard let cell = try double("cell_size") else { throw .bench("grid needs cell_size") }
+            var p = GridParameters(cellSize: cell)
+            if let v = try int("min_points") { p.minPoints = v }
+            if let v = try bool("merge") { p.mergeAdjacent = v }
+            self = .grid(p)
+        default:
+            throw .bench("unknown method '\(name)': hdbscan, dbscan or grid")
+        }
+        if let extra = values.keys.sorted().first { throw .bench("\(name) has no parameter '\(extra)'") }
+    }
+}

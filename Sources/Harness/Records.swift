@@ -72,6 +72,9 @@ public struct RunRow: Sendable, Equatable, Codable {
     /// geocluster version and git commit, and the machine fingerprint (CPU model, cores, OS).
     public var geoclusterVersion: String
     public var commit: String
+    /// SHA-256 (16 hex digits) of the geocluster executable that ran the benchmark: `--resume`
+    /// reruns geocluster's cells when it changed.
+    public var binary: String = ""
     public var machine: String
 
     public init(dataset: String, points: Int, datasetHash: String, hasTruth: Bool, implementation: String,

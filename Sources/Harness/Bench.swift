@@ -1,0 +1,307 @@
+import ClusterCore
+import Datasets
+import Metrics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+
+/// Where a benchmark is, for a progress line.
+public struct BenchProgress: Sendable {
+    /// 1-based number of the cell starting now, and the number of cells.
+    public var cell: Int
+    public var cells: Int
+    public var dataset: String
+    /// `implementation method parameters #repeat`.
+    public var label: String
+    /// Seconds since the benchmark started, and an estimate of those still to come (nil before
+    /// the first cell has finished).
+    public var elapsed: Double
+    public var remaining: Double?
+}
+
+/// Runs a `BenchPlan`: every cell (dataset × implementation × method × parameters × repeat)
+/// in a process of its own with a timeout, and one `RunRow` per cell. A crash, a timeout or an
+/// error in one cell is that cell's row, never the end of the run.
+public enum Bench {
+    /// One cell to run.
+    struct Cell {
+        var dataset: BenchDataset
+        var implementation: String
+        var method: String
+        var parameters: String
+        var repeatIndex: Int
+        /// geocluster's method, or the peer and its parameters' JSON.
+        var geocluster: Method?
+        var peer: Peer?
+        var peerJSON: String = ""
+
+        /// The cell's folder below `work`: `cells/DATASET/IMPLEMENTATION-METHOD-PARAMETERS/rK`.
+        var folder: String {
+            let p = parameters.replacingOccurrences(of: " ", with: "_")
+            return "cells/\(dataset.name)/\(implementation)-\(method)-\(p)/r\(repeatIndex)"
+        }
+    }
+
+    /// The cells of a plan, in the order they run: per dataset, geocluster's methods first (the
+    /// peers' rows are compared with its labels), then each peer.
+    static func cells(_ plan: BenchPlan) -> [Cell] {
+        var out: [Cell] = []
+        for d in plan.datasets {
+            for m in plan.methods {
+                for r in 1...plan.repeats {
+                    out.append(Cell(dataset: d, implementation: "geocluster", method: m.name,
+                                    parameters: m.parameterText, repeatIndex: r, geocluster: m))
+                }
+            }
+            for peer in plan.peers {
+                var specs: [(method: String, parameters: String, json: String)] = []
+                if peer == .supercluster {
+                    let json = "{" + Peer.superclusterParameters.split(separator: " ").map { pair in
+                        let kv = pair.split(separator: "=")
+                        return "\"\(kv[0])\":\(kv[1])"
+                    }.joined(separator: ",") + "}"
+                    specs.append(("supercluster", Peer.superclusterParameters, json))
+                } else {
+                    var seen = Set<String>()
+                    for m in plan.methods {
+                        if let s = peer.cell(for: m), seen.insert(s.parameters).inserted { specs.append(s) }
+                    }
+                }
+                for s in specs {
+                    for r in 1...plan.repeats {
+                        out.append(Cell(dataset: d, implementation: peer.rawValue, method: s.method,
+                                        parameters: s.parameters, repeatIndex: r, peer: peer, peerJSON: s.json))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Runs every cell of `plan` and returns one row per cell, in run order.
+    /// - Parameter progress: called before each cell starts.
+    /// - Throws: `HarnessError` only for what stops the whole run (the work folder cannot be
+    ///   written); everything that goes wrong inside a cell is its row.
+    public static func run(_ plan: BenchPlan, progress: (BenchProgress) -> Void = { _ in }) throws(HarnessError) -> [RunRow] {
+        let all = cells(plan)
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        var truthCache: [String: [Int32]?] = [:]
+        var geoclusterLabels: [String: [Int32]] = [:]  // dataset hash + method + parameters
+        var rows: [RunRow] = []
+        var ranSeconds = 0.0, ranCells = 0
+
+        for (k, cell) in all.enumerated() {
+            let remainingCells = all.count - k
+            progress(BenchProgress(cell: k + 1, cells: all.count, dataset: cell.dataset.name,
+                                   label: "\(cell.implementation) \(cell.method) \(cell.parameters) #\(cell.repeatIndex)",
+                                   elapsed: elapsed(),
+                                   remaining: ranCells == 0 ? nil : ranSeconds / Double(ranCells) * Double(remainingCells)))
+            let truth: [Int32]?
+            if let cached = truthCache[cell.dataset.hash] {
+                truth = cached
+            } else {
+                truth = try? LabelFile.read(path: cell.dataset.path, columns: ["truth"], option: "truth").labels
+                truthCache[cell.dataset.hash] = truth
+            }
+            let key = cell.dataset.hash + "|" + cell.method + "|" + cell.parameters
+            let folder = plan.work + "/" + cell.folder
+
+            // --resume: a row of the same dataset contents, cell and binary is kept as it was.
+            if let old = plan.previous.first(where: { isSameCell($0, cell, binary: plan.binary) }) {
+                if let from = plan.previousWork { copyCell(from: from + "/" + cell.folder, to: folder) }
+                if cell.geocluster != nil, old.status == .ok, geoclusterLabels[key] == nil,
+                   let labels = try? LabelFile.read(path: folder + "/labels.csv", columns: ["label"], option: "labels").labels {
+                    geoclusterLabels[key] = labels
+                }
+                // The row keeps the version, commit and machine of the run that made it.
+                rows.append(old)
+                continue
+            }
+
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .bench("\(plan.work): cannot write the benchmark's cells (\(error)); choose another --out")
+            }
+            let cellStart = elapsed()
+            var row = run(cell, plan: plan, folder: folder)
+            ranSeconds += elapsed() - cellStart
+            ranCells += 1
+            row.geoclusterVersion = plan.version; row.commit = plan.commit; row.binary = plan.binary
+            row.machine = plan.machine
+            row.hasTruth = truth != nil
+
+            if row.status == .ok {
+                let labelsPath = folder + "/labels.csv"
+                do {
+                    let labels = try LabelFile.read(path: labelsPath, columns: ["label"], option: "labels").labels
+                    score(&row, labels: labels, truth: truth)
+                    if cell.geocluster != nil {
+                        if geoclusterLabels[key] == nil { geoclusterLabels[key] = labels }
+                    } else if let reference = geoclusterLabels[key], reference.count == labels.count,
+                              let s = try? ClusteringScores(truth: reference, predicted: labels, noise: .asCluster) {
+                        row.ariVsGeocluster = s.adjustedRandIndex
+                    }
+                } catch {
+                    row.status = .error
+                    row.error = "labels unreadable: \(error)"
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Whether an earlier row is the result of this cell: same dataset contents, implementation,
+    /// method, parameters and repeat, and for geocluster's cells the same executable.
+    static func isSameCell(_ row: RunRow, _ cell: Cell, binary: String) -> Bool {
+        row.datasetHash == cell.dataset.hash && row.implementation == cell.implementation
+            && row.method == cell.method && row.parameters == cell.parameters && row.repeatIndex == cell.repeatIndex
+            && (cell.geocluster == nil || row.binary == binary)
+    }
+
+    static func copyCell(from: String, to: String) {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: from), !fm.fileExists(atPath: to) else { return }
+        let parent = to.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        try? fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        try? fm.copyItem(atPath: from, toPath: to)
+    }
+
+    /// Runs one cell's process and reads what it reported.
+    static func run(_ cell: Cell, plan: BenchPlan, folder: String) -> RunRow {
+        var row = RunRow(dataset: cell.dataset.name, points: 0, datasetHash: cell.dataset.hash, hasTruth: false,
+                         implementation: cell.implementation, method: cell.method, parameters: cell.parameters,
+                         repeatIndex: cell.repeatIndex, status: .ok)
+        let executable: String, arguments: [String]
+        let labels = folder + "/labels.csv", record = folder + "/record.json"
+        if let m = cell.geocluster {
+            executable = plan.executable
+            arguments = ["bench-cell", cell.dataset.path, "--method", m.name, "--parameters", m.parameterText,
+                         "--threads", "\(plan.threads)", "--labels", labels, "--record", record]
+            row.implementationVersion = plan.version
+        } else {
+            executable = plan.python
+            arguments = [plan.peerScript, "--peer", cell.implementation, "--input", cell.dataset.path,
+                         "--params", cell.peerJSON, "--labels", labels, "--report", record,
+                         "--threads", "\(plan.threads)", "--sklearn-max-n", "\(plan.sklearnMaxPoints)"]
+        }
+        let outcome = CellProcess.run(executable: resolve(executable), arguments: arguments, timeout: plan.timeout,
+                                      stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt")
+        row.processSeconds = outcome.seconds
+        let lastLine = outcome.stderrTail.split(separator: "\n").last.map(String.init) ?? ""
+        switch outcome.exit {
+        case .timedOut:
+            row.status = .timeout
+            row.error = "killed after the \(Method.number(plan.timeout)) s timeout"
+            row.processSeconds = nil
+            return row
+        case let .signalled(signal):
+            row.status = .crashed
+            row.error = "ended by signal \(signal)" + (signal == 9 ? " (SIGKILL: out of memory?)" : "")
+                + (lastLine.isEmpty ? "" : ": \(lastLine)")
+            return row
+        case let .notStarted(reason):
+            row.status = cell.peer == nil ? .error : .unavailable
+            row.error = "could not start: \(reason)"
+            return row
+        case let .exited(code):
+            if cell.geocluster != nil {
+                guard code == 0 else {
+                    row.status = .error
+                    row.error = "exit \(code): \(lastLine)"
+                    return row
+                }
+                do {
+                    let r = try CellRecord.read(path: record)
+                    row.points = r.points
+                    row.stages = r.stages
+                    row.fitSeconds = r.fitSeconds
+                    row.peakMegabytes = r.peakMegabytes
+                    row.clusters = r.clusters
+                    row.noiseFraction = r.points > 0 ? Double(r.noise) / Double(r.points) : nil
+                    row.mstWeight = r.mstWeight
+                } catch {
+                    row.status = .error
+                    row.error = error.description
+                }
+                return row
+            }
+            return readPeerReport(record, exitCode: code, lastLine: lastLine, into: row)
+        }
+    }
+
+    /// The JSON report scripts/peers/peer_cell.py writes.
+    struct PeerReport: Decodable {
+        var status: String
+        var error: String?
+        var version: String?
+        var points: Int?
+        var read_seconds: Double?
+        var fit_seconds: Double?
+        var peak_mb: Double?
+        var mst_weight: Double?
+        var clusters: Int?
+        var noise: Int?
+    }
+
+    static func readPeerReport(_ path: String, exitCode: Int32, lastLine: String, into row: RunRow) -> RunRow {
+        var row = row
+        guard let data = FileManager.default.contents(atPath: path),
+              let report = try? JSONDecoder().decode(PeerReport.self, from: data) else {
+            row.status = .error
+            row.error = "exit \(exitCode) without a report" + (lastLine.isEmpty ? "" : ": \(lastLine)")
+            return row
+        }
+        row.status = RunStatus(rawValue: report.status) ?? .error
+        row.error = report.error ?? ""
+        row.implementationVersion = report.version ?? ""
+        row.points = report.points ?? 0
+        if let r = report.read_seconds { row.stages["reading"] = r }
+        row.fitSeconds = report.fit_seconds
+        row.peakMegabytes = report.peak_mb
+        row.mstWeight = report.mst_weight
+        row.clusters = report.clusters
+        if let noise = report.noise, let n = report.points, n > 0 { row.noiseFraction = Double(noise) / Double(n) }
+        if row.status == .ok && exitCode != 0 { row.status = .error; row.error = "exit \(exitCode): \(lastLine)" }
+        return row
+    }
+
+    /// Partition hash, and scores against truth when there is one: ARI, AMI and V-measure with
+    /// noise as one more cluster (scikit-learn's behaviour on raw labels), and noise precision and
+    /// recall (of the points called noise, the share that is truth noise; of truth noise, the
+    /// share called noise).
+    static func score(_ row: inout RunRow, labels: [Int32], truth: [Int32]?) {
+        row.partitionHash = Fingerprint.partition(labels)
+        if row.points == 0 { row.points = labels.count }
+        guard let truth, truth.count == labels.count, !labels.isEmpty else { return }
+        if let s = try? ClusteringScores(truth: truth, predicted: labels, noise: .asCluster) {
+            row.ari = s.adjustedRandIndex
+            row.ami = s.adjustedMutualInformation
+            row.vMeasure = s.vMeasure
+        }
+        var predictedNoise = 0, truthNoise = 0, both = 0
+        for i in 0..<labels.count {
+            let p = labels[i] < 0, t = truth[i] < 0
+            if p { predictedNoise += 1 }
+            if t { truthNoise += 1 }
+            if p && t { both += 1 }
+        }
+        row.noisePrecision = predictedNoise > 0 ? Double(both) / Double(predictedNoise) : nil
+        row.noiseRecall = truthNoise > 0 ? Double(both) / Double(truthNoise) : nil
+    }
+
+    /// An executable given by name is looked up on PATH (posix_spawn does not search).
+    static func resolve(_ name: String) -> String {
+        if name.contains("/") { return name }
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return name
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a geocluster benchmark cell's process reports to the parent (JSON), beside the labels
+/// file it writes: the stage times and fingerprints that only the process itself can measure.
+public struct CellRecord: Codable, Sendable, Equatable {
+    /// Points clustered (after filters).
+    public var points: Int
+    /// Wall seconds per stage name, reading and writing included.
+    public var stages: [String: Double]
+    /// The clustering stages alone (index to labels).
+    public var fitSeconds: Double
+    /// The process's peak resident memory (VmHWM) at the end, MB.
+    public var peakMegabytes: Double?
+    public var clusters: Int
+    public var noise: Int
+    /// HDBSCAN's MST total weight (metres).
+    public var mstWeight: Double?
+
+    public init(points: Int, stages: [String: Double], fitSeconds: Double, peakMegabytes: Double?,
+                clusters: Int, noise: Int, mstWeight: Double?) {
+        self.points = points; self.stages = stages; self.fitSeconds = fitSeconds
+        self.peakMegabytes = peakMegabytes; self.clusters = clusters; self.noise = noise; self.mstWeight = mstWeight
+    }
+
+    /// The record of a finished run.
+    public init(_ record: RunRecord, clock: StageClock) {
+        self.init(points: record.file.count, stages: clock.secondsByStage, fitSeconds: clock.fitSeconds,
+                  peakMegabytes: StageClock.peakResidentMegabytes(), clusters: record.clusterCount,
+                  noise: record.noiseCount, mstWeight: record.mstWeight)
+    }
+
+    /// JSON with sorted keys, so the same record gives the same bytes.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // A record holds only numbers and strings: encoding cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Decodes a record file.
+    /// - Throws: `HarnessError.bench` when the file is missing or not a record.
+    public static func read(path: String) throws(HarnessError) -> CellRecord {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .bench("\(path): the cell wrote no record")
+        }
+        do {
+            return try JSONDecoder().decode(CellRecord.self, from: data)
+        } catch {
+            throw .bench("\(path): not a cell record (\(error))")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Datasets
+import Harness
+
+/// `geocluster bench-cell`: one benchmark cell, run by `geocluster bench` in a process of its
+/// own (so its time, memory and any crash are its own). Not for users: hidden from help.
+struct BenchCellCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-cell",
+        abstract: "Run one benchmark cell (used by `geocluster bench`).",
+        shouldDisplay: false
+    )
+
+    @Argument var input: String
+    @Option var method: String
+    @Option var parameters: String
+    @Option var threads: Int = 1
+    @Option var labels: String
+    @Option var record: String
+
+    func run() throws {
+        let clock = StageClock()
+        do {
+            let m = try Method(name: method, parameterText: parameters)
+            Geocluster.keepFreedMemoryIfSmall(input: input)
+            let result = try Harness.run(RunInput(path: input), method: m, threads: threads, clock: clock)
+            try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
+            try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)
+        } catch let e as HarnessError {
+            throw fail(e)
+        } catch let e as DatasetError {
+            throw fail(e)
+        }
+    }
+}
