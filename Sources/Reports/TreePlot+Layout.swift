@@ -133,14 +133,17 @@ struct TreeLayout {
                 x += f.slot[ch] + gap
             }
         }
-        // Centres bottom-up: as in the hdbscan library, a parent sits midway between its
-        // outer children, kept inside its own slot.
+        // Centres bottom-up: a parent sits at its drawn children's centre of mass (weighted
+        // by width), kept inside its own slot. The hdbscan library puts it midway between its
+        // outer children; with the mass rule a large cluster that sheds small ones stays
+        // above its large child, so a chain of such splits reads as one column, not a diagonal.
         var centre = [Double](repeating: 0, count: c)
         for k in stride(from: c - 1, through: 0, by: -1) where f.visible[k] {
             let kids = shape.children[k].filter { f.visible[$0] }
             let half = hi * shape.birthUnits[k] / 2
-            if let first = kids.first, let last = kids.last {
-                let mid = (centre[first] + centre[last]) / 2
+            if !kids.isEmpty {
+                let mass = kids.reduce(0.0) { $0 + shape.birthUnits[$1] }
+                let mid = kids.reduce(0.0) { $0 + centre[$1] * shape.birthUnits[$1] } / mass
                 centre[k] = min(max(mid, left[k] + half), left[k] + f.slot[k] - half)
             } else {
                 centre[k] = left[k] + f.slot[k] / 2

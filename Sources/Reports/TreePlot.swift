@@ -62,6 +62,9 @@ public enum TreePlot {
     /// Colour of clusters outside every selected cluster, and of labels without a colour.
     static let plainFill = "#b4c5d8"
     static let fallbackColour = "#444444"
+    /// Collapsed selected clusters' ticks: length and least spacing, px.
+    static let markLength = 6.0
+    static let markSpacing = 2.5
 
     /// Draws `tree` as an SVG document.
     ///
@@ -102,7 +105,7 @@ public enum TreePlot {
         w.element("style", text: """
             .selected{fill-opacity:.45;stroke-width:1.5}.within{fill-opacity:.22}\
             .splits{stroke:#222;stroke-width:1;fill:none}.grid{stroke:#e3e3e3;fill:none}\
-            .axis{stroke:#444;fill:none}.collapsed{stroke-width:3;fill:none}\
+            .axis{stroke:#444;fill:none}.collapsed{stroke-width:1.5;fill:none}\
             .infinity{stroke:#888;stroke-dasharray:4 3;fill:none}.note{fill:#555}
             """)
         w.empty("rect", ["width": "100%", "height": "100%", "fill": "#ffffff"])
@@ -121,10 +124,14 @@ public enum TreePlot {
         let shape = TreeShape(tree, logWidth: o.logWidth)
         let layout = TreeLayout(shape, x0: margin.left, width: plotWidth,
                                 minimumVisible: o.minimumVisibleWidth, gap: siblingGap)
+        // The axis spans the λ of what is drawn: points that leave collapsed branches (often
+        // the largest λ of all) would only stretch it.
         var smallest: Double?, largest: Double?, infinite = false
-        for l in shape.eventLambda {
-            if l.isInfinite { infinite = true } else if l > 0 {
-                smallest = min(smallest ?? l, l); largest = max(largest ?? l, l)
+        for k in 0..<c where layout.visible[k] {
+            for l in shape.eventLambda[shape.eventStart[k]..<shape.eventStart[k + 1]] {
+                if l.isInfinite { infinite = true } else if l > 0 {
+                    smallest = min(smallest ?? l, l); largest = max(largest ?? l, l)
+                }
             }
         }
         let axis = LambdaAxis(scale: o.lambdaScale, smallestPositive: smallest, largestFinite: largest,
@@ -182,11 +189,13 @@ public enum TreePlot {
             }
         }
 
-        // Splits: from the parent's centre out to its outer drawn children's outer edges.
+        // Splits: from the parent's centre out to its outer drawn children's outer edges. A
+        // cluster with one drawn child (the others collapsed) gets no line: the child goes on
+        // below it, narrower by the points that left, as one column losing points would.
         var splits = ""
         for k in 0..<c where layout.visible[k] {
             let kids = shape.children[k].filter { layout.visible[$0] }
-            guard let first = kids.first, let last = kids.last else { continue }
+            guard kids.count >= 2, let first = kids.first, let last = kids.last else { continue }
             let y = ends[k].y
             let x1 = min(layout.centre[k], layout.centre[first] - layout.scale * shape.birthUnits[first] / 2)
             let x2 = max(layout.centre[k], layout.centre[last] + layout.scale * shape.birthUnits[last] / 2)
@@ -194,19 +203,19 @@ public enum TreePlot {
         }
         if !splits.isEmpty { w.empty("path", ["class": "splits", "d": splits]) }
 
-        // Collapsed selected clusters: the bottom edge of the column they split off from,
-        // cut into one segment per label, in the label's colour.
+        // Collapsed selected clusters: a short tick each, in the label's colour, hanging from
+        // the end of the column they split off from, spread over its width at least
+        // `markSpacing` apart; when they do not fit, the last tick is dark grey for the rest.
         var marks: [String: String] = [:]
         for k in hiddenLabels.keys.sorted() {
             let ls = hiddenLabels[k]!
             let (y, width) = ends[k]
-            let span = max(width, 3)
-            let count = min(ls.count, max(1, Int(span / 2)))
-            let x0 = layout.centre[k] - span / 2, step = span / Double(count)
+            let count = min(ls.count, max(1, Int(width / markSpacing)))
+            let step = width / Double(count)
             for j in 0..<count {
                 let col = j == count - 1 && ls.count > count ? fallbackColour : colour(ls[j])
-                marks[col, default: ""] += "M" + svgNumber(x0 + Double(j) * step) + " " + svgNumber(y + 1.5)
-                    + "h" + svgNumber(step)
+                let x = layout.centre[k] - width / 2 + (Double(j) + 0.5) * step
+                marks[col, default: ""] += "M" + svgNumber(x) + " " + svgNumber(y) + "v" + svgNumber(markLength)
             }
         }
         for col in marks.keys.sorted() {

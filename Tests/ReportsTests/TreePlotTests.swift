@@ -241,14 +241,15 @@ func hasNonFiniteNumber(_ svg: String) -> Bool {
         let allBranches = DrawnBranch.all(in: all), fewBranches = DrawnBranch.all(in: collapsed)
         #expect(allBranches.count == 22)
         #expect(fewBranches.map(\.cluster) == [t.pointCount, t.pointCount + 1])
-        func elements(_ s: String) -> Int { s.matches(of: /<[a-z]/).count }
+        func paths(_ s: String) -> Int { s.matches(of: /<path/).count }
         #expect(collapsed.utf8.count < all.utf8.count)
         // The 20 collapsed selected clusters are marked, each in its colour, where they split
         // off (one path per colour); the summary says so.
         #expect(collapsed.contains("21 selected, 20 of them in collapsed branches"))
         let marks = collapsed.matches(of: /<path class="collapsed" stroke="([^"]+)" d="([^"]+)"\/>/)
         #expect(marks.count == 10)
-        #expect(elements(collapsed) == elements(all) - 20 + marks.count)
+        // 20 branches fewer, and no split line (the root has one drawn child left).
+        #expect(paths(collapsed) == paths(all) - 20 - 1 + marks.count)
         let segments = marks.reduce(0) { $0 + $1.output.2.matches(of: /M/).count }
         #expect(segments == 20)
         #expect(Set(marks.map { String($0.output.1) }) == Set(colours.filter { $0.key >= 1 }.map(\.value)))
@@ -282,5 +283,43 @@ func hasNonFiniteNumber(_ svg: String) -> Bool {
         let a = TreePlot.render(HandTrees.oneBigManySmall(), selected: [721, 722], colours: Self.colours)
         let b = TreePlot.render(HandTrees.oneBigManySmall(), selected: [721, 722], colours: Self.colours)
         #expect(a == b)
+    }
+}
+
+@Suite struct TreePlotSizeTests {
+    /// 200,000 points in 4,000 seeded Gaussian clumps of 10–90 points (spread 5–40 m) over a
+    /// 20 km square, plus uniform background: a tree with thousands of clusters. Its plot,
+    /// at the default 1000 × 700 px, must stay under 1 MB (the seoul scenario at 200k gives
+    /// about 0.2 MB) and draw at most a few thousand branches, and still render.
+    @Test func aLargeTreeGivesASmallReadableSVG() throws {
+        var state: UInt64 = 2024
+        func next() -> Double {  // SplitMix64, uniform in [0, 1)
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) * 0x1.0p-53
+        }
+        func normal() -> Double { (-2 * Foundation.log(1 - next())).squareRoot() * cos(2 * .pi * next()) }
+        var xs: [Double] = [], ys: [Double] = []
+        while xs.count < 180_000 {
+            let cx = 20_000 * next(), cy = 20_000 * next(), spread = 5 + 35 * next()
+            for _ in 0..<(10 + Int(80 * next())) { xs.append(cx + spread * normal()); ys.append(cy + spread * normal()) }
+        }
+        while xs.count < 200_000 { xs.append(20_000 * next()); ys.append(20_000 * next()) }
+        let result = try HDBSCAN.fit(try PointSet(xs: xs, ys: ys), parameters: HDBSCANParameters(minClusterSize: 15),
+                                     threads: 2, keeping: [.condensedTree])
+        let tree = try #require(result.condensedTree)
+        #expect(tree.clusterCount > 2000)
+        #expect(result.selectedClusters.count > 1000)
+        let colours = Dictionary(uniqueKeysWithValues: (0..<Int32(result.selectedClusters.count)).map { ($0, "#3366cc") })
+        for options in [TreePlotOptions(), TreePlotOptions(logWidth: true, lambdaScale: .logarithmic)] {
+            let svg = TreePlot.render(tree, selected: result.selectedClusters, colours: colours, options: options)
+            #expect(svg.utf8.count < 1_000_000, "\(svg.utf8.count) bytes")
+            let branches = svg.matches(of: /<path class="branch/).count
+            #expect(branches < 3000 && branches > 10, "\(branches) branches")
+            #expect(isWellFormedXML(svg))
+            if FileManager.default.isExecutableFile(atPath: rsvgConvert) { #expect(try rsvgStatus(svg) == 0) }
+        }
     }
 }
