@@ -1,0 +1,126 @@
+import ArgumentParser
+import ClusterCore
+import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Harness
+import Reports
+
+extension TreePlotOptions.LambdaScale: ExpressibleByArgument {}
+
+/// `geocluster tree`: fits HDBSCAN and draws its condensed tree as an SVG icicle plot.
+struct TreeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tree",
+        abstract: "Draw the condensed tree of an HDBSCAN run as an SVG icicle plot.",
+        discussion: """
+            Reads and projects INPUT as `cluster` does, fits HDBSCAN and draws the condensed tree \
+            as the hdbscan library's icicle plot: λ = 1/distance grows downwards, each cluster is \
+            a column as wide as the points still in it, lines join a cluster to its children. \
+            The selected clusters (those behind the labels `cluster` writes with the same options, \
+            epsilon included) are outlined in their colours; branches narrower than \
+            --min-branch-width px are collapsed, selected clusters inside them marked where they \
+            split off. Infinite λ (coincident points) is drawn in a band below the largest finite \
+            λ, marked ∞. The λ axis is logarithmic by default (on a linear one, as the hdbscan \
+            library draws it, the splits of geographic data crowd into the top few pixels).
+            """
+    )
+
+    @Argument(help: "Input CSV with a header: x,y (metres) or lat,lon (degrees) columns; or a GeoJSON FeatureCollection of Points (.geojson).")
+    var input: String
+
+    @OptionGroup(title: "HDBSCAN")
+    var hdbscan: HDBSCANOptions
+
+    @Option(help: "Coordinate columns to use when a file has both: xy or lonlat.")
+    var coordinates: CoordinateKind?
+
+    @Option(help: "CRS for projecting lat,lon: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    var crs: String = "auto"
+
+    @Option(help: "Worker threads (output is identical for any value).")
+    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Column width ∝ ln(1 + points) instead of points.")
+    var logWidth = false
+
+    @Option(help: "λ axis: log or linear.")
+    var lambdaScale: TreePlotOptions.LambdaScale = .logarithmic
+
+    @Option(help: "Collapse branches narrower than this at their birth, in px.")
+    var minBranchWidth: Double = 2
+
+    @Option(help: "Picture width in px.")
+    var width: Double = 1000
+
+    @Option(help: "Picture height in px.")
+    var height: Double = 700
+
+    @Option(help: "Heading of the plot (default: the input file and parameters).")
+    var title: String?
+
+    @Option(name: .shortAndLong, help: "Output SVG file (written whole or not at all).")
+    var output: String
+
+    func validate() throws {
+        if threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if !(minBranchWidth >= 0 && minBranchWidth.isFinite) { throw ValidationError("--min-branch-width must be a width >= 0 in px") }
+        if !(width >= 200 && width <= 20000 && height >= 200 && height <= 20000) {
+            throw ValidationError("--width and --height must be within 200…20000 px")
+        }
+    }
+
+    func run() throws {
+        let parameters = try hdbscan.parameters()
+        let clock = StageClock()
+        let record: RunRecord
+        do {
+            try AtomicFile.checkDestination(output)
+            Geocluster.keepFreedMemoryIfSmall(input: input)
+            record = try Harness.run(RunInput(path: input, coordinates: coordinates, crs: crs), method: .hdbscan(parameters),
+                                     threads: threads, keeping: [.condensedTree], clock: clock)
+        } catch let e as DatasetError {
+            throw fail(e)
+        } catch let e as HarnessError {
+            throw fail(e)
+        }
+        guard let result = record.hdbscan, let tree = result.condensedTree else {
+            preconditionFailure("an HDBSCAN run asked to keep the condensed tree returns it")
+        }
+        let s = parameters.selection
+        let heading = title ?? "\(input): condensed tree, min cluster size \(parameters.minClusterSize), min samples "
+            + "\(parameters.effectiveMinSamples), \(s.method.rawValue)" + (s.epsilon > 0 ? ", epsilon \(s.epsilon) m" : "")
+        let options = TreePlotOptions(width: width, height: height, logWidth: logWidth,
+                                      minimumVisibleWidth: minBranchWidth, lambdaScale: lambdaScale, title: heading)
+        let labels = (0..<result.selectedClusters.count).map(Int32.init)
+        let colours = Dictionary(uniqueKeysWithValues: labels.map { ($0, provisionalColour(label: $0)) })
+        let svg = TreePlot.render(tree, selected: result.selectedClusters, colours: colours, options: options)
+        do {
+            try AtomicFile.write(svg, to: output)
+        } catch {
+            throw fail(error)
+        }
+        note("\(record.file.count) points: \(tree.clusterCount - 1) clusters in the tree, \(result.selectedClusters.count) selected; wrote \(output)")
+    }
+
+    /// A colour per label until the map's shared palette (`ClusterPalette`, being written for
+    /// the cluster map) is merged; the lead replaces this with it at merge so the tree and the
+    /// map agree. Hues step by the golden angle so neighbouring labels differ; saturation and
+    /// lightness alternate over three levels. Deterministic: a function of the label only.
+    private func provisionalColour(label: Int32) -> String {
+        let hue = (Double(label) * 137.50776).truncatingRemainder(dividingBy: 360)
+        let lightness = [0.45, 0.35, 0.55][Int(label) % 3], saturation = [0.75, 0.65, 0.85][Int(label) % 3]
+        // HSL to RGB (CSS Color 4's formula).
+        func channel(_ n: Double) -> Int {
+            let k = (n + hue / 30).truncatingRemainder(dividingBy: 12)
+            let a = saturation * min(lightness, 1 - lightness)
+            let v = lightness - a * max(-1, min(k - 3, 9 - k, 1))
+            return Int((v * 255).rounded())
+        }
+        let hex = Array("0123456789abcdef")
+        return "#" + [channel(0), channel(8), channel(4)].map { String([hex[$0 / 16], hex[$0 % 16]]) }.joined()
+    }
+}
