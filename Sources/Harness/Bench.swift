@@ -296,7 +296,7 @@ public enum Bench {
     }
 
     /// An executable given by name is looked up on PATH (posix_spawn does not search).
-    static func resolve(_ name: String) -> String {
+    public static func resolve(_ name: String) -> String {
         if name.contains("/") { return name }
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(dir)/\(name)"
