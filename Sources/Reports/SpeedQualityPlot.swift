@@ -45,14 +45,23 @@ public enum SpeedQualityPlot {
     /// - Complexity: O(n log n) for n rows.
     public static func render(_ rows: [SummaryRow]) -> String {
         let all = ImplementationMethod.ordered(rows)
-        let drawn = rows.filter { r in
+        let plottable = rows.filter { r in
             guard let t = r.fitSeconds, t.median > 0, t.median.isFinite, let a = r.ari, a.isFinite else { return false }
             return true
         }
         // Datasets by size, so shapes go circle, square, triangle… from the smallest up.
         var sizes: [String: Int] = [:]
-        for r in drawn { sizes[r.dataset] = r.points }
+        for r in plottable { sizes[r.dataset] = r.points }
         let datasets = sizes.keys.sorted { (sizes[$0]!, $0) < (sizes[$1]!, $1) }
+        // Drawing order decides which marker lies on top, so it is fixed by dataset and series
+        // (then the input's order), not by how the caller happened to list the rows.
+        let drawn = plottable.enumerated().sorted { a, b in
+            let da = datasets.firstIndex(of: a.element.dataset)!, db = datasets.firstIndex(of: b.element.dataset)!
+            if da != db { return da < db }
+            let ka = ImplementationMethod(a.element), kb = ImplementationMethod(b.element)
+            if ka != kb { return kb < ka }   // geocluster last, so its markers sit on top
+            return a.offset < b.offset
+        }.map(\.element)
         let keys = all.filter { k in drawn.contains { ImplementationMethod($0) == k } }
 
         let width = 760.0
