@@ -68,7 +68,8 @@ public enum HTMLReport {
     /// Order on the page: datasets by points then name; within a dataset, implementation and
     /// method in `ImplementationMethod` order (geocluster first), then the input's order.
     /// Figures go in a grid per dataset with one column per implementation and method that
-    /// has a figure of that kind for that dataset.
+    /// has a figure of that kind for that dataset, ordered by method, then as
+    /// `ImplementationMethod` (so geocluster's HDBSCAN map sits beside the peers' HDBSCAN maps).
     /// - Complexity: O(r log r + f log f + total SVG length) for r rows and f figures.
     public static func render(summary: [SummaryRow], figures: [ReportFigure], info: ReportInfo) -> String {
         var w = XMLWriter()
@@ -145,7 +146,7 @@ public enum HTMLReport {
         w.element("p", ["class": "note"], text: "One row per dataset × implementation × method × parameters. "
             + "Fit: median fit time over the repeats that finished [fastest–slowest]. Process: median wall time of the whole process. "
             + "Peak: median peak resident memory. Noise: share of points labelled noise. ARI, AMI, V: agreement with the truth labels. "
-            + "× geocluster: a peer's median fit time over geocluster's on the same dataset, method and parameters (above 1: slower). "
+            + "Time × geocluster: a peer's median fit time over geocluster's on the same dataset, method and parameters (above 1: slower). "
             + "MST =: the peer's minimum-spanning-tree weight equals geocluster's within 1e-9. ★ marks the best setting of a sweep by ARI.")
         if summary.isEmpty {
             w.element("p", ["class": "empty"], text: "No benchmark rows.")
@@ -159,7 +160,7 @@ public enum HTMLReport {
         let headers: [(String, Bool)] = [
             ("Dataset", false), ("Implementation", false), ("Method", false), ("Parameters", false), ("Fit", true),
             ("Process", true), ("Peak MB", true), ("Clusters", true), ("Noise", true), ("ARI", true), ("AMI", true),
-            ("V", true), ("× geocluster", true), ("ARI vs geocluster", true), ("MST =", false), ("Status", false),
+            ("V", true), ("Time × geocluster", true), ("ARI vs geocluster", true), ("MST =", false), ("Status", false),
         ]
         for (label, numeric) in headers { w.element("th", numeric ? ["class": "num", "scope": "col"] : ["scope": "col"], text: label) }
         w.close()
@@ -196,28 +197,46 @@ public enum HTMLReport {
         w.close()
         w.element("td", text: r.method)
         w.open("td", ["class": "params"])
-        if r.bestInSweep { w.element("span", ["class": "star", "title": "best setting of the sweep by ARI"], text: "★ ") }
+        if r.bestInSweep { w.element("span", ["class": "star", "title": "best setting of the sweep by ARI"], text: "★\u{A0}") }
         w.text(r.parameters.isEmpty ? "defaults" : r.parameters)
         w.close()
-        cell(&w, r.fitSeconds.map(ReportFormat.seconds))
-        cell(&w, r.processSeconds.map { ReportFormat.seconds($0.median) })
-        cell(&w, r.peakMegabytes.map { ReportFormat.significant($0.median) })
-        cell(&w, r.clusters.map(ReportFormat.count))
-        cell(&w, r.noiseFraction.map(ReportFormat.percent))
-        cell(&w, r.ari.map { ReportFormat.fixed($0) })
-        cell(&w, r.ami.map { ReportFormat.fixed($0) })
-        cell(&w, r.vMeasure.map { ReportFormat.fixed($0) })
-        cell(&w, r.speedRatio.map { ReportFormat.significant($0) + "×" })
-        cell(&w, r.ariVsGeocluster.map { ReportFormat.fixed($0) })
-        switch r.mstMatchesGeocluster {
-        case true?: w.element("td", ["class": "yes"], text: "yes")
-        case false?: w.element("td", ["class": "no"], text: "no")
-        case nil: w.element("td", ["class": "none"], text: "—")
+        // A cell that never produced a result has nothing to show in the measured columns: its
+        // message takes their place, so it is read where the numbers would be.
+        let measured = r.fitSeconds != nil || r.processSeconds != nil || r.peakMegabytes != nil || r.clusters != nil || r.ari != nil
+        if !measured && !r.error.isEmpty {
+            w.element("td", ["class": "err", "colspan": "11"], text: r.error)
+        } else {
+            if let fit = r.fitSeconds {
+                w.open("td", ["class": "num"])
+                w.text(ReportFormat.seconds(fit.median))
+                if fit.min != fit.max {
+                    w.element("span", ["class": "sub", "title": "fastest–slowest repeat"], text: ReportFormat.secondsRange(fit))
+                }
+                w.close()
+            } else {
+                cell(&w, nil)
+            }
+            cell(&w, r.processSeconds.map { ReportFormat.seconds($0.median) })
+            cell(&w, r.peakMegabytes.map { ReportFormat.significant($0.median) })
+            cell(&w, r.clusters.map(ReportFormat.count))
+            cell(&w, r.noiseFraction.map(ReportFormat.percent))
+            cell(&w, r.ari.map { ReportFormat.fixed($0) })
+            cell(&w, r.ami.map { ReportFormat.fixed($0) })
+            cell(&w, r.vMeasure.map { ReportFormat.fixed($0) })
+        }
+        if measured || r.error.isEmpty {
+            cell(&w, r.speedRatio.map { ReportFormat.significant($0) + "×" })
+            cell(&w, r.ariVsGeocluster.map { ReportFormat.fixed($0) })
+            switch r.mstMatchesGeocluster {
+            case true?: w.element("td", ["class": "yes"], text: "yes")
+            case false?: w.element("td", ["class": "no"], text: "no")
+            case nil: w.element("td", ["class": "none"], text: "—")
+            }
         }
         w.open("td", ["class": "status"])
         w.element("span", ["class": "badge " + r.status.rawValue], text: r.status.rawValue)
-        w.element("span", ["class": "sub"], text: " \(r.okRepeats)/\(r.repeats)")
-        if !r.error.isEmpty { w.element("span", ["class": "err"], text: r.error) }
+        w.element("span", ["class": "sub", "title": "repeats that finished / repeats run"], text: " \(r.okRepeats)/\(r.repeats)")
+        if measured && !r.error.isEmpty { w.element("span", ["class": "err"], text: r.error) }
         w.close()
     }
 
@@ -302,10 +321,17 @@ public enum HTMLReport {
         for dataset in datasets {
             let here = ofKind.filter { $0.dataset == dataset }
             guard !here.isEmpty else { continue }
-            let columns = Array(Set(here.map { ImplementationMethod(implementation: $0.implementation, method: $0.method) })).sorted()
+            // Columns by method first, so a method's implementations stand side by side (the
+            // comparison the maps are for), geocluster first within a method.
+            let keys = Set(here.map { ImplementationMethod(implementation: $0.implementation, method: $0.method) })
+            let columns = keys.sorted { (a: ImplementationMethod, b: ImplementationMethod) -> Bool in
+                a.method != b.method ? a.method < b.method : a < b
+            }
+            // Wide enough to read, not so wide that two trees fill the page.
+            let widest = kind == .map ? 440 : 640
             w.element("h3", text: dataset)
             w.open("div", ["class": "scroll"])
-            w.open("div", ["class": "multiples", "style": "grid-template-columns: repeat(\(columns.count), minmax(220px, 1fr))"])
+            w.open("div", ["class": "multiples", "style": "grid-template-columns: repeat(\(columns.count), minmax(220px, \(widest)px))"])
             for key in columns { w.element("div", ["class": "col-head"], text: key.label) }
             let byColumn = columns.map { key in here.filter { $0.implementation == key.implementation && $0.method == key.method } }
             let depth = byColumn.map(\.count).max() ?? 0
@@ -317,7 +343,7 @@ public enum HTMLReport {
                     let anchor = "\(kind.rawValue)-\(number)"
                     w.open("figure", ["class": "card", "id": anchor, "data-figure": kind.rawValue, "data-dataset": f.dataset,
                                       "data-implementation": f.implementation, "data-method": f.method])
-                    w.element("div", ["class": "fig-title"], text: f.title)
+                    w.element("div", ["class": "fig-title one-line", "title": f.title], text: f.title)
                     w.open("div", ["class": "svg"])
                     if let svg = inlineSVG(f.svg, prefix: anchor + "-") {
                         w.raw(svg)
@@ -411,8 +437,9 @@ public enum HTMLReport {
     p.empty { color: var(--muted); font-style: italic; }
     .scroll { overflow-x: auto; }
     table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
-    th, td { padding: 4px 9px; text-align: left; vertical-align: top; white-space: nowrap; border-bottom: 1px solid #eaeef2; }
-    thead th { background: var(--soft); border-bottom: 2px solid var(--line); font-weight: 600; }
+    th, td { padding: 4px 7px; text-align: left; vertical-align: top; white-space: nowrap; border-bottom: 1px solid #eaeef2; }
+    thead th { background: var(--soft); border-bottom: 2px solid var(--line); font-weight: 600; white-space: normal; vertical-align: bottom; }
+    td.params { white-space: normal; min-width: 11em; max-width: 17em; }
     .num { text-align: right; }
     tbody { border-top: 2px solid var(--line); }
     th.dataset { background: #ffffff; font-weight: 600; border-right: 1px solid #eaeef2; }
@@ -428,13 +455,15 @@ public enum HTMLReport {
     .badge { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 11px; font-weight: 600; background: #dafbe1; color: #1a7f37; }
     .badge.error, .badge.crashed, .badge.timeout { background: #ffebe9; color: #cf222e; }
     .badge.skipped, .badge.unavailable { background: #eaeef2; color: var(--muted); }
-    .err { display: block; white-space: normal; max-width: 34em; color: var(--muted); font-size: 12px; }
+    .err { white-space: normal; color: #8c2f00; font-size: 12px; }
+    span.err { display: block; max-width: 26em; }
     table.budget th[scope=row] { font-weight: 500; }
     td.extrapolated { font-style: italic; color: var(--muted); }
     .plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 20px; }
     figure { margin: 0; }
     .card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; background: #ffffff; }
     .fig-title { font-weight: 600; font-size: 13px; margin-bottom: 4px; }
+    .one-line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-weight: 500; font-size: 12px; color: var(--muted); }
     .svg svg { display: block; width: 100%; height: auto; }
     figcaption { color: var(--muted); font-size: 12px; margin-top: 4px; }
     .multiples { display: grid; gap: 12px; align-items: start; }

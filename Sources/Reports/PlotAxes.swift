@@ -87,7 +87,7 @@ enum PlotStyle {
     static func openPlot(_ w: inout XMLWriter, width: Double, height: Double, title: String) {
         w.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "viewBox": "0 0 \(svgNumber(width)) \(svgNumber(height))",
                        "width": svgNumber(width), "height": svgNumber(height), "role": "img",
-                       "font-family": fontFamily, "font-size": "12", "fill": text])
+                       "font-family": fontFamily, "font-size": "13", "fill": text])
         w.element("title", text: title)
         w.empty("rect", ["width": svgNumber(width), "height": svgNumber(height), "fill": "#ffffff"])
     }
@@ -205,7 +205,7 @@ struct PlotFrame {
         w.empty("rect", ["x": svgNumber(left), "y": svgNumber(top), "width": svgNumber(right - left),
                          "height": svgNumber(bottom - top), "fill": "none", "stroke": PlotStyle.axis])
         w.close()
-        w.open("g", ["font-size": "11", "fill": PlotStyle.muted])
+        w.open("g", ["font-size": "12", "fill": PlotStyle.muted])
         for t in xTicks {
             let x = xPosition(t.value)
             w.empty("line", ["x1": svgNumber(x), "y1": svgNumber(bottom), "x2": svgNumber(x),
@@ -223,10 +223,9 @@ struct PlotFrame {
             }
         }
         w.close()
-        w.element("text", ["x": svgNumber((left + right) / 2), "y": svgNumber(bottom + 40), "text-anchor": "middle",
-                           "font-size": "12"], text: xTitle)
+        w.element("text", ["x": svgNumber((left + right) / 2), "y": svgNumber(bottom + 40), "text-anchor": "middle"], text: xTitle)
         let cy = (top + bottom) / 2
-        w.element("text", ["x": "16", "y": svgNumber(cy), "text-anchor": "middle", "font-size": "12",
+        w.element("text", ["x": "16", "y": svgNumber(cy), "text-anchor": "middle",
                            "transform": "rotate(-90 16 \(svgNumber(cy)))"], text: yTitle)
     }
 }

@@ -45,10 +45,16 @@ public enum ReportFormat {
     /// A spread of seconds as `1.23 s [1.20–1.31]`: the median, then the minimum and maximum
     /// in the median's unit.
     public static func seconds(_ spread: Spread) -> String {
-        let (scale, unit) = timeUnit(spread.median)
-        let median = significant(spread.median * scale) + " " + unit
+        let median = seconds(spread.median)
         if spread.min == spread.max { return median }
-        return median + " [" + significant(spread.min * scale) + "–" + significant(spread.max * scale) + "]"
+        return median + " [" + secondsRange(spread) + "]"
+    }
+
+    /// The fastest and slowest of a spread in the median's unit, `20.8–22.5` (the unit is the
+    /// median's, printed beside it).
+    public static func secondsRange(_ spread: Spread) -> String {
+        let (scale, _) = timeUnit(spread.median)
+        return significant(spread.min * scale) + "–" + significant(spread.max * scale)
     }
 
     /// A count with thousands separated by commas: `100,000`.

@@ -191,9 +191,9 @@ public enum ScalingPlot {
         var foot = "\(drawn) of \(rows.count) rows drawn"
         if untimed > 0 { foot += "; \(untimed) without a fit time (failed, skipped, unavailable)" }
         if rows.count - untimed - drawn > 0 { foot += "; \(rows.count - untimed - drawn) other settings of a sweep" }
-        w.element("text", ["x": svgNumber(frame.left), "y": svgNumber(height - 28), "font-size": "11", "fill": PlotStyle.muted],
+        w.element("text", ["x": "16", "y": svgNumber(height - 28), "font-size": "11.5", "fill": PlotStyle.muted],
                   text: foot + ".")
-        w.element("text", ["x": svgNumber(frame.left), "y": svgNumber(height - 12), "font-size": "11", "fill": PlotStyle.muted],
+        w.element("text", ["x": "16", "y": svgNumber(height - 12), "font-size": "11.5", "fill": PlotStyle.muted],
                   text: "Bars: fastest to slowest repeat. Dashed: the least-squares fit t = a·n^b over the measured sizes.")
         w.close()
         return w.finish()

@@ -138,9 +138,9 @@ public enum SpeedQualityPlot {
 
         let left = rows.count - drawn.count
         let foot = "\(drawn.count) of \(rows.count) rows drawn" + (left > 0 ? "; \(left) left out (no fit time or no ARI: failed, skipped, unavailable, or no truth)." : ".")
-        w.element("text", ["x": svgNumber(frame.left), "y": svgNumber(height - 28), "font-size": "11", "fill": PlotStyle.muted], text: foot)
-        w.element("text", ["x": svgNumber(frame.left), "y": svgNumber(height - 12), "font-size": "11", "fill": PlotStyle.muted],
-                  text: "Bars: fastest to slowest repeat. Ringed: no faster point on the same dataset has a higher ARI.")
+        w.element("text", ["x": "16", "y": svgNumber(height - 28), "font-size": "11.5", "fill": PlotStyle.muted], text: foot)
+        w.element("text", ["x": "16", "y": svgNumber(height - 12), "font-size": "11.5", "fill": PlotStyle.muted],
+                  text: "Bars: fastest to slowest repeat. Ringed: no other point of the same dataset is both as fast and as good.")
         w.close()
         return w.finish()
     }
