@@ -1,14 +1,18 @@
 # geocluster — the commands a new user runs. `make demo` and `make test` install what is
-# missing first (GEOS, PROJ and pkg-config from Debian's packages; see scripts/setup.sh).
+# missing first (GEOS, PROJ and pkg-config from Debian's packages; for `make test` also
+# chromium, a font and rsvg-convert, which the report tests use; see scripts/setup.sh).
 SWIFT ?= swift
 OUT ?= reports/out
 DEMO_INPUT ?= datasets/seoul-5k.csv
 BIN = .build/release/geocluster
 
-.PHONY: setup build demo test bench peers clean
+.PHONY: setup setup-test build demo test bench peers clean
 
 setup:
 	@scripts/setup.sh
+
+setup-test:
+	@scripts/setup.sh --test
 
 # The release binary carries the Swift runtime and libraries (--static-swift-stdlib): it starts
 # without the loader resolving a dozen shared libraries' symbols (a 20-point `cluster` run
@@ -27,7 +31,7 @@ demo: build
 	$(BIN) hulls $(DEMO_INPUT) --labels $(OUT)/seoul-labels.csv --crs EPSG:5179 \
 		--output $(OUT)/seoul-hulls.geojson
 
-test: setup
+test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Installs what geocluster needs to build, if it is missing: GEOS and PROJ (C libraries and
-# headers) and pkg-config, from Debian's packages. As root it installs them with apt-get;
-# otherwise it prints the exact command and fails.
+# headers) and pkg-config, from Debian's packages. With --test, also what the tests use: the
+# chromium browser (the HTML report is opened headless and screenshotted), a font for it to
+# render text with (fonts-dejavu-core), and rsvg-convert (librsvg2-bin, renders SVG figures).
+# As root it installs them with apt-get; otherwise it prints the exact command, and fails when
+# a build dependency is missing (the test tools only warn: without a browser the report test
+# says so loudly and checks the page as XML instead).
 set -euo pipefail
+
+with_test_tools=false
+[ "${1:-}" = "--test" ] && with_test_tools=true
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
@@ -17,19 +24,38 @@ command -v swift >/dev/null 2>&1 || {
   exit 1
 }
 
-if [ ${#missing[@]} -eq 0 ]; then
+test_missing=()
+if $with_test_tools; then
+  command -v chromium >/dev/null 2>&1 || test_missing+=(chromium)
+  [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || test_missing+=(fonts-dejavu-core)
+  command -v rsvg-convert >/dev/null 2>&1 || test_missing+=(librsvg2-bin)
+fi
+
+all=("${missing[@]}" "${test_missing[@]}")
+if [ ${#all[@]} -eq 0 ]; then
   exit 0
 fi
 
-cmd="apt-get update && apt-get install -y ${missing[*]}"
+cmd="apt-get update && apt-get install -y ${all[*]}"
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "setup: installing ${missing[*]}" >&2
+  echo "setup: installing ${all[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
-  pkg-config --exists geos proj || { echo "setup: GEOS or PROJ still not found by pkg-config" >&2; exit 1; }
-else
-  echo "setup: missing ${missing[*]}; run as root:" >&2
+  if [ ${#missing[@]} -gt 0 ]; then
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+    pkg-config --exists geos proj || { echo "setup: GEOS or PROJ still not found by pkg-config" >&2; exit 1; }
+  fi
+  # Separately, so a distribution without a `chromium` package (Ubuntu ships a snap stub)
+  # still builds and tests; the report test then says loudly that it used no browser.
+  if [ ${#test_missing[@]} -gt 0 ]; then
+    apt-get install -y -qq --no-install-recommends "${test_missing[@]}" >/dev/null \
+      || echo "setup: WARNING: could not install ${test_missing[*]}; the HTML report test will not use a browser" >&2
+  fi
+elif [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: missing ${all[*]}; run as root:" >&2
   echo "  sudo sh -c '$cmd'" >&2
   exit 1
+else
+  echo "setup: WARNING: missing test tools ${test_missing[*]}; the HTML report test will not use a browser. Run as root:" >&2
+  echo "  sudo sh -c '$cmd'" >&2
 fi
