@@ -221,6 +221,15 @@ struct BenchCommand: ParsableCommand {
         let trees = try BenchFigures.trees(summary: summary, datasets: datasets, threads: threads, folder: work + "/trees",
                                            colours: { labels, _ in Dictionary(uniqueKeysWithValues: Set(labels).filter { $0 >= 0 }.map { ($0, "#1f77b4") }) })
 
+        let figures = trees.map { t in
+            ReportFigure(kind: .tree, dataset: t.row.dataset, implementation: t.row.implementation, method: t.row.method,
+                         parameters: t.row.parameters, title: "\(t.row.dataset): condensed tree, \(t.row.parameters)", svg: t.svg)
+        }
+        let info = ReportInfo(title: "geocluster benchmark", generatedAt: Date.now.formatted(.iso8601),
+                              version: Geocluster.version, commit: plan.commit, machine: plan.machine,
+                              commandLine: (["geocluster"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        try AtomicFile.write(HTMLReport.render(summary: summary, figures: figures, info: info), to: work + "/index.html")
+
         // Into place: each entry replaces the one of the same name in OUT.
         for entry in try fm.contentsOfDirectory(atPath: work) {
             let target = out + "/" + entry
@@ -232,7 +241,7 @@ struct BenchCommand: ParsableCommand {
 
         printSummary(summary)
         let failed = rows.filter { $0.status != .ok && $0.status != .skipped && $0.status != .unavailable }.count
-        note("bench: \(rows.count) runs (\(failed) failed), \(summary.count) summary rows, \(trees.count) tree plots; wrote \(out)/runs.csv, \(out)/summary.csv")
+        note("bench: \(rows.count) runs (\(failed) failed), \(summary.count) summary rows, \(trees.count) tree plots; wrote \(out)/index.html, \(out)/runs.csv, \(out)/summary.csv")
     }
 
     /// The summary as a short table on standard output.
