@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what geocluster needs to build, if it is missing: GEOS and PROJ (C libraries and
-# headers) and pkg-config, from Debian's packages. As root it installs them with apt-get;
+# headers) and pkg-config, from Debian's packages, and rsvg-convert (librsvg2-bin), with which
+# the tests render every SVG map. As root it installs them with apt-get;
 # otherwise it prints the exact command and fails.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ if command -v pkg-config >/dev/null 2>&1; then
 else
   missing+=(libgeos-dev libproj-dev)
 fi
+command -v rsvg-convert >/dev/null 2>&1 || missing+=(librsvg2-bin)
 command -v swift >/dev/null 2>&1 || {
   echo "setup: the Swift toolchain (6.1 or newer) is not on PATH; install it from swift.org first" >&2
   exit 1
