@@ -39,6 +39,12 @@ public struct MapOptions: Sendable {
     /// well under a second.
     public static let defaultPointBudget = 50_000
 
+    /// Pins and outlines are drawn for at most this many clusters, the largest: beyond a few
+    /// hundred they cover one another anyway, and the cap keeps the file small whatever the
+    /// cluster count (a pin is about 250 bytes; an outline about 14 bytes a vertex, at most
+    /// one vertex per 0.1 pt of its perimeter). Every cluster keeps its colour on the points.
+    public static let defaultMaxPins = 2_000
+
     /// Width of the whole picture, pt (the map takes what the legend leaves).
     public var width: Double = 1000
     /// See ``defaultPointBudget``.
@@ -49,14 +55,16 @@ public struct MapOptions: Sendable {
     public var rasterCell: Double = 3
     /// How many of the largest clusters the legend lists by name.
     public var legendEntries: Int = 12
+    /// See ``defaultMaxPins``.
+    public var maxPins: Int = MapOptions.defaultMaxPins
     /// Colours by label; nil: ``ClusterPalette/colours(labels:longitudes:latitudes:)``.
     /// Give the same map to the map and the tree plot of one run.
     public var colours: [Int32: String]?
 
     public init(width: Double = 1000, pointBudget: Int = MapOptions.defaultPointBudget, rasterCell: Double = 3,
-                legendEntries: Int = 12, colours: [Int32: String]? = nil) {
+                legendEntries: Int = 12, maxPins: Int = MapOptions.defaultMaxPins, colours: [Int32: String]? = nil) {
         self.width = width; self.pointBudget = pointBudget; self.rasterCell = rasterCell
-        self.legendEntries = legendEntries; self.colours = colours
+        self.legendEntries = legendEntries; self.maxPins = maxPins; self.colours = colours
     }
 }
 
@@ -135,8 +143,9 @@ public enum ClusterMap {
                          "height": svgNumber(layout.mapHeight), "fill": "#f7f7f5", "stroke": "#d0d0d0"])
         w.open("g", ["clip-path": "url(#map-area)"])
         let drawn = PointLayer.draw(&w, x: x, y: y, labels: data.labels, layout: layout, colours: colours, options: options)
-        outlines(&w, data.outlines, layout, colours)
-        pins(&w, clusters, layout, colours)
+        let pinned = Array(clusters.bySize.prefix(max(0, options.maxPins)))
+        outlines(&w, data.outlines, Set(pinned.map { clusters.labels[$0] }), layout, colours)
+        pins(&w, clusters, pinned, layout, colours)
         w.close()
         scaleBar(&w, layout)
         legend(&w, clusters, colours, layout, options, drawn)
@@ -153,14 +162,19 @@ public enum ClusterMap {
         }
     }
 
-    private static func outlines(_ w: inout XMLWriter, _ outlines: [Int32: [Coordinates]], _ layout: MapLayout,
-                                 _ colours: [Int32: String]) {
-        for (label, rings) in outlines.sorted(by: { $0.key < $1.key }) where label >= 0 {
+    private static func outlines(_ w: inout XMLWriter, _ outlines: [Int32: [Coordinates]], _ shown: Set<Int32>,
+                                 _ layout: MapLayout, _ colours: [Int32: String]) {
+        for (label, rings) in outlines.sorted(by: { $0.key < $1.key }) where shown.contains(label) {
             var d = "", closed = false
             for ring in rings where ring.count >= 2 {
+                var last = ""
                 for i in 0..<ring.count {
                     let (x, y) = layout.point(longitude: ring.x[i], latitude: ring.y[i])
-                    d += (i == 0 ? "M" : "L") + svgNumber(x, decimals: 1) + " " + svgNumber(y, decimals: 1)
+                    let vertex = svgNumber(x, decimals: 1) + " " + svgNumber(y, decimals: 1)
+                    // Vertices that land on the same 0.1 pt as the previous one add nothing.
+                    if vertex == last { continue }
+                    d += (i == 0 ? "M" : "L") + vertex
+                    last = vertex
                 }
                 if ring.x[0] == ring.x[ring.count - 1] && ring.y[0] == ring.y[ring.count - 1] { d += "Z"; closed = true }
             }
@@ -171,19 +185,21 @@ public enum ClusterMap {
         }
     }
 
-    private static func pins(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ layout: MapLayout,
+    /// - Parameter pinned: cluster indices, largest first (so a small cluster's pin is drawn
+    ///   over a large neighbour's); the pin sizes span their counts.
+    private static func pins(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ pinned: [Int], _ layout: MapLayout,
                              _ colours: [Int32: String]) {
-        guard let smallest = clusters.counts.min(), let largest = clusters.counts.max() else { return }
-        // Largest first, so a small cluster's pin is drawn over a large neighbour's.
+        guard let first = pinned.first, let last = pinned.last else { return }
+        let (largest, smallest) = (clusters.counts[first], clusters.counts[last])
         w.open("g", ["text-anchor": "middle", "font-weight": "bold"])
-        for c in clusters.bySize {
+        for c in pinned {
             let d = pinDiameter(count: clusters.counts[c], minCount: smallest, maxCount: largest)
             let (x, y) = layout.point(longitude: clusters.meanLongitude[c], latitude: clusters.meanLatitude[c])
             let colour = colours[clusters.labels[c]] ?? ClusterPalette.noise
             let text = compactCount(clusters.counts[c])
-            // Digits are about 0.62 em wide in DejaVu Sans Bold: the text fills at most 80% of
-            // the pin, and is never above 40% of its diameter.
-            let size = min(d * 0.4, d * 0.8 / (0.62 * Double(text.count)))
+            // Bold digits are about 0.7 em wide (DejaVu Sans Bold; Helvetica's are narrower):
+            // the text fills at most 75% of the pin, and is never above 40% of its diameter.
+            let size = min(d * 0.4, d * 0.75 / (0.7 * Double(text.count)))
             w.empty("circle", ["cx": svgNumber(x, decimals: 1), "cy": svgNumber(y, decimals: 1),
                                "r": svgNumber(d / 2, decimals: 1), "fill": colour,
                                "stroke": "#ffffff", "stroke-width": "2"])
@@ -236,9 +252,12 @@ public enum ClusterMap {
         }
         entry(ClusterPalette.noise, "noise", clusters.noise)
         y += 8
-        if let smallest = clusters.counts.min(), let largest = clusters.counts.max() {
-            line("Pin: points in the cluster,", colour: "#666666", step: 14)
-            line("25 pt = \(grouped(smallest)), 50 pt = \(grouped(largest))", colour: "#666666", step: 18)
+        let pinned = clusters.bySize.prefix(max(0, options.maxPins))
+        if let first = pinned.first, let last = pinned.last {
+            let which = pinned.count < clusters.bySize.count ? "the \(grouped(pinned.count)) largest" : "each"
+            line("Pin for \(which) cluster: its points,", colour: "#666666", step: 14)
+            line("25 pt = \(grouped(clusters.counts[last])), 50 pt = \(grouped(clusters.counts[first]))",
+                 colour: "#666666", step: 18)
         }
         switch drawn {
         case .dots:
@@ -277,17 +296,18 @@ public enum ClusterMap {
         metres >= 1000 ? svgNumber(metres / 1000, decimals: 3) + " km" : svgNumber(metres, decimals: 3) + " m"
     }
 
-    /// Dark text on light fills, white on dark ones (relative luminance above 0.5).
+    /// The text colour on the fill `hex` (`#rrggbb`): near-black on light fills (relative
+    /// luminance above 0.3: yellow, orange, pink, teal), white on the rest, where both would
+    /// be legible but white reads as the usual map-pin style.
     static func textColour(on hex: String) -> String {
         let v = Array(hex.utf8)
         guard v.count == 7 else { return "#ffffff" }
         func channel(_ i: Int) -> Double {
-            let s = String(decoding: v[i..<i + 2], as: UTF8.self)
-            let c = Double(Int(s, radix: 16) ?? 0) / 255
+            let c = Double(Int(String(decoding: v[i..<i + 2], as: UTF8.self), radix: 16) ?? 0) / 255
             return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
         }
         let luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
-        return luminance > 0.5 ? "#1a1a1a" : "#ffffff"
+        return luminance > 0.3 ? "#1a1a1a" : "#ffffff"
     }
 }
 

@@ -14,11 +14,11 @@ import Darwin
 /// that is, when they overlap or nearly touch on the map. Interleaved clusters overlap and so
 /// are always neighbours.
 ///
-/// **Colouring.** Greedy, in order of decreasing neighbour count (then increasing label),
-/// each cluster takes the first colour of ``colour(index:)`` that none of its already
-/// coloured neighbours has. Greedy colouring needs at most (maximum neighbour count + 1)
-/// colours; past the ``base`` set the palette is extended by ``colour(index:)``, so there is
-/// always a free colour. The result depends only on the input: same points, same colours.
+/// **Colouring.** Greedy, in order of decreasing neighbour count (then increasing label):
+/// each cluster takes, of the ``base`` colours that none of its already coloured neighbours
+/// has, the one used least so far (then the first), so the base colours are spread evenly
+/// over the map. Only when its neighbours hold every base colour does a cluster take the
+/// first free colour past the base set (``colour(index:)``), so there is always one. The result depends only on the input: same points, same colours.
 public enum ClusterPalette {
     /// The first colours handed out: Tableau 10 without its grey (kept for noise), then three
     /// more of similar weight. All are dark enough to read against white and distinct from
@@ -70,8 +70,7 @@ public enum ClusterPalette {
     /// - Returns: label → `#rrggbb`, such that no two neighbours (see the type's
     ///   documentation) share a colour.
     /// - Complexity: O(n) for the boxes, O(k log k + e) to find the e neighbour pairs among
-    ///   k clusters, O(k · (k + e)) at worst to colour them (the greedy choice scans the
-    ///   palette), in practice O(k + e).
+    ///   k clusters and O(k · b + e) to colour them (b = ``base`` count).
     public static func colours(labels: [Int32], longitudes: [Double], latitudes: [Double]) -> [Int32: String] {
         precondition(labels.count == longitudes.count && labels.count == latitudes.count,
                      "one longitude and latitude per label")
@@ -83,13 +82,20 @@ public enum ClusterPalette {
             degree[a] != degree[b] ? degree[a] > degree[b] : boxes.labels[a] < boxes.labels[b]
         }
         var assigned = [Int](repeating: -1, count: k)
-        var used = [Bool]()
+        var uses = [Int](repeating: 0, count: base.count)
+        var taken = [Bool]()
         for c in order {
-            used.removeAll(keepingCapacity: true)
-            used.append(contentsOf: repeatElement(false, count: adjacency[c].count + 1))
-            for n in adjacency[c] where assigned[n] >= 0 && assigned[n] < used.count { used[assigned[n]] = true }
-            // At most `count` neighbours, so one of the first count + 1 colours is free.
-            assigned[c] = used.firstIndex(of: false)!
+            taken.removeAll(keepingCapacity: true)
+            taken.append(contentsOf: repeatElement(false, count: base.count + adjacency[c].count + 1))
+            for n in adjacency[c] where assigned[n] >= 0 && assigned[n] < taken.count { taken[assigned[n]] = true }
+            // Among the free base colours the least used so far (then the first): every base
+            // colour appears about equally often, instead of the first few everywhere.
+            var pick = -1
+            for i in 0..<base.count where !taken[i] && (pick < 0 || uses[i] < uses[pick]) { pick = i }
+            // All base colours taken by neighbours: the first free extended one. There are at
+            // most `count` neighbours, so one of the first base.count + count + 1 is free.
+            if pick < 0 { pick = taken.firstIndex(of: false)! } else { uses[pick] += 1 }
+            assigned[c] = pick
         }
         let generated = extended(upTo: max(assigned.max() ?? 0, base.count))
         var out: [Int32: String] = [:]

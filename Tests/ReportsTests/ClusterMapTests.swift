@@ -54,6 +54,18 @@ struct ClusterMapTests {
         for count in ["10", "40", "90"] { #expect(svg.contains(">\(count)</text>")) }
     }
 
+    @Test("pins and outlines only for the largest clusters past the pin cap")
+    func pinCap() {
+        let p = syntheticPoints(4000, clusters: 30, noiseShare: 0)
+        let square = Coordinates(x: [127.0, 127.001, 127.001, 127.0], y: [37.5, 37.5, 37.501, 37.5])
+        let outlines = Dictionary(uniqueKeysWithValues: (0..<30).map { (Int32($0), [square]) })
+        let svg = ClusterMap.render(MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, outlines: outlines,
+                                            title: "cap"), options: MapOptions(maxPins: 7))
+        #expect(svg.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"2\"").count - 1 == 7)
+        #expect(svg.components(separatedBy: "Z\" fill=\"#").count - 1 == 7)
+        #expect(svg.contains("Pin for the 7 largest cluster"))
+    }
+
     @Test("a hostile title and subtitle are escaped, and the SVG stays well-formed")
     func hostileText() throws {
         let p = syntheticPoints(500, clusters: 4)
