@@ -33,6 +33,11 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRegion(path: String, reason: String)
     /// The filters removed every row.
     case noRowsKept(path: String, total: Int)
+    /// A label file with another number of rows than the point file it labels.
+    case labelCountMismatch(labels: String, rows: Int, points: String, count: Int)
+    /// A label file row whose id is not the id of the point file's row at the same position
+    /// (`row` 1-based).
+    case labelIDMismatch(labels: String, line: Int, id: String, points: String, row: Int, pointID: String)
 
     public var description: String {
         switch self {
@@ -75,6 +80,10 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): \(reason)"
         case let .noRowsKept(path, total):
             return "\(path): none of the \(total) rows passes the filters; loosen them"
+        case let .labelCountMismatch(labels, rows, points, count):
+            return "\(labels): \(rows) label rows for \(count) points in \(points); use the labels written for that file"
+        case let .labelIDMismatch(labels, line, id, points, row, pointID):
+            return "\(labels):\(line): id '\(id)' but row \(row) of \(points) has id '\(pointID)'; use the labels written for that file, in its row order"
         }
     }
 }

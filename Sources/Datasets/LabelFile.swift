@@ -1,29 +1,36 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+// One reader for label files (`id,label,…` as `geocluster cluster` writes them, or any CSV
+// with a label column), shared by `score`, `hulls` and `map`, so a label means the same
+// thing to every command: an integer, optionally signed and with a zero fraction, -1 noise.
 
 /// One label column of a CSV file, with the ids of its rows when it has an `id` column.
 public struct LabelFile: Sendable {
+    /// The path read, as given.
     public var path: String
+    /// The header name of the label column read.
     public var column: String
+    /// One label per data row, in file order; -1 is noise.
     public var labels: [Int32]
+    /// Whether the file has an `id` column.
     public var hasIDs: Bool
     /// Row ids as concatenated UTF-8 bytes (`idEnds[i]` is where row i's id ends).
-    public var idBytes: [UInt8]
-    public var idEnds: [Int]
+    var idBytes: [UInt8]
+    var idEnds: [Int]
     /// 1-based file line of each row.
     public var lines: [Int32]
 
+    /// The id of row `i` (only with an `id` column).
     public func id(_ i: Int) -> String {
         let lo = i == 0 ? 0 : idEnds[i - 1]
         return String(decoding: idBytes[lo..<idEnds[i]], as: UTF8.self)
     }
 
     /// Reads the first of `columns` that the header has (and `id`, if present), streaming.
+    /// - Parameters:
+    ///   - columns: label column names to look for, in order of preference (case-insensitive).
+    ///   - option: the command-line option that named the column, for the error message.
     /// - Throws: `DatasetError` naming the file, and the line and column of a label that is not
     ///   an integer.
+    /// - Complexity: O(file size) time; memory for the labels and ids only.
     public static func read(path: String, columns: [String], option: String) throws(DatasetError) -> LabelFile {
         var v = Visitor(path: path, wanted: columns, option: option)
         _ = try CSVStreamParser.parse(path: path, into: &v)
@@ -103,6 +110,8 @@ public struct LabelFile: Sendable {
     /// - Throws: `DatasetError.invalidOption` naming the file and line of the first id that
     ///   is duplicated or missing from the other file, or the row counts when rows are matched
     ///   by order.
+    /// - Complexity: O(n) expected (one hash table of the truth's ids unless both files list
+    ///   the same ids in the same order).
     public static func align(_ t: LabelFile, _ p: LabelFile) throws(DatasetError) -> ([Int32], [Int32]) {
         func mismatch(_ reason: String) -> DatasetError { .invalidOption(option: "--labels", value: p.path, reason: reason) }
         if t.hasIDs != p.hasIDs {
@@ -138,5 +147,29 @@ public struct LabelFile: Sendable {
             throw mismatch("\(t.path):\(t.lines[j]): id '\(t.id(j))' is not in \(p.path)")
         }
         return (t.labels, predicted)
+    }
+
+    /// The labels of `points`, one per kept row: this file's rows must be the point file's
+    /// rows in the same order (as `geocluster cluster` writes them), and when this file has
+    /// an `id` column each id must equal the point's id (its row number when the point file
+    /// has no `id` column).
+    /// - Throws: `.labelCountMismatch` or `.labelIDMismatch`, naming both files.
+    /// - Complexity: O(n + id bytes).
+    public func aligned(to points: PointFile) throws(DatasetError) -> [Int32] {
+        guard labels.count == points.count else {
+            throw .labelCountMismatch(labels: path, rows: labels.count, points: points.path, count: points.count)
+        }
+        guard hasIDs else { return labels }
+        for r in 0..<labels.count {
+            let lo = r == 0 ? 0 : idEnds[r - 1]
+            let same = points.hasIDColumn
+                ? points.withIDBytes(r) { $0.elementsEqual(idBytes[lo..<idEnds[r]]) }
+                : idBytes[lo..<idEnds[r]].elementsEqual(String(r).utf8)
+            if !same {
+                throw .labelIDMismatch(labels: path, line: Int(lines[r]), id: id(r),
+                                       points: points.path, row: r + 1, pointID: points.id(r))
+            }
+        }
+        return labels
     }
 }

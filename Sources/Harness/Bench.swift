@@ -38,11 +38,18 @@ public enum Bench {
         var peer: Peer?
         var peerJSON: String = ""
 
-        /// The cell's folder below `work`: `cells/DATASET/IMPLEMENTATION-METHOD-PARAMETERS/rK`.
         var folder: String {
-            let p = parameters.replacingOccurrences(of: " ", with: "_")
-            return "cells/\(dataset.name)/\(implementation)-\(method)-\(p)/r\(repeatIndex)"
+            Bench.cellFolder(dataset: dataset.name, implementation: implementation, method: method,
+                             parameters: parameters, repeatIndex: repeatIndex)
         }
+    }
+
+    /// A cell's folder below the work folder, `cells/DATASET/IMPLEMENTATION-METHOD-PARAMETERS/rK`,
+    /// holding its labels.csv, record.json (or a peer's report), stdout.txt and stderr.txt.
+    public static func cellFolder(dataset: String, implementation: String, method: String, parameters: String,
+                                  repeatIndex: Int) -> String {
+        let p = parameters.replacingOccurrences(of: " ", with: "_")
+        return "cells/\(dataset)/\(implementation)-\(method)-\(p)/r\(repeatIndex)"
     }
 
     /// The cells of a plan, in the order they run: per dataset, geocluster's methods first (the

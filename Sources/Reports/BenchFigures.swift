@@ -5,44 +5,117 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Geo
 import Harness
 
-/// The figures of a benchmark report, drawn from its summary and datasets: one condensed-tree
-/// plot per HDBSCAN setting and one map per dataset × method.
+/// The figures of a benchmark report: one map per dataset × geocluster method (the best
+/// setting of a sweep, or its only one) and one condensed-tree plot per HDBSCAN setting, a
+/// run's map and tree in the same colours.
 public enum BenchFigures {
+    /// Above this many points a map's outlines are convex hulls instead of concave ones: GEOS's
+    /// concave hull of 850k points takes about 4 s, the convex one about 1 s.
+    public static let concaveHullLimit = 200_000
+
     /// The file name a figure of `dataset`, `method` and `parameters` gets (no spaces or `=`).
     public static func fileName(dataset: String, method: String, parameters: String) -> String {
         let p = parameters.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "=", with: "-")
         return "\(dataset)--\(method)--\(p).svg"
     }
 
-    /// One condensed-tree plot per geocluster HDBSCAN row of `summary` that finished, written
-    /// into `folder`. The tree is recomputed in this process (HDBSCAN's result depends only on
-    /// the points and parameters, so it is the tree of the benchmarked runs).
-    /// - Returns: the figures written, in summary order.
-    public static func trees(summary: [SummaryRow], datasets: [BenchDataset], threads: Int, folder: String,
-                             colours: ([Int32], BenchDataset) -> [Int32: String]) throws(HarnessError) -> [(row: SummaryRow, path: String, svg: String)] {
-        var out: [(SummaryRow, String, String)] = []
-        for s in summary where s.implementation == "geocluster" && s.method == "hdbscan" && s.status == .ok {
-            guard let d = datasets.first(where: { $0.hash == s.datasetHash && $0.name == s.dataset }) else { continue }
-            let method = try Method(name: s.method, parameterText: s.parameters)
-            let record = try Harness.run(RunInput(path: d.path), method: method, threads: threads,
-                                         keeping: [.condensedTree], clock: StageClock())
-            guard let result = record.hdbscan, let tree = result.condensedTree else { continue }
-            let title = "\(s.dataset): condensed tree, \(s.parameters)"
-            let svg = TreePlot.render(tree, selected: result.selectedClusters, colours: colours(record.labels, d),
-                                      options: TreePlotOptions(lambdaScale: .logarithmic, title: title))
-            let path = folder + "/" + fileName(dataset: s.dataset, method: s.method, parameters: s.parameters)
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try AtomicFile.write(svg, to: path)
-            } catch let e as DatasetError {
-                throw .dataset(e)
-            } catch {
-                throw .bench("\(folder): \(error)")
-            }
-            out.append((s, path, svg))
+    /// Each cluster's outline in longitude/latitude: GEOS hulls (concave with `ratio`, convex
+    /// at ratio 1) computed in `crs` (`auto`: the UTM zone of the data), so areas and shapes are
+    /// true on the ground.
+    public static func outlines(longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double,
+                                crs: String = "auto") throws(GeoError) -> (outlines: [Int32: [Coordinates]], crs: String) {
+        let projection = try Projection(target: Projection.Target(crs), fittingLongitudes: longitudes, latitudes: latitudes)
+        let (xs, ys) = try projection.forward(lon: longitudes, lat: latitudes)
+        var out: [Int32: [Coordinates]] = [:]
+        for h in try GeometryContext().clusterHulls(x: xs, y: ys, labels: labels, ratio: ratio, projection: projection) {
+            out[h.label] = try h.rings()
         }
-        return out
+        return (out, projection.crs)
+    }
+
+    /// Draws the figures of a finished benchmark into `folder/maps` and `folder/trees` (cells'
+    /// labels are read from `folder`'s cells). A dataset without longitude/latitude gets tree
+    /// plots but no maps. HDBSCAN's tree is recomputed in this process: its result depends only
+    /// on the points and parameters, so it is the tree of the benchmarked runs.
+    /// - Returns: the figures, maps first, in summary order.
+    public static func draw(summary: [SummaryRow], rows: [RunRow], datasets: [BenchDataset], threads: Int,
+                            folder: String) throws(HarnessError) -> [ReportFigure] {
+        var maps: [ReportFigure] = [], trees: [ReportFigure] = []
+        for d in datasets {
+            let mine = summary.filter { $0.datasetHash == d.hash && $0.dataset == d.name && $0.implementation == "geocluster" && $0.status == .ok }
+            guard !mine.isEmpty else { continue }
+            let points = try? PointFile.read(path: d.path, prefer: .lonlat)
+            for s in mine {
+                guard let run = rows.first(where: { $0.datasetHash == s.datasetHash && $0.implementation == s.implementation
+                    && $0.method == s.method && $0.parameters == s.parameters && $0.status == .ok }) else { continue }
+                let labelsPath = folder + "/" + Bench.cellFolder(dataset: d.name, implementation: s.implementation, method: s.method,
+                                                                 parameters: s.parameters, repeatIndex: run.repeatIndex) + "/labels.csv"
+                var colours: [Int32: String]?
+                if let points {
+                    let labels: [Int32]
+                    do {
+                        labels = try LabelFile.read(path: labelsPath, columns: ["label"], option: "labels").aligned(to: points)
+                    } catch {
+                        throw .dataset(error)
+                    }
+                    let (lon, lat) = (points.coordinates.first, points.coordinates.second)
+                    colours = ClusterPalette.colours(labels: labels, longitudes: lon, latitudes: lat)
+                    // One map per method: the best setting of its sweep, else its first setting.
+                    let mapped = mine.first { $0.method == s.method && $0.bestInSweep } ?? mine.first { $0.method == s.method }
+                    if mapped?.parameters == s.parameters {
+                        let ratio = points.count > concaveHullLimit ? 1 : GeometryContext.defaultConcaveRatio
+                        let hulls: (outlines: [Int32: [Coordinates]], crs: String)
+                        do { hulls = try outlines(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio) } catch {
+                            throw .geo(path: d.path, error)
+                        }
+                        let title = "\(d.name) · geocluster \(s.method)"
+                        let subtitle = "\(s.parameters)\n" + summaryLine(s)
+                            + " · \(ratio == 1 ? "convex" : "concave") hulls in \(hulls.crs)"
+                        let svg = ClusterMap.render(MapData(longitudes: lon, latitudes: lat, labels: labels, outlines: hulls.outlines,
+                                                            title: title, subtitle: subtitle),
+                                                    options: MapOptions(colours: colours))
+                        try write(svg, to: folder + "/maps/" + fileName(dataset: d.name, method: s.method, parameters: s.parameters))
+                        maps.append(ReportFigure(kind: .map, dataset: d.name, implementation: s.implementation, method: s.method,
+                                                 parameters: s.parameters, title: title, svg: svg))
+                    }
+                }
+                guard s.method == "hdbscan" else { continue }
+                let method = try Method(name: s.method, parameterText: s.parameters)
+                let record = try Harness.run(RunInput(path: d.path), method: method, threads: threads,
+                                             keeping: [.condensedTree], clock: StageClock())
+                guard let result = record.hdbscan, let tree = result.condensedTree else { continue }
+                let title = "\(d.name) · condensed tree · \(s.parameters)"
+                let svg = TreePlot.render(tree, selected: result.selectedClusters,
+                                          colours: colours ?? ClusterPalette.colours(labels: record.labels),
+                                          options: TreePlotOptions(lambdaScale: .logarithmic, title: title))
+                try write(svg, to: folder + "/trees/" + fileName(dataset: d.name, method: s.method, parameters: s.parameters))
+                trees.append(ReportFigure(kind: .tree, dataset: d.name, implementation: s.implementation, method: s.method,
+                                          parameters: s.parameters, title: title, svg: svg))
+            }
+        }
+        return maps + trees
+    }
+
+    /// `13 clusters · 18.9 % noise · ARI 0.763 · AMI 0.841`.
+    static func summaryLine(_ s: SummaryRow) -> String {
+        var parts: [String] = []
+        if let c = s.clusters { parts.append("\(c) clusters") }
+        if let n = s.noiseFraction { parts.append(ReportFormat.percent(n) + " noise") }
+        if let a = s.ari { parts.append("ARI " + ReportFormat.fixed(a, decimals: 3)) }
+        if let a = s.ami { parts.append("AMI " + ReportFormat.fixed(a, decimals: 3)) }
+        return parts.joined(separator: " · ")
+    }
+
+    static func write(_ svg: String, to path: String) throws(HarnessError) {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .bench("\(folder): cannot create the folder (\(error))")
+        }
+        do { try AtomicFile.write(svg, to: path) } catch { throw .dataset(error) }
     }
 }

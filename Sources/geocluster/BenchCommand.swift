@@ -218,13 +218,7 @@ struct BenchCommand: ParsableCommand {
         try BenchTables.write(rows, columns: BenchTables.runColumns, to: work + "/runs.csv")
         try BenchTables.write(summary, columns: BenchTables.summaryColumns, to: work + "/summary.csv")
         try AtomicFile.write(BenchTables.columnsDocument(), to: work + "/README.md")
-        let trees = try BenchFigures.trees(summary: summary, datasets: datasets, threads: threads, folder: work + "/trees",
-                                           colours: { labels, _ in Dictionary(uniqueKeysWithValues: Set(labels).filter { $0 >= 0 }.map { ($0, "#1f77b4") }) })
-
-        let figures = trees.map { t in
-            ReportFigure(kind: .tree, dataset: t.row.dataset, implementation: t.row.implementation, method: t.row.method,
-                         parameters: t.row.parameters, title: "\(t.row.dataset): condensed tree, \(t.row.parameters)", svg: t.svg)
-        }
+        let figures = try BenchFigures.draw(summary: summary, rows: rows, datasets: datasets, threads: threads, folder: work)
         let info = ReportInfo(title: "geocluster benchmark", generatedAt: Date.now.formatted(.iso8601),
                               version: Geocluster.version, commit: plan.commit, machine: plan.machine,
                               commandLine: (["geocluster"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
@@ -241,7 +235,7 @@ struct BenchCommand: ParsableCommand {
 
         printSummary(summary)
         let failed = rows.filter { $0.status != .ok && $0.status != .skipped && $0.status != .unavailable }.count
-        note("bench: \(rows.count) runs (\(failed) failed), \(summary.count) summary rows, \(trees.count) tree plots; wrote \(out)/index.html, \(out)/runs.csv, \(out)/summary.csv")
+        note("bench: \(rows.count) runs (\(failed) failed), \(summary.count) summary rows, \(figures.filter { $0.kind == .map }.count) maps, \(figures.filter { $0.kind == .tree }.count) tree plots; wrote \(out)/index.html, \(out)/runs.csv, \(out)/summary.csv")
     }
 
     /// The summary as a short table on standard output.

@@ -32,7 +32,7 @@ struct HullsCommand: ParsableCommand {
     var crs: String = "auto"
 
     @Option(help: "Concave hull ratio in [0, 1]: 1 is the convex hull, smaller follows the points more closely.")
-    var ratio: Double = 0.3
+    var ratio: Double = GeometryContext.defaultConcaveRatio
 
     @Option(help: "How many of the largest clusters to list on standard output.")
     var top: Int = 10
@@ -48,49 +48,19 @@ struct HullsCommand: ParsableCommand {
     func run() throws {
         do {
             let file = try PointFile.read(path: input, prefer: .lonlat)
-            let table = try CSV.read(path: labels)
-            guard let labelColumn = table.column(named: ["label"]) else {
-                throw DatasetError.missingColumns(path: labels, wanted: "label", found: table.header)
-            }
-            guard table.rows.count == file.count else {
-                throw fail("\(labels): \(table.rows.count) label rows for \(file.count) points in \(input); use the labels written for that file")
-            }
-            let idColumn = table.column(named: ["id"])
-            var label = [Int](repeating: -1, count: file.count)
-            for r in 0..<table.rows.count {
-                if let c = idColumn, table.rows[r][c] != file.id(r) {
-                    throw fail("\(labels):\(table.lines[r]): id '\(table.rows[r][c])' but row \(r + 1) of \(input) has id '\(file.id(r))'; labels must be in input order")
-                }
-                guard let l = Int(table.rows[r][labelColumn].trimmingWhitespace()) else {
-                    throw DatasetError.invalidNumber(path: labels, line: table.lines[r], column: "label", text: table.rows[r][labelColumn])
-                }
-                label[r] = l
-            }
-
+            let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
             let c = file.coordinates
             let projection = try Projection(target: Projection.Target(crs), fittingLongitudes: c.first, latitudes: c.second)
             let (xs, ys) = try projection.forward(lon: c.first, lat: c.second)
-            var members: [Int: [Int]] = [:]
-            for i in 0..<file.count where label[i] >= 0 { members[label[i], default: []].append(i) }
-
-            let geos = try GeometryContext()
-            struct Row { let label: Int; let points: Int; let area: Double; let lon: Double; let lat: Double; let geometry: String }
-            var rows: [Row] = []
-            for (l, idx) in members.sorted(by: { $0.key < $1.key }) {
-                let hull = try geos.concaveHull(x: idx.map { xs[$0] }, y: idx.map { ys[$0] }, ratio: ratio)
-                let centre = try hull.centroid ?? (x: xs[idx[0]], y: ys[idx[0]])
-                let (lon, lat) = try projection.inverse(x: centre.x, y: centre.y)
-                rows.append(Row(label: l, points: idx.count, area: try hull.area, lon: lon, lat: lat,
-                                geometry: try projection.inverse(hull).geoJSON))
-            }
+            let rows = try GeometryContext().clusterHulls(x: xs, y: ys, labels: label, ratio: ratio, projection: projection)
 
             var json = "{\"type\":\"FeatureCollection\",\"features\":["
             for (k, r) in rows.enumerated() {
                 if k > 0 { json += "," }
                 json += "{\"type\":\"Feature\",\"properties\":{\"label\":\(r.label),\"points\":\(r.points),"
                 json += "\"area_m2\":\(cFormat("%.1f", r.area)),"
-                json += "\"centroid_lon\":\(cFormat("%.6f", r.lon)),\"centroid_lat\":\(cFormat("%.6f", r.lat))},"
-                json += "\"geometry\":\(r.geometry)}"
+                json += "\"centroid_lon\":\(cFormat("%.6f", r.centroidLongitude)),\"centroid_lat\":\(cFormat("%.6f", r.centroidLatitude))},"
+                json += "\"geometry\":\(try r.geographic.geoJSON)}"
             }
             json += "]}\n"
             try AtomicFile.write(json, to: output)
@@ -100,7 +70,7 @@ struct HullsCommand: ParsableCommand {
             if top > 0 && !rows.isEmpty {
                 print("label  points   area (m²)   centre (lat, lon)")
                 for r in rows.sorted(by: { ($0.points, -$0.label) > ($1.points, -$1.label) }).prefix(top) {
-                    print(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.lat, r.lon))
+                    print(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.centroidLatitude, r.centroidLongitude))
                 }
             }
         } catch let e as DatasetError {

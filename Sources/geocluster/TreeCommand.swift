@@ -95,8 +95,15 @@ struct TreeCommand: ParsableCommand {
             + "\(parameters.effectiveMinSamples), \(s.method.rawValue)" + (s.epsilon > 0 ? ", epsilon \(s.epsilon) m" : "")
         let options = TreePlotOptions(width: width, height: height, logWidth: logWidth,
                                       minimumVisibleWidth: minBranchWidth, lambdaScale: lambdaScale, title: heading)
-        let labels = (0..<result.selectedClusters.count).map(Int32.init)
-        let colours = Dictionary(uniqueKeysWithValues: labels.map { ($0, provisionalColour(label: $0)) })
+        // The map's colours (`geocluster map` of the same labels), which need the points'
+        // longitude/latitude; a file in x,y only gets colours by label number.
+        let colours: [Int32: String]
+        if let points = try? PointFile.read(path: input, prefer: .lonlat), points.count == record.labels.count {
+            colours = ClusterPalette.colours(labels: record.labels, longitudes: points.coordinates.first,
+                                             latitudes: points.coordinates.second)
+        } else {
+            colours = ClusterPalette.colours(labels: record.labels)
+        }
         let svg = TreePlot.render(tree, selected: result.selectedClusters, colours: colours, options: options)
         do {
             try AtomicFile.write(svg, to: output)
@@ -104,23 +111,5 @@ struct TreeCommand: ParsableCommand {
             throw fail(error)
         }
         note("\(record.file.count) points: \(tree.clusterCount - 1) clusters in the tree, \(result.selectedClusters.count) selected; wrote \(output)")
-    }
-
-    /// A colour per label until the map's shared palette (`ClusterPalette`, being written for
-    /// the cluster map) is merged; the lead replaces this with it at merge so the tree and the
-    /// map agree. Hues step by the golden angle so neighbouring labels differ; saturation and
-    /// lightness alternate over three levels. Deterministic: a function of the label only.
-    private func provisionalColour(label: Int32) -> String {
-        let hue = (Double(label) * 137.50776).truncatingRemainder(dividingBy: 360)
-        let lightness = [0.45, 0.35, 0.55][Int(label) % 3], saturation = [0.75, 0.65, 0.85][Int(label) % 3]
-        // HSL to RGB (CSS Color 4's formula).
-        func channel(_ n: Double) -> Int {
-            let k = (n + hue / 30).truncatingRemainder(dividingBy: 12)
-            let a = saturation * min(lightness, 1 - lightness)
-            let v = lightness - a * max(-1, min(k - 3, 9 - k, 1))
-            return Int((v * 255).rounded())
-        }
-        let hex = Array("0123456789abcdef")
-        return "#" + [channel(0), channel(8), channel(4)].map { String([hex[$0 / 16], hex[$0 % 16]]) }.joined()
     }
 }

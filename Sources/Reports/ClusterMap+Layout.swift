@@ -1,0 +1,72 @@
+/// Where everything goes on the page, and the affine map from Web Mercator metres to pt.
+struct MapLayout {
+    static let margin = 16.0
+    static let legendWidth = 210.0
+    /// Room inside the map frame around the points, pt: half the largest pin and a little.
+    static let inset = 30.0
+    /// The smallest extent shown, ground metres, so one building does not fill the map.
+    static let minimumSpan = 300.0
+
+    let width: Double
+    let height: Double
+    let mapX: Double, mapY: Double, mapWidth: Double, mapHeight: Double
+    let legendX: Double
+    let subtitleLines: [String]
+    /// pt per projected metre.
+    let scale: Double
+    /// The map's centre, projected metres.
+    let centreX: Double, centreY: Double
+
+    var margin: Double { Self.margin }
+    var legendWidth: Double { Self.legendWidth }
+
+    /// - Parameters:
+    ///   - x, y: the points in Web Mercator metres.
+    ///   - minimumHeight: what the legend needs below the heading, pt.
+    init(x: [Double], y: [Double], subtitle: String, width: Double, minimumHeight: Double) {
+        subtitleLines = subtitle.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        self.width = width
+        mapX = Self.margin
+        mapY = 42 + 17 * Double(subtitleLines.count)
+        mapWidth = max(200, width - 2 * Self.margin - Self.legendWidth - 16)
+        legendX = mapX + mapWidth + 16
+
+        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        for i in 0..<x.count {
+            lo = (min(lo.x, x[i]), min(lo.y, y[i]))
+            hi = (max(hi.x, x[i]), max(hi.y, y[i]))
+        }
+        if x.isEmpty { (lo, hi) = ((0, 0), (0, 0)) }
+        centreX = (lo.x + hi.x) / 2
+        centreY = (lo.y + hi.y) / 2
+        let minimumProjected = Self.minimumSpan / WebMercator.groundScale(latitude: WebMercator.latitude(y: centreY))
+        let dx = max(hi.x - lo.x, minimumProjected), dy = max(hi.y - lo.y, minimumProjected)
+        let innerWidth = mapWidth - 2 * Self.inset
+        // The frame follows the data's shape between landscape 1 : 0.55 and portrait 1 : 1.2.
+        let innerHeight = min(max(innerWidth * dy / dx, 0.55 * innerWidth), 1.2 * innerWidth)
+        scale = min(innerWidth / dx, innerHeight / dy)
+        mapHeight = max(innerHeight + 2 * Self.inset, minimumHeight)
+        height = mapY + mapHeight + Self.margin
+    }
+
+    /// Ground metres per pt at the map's centre latitude: projected metres per pt times
+    /// cos(latitude), Mercator's scale factor there.
+    var groundMetresPerPoint: Double {
+        WebMercator.groundScale(latitude: WebMercator.latitude(y: centreY)) / scale
+    }
+
+    /// Page position (pt) of a point in projected metres; y grows downwards.
+    @inline(__always)
+    func point(x: Double, y: Double) -> (x: Double, y: Double) {
+        (mapX + mapWidth / 2 + (x - centreX) * scale, mapY + mapHeight / 2 - (y - centreY) * scale)
+    }
+
+    /// Page position (pt) of a point in degrees.
+    func point(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
+        point(x: WebMercator.x(longitude: longitude), y: WebMercator.y(latitude: latitude))
+    }
+
+    var mapRectangle: KeyValuePairs<String, String> {
+        ["x": svgNumber(mapX), "y": svgNumber(mapY), "width": svgNumber(mapWidth), "height": svgNumber(mapHeight)]
+    }
+}

@@ -1,0 +1,351 @@
+import Geo
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a cluster map shows: the points with their labels, optional cluster outlines, and
+/// the caller's title lines (the dataset, method, parameters and scores, formatted by the
+/// caller).
+public struct MapData: Sendable {
+    /// Degrees (WGS 84), one per point.
+    public var longitudes: [Double]
+    /// Degrees (WGS 84), one per point.
+    public var latitudes: [Double]
+    /// One per point; -1 (any negative label) is noise.
+    public var labels: [Int32]
+    /// Outlines by cluster label, each a list of rings in longitude/latitude (x = longitude,
+    /// y = latitude, degrees): a ring whose last vertex equals its first is drawn closed and
+    /// filled, any other as a line. `ClusterHull.rings()` gives them.
+    public var outlines: [Int32: [Coordinates]]
+    /// The first line of the heading.
+    public var title: String
+    /// Smaller lines under the title; a line break starts a new line.
+    public var subtitle: String
+
+    public init(longitudes: [Double], latitudes: [Double], labels: [Int32],
+                outlines: [Int32: [Coordinates]] = [:], title: String, subtitle: String = "") {
+        self.longitudes = longitudes; self.latitudes = latitudes; self.labels = labels
+        self.outlines = outlines; self.title = title; self.subtitle = subtitle
+    }
+}
+
+/// How a cluster map is drawn. Lengths are in points (pt): the SVG's user unit is 1 pt.
+public struct MapOptions: Sendable {
+    /// The point budget: up to this many points each point is drawn as a dot; above it the
+    /// map shows a density raster instead (see ``rasterCell``), so that the file stays small
+    /// (under 1 MB for any input; the dots of 50,000 points take about 0.8 MB) and renders in
+    /// well under a second.
+    public static let defaultPointBudget = 50_000
+
+    /// Pins and outlines are drawn for at most this many clusters, the largest: beyond a few
+    /// hundred they cover one another anyway, and the cap keeps the file small whatever the
+    /// cluster count (a pin is about 250 bytes; an outline about 14 bytes a vertex, at most
+    /// one vertex per 0.1 pt of its perimeter). Every cluster keeps its colour on the points.
+    public static let defaultMaxPins = 2_000
+
+    /// Width of the whole picture, pt (the map takes what the legend leaves).
+    public var width: Double = 1000
+    /// See ``defaultPointBudget``.
+    public var pointBudget: Int = MapOptions.defaultPointBudget
+    /// Side of a density raster cell, pt. Each cell takes the colour of the cluster with the
+    /// most points in it (noise grey only where there is no cluster point) and an opacity
+    /// that grows with the log of its point count.
+    public var rasterCell: Double = 3
+    /// How many of the largest clusters the legend lists by name.
+    public var legendEntries: Int = 12
+    /// See ``defaultMaxPins``.
+    public var maxPins: Int = MapOptions.defaultMaxPins
+    /// Colours by label; nil: ``ClusterPalette/colours(labels:longitudes:latitudes:)``.
+    /// Give the same map to the map and the tree plot of one run.
+    public var colours: [Int32: String]?
+
+    public init(width: Double = 1000, pointBudget: Int = MapOptions.defaultPointBudget, rasterCell: Double = 3,
+                legendEntries: Int = 12, maxPins: Int = MapOptions.defaultMaxPins, colours: [Int32: String]? = nil) {
+        self.width = width; self.pointBudget = pointBudget; self.rasterCell = rasterCell
+        self.legendEntries = legendEntries; self.maxPins = maxPins; self.colours = colours
+    }
+}
+
+/// An SVG map of one clustering: points in Web Mercator coloured by cluster (noise light
+/// grey), cluster outlines, one pin per cluster at the mean position of its points with the
+/// point count inside, a scale bar true at the map's centre latitude, a legend and a title.
+///
+/// Pure: a value in, the SVG text out, no files and no clock. Every text from the input goes
+/// through `XMLWriter`, so any title gives well-formed XML. Fonts are named as a list ending
+/// in `sans-serif`, so browsers and `rsvg-convert` pick the same family where DejaVu Sans or
+/// Helvetica exists.
+public enum ClusterMap {
+    /// The smallest and largest pin diameter, pt.
+    public static let pinDiameterRange: ClosedRange<Double> = 25...50
+
+    /// The diameter of a cluster's pin, pt: 25 + 25 · √((count − min) / (max − min)) over the
+    /// clusters on the map, so that pin area grows about linearly with the point count; 25
+    /// for every pin when all clusters have the same size.
+    /// - Parameters:
+    ///   - count: points in this cluster.
+    ///   - minCount: points in the smallest cluster on the map.
+    ///   - maxCount: points in the largest cluster on the map.
+    /// - Complexity: O(1).
+    public static func pinDiameter(count: Int, minCount: Int, maxCount: Int) -> Double {
+        let lo = pinDiameterRange.lowerBound, span = pinDiameterRange.upperBound - lo
+        guard maxCount > minCount else { return lo }
+        let t = Double(min(max(count, minCount), maxCount) - minCount) / Double(maxCount - minCount)
+        return lo + span * t.squareRoot()
+    }
+
+    /// The longest round length (1, 2 or 5 × 10^k metres) that fits in `maxLength` pt.
+    /// - Parameter metresPerPoint: ground metres per pt at the map's centre latitude.
+    /// - Returns: the length in metres: 1, 2 or 5 times a power of ten (below 1 m only when
+    ///   `maxLength` pt span less than a metre on the ground).
+    /// - Complexity: O(1).
+    public static func scaleBarMetres(metresPerPoint: Double, maxLength: Double) -> Double {
+        precondition(metresPerPoint > 0 && maxLength > 0, "scale and length must be positive")
+        let limit = metresPerPoint * maxLength
+        let decade = pow(10, (log10(limit)).rounded(.down))
+        for step in [5.0, 2.0, 1.0] where step * decade <= limit { return step * decade }
+        return decade
+    }
+
+    /// The SVG document (UTF-8 text, starting with the XML declaration).
+    /// - Complexity: O(n log k + size of the outlines) for n points and k clusters; above the
+    ///   point budget the output size no longer grows with n.
+    public static func render(_ data: MapData, options: MapOptions = MapOptions()) -> String {
+        precondition(data.labels.count == data.longitudes.count && data.labels.count == data.latitudes.count,
+                     "one longitude and latitude per label")
+        let colours = options.colours
+            ?? ClusterPalette.colours(labels: data.labels, longitudes: data.longitudes, latitudes: data.latitudes)
+        let (x, y) = WebMercator.project(longitudes: data.longitudes, latitudes: data.latitudes)
+        let clusters = ClusterSummary(labels: data.labels, x: x, y: y)
+        // The legend's rows (see `legend`): heading, entries, "more", noise, pin note, how
+        // the points were drawn, projection.
+        let legendRows = Double(min(max(0, options.legendEntries), clusters.labels.count))
+        let legendHeight = 22 + 18 * (legendRows + 2) + 8 + 32 + 45 + 17 + 20
+        let layout = MapLayout(x: x, y: y, subtitle: data.subtitle, width: options.width, minimumHeight: legendHeight)
+        var w = XMLWriter()
+        w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        w.open("svg", [
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": svgNumber(layout.width) + "pt", "height": svgNumber(layout.height) + "pt",
+            "viewBox": "0 0 \(svgNumber(layout.width)) \(svgNumber(layout.height))",
+            "font-family": "DejaVu Sans, Helvetica, Arial, sans-serif",
+        ])
+        w.element("title", text: data.title)
+        w.empty("rect", ["width": "100%", "height": "100%", "fill": "#ffffff"])
+        heading(&w, data, layout)
+        w.open("defs")
+        w.open("clipPath", ["id": "map-area"])
+        w.empty("rect", layout.mapRectangle)
+        w.close()
+        w.close()
+        w.empty("rect", ["x": svgNumber(layout.mapX), "y": svgNumber(layout.mapY), "width": svgNumber(layout.mapWidth),
+                         "height": svgNumber(layout.mapHeight), "fill": "#f7f7f5", "stroke": "#d0d0d0"])
+        w.open("g", ["clip-path": "url(#map-area)"])
+        let drawn = PointLayer.draw(&w, x: x, y: y, labels: data.labels, layout: layout, colours: colours, options: options)
+        let pinned = Array(clusters.bySize.prefix(max(0, options.maxPins)))
+        outlines(&w, data.outlines, Set(pinned.map { clusters.labels[$0] }), layout, colours)
+        pins(&w, clusters, pinned, layout, colours)
+        w.close()
+        scaleBar(&w, layout)
+        legend(&w, clusters, colours, layout, options, drawn)
+        w.close()
+        return w.finish()
+    }
+
+    private static func heading(_ w: inout XMLWriter, _ data: MapData, _ layout: MapLayout) {
+        w.element("text", ["x": svgNumber(layout.margin), "y": "30", "font-size": "19", "font-weight": "bold",
+                           "fill": "#1a1a1a"], text: data.title)
+        for (i, line) in layout.subtitleLines.enumerated() {
+            w.element("text", ["x": svgNumber(layout.margin), "y": svgNumber(50 + 17 * Double(i)), "font-size": "12",
+                               "fill": "#555555"], text: line)
+        }
+    }
+
+    private static func outlines(_ w: inout XMLWriter, _ outlines: [Int32: [Coordinates]], _ shown: Set<Int32>,
+                                 _ layout: MapLayout, _ colours: [Int32: String]) {
+        for (label, rings) in outlines.sorted(by: { $0.key < $1.key }) where shown.contains(label) {
+            var d = "", closed = false
+            for ring in rings where ring.count >= 2 {
+                var last = ""
+                for i in 0..<ring.count {
+                    let (x, y) = layout.point(longitude: ring.x[i], latitude: ring.y[i])
+                    let vertex = svgNumber(x, decimals: 1) + " " + svgNumber(y, decimals: 1)
+                    // Vertices that land on the same 0.1 pt as the previous one add nothing.
+                    if vertex == last { continue }
+                    d += (i == 0 ? "M" : "L") + vertex
+                    last = vertex
+                }
+                if ring.x[0] == ring.x[ring.count - 1] && ring.y[0] == ring.y[ring.count - 1] { d += "Z"; closed = true }
+            }
+            guard !d.isEmpty else { continue }
+            let colour = colours[label] ?? ClusterPalette.noise
+            w.empty("path", ["d": d, "fill": closed ? colour : "none", "fill-opacity": "0.1", "fill-rule": "evenodd",
+                             "stroke": colour, "stroke-width": "1.6", "stroke-linejoin": "round"])
+        }
+    }
+
+    /// - Parameter pinned: cluster indices, largest first (so a small cluster's pin is drawn
+    ///   over a large neighbour's); the pin sizes span their counts.
+    private static func pins(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ pinned: [Int], _ layout: MapLayout,
+                             _ colours: [Int32: String]) {
+        guard let first = pinned.first, let last = pinned.last else { return }
+        let (largest, smallest) = (clusters.counts[first], clusters.counts[last])
+        w.open("g", ["text-anchor": "middle", "font-weight": "bold"])
+        for c in pinned {
+            let d = pinDiameter(count: clusters.counts[c], minCount: smallest, maxCount: largest)
+            let (x, y) = layout.point(longitude: clusters.meanLongitude[c], latitude: clusters.meanLatitude[c])
+            let colour = colours[clusters.labels[c]] ?? ClusterPalette.noise
+            let text = compactCount(clusters.counts[c])
+            // Bold digits are about 0.7 em wide (DejaVu Sans Bold; Helvetica's are narrower):
+            // the text fills at most 75% of the pin, and is never above 40% of its diameter.
+            let size = min(d * 0.4, d * 0.75 / (0.7 * Double(text.count)))
+            w.empty("circle", ["cx": svgNumber(x, decimals: 1), "cy": svgNumber(y, decimals: 1),
+                               "r": svgNumber(d / 2, decimals: 1), "fill": colour,
+                               "stroke": "#ffffff", "stroke-width": "2"])
+            // The baseline sits 0.36 em below the centre, which centres digits vertically
+            // without `dominant-baseline` (which rsvg and browsers treat differently).
+            w.element("text", ["x": svgNumber(x, decimals: 1), "y": svgNumber(y + 0.36 * size, decimals: 1),
+                               "font-size": svgNumber(size, decimals: 1), "fill": textColour(on: colour)], text: text)
+        }
+        w.close()
+    }
+
+    private static func scaleBar(_ w: inout XMLWriter, _ layout: MapLayout) {
+        let metresPerPoint = layout.groundMetresPerPoint
+        let metres = scaleBarMetres(metresPerPoint: metresPerPoint, maxLength: 130)
+        let length = metres / metresPerPoint
+        let x = layout.mapX + 14, y = layout.mapY + layout.mapHeight - 16
+        w.empty("rect", ["x": svgNumber(x - 8), "y": svgNumber(y - 22), "width": svgNumber(length + 16), "height": "32",
+                         "rx": "3", "fill": "#ffffff", "fill-opacity": "0.85"])
+        w.empty("path", ["d": "M\(svgNumber(x)) \(svgNumber(y - 5))V\(svgNumber(y))H\(svgNumber(x + length))V\(svgNumber(y - 5))",
+                         "fill": "none", "stroke": "#222222", "stroke-width": "1.5"])
+        w.element("text", ["x": svgNumber(x + length / 2), "y": svgNumber(y - 8), "font-size": "11",
+                           "text-anchor": "middle", "fill": "#222222"], text: distance(metres))
+    }
+
+    private static func legend(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ colours: [Int32: String],
+                               _ layout: MapLayout, _ options: MapOptions, _ drawn: PointLayer.Drawn) {
+        let x = layout.legendX
+        var y = layout.mapY + 14
+        func line(_ text: String, size: Double = 11, colour: String = "#333333", bold: Bool = false, step: Double = 17) {
+            w.element("text", ["x": svgNumber(x), "y": svgNumber(y), "font-size": svgNumber(size), "fill": colour,
+                               "font-weight": bold ? "bold" : "normal"], text: text)
+            y += step
+        }
+        func entry(_ colour: String, _ name: String, _ count: Int) {
+            w.empty("circle", ["cx": svgNumber(x + 6), "cy": svgNumber(y - 4), "r": "6", "fill": colour])
+            w.element("text", ["x": svgNumber(x + 18), "y": svgNumber(y), "font-size": "11", "fill": "#333333"], text: name)
+            w.element("text", ["x": svgNumber(x + layout.legendWidth - 12), "y": svgNumber(y), "font-size": "11",
+                               "fill": "#333333", "text-anchor": "end"], text: grouped(count))
+            y += 18
+        }
+        let n = clusters.counts.reduce(0, +) + clusters.noise
+        line("\(grouped(clusters.labels.count)) clusters · \(grouped(n)) points", size: 12, bold: true, step: 22)
+        for c in clusters.bySize.prefix(max(0, options.legendEntries)) {
+            entry(colours[clusters.labels[c]] ?? ClusterPalette.noise, "cluster \(clusters.labels[c])", clusters.counts[c])
+        }
+        let rest = clusters.bySize.dropFirst(max(0, options.legendEntries))
+        if !rest.isEmpty {
+            line("+ \(grouped(rest.count)) more, \(grouped(rest.reduce(0) { $0 + clusters.counts[$1] })) points",
+                 colour: "#666666", step: 18)
+        }
+        entry(ClusterPalette.noise, "noise", clusters.noise)
+        y += 8
+        let pinned = clusters.bySize.prefix(max(0, options.maxPins))
+        if let first = pinned.first, let last = pinned.last {
+            let which = pinned.count < clusters.bySize.count ? "the \(grouped(pinned.count)) largest" : "each"
+            line("Pin for \(which) cluster: its points,", colour: "#666666", step: 14)
+            line("25 pt = \(grouped(clusters.counts[last])), 50 pt = \(grouped(clusters.counts[first]))",
+                 colour: "#666666", step: 18)
+        }
+        switch drawn {
+        case .dots:
+            line("Every point drawn", colour: "#666666")
+        case let .raster(cell):
+            line("Density: \(svgNumber(cell)) pt cells, colour of the", colour: "#666666", step: 14)
+            line("largest cluster in each (over the", colour: "#666666", step: 14)
+            line("\(grouped(options.pointBudget))-point budget)", colour: "#666666")
+        }
+        line("Web Mercator", colour: "#666666")
+    }
+
+    /// `1,234,567`.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(abs(n))
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// A count that fits in a pin: `987`, `9876`, `98.8k`, `988k`, `1.2M`.
+    static func compactCount(_ n: Int) -> String {
+        func scaled(_ v: Double, _ unit: String) -> String {
+            v < 100 ? svgNumber(v, decimals: 1) + unit : String(Int(v.rounded())) + unit
+        }
+        if n < 10_000 { return String(n) }
+        if n < 999_500 { return scaled(Double(n) / 1000, "k") }
+        return scaled(Double(n) / 1_000_000, "M")
+    }
+
+    /// `500 m`, `2 km`, `0.5 m`.
+    static func distance(_ metres: Double) -> String {
+        metres >= 1000 ? svgNumber(metres / 1000, decimals: 3) + " km" : svgNumber(metres, decimals: 3) + " m"
+    }
+
+    /// The text colour on the fill `hex` (`#rrggbb`): near-black on light fills (relative
+    /// luminance above 0.3: yellow, orange, pink, teal), white on the rest, where both would
+    /// be legible but white reads as the usual map-pin style.
+    static func textColour(on hex: String) -> String {
+        let v = Array(hex.utf8)
+        guard v.count == 7 else { return "#ffffff" }
+        func channel(_ i: Int) -> Double {
+            let c = Double(Int(String(decoding: v[i..<i + 2], as: UTF8.self), radix: 16) ?? 0) / 255
+            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
+        return luminance > 0.3 ? "#1a1a1a" : "#ffffff"
+    }
+}
+
+/// Per cluster: label, size and mean position; and the noise count.
+struct ClusterSummary {
+    /// Distinct non-negative labels, ascending.
+    var labels: [Int32] = []
+    var counts: [Int] = []
+    var meanLongitude: [Double] = []
+    var meanLatitude: [Double] = []
+    var noise = 0
+    /// Cluster indices by decreasing size, then increasing label.
+    var bySize: [Int] = []
+
+    /// The mean position is taken in Web Mercator (the map's plane) and turned back into
+    /// degrees, so the pin sits at the visual centre of the cluster's dots.
+    init(labels pointLabels: [Int32], x: [Double], y: [Double]) {
+        var slot: [Int32: Int] = [:]
+        var sumX: [Double] = [], sumY: [Double] = []
+        for i in 0..<pointLabels.count {
+            let l = pointLabels[i]
+            guard l >= 0 else { noise += 1; continue }
+            let s: Int
+            if let found = slot[l] { s = found } else {
+                s = labels.count
+                slot[l] = s
+                labels.append(l); counts.append(0); sumX.append(0); sumY.append(0)
+            }
+            counts[s] += 1
+            sumX[s] += x[i]
+            sumY[s] += y[i]
+        }
+        // Every slot has at least one point, so no division by zero.
+        let order = labels.indices.sorted { labels[$0] < labels[$1] }
+        meanLongitude = order.map { WebMercator.longitude(x: sumX[$0] / Double(counts[$0])) }
+        meanLatitude = order.map { WebMercator.latitude(y: sumY[$0] / Double(counts[$0])) }
+        labels = order.map { labels[$0] }
+        counts = order.map { counts[$0] }
+        bySize = labels.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : labels[$0] < labels[$1] }
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Geo
+import Reports
+
+/// Which outline `map` draws around each cluster.
+enum HullChoice: String, ExpressibleByArgument, CaseIterable {
+    case concave, convex, none
+}
+
+/// `geocluster map`: an SVG map of a labelled file.
+struct MapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "Draw the clusters of a labelled file as an SVG map.",
+        discussion: """
+            Reads the points (INPUT, with lat,lon columns) and their labels (--labels, the output \
+            of `cluster`, one row per input row in the same order) and writes an SVG map in Web \
+            Mercator: points coloured by cluster (neighbouring clusters never share a colour; \
+            noise light grey), each cluster's hull, one pin per cluster sized by its point count \
+            (25 to 50 pt, square-root scale) with the count inside, a scale bar, a legend and a \
+            title. Up to 50,000 points every point is drawn; above that a density raster, so the \
+            file stays under 1 MB. The file is written whole or not at all.
+            """
+    )
+
+    @Argument(help: "Input CSV or GeoJSON with lat,lon columns (the file that was clustered).")
+    var input: String
+
+    @Option(help: "Labels CSV written by `geocluster cluster` (id,label,…).")
+    var labels: String
+
+    @Option(name: .shortAndLong, help: "Output SVG file.")
+    var output: String
+
+    @Option(help: "Cluster outline: concave, convex or none.")
+    var hull: HullChoice = .concave
+
+    @Option(help: "Concave hull ratio in [0, 1] (with --hull concave): smaller follows the points more closely.")
+    var ratio: Double = GeometryContext.defaultConcaveRatio
+
+    @Option(help: "CRS the hulls are computed in: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    var crs: String = "auto"
+
+    @Option(help: "Title of the map (default: the input's file name).")
+    var title: String?
+
+    func validate() throws {
+        if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
+    }
+
+    func run() throws {
+        do {
+            try AtomicFile.checkDestination(output)
+            let file = try PointFile.read(path: input, prefer: .lonlat)
+            let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
+            let (lon, lat) = (file.coordinates.first, file.coordinates.second)
+
+            var outlines: [Int32: [Coordinates]] = [:]
+            var hullNote = "no hulls"
+            if hull != .none {
+                let projection = try Projection(target: Projection.Target(crs), fittingLongitudes: lon, latitudes: lat)
+                let (xs, ys) = try projection.forward(lon: lon, lat: lat)
+                let r = hull == .convex ? 1 : ratio
+                for h in try GeometryContext().clusterHulls(x: xs, y: ys, labels: label, ratio: r, projection: projection) {
+                    outlines[h.label] = try h.rings()
+                }
+                hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
+                hullNote += " computed in \(projection.crs)"
+            }
+
+            let noise = label.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
+            let clusters = Set(label.lazy.filter { $0 >= 0 }).count
+            let name = title ?? URL(fileURLWithPath: input).lastPathComponent
+            let subtitle = "\(file.count) points · \(clusters) clusters · \(noise) noise · labels \(labels) · \(hullNote)"
+            let data = MapData(longitudes: lon, latitudes: lat, labels: label, outlines: outlines,
+                               title: name, subtitle: subtitle)
+            let svg = ClusterMap.render(data, options: MapOptions())
+            try AtomicFile.write(svg, to: output)
+            print("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)")
+        } catch let e as DatasetError {
+            throw fail(e)
+        } catch let e as GeoError {
+            throw fail("\(input): \(e)")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+@Suite("geocluster map")
+struct MapCommandTests {
+    static let seoul = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("datasets/seoul-5k.csv").path
+
+    @Test("maps the Seoul listings clustered by HDBSCAN: well-formed SVG that rsvg-convert renders")
+    func seoulMap() throws {
+        try withTemporaryFolder { folder throws in
+            let clustered = try folder.run("cluster", Self.seoul, "--min-cluster-size", "30", "--min-samples", "15",
+                                           "--output", "L.csv")
+            try #require(clustered.status == 0, "\(clustered)")
+            let r = try folder.run("map", Self.seoul, "--labels", "L.csv", "--output", "map.svg")
+            try #require(r.status == 0, "\(r)")
+            #expect(r.stdout.hasPrefix("33 clusters, 917 noise points of 5000; map written to map.svg"), "\(r.stdout)")
+            let svg = try folder.read("map.svg")
+            let parser = XMLParser(data: Data(svg.utf8))
+            #expect(parser.parse(), "not well-formed: \(parser.parserError.map { "\($0)" } ?? "") at line \(parser.lineNumber)")
+            #expect(svg.contains("<title>seoul-5k.csv</title>"))
+            // One pin per cluster, one closed concave hull per cluster.
+            #expect(svg.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"2\"").count - 1 == 33)
+            #expect(svg.components(separatedBy: "Z\" fill=\"#").count - 1 == 33)
+
+            let rsvg = Process()
+            rsvg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            rsvg.arguments = ["rsvg-convert", "-o", folder.path("map.png"), folder.path("map.svg")]
+            try rsvg.run()
+            rsvg.waitUntilExit()
+            #expect(rsvg.terminationStatus == 0)
+            let png = try folder.data("map.png")
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000)
+        }
+    }
+
+    @Test("labels for another file are refused naming both files, and no map is written")
+    func mismatchedLabels() throws {
+        try withTemporaryFolder { folder throws in
+            try folder.write("id,lat,lon\na,37.5,127.0\nb,37.51,127.01\nc,37.52,127.02\n", to: "IN.csv")
+            try folder.write("id,label\na,0\nb,0\nx,1\n", to: "OTHER.csv")
+            try folder.write("id,label\na,0\n", to: "SHORT.csv")
+            let r = try folder.run("map", "IN.csv", "--labels", "OTHER.csv", "-o", "map.svg")
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("OTHER.csv:4: id 'x' but row 3 of IN.csv has id 'c'"), "\(r.stderr)")
+            let short = try folder.run("map", "IN.csv", "--labels", "SHORT.csv", "-o", "map.svg")
+            #expect(short.status == 1)
+            #expect(short.stderr.contains("SHORT.csv: 1 label rows for 3 points in IN.csv"), "\(short.stderr)")
+            #expect(try folder.contents() == ["IN.csv", "OTHER.csv", "SHORT.csv"])
+        }
+    }
+
+    @Test("the title is the user's, escaped; --hull none draws no outline")
+    func titleAndNoHulls() throws {
+        try withTemporaryFolder { folder throws in
+            try folder.write("id,lat,lon\na,37.5,127.0\nb,37.5001,127.0001\nc,37.5002,127.0\nd,37.6,127.1\n", to: "IN.csv")
+            try folder.write("id,label\na,0\nb,0\nc,0\nd,-1\n", to: "L.csv")
+            let r = try folder.run("map", "IN.csv", "--labels", "L.csv", "-o", "m.svg", "--hull", "none",
+                                   "--title", "Gangnam <b>&\"'")
+            try #require(r.status == 0, "\(r)")
+            let svg = try folder.read("m.svg")
+            #expect(svg.contains("<title>Gangnam &lt;b&gt;&amp;&quot;&#39;</title>"))
+            #expect(!svg.contains("Z\" fill=\"#"))
+            #expect(XMLParser(data: Data(svg.utf8)).parse())
+        }
+    }
+}
