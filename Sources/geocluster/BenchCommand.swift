@@ -160,8 +160,23 @@ struct BenchCommand: ParsableCommand {
 
     private func runBench() throws {
         let fm = FileManager.default
+        var datasets: [BenchDataset] = []
+        for path in inputs {
+            guard fm.isReadableFile(atPath: path) else {
+                throw HarnessError.bench("--input \(path): no such readable file; check the path")
+            }
+            datasets.append(try BenchDataset.file(path))
+        }
+        for s in scenarios ?? (inputs.isEmpty ? Self.defaultScenarios : []) {
+            for n in sizes {
+                note("bench: dataset \(s.rawValue)-\(BenchSizes.label(n)) (seed \(seed))")
+                datasets.append(try BenchDataset.scenario(s, count: n, seed: seed, cache: cache))
+            }
+        }
+
         // The report is built in a temporary folder inside OUT and moved into place at the end,
         // so a failed run leaves OUT as it was.
+        let createdOut = !fm.fileExists(atPath: out)
         do {
             try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -175,19 +190,10 @@ struct BenchCommand: ParsableCommand {
             throw HarnessError.bench("--out \(out): cannot write into the folder (\(error.localizedDescription)); choose a folder you can write")
         }
         var moved = false
-        defer { if !moved { try? fm.removeItem(atPath: work) } }
-
-        var datasets: [BenchDataset] = []
-        for path in inputs {
-            guard fm.isReadableFile(atPath: path) else {
-                throw HarnessError.bench("--input \(path): no such readable file; check the path")
-            }
-            datasets.append(try BenchDataset.file(path))
-        }
-        for s in scenarios ?? (inputs.isEmpty ? Self.defaultScenarios : []) {
-            for n in sizes {
-                note("bench: dataset \(s.rawValue)-\(BenchSizes.label(n)) (seed \(seed))")
-                datasets.append(try BenchDataset.scenario(s, count: n, seed: seed, cache: cache))
+        defer {
+            if !moved {
+                try? fm.removeItem(atPath: work)
+                if createdOut { try? fm.removeItem(atPath: out) }
             }
         }
 

@@ -21,6 +21,10 @@ enum CLI {
     /// The executable, or nil when it cannot be found (tests then fail with a message).
     static let executable: URL? = locate()
 
+    /// The package's root folder (this file is Tests/GeoclusterCLITests/CLIRunner.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
     /// Looks, in order:
     /// 1. at `$GEOCLUSTER_EXECUTABLE`, if set;
     /// 2. beside the running test binary: SwiftPM builds the executable into the same products

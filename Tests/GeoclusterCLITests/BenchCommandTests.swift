@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// `geocluster bench` end to end: the report it writes, --resume, timeouts, peers, bad input.
+@Suite("geocluster bench")
+struct BenchCommandTests {
+    /// The rows of a CSV as dictionaries by header name.
+    func table(_ text: String) -> [[String: String]] {
+        let records = parseCSV(text)
+        guard let header = records.first else { return [] }
+        return records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    @Test("a small run writes the tables, README, maps, tree plots and page; --resume keeps every row")
+    func smallRunAndResume() throws {
+        try withTemporaryFolder { folder in
+            let args = ["bench", "--sizes", "1k", "--repeat", "2", "--out", "out", "--cache", "cache",
+                        "--min-cluster-size", "15,30"]
+            let r = try folder.run(args)
+            #expect(r.status == 0, "\(r)")
+            let entries = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")))
+            #expect(entries == ["runs.csv", "summary.csv", "README.md", "index.html", "maps", "trees", "cells"], "\(entries)")
+            let runs = table(try folder.read("out/runs.csv"))
+            #expect(runs.count == 8, "2 hdbscan settings + dbscan + grid, 2 repeats each")
+            #expect(runs.allSatisfy { $0["status"] == "ok" && $0["dataset"] == "seoul-1k" && $0["points"] == "1000" })
+            #expect(runs.allSatisfy { !($0["ari_noise_as_cluster"] ?? "").isEmpty && !($0["partition_hash"] ?? "").isEmpty })
+            // geocluster's result does not depend on the repeat.
+            for pair in stride(from: 0, to: 8, by: 2) { #expect(runs[pair]["partition_hash"] == runs[pair + 1]["partition_hash"]) }
+            #expect(runs.filter { $0["method"] == "hdbscan" }.allSatisfy { !($0["mst_weight"] ?? "").isEmpty && !($0["mst_s"] ?? "").isEmpty })
+            let summary = table(try folder.read("out/summary.csv"))
+            #expect(summary.count == 4)
+            #expect(summary.filter { $0["best_in_sweep"] == "1" }.count == 1, "one best hdbscan setting")
+            let maps = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/maps"))
+            #expect(maps.count == 3, "one map per method: \(maps)")
+            let trees = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/trees"))
+            #expect(trees.count == 2, "one tree per hdbscan setting: \(trees)")
+            let page = try folder.read("out/index.html")
+            #expect(page.contains("seoul-1k") && page.components(separatedBy: "<svg").count - 1 >= 5 + 2)
+            #expect(!page.contains("http://") && !page.contains("https://"))
+            #expect(try folder.read("out/README.md").contains("| `fit_s` | s | lower |"))
+            #expect(r.stdout.contains("seoul-1k") && r.stdout.contains("hdbscan"), "the summary is printed: \(r)")
+
+            let before = try folder.read("out/runs.csv")
+            let again = try folder.run(args + ["--resume"])
+            #expect(again.status == 0, "\(again)")
+            #expect(try folder.read("out/runs.csv") == before, "every cell was kept, with its measured times")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out/maps")).count == 3)
+        }
+    }
+
+    @Test("a cell over --timeout is a row that says so, and the run still writes its report")
+    func timeouts() throws {
+        try withTemporaryFolder { folder in
+            let r = try folder.run("bench", "--sizes", "1k", "--repeat", "1", "--methods", "hdbscan,grid", "--timeout", "0.001",
+                                   "--out", "out", "--cache", "cache")
+            #expect(r.status == 0, "\(r)")
+            let runs = table(try folder.read("out/runs.csv"))
+            #expect(runs.count == 2)
+            #expect(runs.allSatisfy { $0["status"] == "timeout" && ($0["error"] ?? "").contains("timeout") }, "\(runs)")
+            #expect(table(try folder.read("out/summary.csv")).allSatisfy { $0["status"] == "timeout" })
+            #expect(try folder.read("out/index.html").contains("timeout"))
+        }
+    }
+
+    @Test("peers run in the same bench: a row each, ok with their ARI against geocluster, or saying they are not installed")
+    func peers() throws {
+        try withTemporaryFolder { folder in
+            let r = try folder.run("bench", "--sizes", "1k", "--repeat", "1", "--methods", "hdbscan,dbscan",
+                                   "--peers", "hdbscan,sklearn_dbscan", "--out", "out", "--cache", "cache",
+                                   "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py")
+            #expect(r.status == 0, "\(r)")
+            let summary = table(try folder.read("out/summary.csv"))
+            #expect(summary.map { $0["implementation"]! } == ["geocluster", "geocluster", "hdbscan", "sklearn_dbscan"])
+            for peer in summary.dropFirst(2) {
+                if peer["status"] == "ok" {
+                    #expect(!(peer["ari_vs_geocluster"] ?? "").isEmpty && !(peer["speed_ratio_vs_geocluster"] ?? "").isEmpty, "\(peer)")
+                    #expect((Double(peer["ari_vs_geocluster"]!) ?? 0) > 0.9, "\(peer)")
+                } else {
+                    #expect(peer["status"] == "unavailable" && (peer["error"] ?? "").contains("pip install"), "\(peer)")
+                }
+            }
+            // sklearn's DBSCAN is exactly geocluster's DBSCAN.
+            if summary[3]["status"] == "ok" { #expect(summary[3]["ari_vs_geocluster"] == "1" || summary[3]["ari_vs_geocluster"] == "1.0") }
+        }
+    }
+
+    struct BadCase: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var status: Int32
+        var fragments: [String]
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let badCases: [BadCase] = [
+        .init(arguments: ["--input", "missing.csv"], status: 1, fragments: ["--input missing.csv", "no such readable file"]),
+        .init(arguments: ["--min-cluster-size", "10,x"], status: 64, fragments: ["--min-cluster-size", "'x' is not a whole number"]),
+        .init(arguments: ["--min-cluster-size", "1"], status: 64, fragments: ["--min-cluster-size 1 is invalid: must be at least 2"]),
+        .init(arguments: ["--eps", "0"], status: 64, fragments: ["--eps 0.0 is invalid"]),
+        .init(arguments: ["--sizes", "10k,big"], status: 64, fragments: ["--sizes", "'big'"]),
+        .init(arguments: ["--peers", "sklearn,kmeans"], status: 64, fragments: ["--peers", "'kmeans' is not a peer"]),
+        .init(arguments: ["--scenarios", "atlantis"], status: 64, fragments: ["--scenarios", "'atlantis'"]),
+        .init(arguments: ["--out", "blocker/out"], status: 1, fragments: ["--out blocker/out", "cannot create"]),
+    ]
+
+    @Test("bad input exits with a message naming the flag or file, and writes no report", arguments: badCases)
+    func badInput(_ c: BadCase) throws {
+        try withTemporaryFolder { folder in
+            _ = try folder.write("not a folder", to: "blocker")
+            let r = try folder.run(["bench", "--sizes", "1k", "--repeat", "1", "--cache", "cache"] + c.arguments)
+            #expect(r.status == c.status, "\(r)")
+            for f in c.fragments { #expect(r.stderr.contains(f), "missing \"\(f)\" in \(r.stderr)") }
+            let entries = try folder.contents()
+            #expect(!entries.contains("reports") && !entries.contains("out"), "\(entries)")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import ClusterCore
+import Foundation
+import Harness
+import Testing
+
+/// A temporary folder, removed afterwards.
+func withFolder(_ body: (String) throws -> Void) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try body(folder)
+}
+
+@Suite("Bench: cells that crash, hang or fail become rows")
+struct BenchTests {
+    @Test("a crashing, a hanging and a failing cell each become a row with its error, and the run goes on")
+    func failingCells() throws {
+        try withFolder { folder in
+            try "x,y\n0,0\n1,1\n".write(toFile: folder + "/d.csv", atomically: true, encoding: .utf8)
+            // A stand-in for geocluster's cell process: crashes for hdbscan, hangs for dbscan,
+            // exits 0 without a record for grid (arguments: bench-cell FILE --method NAME …).
+            let fake = folder + "/fake-geocluster"
+            try """
+                #!/bin/sh
+                case "$4" in
+                  hdbscan) echo "about to crash" >&2; kill -SEGV $$ ;;
+                  dbscan) sleep 30 ;;
+                  *) exit 0 ;;
+                esac
+                """.write(toFile: fake, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+            let plan = BenchPlan(
+                datasets: [BenchDataset(name: "d", path: folder + "/d.csv", hash: "h")],
+                methods: [.hdbscan(HDBSCANParameters(minClusterSize: 2)), .dbscan(DBSCANParameters(eps: 1)),
+                          .grid(GridParameters(cellSize: 1))],
+                peers: [], repeats: 1, threads: 1, timeout: 0.5, executable: fake, peerScript: "none",
+                work: folder + "/work", version: "v", commit: "c", binary: "b", machine: "m")
+            var seen: [Int] = []
+            let rows = try Bench.run(plan) { seen.append($0.cell) }
+            #expect(seen == [1, 2, 3])
+            #expect(rows.map(\.status) == [.crashed, .timeout, .error])
+            #expect(rows[0].error.contains("signal 11") && rows[0].error.contains("about to crash"), "\(rows[0].error)")
+            #expect(rows[1].error.contains("timeout"), "\(rows[1].error)")
+            #expect(rows[2].error.contains("no record"), "\(rows[2].error)")
+            #expect(rows.allSatisfy { $0.machine == "m" && $0.binary == "b" && $0.commit == "c" })
+            let summary = Summary.make(rows)
+            #expect(summary.map(\.status) == [.crashed, .timeout, .error])
+            #expect(summary.allSatisfy { $0.okRepeats == 0 && $0.fitSeconds == nil })
+        }
+    }
+
+    @Test("--resume keeps rows of the same dataset contents, cell and binary, and reruns the rest")
+    func resume() throws {
+        try withFolder { folder in
+            try "x,y\n0,0\n".write(toFile: folder + "/d.csv", atomically: true, encoding: .utf8)
+            let fake = folder + "/fake"
+            try "#!/bin/sh\nexit 7\n".write(toFile: fake, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+            let method = Method.grid(GridParameters(cellSize: 5))
+            var kept = RunRow(dataset: "d", points: 1, datasetHash: "h", hasTruth: false, implementation: "geocluster",
+                              method: "grid", parameters: method.parameterText, repeatIndex: 1, status: .ok,
+                              fitSeconds: 0.123)
+            kept.binary = "b"
+            var otherBinary = kept
+            otherBinary.repeatIndex = 2
+            otherBinary.binary = "old"
+            let plan = BenchPlan(datasets: [BenchDataset(name: "d", path: folder + "/d.csv", hash: "h")], methods: [method],
+                                 peers: [], repeats: 3, threads: 1, timeout: 5, executable: fake, peerScript: "none",
+                                 work: folder + "/w", previous: [kept, otherBinary], version: "v", commit: "c",
+                                 binary: "b", machine: "m")
+            var ran: [String] = []
+            let rows = try Bench.run(plan) { ran.append($0.label) }
+            #expect(rows.count == 3)
+            #expect(rows[0] == kept, "the kept row comes back unchanged")
+            #expect(rows[1].status == .error && rows[1].error.contains("exit 7"), "another binary's row is rerun")
+            #expect(rows[2].status == .error)
+        }
+    }
+
+    @Test("the peers' cells follow geocluster's sweep: HDBSCAN peers take min_samples in scikit-learn's convention")
+    func peerCells() {
+        let sk = Method.hdbscan(HDBSCANParameters(minClusterSize: 15, minSamples: 5))
+        let hd = Method.hdbscan(HDBSCANParameters(minClusterSize: 15, minSamples: 4, minSamplesConvention: .hdbscan))
+        let leaf = Method.hdbscan(HDBSCANParameters(minClusterSize: 15, selection: SelectionOptions(method: .leaf)))
+        #expect(Peer.sklearn.cell(for: sk)?.json == "{\"min_cluster_size\":15,\"min_samples\":5}")
+        #expect(Peer.hdbscan.cell(for: hd)?.json == "{\"min_cluster_size\":15,\"min_samples\":5}")
+        #expect(Peer.sklearn.cell(for: leaf) == nil, "options the peers cannot take are not silently dropped")
+        #expect(Peer.sklearnDBSCAN.cell(for: .dbscan(DBSCANParameters(eps: 100, minSamples: 10)))?.json
+                == "{\"eps\":100,\"min_samples\":10}")
+        #expect(Peer.sklearn.cell(for: .dbscan(DBSCANParameters(eps: 100))) == nil)
+    }
+}
+
+@Suite("Fingerprints, methods and summaries")
+struct RecordTests {
+    @Test("the partition hash ignores numbering and sees every change of grouping or noise")
+    func partitionHash() {
+        let a: [Int32] = [0, 0, 1, -1, 2, 1]
+        #expect(Fingerprint.partition(a) == Fingerprint.partition([5, 5, 3, -1, 9, 3]))
+        #expect(Fingerprint.partition(a) != Fingerprint.partition([0, 0, 1, 2, 2, 1]))
+        #expect(Fingerprint.partition(a) != Fingerprint.partition([0, 0, 1, -1, -1, 1]))
+        #expect(Fingerprint.partition(a) != Fingerprint.partition([0, 1, 1, -1, 2, 1]))
+        #expect(Fingerprint.partition(a).count == 16)
+    }
+
+    @Test("a method's parameter text reads back as the same method")
+    func parameterRoundTrip() throws {
+        let methods: [Method] = [
+            .hdbscan(HDBSCANParameters(minClusterSize: 30, minSamples: 15)),
+            .hdbscan(HDBSCANParameters(minClusterSize: 5, minSamples: 3, minSamplesConvention: .hdbscan,
+                                       selection: SelectionOptions(method: .leaf, epsilon: 12.5, allowSingleCluster: true,
+                                                                   maxClusterSize: 400))),
+            .dbscan(DBSCANParameters(eps: 100, minSamples: 10)), .dbscan(DBSCANParameters(eps: 0.25, minSamples: 1)),
+            .grid(GridParameters(cellSize: 250, minPoints: 10, mergeAdjacent: true)),
+        ]
+        for m in methods {
+            let back = try Method(name: m.name, parameterText: m.parameterText)
+            #expect(back.parameterText == m.parameterText)
+        }
+        #expect(methods[0].parameterText == "min_cluster_size=30 min_samples=15")
+        #expect(throws: HarnessError.self) { try Method(name: "hdbscan", parameterText: "min_cluster_size=x") }
+        #expect(throws: HarnessError.self) { try Method(name: "grid", parameterText: "cell_size=5 eps=3") }
+        #expect(throws: HarnessError.self) { try Method(name: "kmeans", parameterText: "") }
+    }
+
+    @Test("summaries: medians over ok repeats, peers' speed ratio and MST agreement, the best of a sweep")
+    func summaries() {
+        func row(_ impl: String, _ params: String, _ rep: Int, fit: Double?, ari: Double?, mst: Double?,
+                 status: RunStatus = .ok) -> RunRow {
+            RunRow(dataset: "d", points: 10, datasetHash: "h", hasTruth: true, implementation: impl, method: "hdbscan",
+                   parameters: params, repeatIndex: rep, status: status, fitSeconds: fit, mstWeight: mst, ari: ari)
+        }
+        let rows = [
+            row("geocluster", "a", 1, fit: 1.0, ari: 0.5, mst: 100), row("geocluster", "a", 2, fit: 3.0, ari: 0.5, mst: 100),
+            row("geocluster", "a", 3, fit: 2.0, ari: 0.5, mst: 100),
+            row("geocluster", "b", 1, fit: 5.0, ari: 0.7, mst: 90),
+            row("sklearn", "a", 1, fit: 20.0, ari: 0.49, mst: 100 * (1 + 1e-12)),
+            row("hdbscan", "a", 1, fit: 8.0, ari: 0.48, mst: 101), row("hdbscan", "a", 2, fit: nil, ari: nil, mst: nil, status: .timeout),
+        ]
+        let s = Summary.make(rows)
+        #expect(s.map(\.implementation) == ["geocluster", "geocluster", "sklearn", "hdbscan"])
+        #expect(s[0].fitSeconds == Spread(median: 2, min: 1, max: 3))
+        #expect(s[0].bestInSweep == false && s[1].bestInSweep == true)
+        #expect(s[2].speedRatio == 10 && s[2].mstMatchesGeocluster == true)
+        #expect(s[3].speedRatio == 4 && s[3].mstMatchesGeocluster == false)
+        #expect(s[3].status == .timeout && s[3].okRepeats == 1 && s[3].repeats == 2)
+    }
+}
