@@ -57,3 +57,28 @@ extension RunRecord {
         try out.commit()
     }
 }
+
+extension RunRecord {
+    /// Writes the labels as a GeoJSON FeatureCollection of Point features (RFC 7946: longitude,
+    /// latitude in WGS 84, 6 decimals ≈ 0.1 m), one per clustered row in input order, with the
+    /// label file's columns as properties, so the labels can be dropped on any map.
+    /// - Precondition: one longitude and latitude per clustered row.
+    public func writeLabelsGeoJSON(to path: String, longitudes: [Double], latitudes: [Double]) throws(DatasetError) {
+        precondition(longitudes.count == labels.count && latitudes.count == labels.count, "one position per row")
+        var out = try GeoJSONWriter(path: path)
+        let labeling = hdbscan?.labeling
+        for i in 0..<labels.count {
+            out.beginFeature(lon: longitudes[i], lat: latitudes[i], decimals: 6)
+            if file.hasIDColumn { out.property("id", inferring: file.id(i)) } else { out.property("id", i) }
+            out.property("label", Int(labels[i]))
+            if let labeling {
+                out.property("probability", labeling.probabilities[i], decimals: 10)
+                out.property("outlier_score", labeling.outlierScores[i], decimals: 10)
+            } else if let isCore {
+                out.property("is_core", isCore[i] ? 1 : 0)
+            }
+            try out.endFeature()
+        }
+        try out.commit()
+    }
+}

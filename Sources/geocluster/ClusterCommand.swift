@@ -43,7 +43,7 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: "Worker threads (output is identical for any value).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(name: .shortAndLong, help: "Output CSV: id,label,probability,outlier_score.")
+    @Option(name: .shortAndLong, help: "Output: CSV (id,label,probability,outlier_score; dbscan id,label,is_core; grid id,label), or GeoJSON Point features with those properties when the name ends in .geojson or .json.")
     var output: String
 
     @Option(help: "Also write the condensed tree as CSV: parent,child,lambda,child_size (points are 0-based rows after filters; clusters start at the point count).")
@@ -76,12 +76,20 @@ struct ClusterCommand: ParsableCommand {
             var keeping: HDBSCANOutputs = []
             if mst != nil { keeping.insert(.mst) }
             if condensedTree != nil { keeping.insert(.condensedTree) }
+            // GeoJSON output carries each point's longitude/latitude: read them first, so a file
+            // without them fails before any clustering.
+            let positions = GeoJSON.isGeoJSONPath(output) ? try readPositions(filter: filter) : nil
             let record = try Harness.run(RunInput(path: input, coordinates: coordinates, crs: crs, filter: filter),
                                          method: try methodOptions.method(), threads: threads, keeping: keeping,
                                          clock: clock)
             if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
             try clock.run(RunStage.writing) { () throws(DatasetError) in
-                try record.writeLabels(to: output, threads: threads)
+                if let positions {
+                    try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.first,
+                                                  latitudes: positions.coordinates.second)
+                } else {
+                    try record.writeLabels(to: output, threads: threads)
+                }
                 if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
             }
@@ -92,6 +100,14 @@ struct ClusterCommand: ParsableCommand {
         } catch let e as HarnessError {
             throw fail(e)
         }
+    }
+
+    /// The longitude/latitude of the rows clustered, for GeoJSON output.
+    private func readPositions(filter: ListingFilter?) throws -> PointFile {
+        let result = Result { () throws(DatasetError) in try PointFile.read(path: input, prefer: .lonlat, filter: filter) }
+        guard case let .failure(error) = result else { return try result.get() }
+        guard case .missingColumns = error else { throw fail(error) }
+        throw fail("--output \(output): GeoJSON output needs longitude/latitude, but \(input) has none (\(error)); write CSV (.csv) instead")
     }
 
     /// `--timings`: every stage's wall time, the total and the peak memory, on standard error.

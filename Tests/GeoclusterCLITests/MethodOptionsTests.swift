@@ -66,3 +66,31 @@ struct MethodOptionsTests {
         }
     }
 }
+
+@Suite("cluster: GeoJSON output")
+struct ClusterGeoJSONTests {
+    @Test("-o FILE.geojson writes one Point feature per row with the label columns as properties; without lat/lon it fails and writes nothing")
+    func geojson() throws {
+        try withTemporaryFolder { folder in
+            _ = try folder.write("id,lat,lon\na,37.5,127.0\nb,37.5001,127.0\nc,37.5,127.0001\nd,37.6,127.2\n", to: "in.csv")
+            var r = try folder.run("cluster", "in.csv", "--algorithm", "dbscan", "--eps", "50", "--min-samples", "3", "-o", "out.geojson")
+            #expect(r.status == 0, "\(r)")
+            let json = try JSONSerialization.jsonObject(with: folder.data("out.geojson")) as? [String: Any]
+            let features = json?["features"] as? [[String: Any]] ?? []
+            #expect(json?["type"] as? String == "FeatureCollection")
+            #expect(features.count == 4)
+            let props = features.map { $0["properties"] as? [String: Any] ?? [:] }
+            #expect(props.map { $0["id"] as? String } == ["a", "b", "c", "d"])
+            #expect(props.map { $0["label"] as? Int } == [0, 0, 0, -1])
+            #expect(props.map { $0["is_core"] as? Int } == [1, 1, 1, 0])
+            let first = (features[0]["geometry"] as? [String: Any])?["coordinates"] as? [Double]
+            #expect(first == [127.0, 37.5], "longitude first (RFC 7946)")
+
+            _ = try folder.write("x,y\n0,0\n1,1\n", to: "xy.csv")
+            r = try folder.run("cluster", "xy.csv", "--min-cluster-size", "2", "-o", "xy.geojson")
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stderr.contains("GeoJSON output needs longitude/latitude"), "\(r)")
+            #expect(!(try folder.contents()).contains("xy.geojson"))
+        }
+    }
+}
