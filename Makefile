@@ -2,8 +2,7 @@
 # missing first (GEOS, PROJ and pkg-config from Debian's packages; for `make test` also
 # chromium, a font and rsvg-convert, which the report tests use; see scripts/setup.sh).
 SWIFT ?= swift
-OUT ?= reports/out
-DEMO_INPUT ?= datasets/seoul-5k.csv
+OUT ?= reports
 BIN = .build/release/geocluster
 
 .PHONY: setup setup-test build demo test bench peers clean
@@ -20,24 +19,27 @@ setup-test:
 build: setup
 	$(SWIFT) build -c release --static-swift-stdlib --product geocluster
 
-# The main job on the embedded default data: cluster the committed Seoul listings with
-# HDBSCAN (stage timings on stderr), score the labels against the generator's ground truth,
-# then outline every cluster with a concave hull.
+# The main job on the embedded default data: the benchmark of HDBSCAN, DBSCAN and grid
+# clustering on the seeded `seoul` scenario at 10k and 100k listings (generated once into
+# datasets/cache/), 3 repeats, each cell in its own process; writes $(OUT)/index.html, the CSV
+# tables, maps and condensed-tree plots. Peers: `make peers`, or add --peers (README).
 demo: build
-	@mkdir -p $(OUT)
-	$(BIN) cluster $(DEMO_INPUT) --min-cluster-size 30 --min-samples 15 \
-		--output $(OUT)/seoul-labels.csv --timings
-	$(BIN) score --truth $(DEMO_INPUT) --labels $(OUT)/seoul-labels.csv --noise as-cluster
-	$(BIN) hulls $(DEMO_INPUT) --labels $(OUT)/seoul-labels.csv --crs EPSG:5179 \
-		--output $(OUT)/seoul-hulls.geojson
+	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT)
+	@echo "report: $(OUT)/index.html (tables: $(OUT)/summary.csv, $(OUT)/runs.csv; columns: $(OUT)/README.md)"
 
 test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The same benchmark with the Python peers side by side (installs them from PyPI first).
+peers: build
+	scripts/peers/install.sh
+	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT) \
+		--peers sklearn,hdbscan,fast_hdbscan,hdbscan_rs,sklearn_dbscan,supercluster
 
 # Benchmarks (ordo-one/package-benchmark), release builds, in their own package.
 bench: setup
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build

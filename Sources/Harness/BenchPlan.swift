@@ -22,9 +22,19 @@ public struct BenchDataset: Sendable, Equatable {
     /// `SCENARIO-SIZE-seedS.csv`) and reused while it exists. Generation is deterministic, so
     /// a cached file is the file that would be generated.
     /// - Throws: `HarnessError` when the cache folder cannot be written.
-    public static func scenario(_ scenario: Scenario, count: Int, seed: UInt64, cache: String) throws(HarnessError) -> BenchDataset {
-        let name = "\(scenario.rawValue)-\(BenchSizes.label(count))"
-        let path = cache + "/\(name)-seed\(seed).csv"
+    /// - Parameters:
+    ///   - filter: listings to keep, with `filterKey` naming it (the filter's options as typed,
+    ///     and a `--within` file's hash): a filtered scenario is cached under its own name,
+    ///     `NAME-filtered` with the key's hash in the file name.
+    public static func scenario(_ scenario: Scenario, count: Int, seed: UInt64, cache: String,
+                                filter: ListingFilter? = nil, filterKey: String = "") throws(HarnessError) -> BenchDataset {
+        var name = "\(scenario.rawValue)-\(BenchSizes.label(count))"
+        var file = "\(name)-seed\(seed)"
+        if filter != nil {
+            name += "-filtered"
+            file += "-filter" + Fingerprint.text(filterKey).prefix(8)
+        }
+        let path = cache + "/\(file).csv"
         if !FileManager.default.fileExists(atPath: path) {
             do {
                 try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
@@ -33,7 +43,7 @@ public struct BenchDataset: Sendable, Equatable {
             }
             do {
                 _ = try GeneratedListings.write(model: ScenarioModel(scenario: scenario, count: count, seed: seed),
-                                                to: path, format: .csv, filter: nil)
+                                                to: path, format: .csv, filter: filter)
             } catch {
                 throw .dataset(error)
             }

@@ -40,6 +40,13 @@ public enum Fingerprint {
         return short(hasher.finalize())
     }
 
+    /// SHA-256 of a text's UTF-8 bytes (first 16 hex digits).
+    public static func text(_ s: String) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Array(s.utf8))
+        return short(hasher.finalize())
+    }
+
     /// SHA-256 of a file's bytes (first 16 hex digits), read in 1 MiB blocks.
     /// - Throws: `HarnessError.bench` when the file cannot be read.
     public static func file(_ path: String) throws(HarnessError) -> String {

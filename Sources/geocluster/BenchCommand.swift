@@ -90,7 +90,7 @@ struct BenchCommand: ParsableCommand {
     var cache: String = "datasets/cache"
 
     @Option(help: "scikit-learn's HDBSCAN (quadratic) is skipped above this many points.")
-    var sklearnMaxPoints: Int = 150_000
+    var sklearnMaxN: Int = 150_000
 
     @Option(help: "scripts/peers/peer_cell.py (default: found from the working folder or the executable's checkout).")
     var peerScript: String?
@@ -114,6 +114,28 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("grid: min points to sweep (default 10).", valueName: "list"),
             transform: listOption("--min-points", "a whole number", { Int($0) }))
     var minPoints: [Int] = [10]
+
+    @OptionGroup(title: "Filters (applied to the generated scenarios)")
+    var filters: FilterOptions
+
+    /// The filter options as typed (and a --within file's contents), which name a filtered
+    /// scenario in the cache.
+    func filterKey() -> String {
+        let names: Set<String> = ["--category", "--area", "--deposit", "--rent", "--bbox", "--within"]
+        var tokens: [String] = []
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            let name = String(a.split(separator: "=", maxSplits: 1).first ?? "")
+            if names.contains(name) {
+                if a.contains("=") { tokens.append(a) } else if i + 1 < arguments.count { tokens.append(a + "=" + arguments[i + 1]); i += 1 }
+            }
+            i += 1
+        }
+        if let region = filters.within, let hash = try? Fingerprint.file(region) { tokens.append("region=" + hash) }
+        return tokens.sorted().joined(separator: " ")
+    }
 
     /// The sweep: every method's parameter settings, each checked by the core's validation.
     func sweep() throws(ValidationError) -> [Method] {
@@ -145,6 +167,9 @@ struct BenchCommand: ParsableCommand {
         if threads < 1 { throw ValidationError("--threads must be at least 1") }
         if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a number of seconds > 0") }
         if inputs.isEmpty && scenarios?.isEmpty == true { throw ValidationError("--scenarios is empty; name a scenario or give --input") }
+        if filters.isActive && !inputs.isEmpty {
+            throw ValidationError("--category, --area, --deposit, --rent, --bbox and --within filter the generated scenarios only; give --input a file that holds just the rows you want")
+        }
         _ = try sweep()
     }
 
@@ -167,10 +192,12 @@ struct BenchCommand: ParsableCommand {
             }
             datasets.append(try BenchDataset.file(path))
         }
+        let filter = try filters.makeFilter()
+        let key = filter == nil ? "" : filterKey()
         for s in scenarios ?? (inputs.isEmpty ? Self.defaultScenarios : []) {
             for n in sizes {
-                note("bench: dataset \(s.rawValue)-\(BenchSizes.label(n)) (seed \(seed))")
-                datasets.append(try BenchDataset.scenario(s, count: n, seed: seed, cache: cache))
+                note("bench: dataset \(s.rawValue)-\(BenchSizes.label(n)) (seed \(seed)\(filter == nil ? "" : ", filtered: " + key))")
+                datasets.append(try BenchDataset.scenario(s, count: n, seed: seed, cache: cache, filter: filter, filterKey: key))
             }
         }
 
@@ -205,7 +232,7 @@ struct BenchCommand: ParsableCommand {
         let previous = resume ? BenchTables.readRuns(path: out + "/runs.csv") : []
         let plan = BenchPlan(
             datasets: datasets, methods: try sweep(), peers: peers, repeats: repeats, threads: threads, timeout: timeout,
-            executable: executable, peerScript: script, sklearnMaxPoints: sklearnMaxPoints, work: work,
+            executable: executable, peerScript: script, sklearnMaxPoints: sklearnMaxN, work: work,
             previous: previous, previousWork: resume ? out : nil, version: Geocluster.version,
             commit: Self.gitCommit(near: executable), binary: (try? Fingerprint.file(executable)) ?? "",
             machine: Machine.fingerprint())
@@ -220,6 +247,9 @@ struct BenchCommand: ParsableCommand {
             text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
         }
         if terminal { note("") }
+        for d in datasets where rows.contains(where: { $0.datasetHash == d.hash && $0.status == .ok && !$0.hasTruth }) {
+            note("bench: \(d.path) has no truth column, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty")
+        }
         let summary = Summary.make(rows)
         try BenchTables.write(rows, columns: BenchTables.runColumns, to: work + "/runs.csv")
         try BenchTables.write(summary, columns: BenchTables.summaryColumns, to: work + "/summary.csv")
@@ -246,13 +276,13 @@ struct BenchCommand: ParsableCommand {
 
     /// The summary as a short table on standard output.
     private func printSummary(_ summary: [SummaryRow]) {
-        print("dataset          implementation  method        parameters                          fit s (median)  ARI     clusters  status")
+        print("dataset          implementation  method        parameters                              fit s (median)  ARI     clusters  status")
         for s in summary {
             let fit = s.fitSeconds.map { cFormat("%10.4f", $0.median) } ?? "         –"
             let ari = s.ari.map { cFormat("%.3f", $0) } ?? "–    "
             let clusters = s.clusters.map { "\($0)" } ?? "–"
             print(s.dataset.padded(to: 17) + s.implementation.padded(to: 16) + s.method.padded(to: 14)
-                  + s.parameters.padded(to: 36) + fit + "      " + ari.padded(to: 8) + clusters.padded(to: 10)
+                  + s.parameters.padded(to: 40) + fit + "      " + ari.padded(to: 8) + clusters.padded(to: 10)
                   + s.status.rawValue + (s.error.isEmpty ? "" : ": " + String(s.error.prefix(60))))
         }
     }
