@@ -34,14 +34,8 @@ struct ClusterCommand: ParsableCommand {
     @OptionGroup
     var methodOptions: MethodOptions
 
-    @Option(help: "Coordinate columns to use when a file has both: xy or lonlat.")
-    var coordinates: CoordinateKind?
-
-    @Option(help: "CRS for projecting lat,lon: an EPSG code PROJ knows, or auto (UTM zone of the data).")
-    var crs: String = "auto"
-
-    @Option(help: "Worker threads (output is identical for any value).")
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup
+    var runOptions: RunOptions
 
     @Option(name: .shortAndLong, help: "Output: CSV (id,label,probability,outlier_score; dbscan id,label,is_core; grid id,label), or GeoJSON Point features with those properties when the name ends in .geojson or .json.")
     var output: String
@@ -59,7 +53,6 @@ struct ClusterCommand: ParsableCommand {
     var filters: FilterOptions
 
     func validate() throws {
-        if threads < 1 { throw ValidationError("--threads must be at least 1") }
         if methodOptions.algorithm != .hdbscan && (condensedTree != nil || mst != nil) {
             throw ValidationError("--condensed-tree and --mst are HDBSCAN outputs; drop them with --algorithm \(methodOptions.algorithm.rawValue)")
         }
@@ -79,8 +72,8 @@ struct ClusterCommand: ParsableCommand {
             // GeoJSON output carries each point's longitude/latitude: read them first, so a file
             // without them fails before any clustering.
             let positions = GeoJSON.isGeoJSONPath(output) ? try readPositions(filter: filter) : nil
-            let record = try Harness.run(RunInput(path: input, coordinates: coordinates, crs: crs, filter: filter),
-                                         method: try methodOptions.method(), threads: threads, keeping: keeping,
+            let record = try Harness.run(RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, filter: filter),
+                                         method: try methodOptions.method(), threads: runOptions.threads, keeping: keeping,
                                          clock: clock)
             if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
             try clock.run(RunStage.writing) { () throws(DatasetError) in
@@ -88,7 +81,7 @@ struct ClusterCommand: ParsableCommand {
                     try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.first,
                                                   latitudes: positions.coordinates.second)
                 } else {
-                    try record.writeLabels(to: output, threads: threads)
+                    try record.writeLabels(to: output, threads: runOptions.threads)
                 }
                 if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }

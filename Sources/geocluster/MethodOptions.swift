@@ -1,5 +1,11 @@
 import ArgumentParser
 import ClusterCore
+import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Harness
 
 /// The clustering methods the commands offer.
@@ -194,4 +200,21 @@ struct MethodOptions: ParsableArguments {
     }
 
     func validate() throws { _ = try method() }
+}
+
+/// How a run reads and computes: the coordinate columns, the CRS for longitude/latitude and the
+/// worker threads (`cluster`, `tree`).
+struct RunOptions: ParsableArguments {
+    @Option(help: "Coordinate columns to use when a file has both: xy or lonlat.")
+    var coordinates: CoordinateKind?
+
+    @Option(help: "CRS for projecting lat,lon: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    var crs: String = "auto"
+
+    @Option(help: "Worker threads (output is identical for any value).")
+    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        if threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
 }

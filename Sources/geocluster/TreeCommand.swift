@@ -35,14 +35,8 @@ struct TreeCommand: ParsableCommand {
     @OptionGroup(title: "HDBSCAN")
     var hdbscan: HDBSCANOptions
 
-    @Option(help: "Coordinate columns to use when a file has both: xy or lonlat.")
-    var coordinates: CoordinateKind?
-
-    @Option(help: "CRS for projecting lat,lon: an EPSG code PROJ knows, or auto (UTM zone of the data).")
-    var crs: String = "auto"
-
-    @Option(help: "Worker threads (output is identical for any value).")
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup
+    var runOptions: RunOptions
 
     @Flag(help: "Column width ∝ ln(1 + points) instead of points.")
     var logWidth = false
@@ -66,7 +60,6 @@ struct TreeCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        if threads < 1 { throw ValidationError("--threads must be at least 1") }
         if !(minBranchWidth >= 0 && minBranchWidth.isFinite) { throw ValidationError("--min-branch-width must be a width >= 0 in px") }
         if !(width >= 200 && width <= 20000 && height >= 200 && height <= 20000) {
             throw ValidationError("--width and --height must be within 200…20000 px")
@@ -80,8 +73,8 @@ struct TreeCommand: ParsableCommand {
         do {
             try AtomicFile.checkDestination(output)
             Geocluster.keepFreedMemoryIfSmall(input: input)
-            record = try Harness.run(RunInput(path: input, coordinates: coordinates, crs: crs), method: .hdbscan(parameters),
-                                     threads: threads, keeping: [.condensedTree], clock: clock)
+            record = try Harness.run(RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs), method: .hdbscan(parameters),
+                                     threads: runOptions.threads, keeping: [.condensedTree], clock: clock)
         } catch let e as DatasetError {
             throw fail(e)
         } catch let e as HarnessError {
