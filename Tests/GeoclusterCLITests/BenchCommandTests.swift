@@ -84,6 +84,41 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("a user's file without truth gets empty score cells and a note; filters apply to generated scenarios")
+    func ownFileAndFilters() throws {
+        try withTemporaryFolder { folder in
+            var text = "id,lat,lon\n"
+            var rng = SplitMix64(seed: 7)
+            for i in 0..<300 {
+                let (cx, cy) = i % 3 == 0 ? (127.00, 37.50) : (i % 3 == 1 ? (127.05, 37.55) : (127.10, 37.52))
+                text += "p\(i),\(cy + rng.normal() * 0.0005),\(cx + rng.normal() * 0.0005)\n"
+            }
+            _ = try folder.write(text, to: "mine.csv")
+            var r = try folder.run("bench", "--input", "mine.csv", "--repeat", "1", "--methods", "hdbscan",
+                                   "--min-cluster-size", "20", "--min-samples", "5", "--out", "out")
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr.contains("mine.csv has no truth column"), "\(r)")
+            let runs = table(try folder.read("out/runs.csv"))
+            #expect(runs.count == 1 && runs[0]["dataset"] == "mine" && runs[0]["has_truth"] == "0")
+            #expect(runs[0]["status"] == "ok" && runs[0]["clusters"] == "3", "\(runs)")
+            #expect(runs[0]["ari_noise_as_cluster"] == "" && runs[0]["noise_recall"] == "")
+
+            r = try folder.run("bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--category", "apartment",
+                               "--out", "filtered", "--cache", "cache")
+            #expect(r.status == 0, "\(r)")
+            let filtered = table(try folder.read("filtered/runs.csv"))
+            #expect(filtered.count == 1 && filtered[0]["dataset"] == "seoul-2k-filtered", "\(filtered)")
+            let kept = Int(filtered[0]["points"] ?? "") ?? 0
+            #expect(kept > 500 && kept < 2000, "only the apartments are kept: \(kept)")
+            let cached = try FileManager.default.contentsOfDirectory(atPath: folder.path("cache"))
+            #expect(cached.count == 1 && cached[0].hasPrefix("seoul-2k-seed1-filter"), "\(cached)")
+
+            r = try folder.run("bench", "--input", "mine.csv", "--category", "apartment", "--out", "refused")
+            #expect(r.status == 64, "\(r)")
+            #expect(r.stderr.contains("filter the generated scenarios only"), "\(r)")
+        }
+    }
+
     struct BadCase: Sendable, CustomTestStringConvertible {
         var arguments: [String]
         var status: Int32
