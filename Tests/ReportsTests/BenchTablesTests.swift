@@ -41,6 +41,13 @@ struct BenchTablesTests {
         #expect(back.first == expected)
     }
 
+    @Test("the committed reports/README.md is what bench writes (regenerate it with make demo)")
+    func committedDocument() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let committed = try String(contentsOf: root.appendingPathComponent("reports/README.md"), encoding: .utf8)
+        #expect(committed == BenchTables.columnsDocument())
+    }
+
     @Test("README.md documents every column of both tables with its unit and direction")
     func columnsDocument() {
         let doc = BenchTables.columnsDocument()
