@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CGeoLibraries"]),
         // Pure Swift, no dependencies: every hot loop of HDBSCAN, DBSCAN and grid clustering.
         .target(name: "ClusterCore"),
-        .target(name: "Datasets", dependencies: ["Geo", "CAllocator"]),
+        .target(name: "Datasets", dependencies: ["Geo", "CSystemTuning"]),
         .target(name: "Metrics"),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
         // in their own processes, records and summaries.
@@ -50,13 +50,14 @@ let package = Package(
         // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and
         // Plot writes attribute values unescaped.
         .target(name: "Reports", dependencies: ["Harness", "Geo", "Datasets"]),
-        // glibc's malloc settings: a fixed mmap threshold so freed large arrays leave the
-        // process, or, for small inputs, freed memory kept for the next stage to reuse.
-        .target(name: "CAllocator"),
+        // The C library tuned for geocluster: glibc's malloc thresholds (freed large arrays leave
+        // the process, or for small inputs stay for the next stage to reuse) and fallocate, so
+        // replacing an output file does not stall in rename.
+        .target(name: "CSystemTuning"),
         .executableTarget(
             name: "geocluster",
             dependencies: [
-                "Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports", "CAllocator",
+                "Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

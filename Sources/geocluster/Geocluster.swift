@@ -9,7 +9,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CAllocator
+import CSystemTuning
 
 /// The `geocluster` command: one subcommand per job, one file per subcommand.
 @main

@@ -1,5 +1,5 @@
-#ifndef GEOCLUSTER_CALLOCATOR_H
-#define GEOCLUSTER_CALLOCATOR_H
+#ifndef GEOCLUSTER_CSYSTEMTUNING_H
+#define GEOCLUSTER_CSYSTEMTUNING_H
 
 /// Fixes glibc's mmap threshold at `bytes`, so every allocation of that size or more gets its
 /// own mapping and is returned to the system when freed. Returns 1 on success, 0 where the

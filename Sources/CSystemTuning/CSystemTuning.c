@@ -2,7 +2,7 @@
 #define _GNU_SOURCE  // fallocate
 #include <fcntl.h>
 #endif
-#include "CAllocator.h"
+#include "CSystemTuning.h"
 #include <stdlib.h>  // defines __GLIBC__ on glibc systems
 
 #if defined(__GLIBC__)

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import CAllocator
+import CSystemTuning
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
