@@ -64,6 +64,10 @@ public enum TreePlot {
     static let fallbackColour = "#444444"
     /// Collapsed selected clusters' ticks: length and least spacing, px.
     static let markLength = 6.0
+    /// Above this many selected clusters in collapsed branches, each split gets one grey tick
+    /// instead of one tick per cluster in its colour: at 1M points thousands of coloured ticks
+    /// turned the top of the plot into confetti.
+    static let colouredMarkLimit = 300
     static let markSpacing = 2.5
 
     /// Draws `tree` as an SVG document.
@@ -158,7 +162,8 @@ public enum TreePlot {
         }
 
         let summary = "\(n) points · \(c - 1) clusters in the tree, \(layout.visibleCount - 1) drawn · "
-            + "\(selected.count) selected" + (hiddenCount > 0 ? ", \(hiddenCount) of them in collapsed branches (marks)" : "")
+            + "\(selected.count) selected" + (hiddenCount > 0 ? ", \(hiddenCount) of them in collapsed branches (marks"
+                + (hiddenCount > Self.colouredMarkLimit ? ": one grey mark per split" : "") + ")" : "")
         w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY), "class": "note"], text: summary)
         let legend = "width = points still in the cluster" + (o.logWidth ? " (log scale)" : "")
             + " · outlined: selected, in the map's colours · branches under "
@@ -207,9 +212,14 @@ public enum TreePlot {
         // the end of the column they split off from, spread over its width at least
         // `markSpacing` apart; when they do not fit, the last tick is dark grey for the rest.
         var marks: [String: String] = [:]
+        let aggregate = hiddenCount > Self.colouredMarkLimit
         for k in hiddenLabels.keys.sorted() {
             let ls = hiddenLabels[k]!
             let (y, width) = ends[k]
+            if aggregate {
+                marks[fallbackColour, default: ""] += "M" + svgNumber(layout.centre[k]) + " " + svgNumber(y) + "v" + svgNumber(markLength)
+                continue
+            }
             let count = min(ls.count, max(1, Int(width / markSpacing)))
             let step = width / Double(count)
             for j in 0..<count {

@@ -318,6 +318,10 @@ func hasNonFiniteNumber(_ svg: String) -> Bool {
             #expect(svg.utf8.count < 1_000_000, "\(svg.utf8.count) bytes")
             let branches = svg.matches(of: /<path class="branch/).count
             #expect(branches < 3000 && branches > 10, "\(branches) branches")
+            // Over a thousand selected clusters hide in collapsed branches: one grey tick per
+            // split, all in one path, not a tick per cluster in its colour.
+            #expect(svg.contains("one grey mark per split"))
+            #expect(svg.matches(of: /<path class="collapsed"/).count == 1)
             #expect(isWellFormedXML(svg))
             if FileManager.default.isExecutableFile(atPath: rsvgConvert) { #expect(try rsvgStatus(svg) == 0) }
         }
