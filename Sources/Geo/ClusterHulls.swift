@@ -81,6 +81,26 @@ extension GeometryContext {
         return hulls
     }
 
+    /// One hull per cluster of labelled longitude/latitude points, computed in the CRS
+    /// `target` resolves to for them (`auto`: the UTM zone of their centroid); the hulls as
+    /// ``clusterHulls(x:y:labels:ratio:projection:)`` gives them, and the projection used.
+    /// - Parameters:
+    ///   - longitudes: degrees.
+    ///   - latitudes: degrees; same count as `longitudes`.
+    ///   - labels: one per point; negative labels are noise.
+    ///   - ratio: concave hull ratio in [0, 1]; 1 gives the convex hull.
+    ///   - target: the CRS to compute the hulls in.
+    /// - Throws: the errors of ``Projection/init(target:fittingLongitudes:latitudes:)``, the
+    ///   forward transform and ``clusterHulls(x:y:labels:ratio:projection:)``.
+    /// - Complexity: O(n) to project plus the hulls' cost.
+    public func clusterHulls(
+        longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double, crs target: Projection.Target
+    ) throws(GeoError) -> (hulls: [ClusterHull], projection: Projection) {
+        let projection = try Projection(target: target, fittingLongitudes: longitudes, latitudes: latitudes)
+        let (x, y) = try projection.forward(lon: longitudes, lat: latitudes)
+        return (try clusterHulls(x: x, y: y, labels: labels, ratio: ratio, projection: projection), projection)
+    }
+
     /// The concave hull ratio `hulls` and `map` use unless told otherwise: close enough to
     /// follow a district's outline, loose enough not to cut between neighbouring buildings.
     public static let defaultConcaveRatio = 0.3

@@ -10,6 +10,9 @@ import Glibc
 import Darwin
 #endif
 import CSystemTuning
+import Datasets
+import Geo
+import Metrics
 
 /// The `geocluster` command: one subcommand per job, one file per subcommand.
 @main
@@ -77,6 +80,22 @@ struct Geocluster: ParsableCommand {
 func fail(_ message: CustomStringConvertible) -> ExitCode {
     note("geocluster: error: \(message)")
     return ExitCode(1)
+}
+
+/// Runs a command's work and turns the errors of the libraries it calls into the command's
+/// error message and exit status 1 (``fail(_:)``): a `DatasetError` or `MetricsError` as it is
+/// (it names its file or option), a `GeoError` after `input`, the file whose points it
+/// concerns. Anything else (the `ExitCode` of an earlier `fail`) passes through unchanged.
+func reportingErrors<R>(input: String? = nil, _ body: () throws -> R) throws -> R {
+    do {
+        return try body()
+    } catch let e as DatasetError {
+        throw fail(e)
+    } catch let e as MetricsError {
+        throw fail(e)
+    } catch let e as GeoError {
+        throw fail(input.map { "\($0): \(e)" } ?? "\(e)")
+    }
 }
 
 /// Writes a line to standard error (unbuffered: straight to file descriptor 2).

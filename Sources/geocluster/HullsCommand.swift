@@ -16,7 +16,8 @@ struct HullsCommand: ParsableCommand {
             Reads the points (INPUT, as for `cluster`) and their labels (--labels, the output of \
             `cluster`, one row per input row in the same order), computes each cluster's concave \
             hull in the projected plane, and writes a GeoJSON FeatureCollection of the hulls in \
-            longitude/latitude (properties: label, points, area_m2, centroid_lon, centroid_lat). \
+            longitude/latitude, one feature per line, exterior rings counterclockwise as RFC 7946 \
+            requires (properties: label, points, area_m2, centroid_lon, centroid_lat). \
             A table of the largest clusters goes to standard output. Noise (-1) is left out; a \
             cluster whose points are collinear or coincident gets a LineString or Point of area 0.
             """
@@ -46,24 +47,13 @@ struct HullsCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors(input: input) {
             let file = try PointFile.read(path: input, prefer: .lonlat)
             let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
-            let c = file.coordinates
-            let projection = try Projection(target: Projection.Target(crs), fittingLongitudes: c.first, latitudes: c.second)
-            let (xs, ys) = try projection.forward(lon: c.first, lat: c.second)
-            let rows = try GeometryContext().clusterHulls(x: xs, y: ys, labels: label, ratio: ratio, projection: projection)
-
-            var json = "{\"type\":\"FeatureCollection\",\"features\":["
-            for (k, r) in rows.enumerated() {
-                if k > 0 { json += "," }
-                json += "{\"type\":\"Feature\",\"properties\":{\"label\":\(r.label),\"points\":\(r.points),"
-                json += "\"area_m2\":\(cFormat("%.1f", r.area)),"
-                json += "\"centroid_lon\":\(cFormat("%.6f", r.centroidLongitude)),\"centroid_lat\":\(cFormat("%.6f", r.centroidLatitude))},"
-                json += "\"geometry\":\(try r.geographic.geoJSON)}"
-            }
-            json += "]}\n"
-            try AtomicFile.write(json, to: output)
+            let (rows, projection) = try GeometryContext().clusterHulls(
+                longitudes: file.coordinates.first, latitudes: file.coordinates.second, labels: label,
+                ratio: ratio, crs: Projection.Target(crs))
+            try ClusterHull.writeGeoJSON(rows, to: output)
 
             let noise = label.filter { $0 < 0 }.count
             print("\(rows.count) clusters, \(noise) noise points of \(file.count); hulls in \(projection.crs), written to \(output)")
@@ -73,10 +63,6 @@ struct HullsCommand: ParsableCommand {
                     print(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.centroidLatitude, r.centroidLongitude))
                 }
             }
-        } catch let e as DatasetError {
-            throw fail(e)
-        } catch let e as GeoError {
-            throw fail("\(input): \(e)")
         }
     }
 }

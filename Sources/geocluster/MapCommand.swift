@@ -55,7 +55,7 @@ struct MapCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors(input: input) {
             try AtomicFile.checkDestination(output)
             let file = try PointFile.read(path: input, prefer: .lonlat)
             let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
@@ -64,12 +64,10 @@ struct MapCommand: ParsableCommand {
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"
             if hull != .none {
-                let projection = try Projection(target: Projection.Target(crs), fittingLongitudes: lon, latitudes: lat)
-                let (xs, ys) = try projection.forward(lon: lon, lat: lat)
-                let r = hull == .convex ? 1 : ratio
-                for h in try GeometryContext().clusterHulls(x: xs, y: ys, labels: label, ratio: r, projection: projection) {
-                    outlines[h.label] = try h.rings()
-                }
+                let (hulls, projection) = try GeometryContext().clusterHulls(
+                    longitudes: lon, latitudes: lat, labels: label, ratio: hull == .convex ? 1 : ratio,
+                    crs: Projection.Target(crs))
+                for h in hulls { outlines[h.label] = try h.rings() }
                 hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
                 hullNote += " computed in \(projection.crs)"
             }
@@ -83,10 +81,6 @@ struct MapCommand: ParsableCommand {
             let svg = ClusterMap.render(data, options: MapOptions())
             try AtomicFile.write(svg, to: output)
             print("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)")
-        } catch let e as DatasetError {
-            throw fail(e)
-        } catch let e as GeoError {
-            throw fail("\(input): \(e)")
         }
     }
 }

@@ -30,30 +30,15 @@ struct ProjectCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        do {
+        try reportingErrors(input: input) {
             let table = try CSV.read(path: input)
             let coords = try table.coordinates(prefer: .lonlat)
             let projection = try Projection(target: Projection.Target(crs),
                                             fittingLongitudes: coords.first, latitudes: coords.second)
             let (x, y) = try projection.forward(lon: coords.first, lat: coords.second)
-            // Replace existing x,y columns rather than writing them twice.
-            let drop = Set([table.column(named: ["x"]), table.column(named: ["y"])].compactMap { $0 })
-            let keep = table.header.indices.filter { !drop.contains($0) }
-            let header = keep.map { table.header[$0] } + ["x", "y"]
-            var text = header.map(CSV.escape).joined(separator: ",") + "\n"
-            for (r, row) in table.rows.enumerated() {
-                text += keep.map { CSV.escape(row[$0]) }.joined(separator: ",")
-                text += ",\(formatMetres(x[r])),\(formatMetres(y[r]))\n"
-            }
-            try AtomicFile.write(text, to: output)
+            // Metres with millimetre precision: enough for any listing, short enough to read.
+            try table.write(to: output, replacing: [("x", x), ("y", y)], decimals: 3)
             note("projected \(table.rows.count) points to \(projection.crs) (\(projection.crsName)); wrote \(output)")
-        } catch let e as DatasetError {
-            throw fail(e)
-        } catch let e as GeoError {
-            throw fail("\(input): \(e)")
         }
     }
 }
-
-/// Metres with millimetre precision: enough for any listing, short enough to read.
-func formatMetres(_ v: Double) -> String { cFormat("%.3f", v) }

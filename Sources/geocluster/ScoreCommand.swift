@@ -60,19 +60,14 @@ struct ScoreCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        do {
+        try reportingErrors {
             let t = try LabelFile.read(path: truth, columns: truthColumn.map { [$0] } ?? ["truth", "label"], option: "--truth-column")
             let p = try LabelFile.read(path: labels, columns: [labelsColumn], option: "--labels-column")
             let (truthLabels, predicted) = try LabelFile.align(t, p)
-            var results: [ClusteringScores] = []
-            for mode in noise.modes {
-                results.append(try ClusteringScores(truth: truthLabels, predicted: predicted, noise: mode))
+            let results = try noise.modes.map { mode throws(MetricsError) in
+                try ClusteringScores(truth: truthLabels, predicted: predicted, noise: mode)
             }
             print(json ? Self.json(t, p, results) : Self.table(t, p, results), terminator: "")
-        } catch let e as DatasetError {
-            throw fail(e)
-        } catch let e as MetricsError {
-            throw fail(e)
         }
     }
 
@@ -103,18 +98,7 @@ struct ScoreCommand: ParsableCommand {
     /// JSON with the score names of scikit-learn's functions; values in shortest round-trip form.
     static func json(_ t: LabelFile, _ p: LabelFile, _ results: [ClusteringScores]) -> String {
         func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
-        func string(_ s: String) -> String {
-            var e = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": e += "\\\""
-                case "\\": e += "\\\\"
-                case _ where u.value < 0x20: e += cFormat("\\u%04x", u.value)
-                default: e.unicodeScalars.append(u)
-                }
-            }
-            return e + "\""
-        }
+        let string = JSONText.quoted
         var out = "{\n"
         out += "  \"truth\": {\"path\": \(string(t.path)), \"column\": \(string(t.column)), \"rows\": \(t.labels.count)},\n"
         out += "  \"labels\": {\"path\": \(string(p.path)), \"column\": \(string(p.column)), \"rows\": \(p.labels.count)},\n"

@@ -51,6 +51,34 @@ struct HullsCommandTests {
         }
     }
 
+    @Test("the hulls of the Seoul listings: one feature per line, exterior rings counterclockwise (RFC 7946 §3.1.6)")
+    func seoulHullsFollowRightHandRule() throws {
+        try withTemporaryFolder { folder throws in
+            try MapCommandTests.clusterSeoul(in: folder)
+            let r = try folder.run("hulls", MapCommandTests.seoul, "--labels", "L.csv", "-o", "H.geojson")
+            try #require(r.status == 0, "\(r)")
+            let text = try folder.read("H.geojson")
+            #expect(text.split(separator: "\n").count == 33 + 2, "collection opening, 33 features, closing")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let features = try #require(json["features"] as? [[String: Any]])
+            try #require(features.count == 33)
+            for feature in features {
+                let geometry = try #require(feature["geometry"] as? [String: Any])
+                #expect(geometry["type"] as? String == "Polygon")
+                let rings = try #require(geometry["coordinates"] as? [[[Double]]])
+                // Shoelace with longitude to the right and latitude up: positive is counterclockwise.
+                let ring = rings[0]
+                var twiceArea = 0.0
+                for i in 0..<(ring.count - 1) {
+                    twiceArea += (ring[i][0] - ring[0][0]) * (ring[i + 1][1] - ring[0][1])
+                        - (ring[i + 1][0] - ring[0][0]) * (ring[i][1] - ring[0][1])
+                }
+                #expect(twiceArea > 0, "\(feature["properties"] ?? "")")
+                #expect(ring.first == ring.last)
+            }
+        }
+    }
+
     @Test("labels for another file are refused, naming both files")
     func mismatchedLabels() throws {
         try withTemporaryFolder { folder throws in

@@ -9,12 +9,17 @@ struct MapCommandTests {
     static let seoul = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("datasets/seoul-5k.csv").path
 
+    /// Clusters datasets/seoul-5k.csv into L.csv in `folder` (33 clusters, 917 noise).
+    static func clusterSeoul(in folder: TemporaryFolder) throws {
+        let clustered = try folder.run("cluster", seoul, "--min-cluster-size", "30", "--min-samples", "15",
+                                       "--output", "L.csv")
+        try #require(clustered.status == 0, "\(clustered)")
+    }
+
     @Test("maps the Seoul listings clustered by HDBSCAN: well-formed SVG that rsvg-convert renders")
     func seoulMap() throws {
         try withTemporaryFolder { folder throws in
-            let clustered = try folder.run("cluster", Self.seoul, "--min-cluster-size", "30", "--min-samples", "15",
-                                           "--output", "L.csv")
-            try #require(clustered.status == 0, "\(clustered)")
+            try Self.clusterSeoul(in: folder)
             let r = try folder.run("map", Self.seoul, "--labels", "L.csv", "--output", "map.svg")
             try #require(r.status == 0, "\(r)")
             #expect(r.stdout.hasPrefix("33 clusters, 917 noise points of 5000; map written to map.svg"), "\(r.stdout)")

@@ -110,6 +110,28 @@ struct ProjectCommandTests {
         }
     }
 
+    /// FNV-1a, 64 bits: a fingerprint of a whole output file.
+    static func fnv1a(_ data: Data) -> UInt64 {
+        data.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    /// The bytes `project` wrote for datasets/seoul-5k.csv before it wrote through CSVWriter
+    /// (fields joined with `CSV.escape`, metres with printf's `%.3f`): 407,423 bytes each.
+    @Test("project writes datasets/seoul-5k.csv byte for byte as before", arguments: [
+        ("EPSG:5179", 0x178d_b972_f46f_e389 as UInt64, "0,37.604351,127.078767,16,apartment,117.13,61000,0,2,0,962818.973,1956186.801"),
+        ("auto", 0xf33f_7cf6_3254_bc31 as UInt64, "0,37.604351,127.078767,16,apartment,117.13,61000,0,2,0,330410.481,4163653.801"),
+    ])
+    func seoulBytes(crs: String, fingerprint: UInt64, firstRow: String) throws {
+        try withTemporaryFolder { folder throws in
+            let r = try folder.run("project", MapCommandTests.seoul, "--crs", crs, "--output", "OUT.csv")
+            try #require(r.status == 0, "\(r)")
+            let data = try folder.data("OUT.csv")
+            #expect(data.count == 407_423)
+            #expect(String(decoding: data, as: UTF8.self).split(separator: "\n")[1] == firstRow)
+            #expect(Self.fnv1a(data) == fingerprint)
+        }
+    }
+
     @Test("a name holding a CRLF inside quotes is written quoted, so the output reads back whole")
     func crlfInsideQuotes() throws {
         try withTemporaryFolder { folder throws in

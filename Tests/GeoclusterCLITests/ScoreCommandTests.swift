@@ -28,6 +28,22 @@ struct ScoreCommandTests {
         }
     }
 
+    @Test("--json escapes the paths and column names it echoes (quote, backslash, tab)")
+    func jsonEscapesNames() throws {
+        try withTemporaryFolder { folder throws in
+            let truth = "T \\ \"1\".csv", column = "tru\\\"t\th"
+            try folder.write("id,\"tru\\\"\"t\th\"\na,0\nb,1\n", to: truth)
+            try folder.write("id,label\na,0\nb,1\n", to: "L.csv")
+            let r = try folder.run("score", "--truth", truth, "--truth-column", column, "--labels", "L.csv",
+                                   "--noise", "excluded", "--json")
+            try #require(r.status == 0, "\(r)")
+            #expect(r.stdout.contains(#""truth": {"path": "T \\ \"1\".csv", "column": "tru\\\"t\th", "rows": 2}"#), "\(r.stdout)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            #expect((object["truth"] as? [String: Any])?["path"] as? String == truth)
+            #expect((object["truth"] as? [String: Any])?["column"] as? String == column)
+        }
+    }
+
     @Test("--json: scikit-learn's score names, full precision")
     func json() throws {
         try withTemporaryFolder { folder throws in

@@ -73,10 +73,14 @@ public struct JSONMember: Equatable, Sendable {
     }
 }
 
-/// JSON text helpers shared by the readers and writers.
-enum JSONText {
-    /// `s` as a JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ s: String) -> String {
+/// JSON text helpers shared by the readers and writers, and the one JSON string escaper of
+/// the project (the command line's JSON output uses it too).
+public enum JSONText {
+    /// `s` as a JSON string literal (RFC 8259 §7): quotes and backslashes escaped, line feed,
+    /// carriage return and tab as `\n`, `\r`, `\t`, other control characters (below U+0020)
+    /// as `\u00XX` with lowercase hex; everything else, non-ASCII included, as it is.
+    /// - Complexity: O(length of `s`).
+    public static func quoted(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

@@ -1,4 +1,6 @@
-/// Streams a GeoJSON FeatureCollection of Point features to a file, one feature per line,
+import Geo
+
+/// Streams a GeoJSON FeatureCollection to a file, one feature per line,
 /// written whole or not at all (a temporary file renamed into place on `commit()`, removed
 /// if the writer is dropped first):
 ///
@@ -7,8 +9,10 @@
 ///     …
 ///     ]}
 ///
-/// Call `beginFeature`, any number of `property` calls, then `endFeature`, for each point;
-/// then `commit()`. Memory stays at the 1 MiB buffer whatever the number of features.
+/// Call `beginFeature`, any number of `property` calls, then `endFeature`, for each feature;
+/// then `commit()`. Points have their own `beginFeature` calls; other geometries (lines,
+/// polygons) go through ``beginFeature(_:)``. Memory stays at the 1 MiB buffer (or the
+/// largest single feature) whatever the number of features.
 public struct GeoJSONWriter: ~Copyable {
     private var output: AtomicOutput
     private var features = 0
@@ -31,6 +35,7 @@ public struct GeoJSONWriter: ~Copyable {
     /// (nil: the shortest text that reads back exactly).
     public mutating func beginFeature(lon: Double, lat: Double, decimals: Int? = nil) {
         openFeature()
+        output.append(#"{"type":"Point","coordinates":["#)
         if let d = decimals { output.appendFixed(lon, decimals: d) } else { output.appendShortest(lon) }
         output.append(0x2C)
         if let d = decimals { output.appendFixed(lat, decimals: d) } else { output.appendShortest(lat) }
@@ -41,10 +46,41 @@ public struct GeoJSONWriter: ~Copyable {
     /// (so values read from a file are written unchanged), else written from `lon`, `lat`.
     public mutating func beginFeature(lonText: String, latText: String, lon: Double, lat: Double) {
         openFeature()
+        output.append(#"{"type":"Point","coordinates":["#)
         if JSONText.isNumber(lonText) { output.append(lonText) } else { output.appendShortest(lon) }
         output.append(0x2C)
         if JSONText.isNumber(latText) { output.append(latText) } else { output.appendShortest(lat) }
         closeGeometry()
+    }
+
+    /// Starts a feature with `geometry`, its coordinates in the shortest text that reads
+    /// back exactly. Polygon rings are written in RFC 7946's orientation, exterior rings
+    /// counterclockwise and holes clockwise: a ring given the other way round is written
+    /// from its last vertex to its first (a ring of zero area as given).
+    /// - Complexity: O(vertices).
+    public mutating func beginFeature(_ geometry: GeoJSONGeometry) {
+        openFeature()
+        output.append(#"{"type":""#)
+        output.append(geometry.typeName)
+        output.append(#"","coordinates":"#)
+        switch geometry {
+        case .point(let lon, let lat):
+            output.append(0x5B)
+            appendPosition(lon, lat)
+            output.append(0x5D)
+        case .lineString(let line):
+            appendPositions(line, reversed: false)
+        case .polygon(let rings):
+            appendRings(rings)
+        case .multiPolygon(let polygons):
+            output.append(0x5B)
+            for (k, rings) in polygons.enumerated() {
+                if k > 0 { output.append(0x2C) }
+                appendRings(rings)
+            }
+            output.append(0x5D)
+        }
+        output.append(#"},"properties":{"#)
     }
 
     /// A string property.
@@ -99,8 +135,43 @@ public struct GeoJSONWriter: ~Copyable {
 
     private mutating func openFeature() {
         output.append(features == 0 ? "\n" : ",\n")
-        output.append(#"{"type":"Feature","geometry":{"type":"Point","coordinates":["#)
+        output.append(#"{"type":"Feature","geometry":"#)
         propertiesInFeature = 0
+    }
+
+    /// `lon,lat`. Reserves room for the two numbers and the punctuation around them, which
+    /// is appended byte by byte: one long ring can pass the buffer's slack within a feature.
+    private mutating func appendPosition(_ lon: Double, _ lat: Double) {
+        output.reserve(64)
+        output.appendShortest(lon)
+        output.append(0x2C)
+        output.appendShortest(lat)
+    }
+
+    /// `[[lon,lat],…]`, last vertex first when `reversed`.
+    private mutating func appendPositions(_ c: Coordinates, reversed: Bool) {
+        output.reserve(16)
+        output.append(0x5B)
+        for k in 0..<c.count {
+            let i = reversed ? c.count - 1 - k : k
+            if k > 0 { output.append(0x2C) }
+            output.append(0x5B)
+            appendPosition(c.x[i], c.y[i])
+            output.append(0x5D)
+        }
+        output.append(0x5D)
+    }
+
+    /// One polygon's rings: the first (exterior) counterclockwise, the rest (holes) clockwise.
+    private mutating func appendRings(_ rings: [Coordinates]) {
+        output.reserve(16)
+        output.append(0x5B)
+        for (k, ring) in rings.enumerated() {
+            if k > 0 { output.append(0x2C) }
+            let area = GeoJSONGeometry.doubledSignedArea(ring)
+            appendPositions(ring, reversed: k == 0 ? area < 0 : area > 0)
+        }
+        output.append(0x5D)
     }
 
     private mutating func closeGeometry() {
