@@ -3,11 +3,11 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 
 @Suite("geocluster map")
 struct MapCommandTests {
-    static let seoul = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("datasets/seoul-5k.csv").path
+    static let seoul = TestPaths.packageRoot.appendingPathComponent("datasets/seoul-5k.csv").path
 
     @Test("maps the Seoul listings clustered by HDBSCAN: well-formed SVG that rsvg-convert renders")
     func seoulMap() throws {
