@@ -61,13 +61,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore"]),
-        .testTarget(name: "DatasetsTests", dependencies: ["Datasets"]),
-        .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
-        .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster"]),
+        // Helpers every test target shares (the seeded test generator, fixture paths, temporary
+        // folders); depends on nothing and is in no product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
+        .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore", "TestSupport"]),
+        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
+        .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

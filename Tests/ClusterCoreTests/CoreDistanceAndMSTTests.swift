@@ -1,5 +1,6 @@
 import Testing
 @testable import ClusterCore
+import TestSupport
 
 @Suite("Core distances and the mutual-reachability MST against brute force")
 struct CoreDistanceAndMSTTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ClusterCore
+import TestSupport
 
 /// DBSCAN written out the way scikit-learn runs it: all neighbourhoods by brute force (the
 /// squared test of its KD-tree leaves), then `dbscan_inner`'s stack expansion in row order.
@@ -49,17 +50,7 @@ struct DBSCANFixture: Decodable, CustomStringConvertible, Sendable {
     var description: String { name }
     var pointSet: PointSet { try! PointSet(xs: points.map { $0[0] }, ys: points.map { $0[1] }) }
 
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/dbscan")
-
-    static func all() -> [DBSCANFixture] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.sorted().map {
-            // JSONDecoder: bit-identical doubles (see scripts/reference/README.md).
-            try! JSONDecoder().decode(DBSCANFixture.self, from: Data(contentsOf: folder.appendingPathComponent($0)))
-        }
-    }
+    static func all() -> [DBSCANFixture] { TestPaths.decodeJSONFixtures(DBSCANFixture.self, in: "dbscan") }
 }
 
 @Suite("DBSCAN")

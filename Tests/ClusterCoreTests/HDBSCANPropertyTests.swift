@@ -1,5 +1,6 @@
 import Testing
 @testable import ClusterCore
+import TestSupport
 
 @Suite("HDBSCAN properties: ties, duplicates, determinism, edge cases")
 struct HDBSCANPropertyTests {

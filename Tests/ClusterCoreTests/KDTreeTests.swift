@@ -1,5 +1,6 @@
 import Testing
 @testable import ClusterCore
+import TestSupport
 
 @Suite("KDTree against brute force")
 struct KDTreeTests {

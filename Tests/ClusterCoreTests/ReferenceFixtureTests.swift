@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ClusterCore
+import TestSupport
 
 /// One case written by scripts/reference/make_hdbscan_fixtures.py.
 struct ReferenceCase: CustomStringConvertible, Sendable {
@@ -23,14 +24,7 @@ struct ReferenceCase: CustomStringConvertible, Sendable {
 
     var description: String { name }
 
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/hdbscan")
-
-    static func all() -> [ReferenceCase] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.sorted().map { load(folder.appendingPathComponent($0)) }
-    }
+    static func all() -> [ReferenceCase] { TestPaths.jsonFixtures("hdbscan").map(load) }
 
     /// The JSON layout written by the script. Decoded with `JSONDecoder`, which parses the
     /// doubles exactly (Foundation's `JSONSerialization` on Linux is 1 ulp off on some).

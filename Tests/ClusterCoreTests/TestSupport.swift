@@ -1,26 +1,6 @@
-@testable import ClusterCore
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny seeded generator so every test sees the same
-/// data on every platform.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    mutating func normal() -> Double {
-        // Box–Muller; uniform() is in [0, 1), so use 1 - u to avoid log(0).
-        let u = 1 - uniform(), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-}
-
 import Foundation
+@testable import ClusterCore
+import TestSupport
 
 /// Point sets that stress the algorithms in different ways.
 enum Shapes {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Datasets
+import func TestSupport.withTemporaryFolder
 
 /// Every malformed input gives its exact `DatasetError`, naming the file and, where there is
 /// one, the 1-based file line (header = line 1) and the column. Each file is read both ways:

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 @testable import Datasets
+import struct TestSupport.TemporaryFolder
+import func TestSupport.withTemporaryFolder
 
-// `SplitMix64` alone would name the test module's own helper (TestSupport.swift), hence
-// `Datasets.SplitMix64` below.
+// The generator under test is written `Datasets.SplitMix64` below, to tell it from the test
+// targets' generator in Tests/TestSupport.
 
 @Suite("Generator: PRNG and deterministic maths")
 struct GeneratorRandomTests {

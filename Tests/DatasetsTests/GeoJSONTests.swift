@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Datasets
+import func TestSupport.withTemporaryFolder
 
 @Suite("GeoJSON reading and writing")
 struct GeoJSONTests {

@@ -1,5 +1,6 @@
 import Testing
 import Geo
+import TestSupport
 
 /// A grid of points filling an L: the 11 × 4 bottom bar and the 4 × 11 left bar of a
 /// 10 × 10 square (1-unit spacing), 65 distinct points.

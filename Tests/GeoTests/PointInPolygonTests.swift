@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import Geo
+import TestSupport
 
 /// A non-convex test polygon: a 7-pointed star (alternating radii 10 and 4 around (1, -2),
 /// vertices at irrational coordinates) with a small quadrilateral hole off-centre.

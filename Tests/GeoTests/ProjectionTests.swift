@@ -1,5 +1,6 @@
 import Testing
 import Geo
+import TestSupport
 
 /// Seoul City Hall, 37.5663 N 126.9779 E.
 private let seoul = (lon: 126.9779, lat: 37.5663)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `geocluster bench` end to end: the report it writes, --resume, timeouts, peers, bad input.
 @Suite("geocluster bench")

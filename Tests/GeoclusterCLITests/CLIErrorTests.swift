@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A malformed input and what the error message must contain. Inputs have lat,lon columns so
 /// that both `cluster` and `project` read them.

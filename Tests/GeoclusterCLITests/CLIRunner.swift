@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What one run of the `geocluster` executable did.
 struct CLIResult: Sendable, CustomStringConvertible {
@@ -21,9 +22,8 @@ enum CLI {
     /// The executable, or nil when it cannot be found (tests then fail with a message).
     static let executable: URL? = locate()
 
-    /// The package's root folder (this file is Tests/GeoclusterCLITests/CLIRunner.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// The package's root folder.
+    static let packageRoot = TestPaths.packageRoot.path
 
     /// Looks, in order:
     /// 1. at `$GEOCLUSTER_EXECUTABLE`, if set;
@@ -48,9 +48,7 @@ enum CLI {
                 folder = folder.deletingLastPathComponent()
             }
         }
-        // Tests/GeoclusterCLITests/CLIRunner.swift -> package root.
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = TestPaths.packageRoot
         let scratch = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         let found = scratch.filter { $0.hasPrefix(".build") }
             .compactMap { executable(in: root.appendingPathComponent($0).appendingPathComponent("debug")) }
@@ -119,28 +117,7 @@ enum CLI {
     }
 }
 
-/// A fresh folder under the system temporary directory, for one test's files.
-struct TemporaryFolder {
-    let url: URL
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        let p = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: p))
-        return p
-    }
-
-    func read(_ name: String) throws -> String { try String(contentsOfFile: path(name), encoding: .utf8) }
-
-    func data(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(name))) }
-
-    /// Names in the folder, hidden ones (temporary files) included, sorted.
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-    }
-
+extension TemporaryFolder {
     /// Runs geocluster in this folder.
     func run(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
         try CLI.run(arguments, in: url, sourceLocation: sourceLocation)
@@ -154,17 +131,6 @@ struct TemporaryFolder {
              sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
         try CLI.run(arguments, in: url, environment: environment, sourceLocation: sourceLocation)
     }
-}
-
-/// Runs `body` with a new, empty temporary folder and removes the folder afterwards.
-/// Callers write `{ folder throws in … }`: a closure whose only `try`s sit inside `#expect`
-/// is otherwise inferred as non-throwing.
-func withTemporaryFolder<R>(_ body: (TemporaryFolder) throws -> R) throws -> R {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("geocluster-CLITests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try body(TemporaryFolder(url: url))
 }
 
 /// A minimal RFC 4180 reader for checking the CLI's output independently of `Datasets`:
@@ -196,25 +162,4 @@ func parseCSV(_ text: String) -> [[String]] {
     }
     if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
     return records
-}
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny seeded generator, so every run sees the
-/// same points.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    /// Standard normal (Box–Muller; 1 - u avoids log(0)).
-    mutating func normal() -> Double {
-        let u = 1 - uniform(), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Three well-separated Gaussian blobs, rows interleaved (row i is in blob i % 3) so that
 /// "input order" and "grouped by cluster" differ.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// The repository root (this file is Tests/GeoclusterCLITests/…).
-private let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The repository root.
+private let repositoryRoot = TestPaths.packageRoot
 
 /// A minimal point-in-box check on the CLI's output, independent of Datasets.
 private func column(_ rows: [[String]], _ name: String) throws -> [String] {

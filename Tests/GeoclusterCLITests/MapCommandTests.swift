@@ -3,11 +3,11 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 
 @Suite("geocluster map")
 struct MapCommandTests {
-    static let seoul = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("datasets/seoul-5k.csv").path
+    static let seoul = TestPaths.packageRoot.appendingPathComponent("datasets/seoul-5k.csv").path
 
     /// Clusters datasets/seoul-5k.csv into L.csv in `folder` (33 clusters, 917 noise).
     static func clusterSeoul(in folder: TemporaryFolder) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--algorithm` and the method options: one validation (the core's), messages that name the
 /// flag the user typed, and options of another algorithm refused rather than ignored.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Output paths that are not regular files must be written in place: renaming the temporary
 /// file over /dev/null once replaced the device with a regular file.

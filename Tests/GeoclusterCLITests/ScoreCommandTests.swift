@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("geocluster score")
 struct ScoreCommandTests {

@@ -2,13 +2,11 @@ import ClusterCore
 import Foundation
 import Harness
 import Testing
+import TestSupport
 
-/// A temporary folder, removed afterwards.
+/// A temporary folder's path, the folder removed afterwards.
 func withFolder(_ body: (String) throws -> Void) throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    try body(folder)
+    try withTemporaryFolder { try body($0.path) }
 }
 
 @Suite("Bench: cells that crash, hang or fail become rows")

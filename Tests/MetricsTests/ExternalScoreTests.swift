@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Metrics
+import TestSupport
 
 /// The textbook formulas, written the slow and obvious way (dense tables, explicit pairs,
 /// scikit-learn's full triple loop for the expected mutual information).

@@ -1,6 +1,7 @@
 import Harness
 @testable import Reports
 import Testing
+import TestSupport
 
 @Suite struct ParetoFrontTests {
     @Test func keepsExactlyTheUndominatedPoints() {
@@ -13,12 +14,12 @@ import Testing
     }
 
     @Test func agreesWithTheDefinitionOnRandomPoints() {
-        var rng = ReportSample.Noise(state: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<50 {
-            let k = 1 + Int(rng.next() * 30)
+            let k = 1 + Int(rng.uniform() * 30)
             // Coarse values, so ties in time and in quality are common.
-            let t = (0..<k).map { _ in (rng.next() * 8).rounded() }
-            let q = (0..<k).map { _ in (rng.next() * 8).rounded() / 8 }
+            let t = (0..<k).map { _ in (rng.uniform() * 8).rounded() }
+            let q = (0..<k).map { _ in (rng.uniform() * 8).rounded() / 8 }
             let brute = (0..<k).map { p in
                 !(0..<k).contains { o in o != p && t[o] <= t[p] && q[o] >= q[p] && (t[o] < t[p] || q[o] > q[p]) }
             }

@@ -1,5 +1,6 @@
 import Harness
 import Reports
+import TestSupport
 
 /// A realistic benchmark summary and small figures for the report tests: two datasets
 /// (seoul-10k, seoul-100k), geocluster's three methods with a two-setting HDBSCAN sweep, peers
@@ -58,24 +59,12 @@ enum ReportSample {
         return rows
     }()
 
-    /// A deterministic pseudo-random stream (SplitMix64) for the synthetic figures.
-    struct Noise {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
-    }
-
     static let colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7F3C8D"]
 
     /// A 300 × 300 map: clusters of points in colours, noise in grey, a clip path with an id
     /// (two maps on one page must not share it), an XML declaration and the SVG namespace.
     static func map(seed: UInt64, clusters: Int) -> String {
-        var rng = Noise(state: seed)
+        var rng = SplitMix64(seed: seed)
         var w = XMLWriter()
         w.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "viewBox": "0 0 300 300", "width": "300", "height": "300"])
         w.open("defs")
@@ -86,14 +75,14 @@ enum ReportSample {
         w.empty("rect", ["width": "300", "height": "300", "fill": "#f4f1ea"])
         w.open("g", ["clip-path": "url(#frame)"])
         for c in 0..<clusters {
-            let cx = 30 + rng.next() * 240, cy = 30 + rng.next() * 240, spread = 8 + rng.next() * 22
+            let cx = 30 + rng.uniform() * 240, cy = 30 + rng.uniform() * 240, spread = 8 + rng.uniform() * 22
             for _ in 0..<30 {
-                w.empty("circle", ["cx": svgNumber(cx + (rng.next() - 0.5) * 2 * spread), "cy": svgNumber(cy + (rng.next() - 0.5) * 2 * spread),
+                w.empty("circle", ["cx": svgNumber(cx + (rng.uniform() - 0.5) * 2 * spread), "cy": svgNumber(cy + (rng.uniform() - 0.5) * 2 * spread),
                                    "r": "2.2", "fill": colours[c % colours.count]])
             }
         }
         for _ in 0..<60 {
-            w.empty("circle", ["cx": svgNumber(rng.next() * 300), "cy": svgNumber(rng.next() * 300), "r": "1.5", "fill": "#9a9a9a"])
+            w.empty("circle", ["cx": svgNumber(rng.uniform() * 300), "cy": svgNumber(rng.uniform() * 300), "r": "1.5", "fill": "#9a9a9a"])
         }
         w.close()
         w.close()
@@ -102,13 +91,13 @@ enum ReportSample {
 
     /// A 300 × 200 icicle-style tree: one bar per cluster, width by size, depth by λ.
     static func tree(seed: UInt64) -> String {
-        var rng = Noise(state: seed)
+        var rng = SplitMix64(seed: seed)
         var w = XMLWriter()
         w.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "viewBox": "0 0 300 200", "width": "300", "height": "200"])
         w.empty("rect", ["x": "10", "y": "10", "width": "280", "height": "24", "fill": "#8aa1b1"])
         var x = 10.0
         for c in 0..<6 {
-            let width = 280.0 / 6 - 4, depth = 40 + rng.next() * 120
+            let width = 280.0 / 6 - 4, depth = 40 + rng.uniform() * 120
             w.empty("rect", ["x": svgNumber(x), "y": "38", "width": svgNumber(width), "height": svgNumber(depth),
                              "fill": colours[c % colours.count]])
             x += 280.0 / 6

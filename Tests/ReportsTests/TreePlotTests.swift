@@ -5,6 +5,7 @@ import FoundationXML
 #endif
 import Reports
 import Testing
+import TestSupport
 
 /// Condensed trees built from hand-made spanning trees, and what the plot of each must show.
 enum HandTrees {
@@ -292,15 +293,9 @@ func hasNonFiniteNumber(_ svg: String) -> Bool {
     /// at the default 1000 × 700 px, must stay under 1 MB (the seoul scenario at 200k gives
     /// about 0.2 MB) and draw at most a few thousand branches, and still render.
     @Test func aLargeTreeGivesASmallReadableSVG() throws {
-        var state: UInt64 = 2024
-        func next() -> Double {  // SplitMix64, uniform in [0, 1)
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) * 0x1.0p-53
-        }
-        func normal() -> Double { (-2 * Foundation.log(1 - next())).squareRoot() * cos(2 * .pi * next()) }
+        var rng = SplitMix64(seed: 2024)
+        func next() -> Double { rng.uniform() }
+        func normal() -> Double { rng.normal() }
         var xs: [Double] = [], ys: [Double] = []
         while xs.count < 180_000 {
             let cx = 20_000 * next(), cy = 20_000 * next(), spread = 5 + 35 * next()
