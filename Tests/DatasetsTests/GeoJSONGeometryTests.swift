@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Testing
 @testable import Datasets
+import func TestSupport.withTemporaryFolder
 
 @Suite("GeoJSON geometry features and CSV tables with replaced columns")
 struct GeoJSONGeometryTests {
