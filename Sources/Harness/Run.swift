@@ -76,17 +76,17 @@ public enum Harness {
         do {
             (xs, ys) = try clock.run(RunStage.projecting) { () throws(GeoError) -> ([Double], [Double]) in
                 let c = file.coordinates
-                guard c.kind == .lonlat else { return (c.first, c.second) }
-                let projection = try Projection(target: Projection.Target(input.crs), fittingLongitudes: c.first,
-                                                latitudes: c.second)
+                guard c.kind == .lonlat else { return (c.xOrLongitude, c.yOrLatitude) }
+                let projection = try Projection(target: Projection.Target(input.crs), fittingLongitudes: c.xOrLongitude,
+                                                latitudes: c.yOrLatitude)
                 projectedCRS = projection.crs
-                let p = try projection.forward(lon: c.first, lat: c.second)
+                let p = try projection.forward(lon: c.xOrLongitude, lat: c.yOrLatitude)
                 return (p.x, p.y)
             }
         } catch {
             throw .geo(path: input.path, error)
         }
-        file.coordinates.first = []; file.coordinates.second = []
+        file.coordinates.xOrLongitude = []; file.coordinates.yOrLatitude = []
         do {
             let points = try PointSet(xs: consume xs, ys: consume ys)
             var record = RunRecord(file: file, method: method, labels: [], clusterCount: 0, noiseCount: 0,

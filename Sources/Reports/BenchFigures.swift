@@ -61,7 +61,7 @@ public enum BenchFigures {
                     } catch {
                         throw .dataset(error)
                     }
-                    let (lon, lat) = (points.coordinates.first, points.coordinates.second)
+                    let (lon, lat) = (points.coordinates.xOrLongitude, points.coordinates.yOrLatitude)
                     colours = ClusterPalette.colours(labels: labels, longitudes: lon, latitudes: lat)
                     // One map per method: the best setting of its sweep, else its first setting.
                     let mapped = mine.first { $0.method == s.method && $0.bestInSweep } ?? mine.first { $0.method == s.method }

@@ -78,8 +78,8 @@ struct ClusterCommand: ParsableCommand {
             if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
             try clock.run(RunStage.writing) { () throws(DatasetError) in
                 if let positions {
-                    try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.first,
-                                                  latitudes: positions.coordinates.second)
+                    try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.xOrLongitude,
+                                                  latitudes: positions.coordinates.yOrLatitude)
                 } else {
                     try record.writeLabels(to: output, threads: runOptions.threads)
                 }

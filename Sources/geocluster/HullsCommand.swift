@@ -51,7 +51,7 @@ struct HullsCommand: ParsableCommand {
             let file = try PointFile.read(path: input, prefer: .lonlat)
             let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
             let (rows, projection) = try GeometryContext().clusterHulls(
-                longitudes: file.coordinates.first, latitudes: file.coordinates.second, labels: label,
+                longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
                 ratio: ratio, crs: Projection.Target(crs))
             try ClusterHull.writeGeoJSON(rows, to: output)
 

@@ -59,7 +59,7 @@ struct MapCommand: ParsableCommand {
             try AtomicFile.checkDestination(output)
             let file = try PointFile.read(path: input, prefer: .lonlat)
             let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
-            let (lon, lat) = (file.coordinates.first, file.coordinates.second)
+            let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
 
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"

@@ -34,8 +34,8 @@ struct ProjectCommand: ParsableCommand {
             let table = try CSV.read(path: input)
             let coords = try table.coordinates(prefer: .lonlat)
             let projection = try Projection(target: Projection.Target(crs),
-                                            fittingLongitudes: coords.first, latitudes: coords.second)
-            let (x, y) = try projection.forward(lon: coords.first, lat: coords.second)
+                                            fittingLongitudes: coords.xOrLongitude, latitudes: coords.yOrLatitude)
+            let (x, y) = try projection.forward(lon: coords.xOrLongitude, lat: coords.yOrLatitude)
             // Metres with millimetre precision: enough for any listing, short enough to read.
             try table.write(to: output, replacing: [("x", x), ("y", y)], decimals: 3)
             note("projected \(table.rows.count) points to \(projection.crs) (\(projection.crsName)); wrote \(output)")

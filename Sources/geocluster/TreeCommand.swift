@@ -92,8 +92,8 @@ struct TreeCommand: ParsableCommand {
         // longitude/latitude; a file in x,y only gets colours by label number.
         let colours: [Int32: String]
         if let points = try? PointFile.read(path: input, prefer: .lonlat), points.count == record.labels.count {
-            colours = ClusterPalette.colours(labels: record.labels, longitudes: points.coordinates.first,
-                                             latitudes: points.coordinates.second)
+            colours = ClusterPalette.colours(labels: record.labels, longitudes: points.coordinates.xOrLongitude,
+                                             latitudes: points.coordinates.yOrLatitude)
         } else {
             colours = ClusterPalette.colours(labels: record.labels)
         }

@@ -51,7 +51,7 @@ struct CSVParsingTests {
             #expect(try CSV.read(path: path).header == ["lat", "lon"])
             let points = try PointFile.read(path: path)
             #expect(points.header == ["lat", "lon"])
-            #expect(points.coordinates == TableCoordinates(kind: .lonlat, first: [127.0], second: [37.5]))
+            #expect(points.coordinates == TableCoordinates(kind: .lonlat, xOrLongitude: [127.0], yOrLatitude: [37.5]))
         }
     }
 
@@ -97,7 +97,7 @@ struct CSVParsingTests {
             let points = try PointFile.read(path: path)
             #expect(points.id(0) == "강남-1")
             #expect(points.id(1) == "종로-2")
-            #expect(points.coordinates.second == [37.4979, 37.5729])
+            #expect(points.coordinates.yOrLatitude == [37.4979, 37.5729])
         }
     }
 
@@ -220,7 +220,7 @@ struct CSVParsingTests {
 
             let points = try PointFile.read(path: path)
             #expect(points.count == file.rows.count)
-            #expect(points.coordinates == TableCoordinates(kind: .xy, first: file.xs, second: file.ys))
+            #expect(points.coordinates == TableCoordinates(kind: .xy, xOrLongitude: file.xs, yOrLatitude: file.ys))
             #expect(points.lines == file.lines.map { Int32($0) })
             #expect((0..<points.count).allSatisfy { points.id($0) == file.rows[$0][0] })
         }

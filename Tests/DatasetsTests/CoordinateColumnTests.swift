@@ -20,7 +20,7 @@ struct CoordinateColumnTests {
           ])
     func latLonNames(names: (String, String)) throws {
         let (latName, lonName) = names
-        let expected = TableCoordinates(kind: .lonlat, first: [127.0276, 126.9779], second: [37.4979, 37.5663])
+        let expected = TableCoordinates(kind: .lonlat, xOrLongitude: [127.0276, 126.9779], yOrLatitude: [37.4979, 37.5663])
         let latFirst = try readBoth("id,\(latName),\(lonName)\n1,37.4979,127.0276\n2,37.5663,126.9779\n")
         #expect(latFirst.table == expected)
         #expect(latFirst.points.coordinates == expected)
@@ -31,7 +31,7 @@ struct CoordinateColumnTests {
 
     @Test("x and y columns give planar coordinates, in either order and any case")
     func xyColumns() throws {
-        let expected = TableCoordinates(kind: .xy, first: [953892.211, 1.5], second: [1952009.941, -2.5])
+        let expected = TableCoordinates(kind: .xy, xOrLongitude: [953892.211, 1.5], yOrLatitude: [1952009.941, -2.5])
         #expect(try readBoth("id,x,y\na,953892.211,1952009.941\nb,1.5,-2.5\n").table == expected)
         #expect(try readBoth("Y,X\n1952009.941,953892.211\n-2.5,1.5\n").points.coordinates == expected)
     }
@@ -39,8 +39,8 @@ struct CoordinateColumnTests {
     @Test("with both kinds present, prefer picks one; nil picks x,y (no projection needed)")
     func preference() throws {
         let text = "id,lat,lon,x,y\n1,37.5,127.0,1000,2000\n2,37.6,127.1,3000,4000\n"
-        let xy = TableCoordinates(kind: .xy, first: [1000, 3000], second: [2000, 4000])
-        let lonlat = TableCoordinates(kind: .lonlat, first: [127.0, 127.1], second: [37.5, 37.6])
+        let xy = TableCoordinates(kind: .xy, xOrLongitude: [1000, 3000], yOrLatitude: [2000, 4000])
+        let lonlat = TableCoordinates(kind: .lonlat, xOrLongitude: [127.0, 127.1], yOrLatitude: [37.5, 37.6])
         for (prefer, expected) in [(nil, xy), (.xy, xy), (.lonlat, lonlat)] as [(CoordinateKind?, TableCoordinates)] {
             let both = try readBoth(text, prefer: prefer)
             #expect(both.table == expected, "prefer: \(String(describing: prefer))")
@@ -52,7 +52,7 @@ struct CoordinateColumnTests {
     func namePriority() throws {
         // "lat" is tried before "latitude", "lon" before "lng" before "longitude".
         let both = try readBoth("latitude,longitude,lng,lat,lon\n1,2,3,4,5\n")
-        let expected = TableCoordinates(kind: .lonlat, first: [5], second: [4])
+        let expected = TableCoordinates(kind: .lonlat, xOrLongitude: [5], yOrLatitude: [4])
         #expect(both.table == expected)
         #expect(both.points.coordinates == expected)
     }
@@ -60,7 +60,7 @@ struct CoordinateColumnTests {
     @Test("coordinate fields may carry spaces around the number")
     func spacesAroundNumbers() throws {
         let both = try readBoth("x,y\n 1.5 ,  -2\n")
-        #expect(both.table == TableCoordinates(kind: .xy, first: [1.5], second: [-2]))
+        #expect(both.table == TableCoordinates(kind: .xy, xOrLongitude: [1.5], yOrLatitude: [-2]))
         #expect(both.points.coordinates == both.table)
     }
 

@@ -150,10 +150,10 @@ struct DatasetErrorTests {
     func limitsAccepted() throws {
         try withTemporaryFolder { folder throws in
             let ll = try folder.write("lat,lon\n90,180\n-90,-180\n", to: "ll.csv")
-            #expect(try PointFile.read(path: ll).coordinates == TableCoordinates(kind: .lonlat, first: [180, -180], second: [90, -90]))
-            #expect(try CSV.read(path: ll).coordinates() == TableCoordinates(kind: .lonlat, first: [180, -180], second: [90, -90]))
+            #expect(try PointFile.read(path: ll).coordinates == TableCoordinates(kind: .lonlat, xOrLongitude: [180, -180], yOrLatitude: [90, -90]))
+            #expect(try CSV.read(path: ll).coordinates() == TableCoordinates(kind: .lonlat, xOrLongitude: [180, -180], yOrLatitude: [90, -90]))
             let xy = try folder.write("x,y\n953892.2,1952009.9\n-500,-1000\n", to: "xy.csv")
-            #expect(try PointFile.read(path: xy).coordinates.first == [953892.2, -500])
+            #expect(try PointFile.read(path: xy).coordinates.xOrLongitude == [953892.2, -500])
         }
     }
 

@@ -94,7 +94,7 @@ struct FilterTests {
         #expect(inBox.lines == [2, 3, 6])
         #expect(inBox.totalRows == 6)
         #expect(inBox.coordinates.kind == .xy, "x,y are clustered; the box reads lat,lon")
-        #expect(inBox.coordinates.first == [1, 2, 5])
+        #expect(inBox.coordinates.xOrLongitude == [1, 2, 5])
         let all = try read(ListingFilter(categories: [.apartment, .officetel, .store], area: ValueRange(lower: 25, upper: nil),
                                          rent: ValueRange(lower: 1, upper: nil), bbox: box))
         #expect(ids(all) == ["b", "e"])

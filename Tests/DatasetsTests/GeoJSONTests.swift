@@ -50,7 +50,7 @@ struct GeoJSONTests {
                                   "say \"hi\", ok", "[\"a\",1]", "false", "", ""])
             #expect(t.rows[1] == ["127.0276", "37.4979", "L2", "officetel", "28", "1000", "70", "", "", "", "", "é😀"])
             let c = try t.coordinates(prefer: .lonlat)
-            #expect(c.first == [126.9779692, 127.0276] && c.second == [37.566535, 37.4979])
+            #expect(c.xOrLongitude == [126.9779692, 127.0276] && c.yOrLatitude == [37.566535, 37.4979])
         }
     }
 
@@ -124,8 +124,8 @@ struct GeoJSONTests {
         try withTemporaryFolder { folder throws in
             let path = try folder.write(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#, to: "n.geojson")
             let p = try PointFile.read(path: path)
-            #expect(p.coordinates.first == expected.map(\.0))
-            #expect(p.coordinates.second == expected.map(\.1))
+            #expect(p.coordinates.xOrLongitude == expected.map(\.0))
+            #expect(p.coordinates.yOrLatitude == expected.map(\.1))
             #expect(p.id(0) == "0" && p.id(2000) == "2000", "no id: the feature index")
         }
     }

@@ -10,9 +10,9 @@ public enum CoordinateKind: String, Sendable, CaseIterable {
 public struct TableCoordinates: Sendable, Equatable {
     public var kind: CoordinateKind
     /// `x` (easting) for `.xy`, longitude (degrees) for `.lonlat`.
-    public var first: [Double]
+    public var xOrLongitude: [Double]
     /// `y` (northing) for `.xy`, latitude (degrees) for `.lonlat`.
-    public var second: [Double]
+    public var yOrLatitude: [Double]
 }
 
 extension CSVTable {
@@ -68,7 +68,7 @@ extension CSVTable {
                 if c == firstCol { first.append(v) } else { second.append(v) }
             }
         }
-        return TableCoordinates(kind: kind, first: first, second: second)
+        return TableCoordinates(kind: kind, xOrLongitude: first, yOrLatitude: second)
     }
 
     /// The `id` column's values, or the 0-based row numbers when there is none.

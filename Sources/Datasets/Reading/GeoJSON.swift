@@ -238,7 +238,7 @@ public enum GeoJSON {
         var out = try GeoJSONWriter(path: path)
         for (r, row) in table.rows.enumerated() {
             out.beginFeature(lonText: row[lonCol], latText: row[latCol],
-                             lon: coordinates.first[r], lat: coordinates.second[r])
+                             lon: coordinates.xOrLongitude[r], lat: coordinates.yOrLatitude[r])
             for c in propertyColumns { out.property(table.header[c], inferring: row[c]) }
             try out.endFeature()
         }

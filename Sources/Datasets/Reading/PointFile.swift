@@ -90,15 +90,15 @@ public struct PointFile: Sendable {
     public func keeping(_ mask: [Bool]) -> PointFile {
         precondition(mask.count == count, "one mask entry per row")
         var out = PointFile(path: path, header: header,
-                            coordinates: TableCoordinates(kind: coordinates.kind, first: [], second: []),
+                            coordinates: TableCoordinates(kind: coordinates.kind, xOrLongitude: [], yOrLatitude: []),
                             lines: [], hasIDColumn: hasIDColumn, totalRows: totalRows, idBytes: [], idEnds: [])
         let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
-        out.coordinates.first.reserveCapacity(kept)
-        out.coordinates.second.reserveCapacity(kept)
+        out.coordinates.xOrLongitude.reserveCapacity(kept)
+        out.coordinates.yOrLatitude.reserveCapacity(kept)
         out.lines.reserveCapacity(kept)
         for i in 0..<count where mask[i] {
-            out.coordinates.first.append(coordinates.first[i])
-            out.coordinates.second.append(coordinates.second[i])
+            out.coordinates.xOrLongitude.append(coordinates.xOrLongitude[i])
+            out.coordinates.yOrLatitude.append(coordinates.yOrLatitude[i])
             out.lines.append(lines[i])
             if hasIDColumn {
                 withIDBytes(i) { out.idBytes.append(contentsOf: $0) }
@@ -115,7 +115,7 @@ public struct PointFile: Sendable {
         var header: [String] = []
         var kind: CoordinateKind = .xy
         var hasID = false
-        var first: [Double] = [], second: [Double] = []
+        var xOrLongitude: [Double] = [], yOrLatitude: [Double] = []
         var lines: [Int32] = []
         var idBytes: [UInt8] = [], idEnds: [UInt32] = []
         /// Latitude/longitude of the kept rows, only when a region test follows.
@@ -125,7 +125,7 @@ public struct PointFile: Sendable {
 
         func file(path: String) -> PointFile {
             PointFile(path: path, header: header,
-                      coordinates: TableCoordinates(kind: kind, first: first, second: second),
+                      coordinates: TableCoordinates(kind: kind, xOrLongitude: xOrLongitude, yOrLatitude: yOrLatitude),
                       lines: lines, hasIDColumn: hasID, totalRows: total,
                       idBytes: idBytes, idEnds: idEnds)
         }
@@ -246,9 +246,9 @@ public struct PointFile: Sendable {
                 rows.idEnds.append(UInt32(rows.idBytes.count))
             }
             if rows.kind == .xy {
-                rows.first.append(x); rows.second.append(y)
+                rows.xOrLongitude.append(x); rows.yOrLatitude.append(y)
             } else {
-                rows.first.append(row.lon); rows.second.append(row.lat)
+                rows.xOrLongitude.append(row.lon); rows.yOrLatitude.append(row.lat)
             }
             if filter?.region != nil { rows.regionLon.append(row.lon); rows.regionLat.append(row.lat) }
             rows.lines.append(Int32(truncatingIfNeeded: line))
@@ -347,10 +347,10 @@ public struct PointFile: Sendable {
                 if !passes(row, f) { return }
             }
             if b.kind == .xy {
-                b.first.append(try number(["x"], "--coordinates xy"))
-                b.second.append(try number(["y"], "--coordinates xy"))
+                b.xOrLongitude.append(try number(["x"], "--coordinates xy"))
+                b.yOrLatitude.append(try number(["y"], "--coordinates xy"))
             } else {
-                b.first.append(p.lon); b.second.append(p.lat)
+                b.xOrLongitude.append(p.lon); b.yOrLatitude.append(p.lat)
             }
             if filter?.region != nil { b.regionLon.append(p.lon); b.regionLat.append(p.lat) }
             let id = p.properties.first(where: { $0.key == "id" })?.value ?? p.id
