@@ -21,8 +21,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // SHA-256 for dataset content hashes and partition fingerprints.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // The C APIs of PROJ and GEOS (reentrant only), loaded with dlopen on first use rather
@@ -41,10 +39,8 @@ let package = Package(
         .target(name: "Metrics"),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
         // in their own processes, records and summaries.
-        .target(name: "Harness", dependencies: [
-            "Geo", "ClusterCore", "Datasets", "Metrics",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        // SHA-256 is Harness's own (SHA256.swift): swift-crypto imports Foundation.
+        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Datasets", "Metrics"]),
         // CSV tables, SVG maps and plots, the HTML report: from Harness records and Geo shapes.
         // SVG and HTML come from Reports' own XMLWriter, not Plot or swift-mustache: both import
         // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and

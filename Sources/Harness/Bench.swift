@@ -48,7 +48,7 @@ public enum Bench {
     /// holding its labels.csv, record.json (or a peer's report), stdout.txt and stderr.txt.
     public static func cellFolder(dataset: String, implementation: String, method: String, parameters: String,
                                   repeatIndex: Int) -> String {
-        let p = parameters.replacingOccurrences(of: " ", with: "_")
+        let p = parameters.replacing(" ", with: "_")
         return "cells/\(dataset)/\(implementation)-\(method)-\(p)/r\(repeatIndex)"
     }
 

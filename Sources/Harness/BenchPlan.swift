@@ -1,5 +1,6 @@
 import ClusterCore
 import Datasets
+import Geo
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -63,7 +64,7 @@ public struct BenchDataset: Sendable, Equatable {
 public enum BenchSizes {
     /// Parses one size. - Returns: nil when the text is not a positive size.
     public static func parse(_ text: String) -> Int? {
-        var t = text.trimmingCharacters(in: .whitespaces)
+        var t = text.trimmingWhitespace()
         var scale = 1.0
         if t.hasSuffix("k") || t.hasSuffix("K") { scale = 1e3; t.removeLast() }
         else if t.hasSuffix("M") || t.hasSuffix("m") { scale = 1e6; t.removeLast() }

@@ -9,6 +9,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import Geo
 
 /// How a cell's process ended.
 public enum CellExit: Sendable, Equatable {
@@ -100,6 +101,6 @@ public enum CellProcess {
     /// The last 2,000 characters of a file, trimmed.
     static func tail(of path: String) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "" }
-        return String(text.suffix(2000)).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(text.suffix(2000)).trimmingWhitespace(newlines: true)
     }
 }

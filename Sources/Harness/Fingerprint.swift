@@ -1,4 +1,3 @@
-import Crypto
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +8,7 @@ import Darwin
 public enum Fingerprint {
     /// SHA-256 of the bytes, first 16 hex digits (64 bits: collisions among a user's datasets
     /// and partitions are not a concern at that length).
-    static func short(_ digest: SHA256.Digest) -> String {
+    static func short(_ digest: [UInt8]) -> String {
         digest.prefix(8).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
@@ -23,7 +22,7 @@ public enum Fingerprint {
     /// - Complexity: O(n).
     public static func partition(_ labels: [Int32]) -> String {
         var renumbered = [Int32: Int32]()
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         var buffer = [UInt8]()
         buffer.reserveCapacity(1 << 16)
         for l in labels {
@@ -34,16 +33,23 @@ public enum Fingerprint {
             let u = UInt32(bitPattern: v)
             buffer.append(UInt8(truncatingIfNeeded: u)); buffer.append(UInt8(truncatingIfNeeded: u >> 8))
             buffer.append(UInt8(truncatingIfNeeded: u >> 16)); buffer.append(UInt8(truncatingIfNeeded: u >> 24))
-            if buffer.count >= 1 << 16 { hasher.update(data: buffer); buffer.removeAll(keepingCapacity: true) }
+            if buffer.count >= 1 << 16 { hasher.update(buffer); buffer.removeAll(keepingCapacity: true) }
         }
-        hasher.update(data: buffer)
+        hasher.update(buffer)
         return short(hasher.finalize())
+    }
+
+    /// The full SHA-256 of `bytes` as 64 hex digits (tests compare it with `sha256sum`).
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hasher.finalize().map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 
     /// SHA-256 of a text's UTF-8 bytes (first 16 hex digits).
     public static func text(_ s: String) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Array(s.utf8))
+        var hasher = SHA256Hasher()
+        hasher.update(Array(s.utf8))
         return short(hasher.finalize())
     }
 
@@ -55,7 +61,7 @@ public enum Fingerprint {
             throw .bench("\(path): cannot be read (\(String(cString: strerror(errno)))); check that it exists and is readable")
         }
         defer { close(fd) }
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         var block = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -64,7 +70,7 @@ public enum Fingerprint {
                 throw .bench("\(path): reading failed (\(String(cString: strerror(errno))))")
             }
             if n == 0 { break }
-            hasher.update(data: block[0..<n])
+            hasher.update(block[0..<n])
         }
         return short(hasher.finalize())
     }

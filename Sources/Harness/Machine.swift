@@ -19,7 +19,7 @@ public enum Machine {
         var os = "unknown OS"
         if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
            let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
-            os = String(line.dropFirst("PRETTY_NAME=".count)).replacingOccurrences(of: "\"", with: "")
+            os = String(line.dropFirst("PRETTY_NAME=".count)).replacing("\"", with: "")
         }
         #if arch(x86_64)
         let arch = "x86_64"

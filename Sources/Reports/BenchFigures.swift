@@ -18,7 +18,7 @@ public enum BenchFigures {
 
     /// The file name a figure of `dataset`, `method` and `parameters` gets (no spaces or `=`).
     public static func fileName(dataset: String, method: String, parameters: String) -> String {
-        let p = parameters.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "=", with: "-")
+        let p = parameters.replacing(" ", with: "_").replacing("=", with: "-")
         return "\(dataset)--\(method)--\(p).svg"
     }
 

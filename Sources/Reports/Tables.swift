@@ -48,7 +48,7 @@ public enum BenchTables {
             names.append(s)
         }
         names.append(RunStage.writing.rawValue)
-        return names.map { ($0, $0.lowercased().replacingOccurrences(of: " ", with: "_") + "_s") }
+        return names.map { ($0, $0.lowercased().replacing(" ", with: "_") + "_s") }
     }()
 
     static let stageMeaning: [String: String] = [

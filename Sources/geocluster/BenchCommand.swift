@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClusterCore
 import Datasets
+import Geo
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -18,7 +19,7 @@ import Reports
 /// refuses is a usage error naming the flag and the item.
 func listOption<T>(_ flag: String, _ what: String, _ parse: @escaping (String) -> T?) -> (String) throws -> [T] {
     { text in
-        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         return try items.map { item in
             guard !item.isEmpty, let v = parse(item) else {
                 throw ValidationError("\(flag): '\(item)' is not \(what)")
@@ -207,14 +208,14 @@ struct BenchCommand: ParsableCommand {
         do {
             try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
-            throw HarnessError.bench("--out \(out): cannot create the folder (\(error.localizedDescription)); choose a folder you can write")
+            throw HarnessError.bench("--out \(out): cannot create the folder (\(error)); choose a folder you can write")
         }
         let work = out + "/.bench-\(getpid())"
         try? fm.removeItem(atPath: work)
         do {
             try fm.createDirectory(atPath: work, withIntermediateDirectories: false)
         } catch {
-            throw HarnessError.bench("--out \(out): cannot write into the folder (\(error.localizedDescription)); choose a folder you can write")
+            throw HarnessError.bench("--out \(out): cannot write into the folder (\(error)); choose a folder you can write")
         }
         var moved = false
         defer {
@@ -317,7 +318,7 @@ struct BenchCommand: ParsableCommand {
         let r = CellProcess.run(executable: Bench.resolve("git"), arguments: ["-C", folder.isEmpty ? "." : folder, "rev-parse", "--short=12", "HEAD"],
                                 timeout: 10, stdoutPath: output, stderrPath: "/dev/null")
         guard r.exit == .exited(0), let text = try? String(contentsOfFile: output, encoding: .utf8) else { return "unknown" }
-        let commit = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let commit = text.trimmingWhitespace(newlines: true)
         return commit.isEmpty ? "unknown" : commit
     }
 }

@@ -1,0 +1,100 @@
+// SHA-256 (FIPS 180-4), for dataset content hashes and partition fingerprints.
+//
+// Why not swift-crypto: its Crypto module imports Foundation, which the CLI leaves out for
+// start-up time. Measured with it linked (release, static stdlib): the binary grew from 29 to
+// 94 MB, `geocluster --version` from 4.0 to 5.2 ms (medians of 30) and every command's baseline
+// resident memory by 5.7 MB (a 3-point `cluster` run 12.7 -> 18.4 MB; 1M points 125.6 -> 131.6
+// MB). Hashing needs nothing but this one function, tested against FIPS 180-4's vectors and
+// `sha256sum`.
+
+/// A streaming SHA-256: `update` with any number of byte runs, then `finalize` once.
+struct SHA256Hasher {
+    private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+        (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+    /// Bytes not yet making a whole 64-byte block.
+    private var pending: [UInt8] = []
+    private var length: UInt64 = 0
+
+    private static let k: [UInt32] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    ]
+
+    init() { pending.reserveCapacity(64) }
+
+    @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+
+    /// One 64-byte block at `p`.
+    private mutating func compress(_ p: UnsafeRawBufferPointer) {
+        var w = (0..<64).map { _ in UInt32(0) }
+        for t in 0..<16 {
+            w[t] = UInt32(p[4 * t]) << 24 | UInt32(p[4 * t + 1]) << 16 | UInt32(p[4 * t + 2]) << 8 | UInt32(p[4 * t + 3])
+        }
+        for t in 16..<64 {
+            let s0 = Self.rotr(w[t - 15], 7) ^ Self.rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+            let s1 = Self.rotr(w[t - 2], 17) ^ Self.rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = h
+        for t in 0..<64 {
+            let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+            let ch = (e & f) ^ (~e & g)
+            let t1 = hh &+ s1 &+ ch &+ Self.k[t] &+ w[t]
+            let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+            let maj = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ maj
+            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+        }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+    }
+
+    mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        length &+= UInt64(bytes.count)
+        var rest = bytes[...]
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, rest.count)
+            pending.append(contentsOf: rest.prefix(take))
+            rest = rest.dropFirst(take)
+            if pending.count < 64 { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        let whole = rest.count / 64 * 64
+        if whole > 0 {
+            let blocks = Array(rest.prefix(whole))
+            blocks.withUnsafeBytes { all in
+                for offset in stride(from: 0, to: whole, by: 64) {
+                    compress(UnsafeRawBufferPointer(rebasing: all[offset..<offset + 64]))
+                }
+            }
+            rest = rest.dropFirst(whole)
+        }
+        pending.append(contentsOf: rest)
+    }
+
+    /// The 32-byte digest.
+    mutating func finalize() -> [UInt8] {
+        let bits = length &* 8
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i)))) }
+        tail.withUnsafeBytes { all in
+            for offset in stride(from: 0, to: tail.count, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: all[offset..<offset + 64]))
+            }
+        }
+        pending.removeAll()
+        var out: [UInt8] = []
+        for v in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
+            out += [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+        }
+        return out
+    }
+}
