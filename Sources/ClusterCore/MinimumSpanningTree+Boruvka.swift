@@ -57,8 +57,13 @@ final class BoruvkaWorkspace {
     let stackSize: Int
     let stacks: UnsafeMutablePointer<Int32>
     let boxStacks: UnsafeMutablePointer<Double>
-    /// Per-worker lists of the leaves within reach of one leaf (see `BoruvkaSearch.run`).
+    /// Per-worker lists of the leaves within reach of one leaf (see `BoruvkaSearch.run`),
+    /// `reachStride` slots each.
     let reachLists: UnsafeMutablePointer<Int32>
+    /// The most leaves a leaf's points are checked against directly; a leaf with more within
+    /// reach searches point by point.
+    static let reachCapacity = 48
+    static let reachStride = 64
 
     /// Groups of about 64 points (three levels above the leaves): a group wholly inside one
     /// component is skipped when no node outside the component can beat its best edge.
@@ -107,7 +112,7 @@ final class BoruvkaWorkspace {
         stackSize = (2 * (KDTree.depth(ofNodeCount: nodeCount) + 2) + 31) / 32 * 32 + 32
         stacks = .allocate(capacity: workers * stackSize)
         boxStacks = .allocate(capacity: workers * stackSize)
-        reachLists = .allocate(capacity: workers * BoruvkaSearch.reachStride)
+        reachLists = .allocate(capacity: workers * Self.reachStride)
     }
 
     deinit {
@@ -148,8 +153,7 @@ final class BoruvkaWorkspace {
             let bestKey = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
             bestW.initialize(repeating: .infinity, count: slots)
             bestKey.initialize(repeating: .max, count: slots)
-            search(BoruvkaSearch(self, componentCount: componentCount, bestW: bestW, bestKey: bestKey),
-                   firstFromLists: firstFromLists)
+            search(componentCount: componentCount, bestW: bestW, bestKey: bestKey, firstFromLists: firstFromLists)
 
             if let inspect {
                 func copy<T>(_ p: UnsafeMutablePointer<T>) -> [T] { Array(UnsafeBufferPointer(start: p, count: n)) }
@@ -200,41 +204,6 @@ final class BoruvkaWorkspace {
             round += 1
         }
         return (ea, eb)
-    }
-
-    /// One round's searches into the workers' best-edge slots of `search`.
-    private func search(_ search: BoruvkaSearch, firstFromLists: Bool) {
-        let v = self.v, workers = self.workers, groupLevelFirst = self.groupLevelFirst
-        if firstFromLists {
-            Parallel.forEachChunk(count: n, grain: 4096, threads: workers) { chunk, w in
-                search.firstRound(v, points: chunk, worker: w)
-            }
-            return
-        }
-        // Pass A: cheap upper bounds for every component from what the points already know (a
-        // still-valid best edge, or a listed neighbour in another component), so that pass B's
-        // searches start tight.
-        Parallel.forEachChunk(count: n, grain: 8192, threads: workers) { chunk, w in
-            search.seed(v, points: chunk, worker: w)
-        }
-        if workers > 1 {
-            // Every worker's slots start pass B from the best of all of them.
-            let bestW = search.bestW, bestKey = search.bestKey, slots = search.componentCount
-            for c in 0..<slots {
-                var w2 = bestW[c], key = bestKey[c]
-                for w in 1..<workers {
-                    let cw = bestW[w * slots + c], ck = bestKey[w * slots + c]
-                    if cw < w2 || (cw == w2 && ck < key) { w2 = cw; key = ck }
-                }
-                for w in 0..<workers { bestW[w * slots + c] = w2; bestKey[w * slots + c] = key }
-            }
-        }
-        // Pass B: searches where nothing cheaper settles the point.
-        Parallel.forEachChunk(count: groupCount, grain: 16, threads: workers) { chunk, w in
-            for g in chunk {
-                search.run(v, group: groupLevelFirst + g, worker: w)
-            }
-        }
     }
 
     /// Marks each node with its component when all its points share one, else -1. The leaves

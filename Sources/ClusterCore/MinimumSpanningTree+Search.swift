@@ -18,9 +18,9 @@ private struct Reach {
 /// Components only grow, so a point's best edge only gets heavier: the bound stays valid, and
 /// a known edge stays the best as long as its other end is still outside the component.
 ///
-/// The round's buffers belong to `BoruvkaWorkspace`, which makes one search per round and
-/// keeps the buffers alive while it runs.
-struct BoruvkaSearch: @unchecked Sendable {
+/// The round's buffers belong to `BoruvkaWorkspace`, which makes one search per round (below)
+/// and keeps the buffers alive while it runs.
+private struct BoruvkaSearch: @unchecked Sendable {
     let core2: UnsafePointer<Double>
     let nodeMinCore2: UnsafePointer<Double>
     let comp: UnsafePointer<Int32>
@@ -35,12 +35,9 @@ struct BoruvkaSearch: @unchecked Sendable {
     /// The squared box distances of the nodes on `stacks`, slot for slot.
     let boxStacks: UnsafeMutablePointer<Double>
     let stackSize: Int
-    /// Per worker, the leaves within reach of the leaf being worked on (`reachStride` slots).
+    /// Per worker, the leaves within reach of the leaf being worked on
+    /// (`BoruvkaWorkspace.reachStride` slots).
     let reachLists: UnsafeMutablePointer<Int32>
-    /// Slots per worker in `reachLists`: the most leaves a leaf's points are checked against
-    /// directly; a leaf with more within reach searches point by point.
-    static let reachCapacity = 48
-    static let reachStride = 64
     /// Slots per worker in `bestW`/`bestKey`: the number of components.
     let componentCount: Int
     /// Each position's `listLength` nearest positions, or nil without lists.
@@ -72,7 +69,7 @@ struct BoruvkaSearch: @unchecked Sendable {
     /// that far, so a listed edge lighter than it is p's exact best).
     @inline(__always)
     private func listBest(_ v: TreeView, p: Int, c: Int32, cp: Double,
-                          neighbours: UnsafePointer<Int32>) -> (w: Double, q: Int, far2: Double) {
+                          neighbours: UnsafePointer<Int32>, listLength: Int) -> (w: Double, q: Int, far2: Double) {
         let qx = v.x[p], qy = v.y[p]
         var bw = Double.infinity, bq = -1, bkey = UInt64.max
         var far2 = 0.0
@@ -109,8 +106,13 @@ struct BoruvkaSearch: @unchecked Sendable {
     }
 
     /// Works out point p's contribution to its component's best edge this round.
+    ///
+    /// The lists come in as arguments rather than from `self`: the compiler weighs inlining
+    /// this function into `run` by cost and benefit, despite the attribute, and the arguments
+    /// tip it; read from `self`, the call stayed (measured: the MST about 2 % slower at 100k
+    /// points on two threads).
     @inline(__always)
-    private func visit(_ v: TreeView, p: Int, leaf: Int, reach: Reach,
+    private func visit(_ v: TreeView, p: Int, leaf: Int, reach: Reach, lists: UnsafePointer<Int32>?, listLength: Int,
                        bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,
                        stack: UnsafeMutablePointer<Int32>) {
         let c = Int(comp[p])
@@ -124,7 +126,7 @@ struct BoruvkaSearch: @unchecked Sendable {
         let cp = core2[p]
         var startW = bw[c], startKey = bk[c]
         if let nb = lists, !spent[p] {
-            let (lw, lq, far2) = listBest(v, p: p, c: c32, cp: cp, neighbours: nb)
+            let (lw, lq, far2) = listBest(v, p: p, c: c32, cp: cp, neighbours: nb, listLength: listLength)
             if lq < 0 { spent[p] = true }
             if lq >= 0 && lw < far2 {            // exact: nothing unlisted can be as light
                 cand[p] = Int32(lq); floor2[p] = lw
@@ -172,7 +174,7 @@ struct BoruvkaSearch: @unchecked Sendable {
                 cand[p] = -1
             }
             guard let nb = lists, !spent[p] else { continue }
-            let (lw, lq, far2) = listBest(v, p: p, c: c32, cp: core2[p], neighbours: nb)
+            let (lw, lq, far2) = listBest(v, p: p, c: c32, cp: core2[p], neighbours: nb, listLength: listLength)
             if lq < 0 {
                 // Every point outside the component is unlisted, so at least far2 away.
                 spent[p] = true; floor2[p] = max(floor2[p], far2)
@@ -191,7 +193,7 @@ struct BoruvkaSearch: @unchecked Sendable {
         let stack = stacks + worker * stackSize
         for p in points {
             let cp = core2[p]
-            let (lw, lq, far2) = listBest(v, p: p, c: Int32(p), cp: cp, neighbours: neighbours)
+            let (lw, lq, far2) = listBest(v, p: p, c: Int32(p), cp: cp, neighbours: neighbours, listLength: listLength)
             if lq >= 0 && lw < far2 {
                 cand[p] = Int32(lq); floor2[p] = lw
                 continue
@@ -210,12 +212,11 @@ struct BoruvkaSearch: @unchecked Sendable {
     func run(_ v: TreeView, group: Int, worker: Int) {
         let bw = bestW + worker * componentCount, bk = bestKey + worker * componentCount
         let stack = stacks + worker * stackSize
-        let list = reachLists + worker * Self.reachStride
+        let list = reachLists + worker * BoruvkaWorkspace.reachStride
         let gc = Int(nodeComp[group])
         if gc >= 0 {
             if nodeMinCore2[group] > bw[gc] { return }
-            if bw[gc] < .infinity && !v.hasCandidate(group: group, component: Int32(gc), bound: bw[gc], nodeComp: nodeComp,
-                                                     nodeMinCore2: nodeMinCore2, stack: stack) { return }
+            if bw[gc] < .infinity && !hasCandidate(v, group: group, c: gc, bound: bw[gc], stack: stack) { return }
         }
         // The leaves under `group`: a contiguous run of heap indices at the leaf level.
         var lo = group, hi = group
@@ -233,14 +234,22 @@ struct BoruvkaSearch: @unchecked Sendable {
                 // checked against those leaves alone instead of each searching the tree.
                 let found = v.leavesInReach(of: leaf, component: Int32(lc), bound: bw[lc], nodeComp: nodeComp,
                                             nodeMinCore2: nodeMinCore2, stack: stack, into: list,
-                                            capacity: Self.reachCapacity)
+                                            capacity: BoruvkaWorkspace.reachCapacity)
                 if found.count == 0 { continue }
                 if found.count > 0 { reach = Reach(leaves: list, count: found.count, floor: found.floor) }
             }
             for p in Int(v.start[leaf])..<Int(v.end[leaf]) {
-                visit(v, p: p, leaf: leaf, reach: reach, bw: bw, bk: bk, stack: stack)
+                visit(v, p: p, leaf: leaf, reach: reach, lists: lists, listLength: listLength, bw: bw, bk: bk, stack: stack)
             }
         }
+    }
+
+    /// Whether any node outside component `c` could hold an edge from `group` of weight at most
+    /// `bound` (see `TreeView.hasCandidate`).
+    private func hasCandidate(_ v: TreeView, group g: Int, c: Int, bound: Double,
+                              stack: UnsafeMutablePointer<Int32>) -> Bool {
+        v.hasCandidate(group: g, component: Int32(c), bound: bound, nodeComp: nodeComp,
+                       nodeMinCore2: nodeMinCore2, stack: stack)
     }
 
     /// `search` for a point whose leaf lies inside its component, over the leaves within reach
@@ -355,5 +364,44 @@ struct BoruvkaSearch: @unchecked Sendable {
             }
         }
         return (bestW, bestKey, floor)
+    }
+}
+
+extension BoruvkaWorkspace {
+    /// One round's searches into the workers' best-edge slots (`componentCount` each; see
+    /// `BoruvkaSearch`).
+    func search(componentCount: Int, bestW: UnsafeMutablePointer<Double>, bestKey: UnsafeMutablePointer<UInt64>,
+                firstFromLists: Bool) {
+        let search = BoruvkaSearch(self, componentCount: componentCount, bestW: bestW, bestKey: bestKey)
+        let v = self.v, workers = self.workers, groupLevelFirst = self.groupLevelFirst
+        if firstFromLists {
+            Parallel.forEachChunk(count: n, grain: 4096, threads: workers) { chunk, w in
+                search.firstRound(v, points: chunk, worker: w)
+            }
+            return
+        }
+        // Pass A: cheap upper bounds for every component from what the points already know (a
+        // still-valid best edge, or a listed neighbour in another component), so that pass B's
+        // searches start tight.
+        Parallel.forEachChunk(count: n, grain: 8192, threads: workers) { chunk, w in
+            search.seed(v, points: chunk, worker: w)
+        }
+        if workers > 1 {
+            // Every worker's slots start pass B from the best of all of them.
+            for c in 0..<componentCount {
+                var w2 = bestW[c], key = bestKey[c]
+                for w in 1..<workers {
+                    let cw = bestW[w * componentCount + c], ck = bestKey[w * componentCount + c]
+                    if cw < w2 || (cw == w2 && ck < key) { w2 = cw; key = ck }
+                }
+                for w in 0..<workers { bestW[w * componentCount + c] = w2; bestKey[w * componentCount + c] = key }
+            }
+        }
+        // Pass B: searches where nothing cheaper settles the point.
+        Parallel.forEachChunk(count: groupCount, grain: 16, threads: workers) { chunk, w in
+            for g in chunk {
+                search.run(v, group: groupLevelFirst + g, worker: w)
+            }
+        }
     }
 }
