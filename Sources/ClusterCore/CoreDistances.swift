@@ -56,8 +56,8 @@ public enum CoreDistances {
             throw .tooFewPoints(count: n, required: k,
                 reason: "minSamples = \(minSamples) (\(convention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
-        let kq = k + extra
-        precondition(kq <= n, "cannot list more neighbours than points")
+        let listLength = k + extra
+        precondition(listLength <= n, "cannot list more neighbours than points")
         if n == 0 { return ([], [], k) }
         var neighbours: [Int32] = []
         // Every position's core distance, and its list when asked, is written exactly once below.
@@ -71,7 +71,7 @@ public enum CoreDistances {
                     let leafCap = tree.leafSize
                     // Per-worker scratch, each on its own cache lines (a shared line between the
                     // two workers' lists halved the two-thread speed).
-                    let listStride = (leafCap * kq + 15) / 16 * 16 + 16
+                    let listStride = (leafCap * listLength + 15) / 16 * 16 + 16
                     let smallStride = (2 * (depth + 2) + 15) / 16 * 16 + 16
                     let scratchDist = UnsafeMutablePointer<Double>.allocate(capacity: workers * listStride)
                     let scratchPos = UnsafeMutablePointer<Int32>.allocate(capacity: workers * listStride)
@@ -94,17 +94,17 @@ public enum CoreDistances {
                         let worst = swo.base + w * worstStride, near = sne.base + w * nearStride
                         for leaf in (chunk.lowerBound + firstLeaf)..<(chunk.upperBound + firstLeaf) {
                             let s = Int(v.start[leaf]), e = Int(v.end[leaf])
-                            if kq == 1 {
+                            if listLength == 1 {
                                 for p in s..<e { shared[p] = 0; sharedNeighbours?[p] = Int32(p) }
                                 continue
                             }
-                            v.leafNeighbours(leaf: leaf, kq, dist, pos, worstScratch: worst, near: near,
+                            v.leafNeighbours(leaf: leaf, listLength, dist, pos, worstScratch: worst, near: near,
                                              nearCapacity: nearCapacity, stack: stack, boxes: boxes)
                             for j in 0..<(e - s) {
                                 let p = s + j
-                                shared[p] = dist[j * kq + k - 1]
+                                shared[p] = dist[j * listLength + k - 1]
                                 if let nbs = sharedNeighbours {
-                                    for i in 0..<kq { nbs[p * kq + i] = pos[j * kq + i] }
+                                    for i in 0..<listLength { nbs[p * listLength + i] = pos[j * listLength + i] }
                                 }
                             }
                         }
@@ -112,7 +112,7 @@ public enum CoreDistances {
                 }
             }
             if keepNeighbours {
-                neighbours = [Int32].initialized(count: n * kq) { compute(listsInto: $0) }
+                neighbours = [Int32].initialized(count: n * listLength) { compute(listsInto: $0) }
             } else {
                 compute(listsInto: nil)
             }

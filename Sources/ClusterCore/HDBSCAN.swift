@@ -97,7 +97,7 @@ public enum HDBSCAN {
         // most points' best edges from the list alone.
         let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
         let keep = k + 1 <= n
-        let (core2, neighbours, kk) = try observer.run(HDBSCANStage.coreDistances) { () throws(ClusterCoreError) in
+        let (core2, neighbours, listLength) = try observer.run(HDBSCANStage.coreDistances) { () throws(ClusterCoreError) in
             let r = try CoreDistances.computeWithNeighbours(
                 tree: tree, minSamples: parameters.effectiveMinSamples,
                 convention: parameters.minSamplesConvention, threads: threads,
@@ -111,7 +111,7 @@ public enum HDBSCAN {
             let handed = lists
             lists = []
             return MinimumSpanningTree.boruvka(tree: tree, squaredCoreDistances: core2,
-                                               neighbours: handed, neighbourCount: kk,
+                                               neighbours: handed, listLength: listLength,
                                                coreNeighbourCount: k, threads: threads)
         }
         let coreByRow = [Double].initialized(count: n) { out in

@@ -90,8 +90,9 @@ extension KDTree {
                     }
                     return
                 }
-                visit(2 * node + 1)
-                visit(2 * node + 2)
+                let (l, r) = KDTree.children(of: node)
+                visit(l)
+                visit(r)
             }
             visit(0)
         }
@@ -150,8 +151,8 @@ struct TreeView: @unchecked Sendable {
     func leaf(containing p: Int) -> Int {
         var node = 0
         while node < firstLeaf {
-            let l = 2 * node + 1
-            node = p < Int(end[l]) ? l : l + 1
+            let (l, r) = KDTree.children(of: node)
+            node = p < Int(end[l]) ? l : r
         }
         return node
     }
@@ -199,80 +200,10 @@ struct TreeView: @unchecked Sendable {
         scanLeaf(node, qx, qy, k, &found, &worst, dist, pos)
         while node > 0 {
             if found == k && insideClearance2(node, qx, qy) >= worst { break }
-            let sibling = (node & 1) == 1 ? node + 1 : node - 1
-            searchSubtree(sibling, qx, qy, k, &found, &worst, dist, pos, stack, boxes)
-            node = (node - 1) / 2
+            searchSubtree(KDTree.sibling(of: node), qx, qy, k, &found, &worst, dist, pos, stack, boxes)
+            node = KDTree.parent(of: node)
         }
         return worst
-    }
-
-
-    /// The k nearest points (itself included) of every point of `leaf`, into `dist`/`pos`
-    /// (point j of the leaf at `j * k`, nearest first), sharing one tree walk per leaf: each
-    /// point first takes its k nearest within the leaf, the largest of those k-th distances
-    /// bounds how far any of them can need to look, and the leaves whose boxes come closer
-    /// than that to the leaf's box are listed once; each point then scans the listed leaves
-    /// its own k-th distance still reaches. Leaves with fewer than k points, or with more
-    /// than `nearCapacity` leaves listed, search point by point (`kthDistance2`).
-    ///
-    /// On 100k estate points about 12 leaves are listed per leaf and a point scans 1.75 of them
-    /// besides its own; core distances took 380-400 ns a point against 410-430 searching point
-    /// by point (one thread, alternating builds), 5 % less at 1M. (Visiting the listed leaves
-    /// nearest first was slower.)
-    @inline(__always)
-    func leafNeighbours(leaf: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
-                        worstScratch: UnsafeMutablePointer<Double>, near: UnsafeMutablePointer<Int32>,
-                        nearCapacity: Int, stack: UnsafeMutablePointer<Int32>, boxes: UnsafeMutablePointer<Double>) {
-        let s = Int(start[leaf]), m = Int(end[leaf]) - s
-        func onePerPoint() {
-            for j in 0..<m { _ = kthDistance2(ofPosition: s + j, inLeaf: leaf, k, dist + j * k, pos + j * k, stack, boxes) }
-        }
-        if m < k { onePerPoint(); return }
-        var reach = 0.0
-        for j in 0..<m {
-            var found = 0, worst = Double.infinity
-            scanLeaf(leaf, x[s + j], y[s + j], k, &found, &worst, dist + j * k, pos + j * k)
-            worstScratch[j] = worst
-            reach = max(reach, worst)
-        }
-        // Leaves whose box is closer than `reach` (squared) to this leaf's box: only their
-        // points can be nearer than some point's k-th distance within the leaf.
-        let gx0 = minX[leaf], gx1 = maxX[leaf], gy0 = minY[leaf], gy1 = maxY[leaf]
-        var count = 0
-        var node = leaf
-        climb: while node > 0 {
-            // Points outside `node` are at least `gap` from the leaf's box.
-            let gap = min(gx0 - minX[node], maxX[node] - gx1, gy0 - minY[node], maxY[node] - gy1)
-            if gap > 0 && gap * gap >= reach { break }
-            let sibling = (node & 1) == 1 ? node + 1 : node - 1
-            node = (node - 1) / 2
-            var sp = 1
-            stack[0] = Int32(sibling)
-            while sp > 0 {
-                sp -= 1
-                let t = Int(stack[sp])
-                let dx = max(0, minX[t] - gx1, gx0 - maxX[t])
-                let dy = max(0, minY[t] - gy1, gy0 - maxY[t])
-                if dx * dx + dy * dy >= reach { continue }
-                if t >= firstLeaf {
-                    if count == nearCapacity { count = -1; break climb }
-                    near[count] = Int32(t)
-                    count += 1
-                    continue
-                }
-                stack[sp] = Int32(2 * t + 1); stack[sp + 1] = Int32(2 * t + 2); sp += 2
-            }
-        }
-        if count < 0 { onePerPoint(); return }
-        for j in 0..<m {
-            let qx = x[s + j], qy = y[s + j]
-            var found = k, worst = worstScratch[j]
-            for i in 0..<count {
-                let t = Int(near[i])
-                if boxDistance2(t, qx, qy) >= worst { continue }
-                scanLeaf(t, qx, qy, k, &found, &worst, dist + j * k, pos + j * k)
-            }
-        }
     }
 
     /// k-NN into a sorted insertion list (`dist`, `pos`, capacity k); returns how many found.
@@ -309,7 +240,7 @@ struct TreeView: @unchecked Sendable {
             // Descend to a leaf, pushing the farther child of each level; stop where even the
             // nearer child is out of reach.
             while node < firstLeaf {
-                let l = 2 * node + 1, r = l + 1
+                let (l, r) = KDTree.children(of: node)
                 let dl = boxDistance2(l, qx, qy), dr = boxDistance2(r, qx, qy)
                 if dl <= dr {
                     if found == k && dl >= worst { continue outer }

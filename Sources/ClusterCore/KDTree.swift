@@ -97,7 +97,7 @@ public struct KDTree: Sendable {
         }
         if firstLeaf > 0 {
             for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
-                let l = 2 * node + 1, r = l + 1
+                let (l, r) = KDTree.children(of: node)
                 minX[node] = min(minX[l], minX[r]); maxX[node] = max(maxX[l], maxX[r])
                 minY[node] = min(minY[l], minY[r]); maxY[node] = max(maxY[l], maxY[r])
             }
@@ -117,6 +117,18 @@ public struct KDTree: Sendable {
 
     /// The tree positions owned by `node` (a heap index in `0..<nodeCount`).
     public func range(ofNode node: Int) -> Range<Int> { Int(start[node])..<Int(end[node]) }
+}
+
+// The heap-order navigation every walk over the nodes uses, named once.
+extension KDTree {
+    /// The parent of `node` (not the root).
+    @inline(__always) static func parent(of node: Int) -> Int { (node - 1) / 2 }
+
+    /// The other child of `node`'s parent (`node` not the root): left children are odd.
+    @inline(__always) static func sibling(of node: Int) -> Int { (node & 1) == 1 ? node + 1 : node - 1 }
+
+    /// The two children of `node` (which exist when `node` is below `firstLeaf`).
+    @inline(__always) static func children(of node: Int) -> (left: Int, right: Int) { (2 * node + 1, 2 * node + 2) }
 }
 
 /// A point during the build.
@@ -140,7 +152,7 @@ private struct Builder: @unchecked Sendable {
                parallelDepth: Int, threads: Int) {
         start[node] = Int32(lo)
         end[node] = Int32(hi)
-        let left = 2 * node + 1
+        let (left, right) = KDTree.children(of: node)
         if left >= nodeCount { return }
         let mid = lo + (hi - lo) / 2
         let byX = (cell.1 - cell.0) >= (cell.3 - cell.2)
@@ -153,10 +165,10 @@ private struct Builder: @unchecked Sendable {
         if parallelDepth > 0 {
             Parallel.both(threads: threads,
                 { self.build(node: left, lo: lo, hi: mid, cell: leftCell, parallelDepth: parallelDepth - 1, threads: threads) },
-                { self.build(node: left + 1, lo: mid, hi: hi, cell: rightCell, parallelDepth: parallelDepth - 1, threads: threads) })
+                { self.build(node: right, lo: mid, hi: hi, cell: rightCell, parallelDepth: parallelDepth - 1, threads: threads) })
         } else {
             build(node: left, lo: lo, hi: mid, cell: leftCell, parallelDepth: 0, threads: threads)
-            build(node: left + 1, lo: mid, hi: hi, cell: rightCell, parallelDepth: 0, threads: threads)
+            build(node: right, lo: mid, hi: hi, cell: rightCell, parallelDepth: 0, threads: threads)
         }
     }
 

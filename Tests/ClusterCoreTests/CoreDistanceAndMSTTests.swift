@@ -60,16 +60,16 @@ struct CoreDistanceAndMSTTests {
                     let r = try CoreDistances.computeWithNeighbours(
                         tree: t, minSamples: minSamples, convention: .sklearn, threads: threads,
                         keepNeighbours: true, extra: 1, nearCapacity: capacity)
-                    let kq = r.k + 1
+                    let listLength = r.k + 1
                     var bad = 0
                     for i in 0..<n {
-                        let listed = (0..<kq).map { Int(r.neighbours[i * kq + $0]) }
+                        let listed = (0..<listLength).map { Int(r.neighbours[i * listLength + $0]) }
                         let d = listed.map { j -> Double in
                             let dx = t.xs[j] - t.xs[i], dy = t.ys[j] - t.ys[i]
                             return dx * dx + dy * dy
                         }
                         let row = Int(t.index[i])
-                        if Set(listed).count != kq || d != Array(expected[row].prefix(kq)) || r.core2[i] != expected[row][r.k - 1] {
+                        if Set(listed).count != listLength || d != Array(expected[row].prefix(listLength)) || r.core2[i] != expected[row][r.k - 1] {
                             bad += 1
                         }
                     }
@@ -92,20 +92,20 @@ struct CoreDistanceAndMSTTests {
         var bad = 0
         t.xs.withUnsafeBufferPointer { xs in
         t.ys.withUnsafeBufferPointer { ys in
-            let n = xs.count, kq = r.k + 1
-            var nearest = [Double](repeating: .infinity, count: kq)
+            let n = xs.count, listLength = r.k + 1
+            var nearest = [Double](repeating: .infinity, count: listLength)
             for i in 0..<n {
-                for j in 0..<kq { nearest[j] = .infinity }
+                for j in 0..<listLength { nearest[j] = .infinity }
                 for j in 0..<n {
                     let dx = xs[j] - xs[i], dy = ys[j] - ys[i]
                     let d = dx * dx + dy * dy
-                    var at = kq - 1
+                    var at = listLength - 1
                     if d >= nearest[at] { continue }
                     while at > 0 && nearest[at - 1] > d { nearest[at] = nearest[at - 1]; at -= 1 }
                     nearest[at] = d
                 }
-                let listed = (0..<kq).map { j -> Double in
-                    let q = Int(r.neighbours[i * kq + j])
+                let listed = (0..<listLength).map { j -> Double in
+                    let q = Int(r.neighbours[i * listLength + j])
                     let dx = xs[q] - xs[i], dy = ys[q] - ys[i]
                     return dx * dx + dy * dy
                 }
@@ -207,7 +207,7 @@ struct CoreDistanceAndMSTTests {
             for threads in [1, 2] {
                 var rounds = 0, bounded = 0, exact = 0
                 let (mst, _, _) = MinimumSpanningTree.boruvka(
-                    tree: t, squaredCoreDistances: r.core2, neighbours: r.neighbours, neighbourCount: r.k + 1, coreNeighbourCount: r.k,
+                    tree: t, squaredCoreDistances: r.core2, neighbours: r.neighbours, listLength: r.k + 1, coreNeighbourCount: r.k,
                     threads: threads, inspect: { comp, floor2, cand in
                         rounds += 1
                         comp.withUnsafeBufferPointer { comp in
