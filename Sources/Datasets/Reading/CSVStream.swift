@@ -35,11 +35,7 @@ public struct CSVStreamParser {
     /// - Throws: `.fileNotFound`, `.unreadable`, `.unterminatedQuote` naming the line, or what
     ///   the visitor throws.
     public static func parse<V: CSVVisitor>(path: String, into visitor: inout V) throws(DatasetError) -> Int {
-        let kind = fileKind(atPath: path)
-        guard kind.exists else { throw .fileNotFound(path: path) }
-        if kind.isFolder { throw .unreadable(path: path, reason: "it is a folder") }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let fd = try openForReading(path)
         defer { close(fd) }
         var state = State()
         var block = [UInt8](repeating: 0, count: blockSize)

@@ -19,11 +19,7 @@ final class MappedFile {
     /// Maps `path` read-only.
     /// - Throws: `.fileNotFound`, `.unreadable` (also for a folder).
     init(path: String) throws(DatasetError) {
-        let kind = fileKind(atPath: path)
-        guard kind.exists else { throw .fileNotFound(path: path) }
-        if kind.isFolder { throw .unreadable(path: path, reason: "it is a folder") }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let fd = try openForReading(path)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
