@@ -38,6 +38,13 @@ public struct RunRecord: Sendable {
     public var isCore: [Bool]?
     /// The CRS the points were projected to, when they were longitude/latitude.
     public var projectedCRS: String?
+    /// Each stage's wall time in seconds, in order, as the clock had them when the run
+    /// returned (reading to labels; a caller that writes times `RunStage.writing` on the same
+    /// clock afterwards).
+    public var stages: [(name: String, seconds: Double)]
+    /// The process's peak resident memory (VmHWM, MB) when the run returned; nil where /proc
+    /// does not report it.
+    public var peakMegabytes: Double?
 
     /// HDBSCAN's MST total weight (metres); nil for the baselines.
     public var mstWeight: Double? { hdbscan?.mstWeight }
@@ -90,7 +97,7 @@ public enum Harness {
         do {
             let points = try PointSet(xs: consume xs, ys: consume ys)
             var record = RunRecord(file: file, method: method, labels: [], clusterCount: 0, noiseCount: 0,
-                                   hdbscan: nil, isCore: nil, projectedCRS: projectedCRS)
+                                   hdbscan: nil, isCore: nil, projectedCRS: projectedCRS, stages: [], peakMegabytes: nil)
             switch method {
             case let .hdbscan(parameters):
                 let result = try HDBSCAN.fit(consume points, parameters: parameters, threads: threads,
@@ -109,6 +116,8 @@ public enum Harness {
                 record.clusterCount = result.clusterCount
             }
             record.noiseCount = record.labels.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
+            record.stages = clock.stages
+            record.peakMegabytes = StageClock.peakResidentMegabytes()
             return record
         } catch {
             throw .cluster(path: input.path, error)
