@@ -277,13 +277,15 @@ struct BenchCommand: ParsableCommand {
 
     /// The summary as a short table on standard output.
     private func printSummary(_ summary: [SummaryRow]) {
-        print("dataset          implementation  method        parameters                              fit s (median)  ARI     clusters  status")
+        let width = max(17, (summary.map(\.dataset.count).max() ?? 0) + 2)
+        print("dataset".padded(to: width) + "implementation  method        parameters                              fit s (median)  ARI      clusters  status")
         for s in summary {
             let fit = s.fitSeconds.map { cFormat("%10.4f", $0.median) } ?? "         –"
-            let ari = s.ari.map { cFormat("%.3f", $0) } ?? "–    "
+            // * marks the best setting of a sweep (by ARI).
+            let ari = (s.ari.map { cFormat("%.3f", $0) } ?? "–    ") + (s.bestInSweep ? "*" : "")
             let clusters = s.clusters.map { "\($0)" } ?? "–"
-            print(s.dataset.padded(to: 17) + s.implementation.padded(to: 16) + s.method.padded(to: 14)
-                  + s.parameters.padded(to: 40) + fit + "      " + ari.padded(to: 8) + clusters.padded(to: 10)
+            print(s.dataset.padded(to: width) + s.implementation.padded(to: 16) + s.method.padded(to: 14)
+                  + s.parameters.padded(to: 40) + fit + "      " + ari.padded(to: 9) + clusters.padded(to: 10)
                   + s.status.rawValue + (s.error.isEmpty ? "" : ": " + String(s.error.prefix(60))))
         }
     }
