@@ -19,7 +19,31 @@ public enum RunStatus: String, Sendable, Codable, CaseIterable {
     case unavailable
 }
 
+/// What one run found: clusters, the fingerprints of its result, and its scores against truth.
+public struct RunOutcome: Sendable, Equatable, Codable {
+    public var clusters: Int?
+    /// Noise points / points.
+    public var noiseFraction: Double?
+    /// Total weight of the mutual-reachability MST (HDBSCAN only; metres).
+    public var mstWeight: Double?
+    /// SHA-256 (16 hex digits) of the partition, independent of label numbering.
+    public var partitionHash: String?
+    /// Scores against truth (noise as one more cluster, scikit-learn's behaviour on raw labels).
+    public var ari: Double?
+    public var ami: Double?
+    public var vMeasure: Double?
+    /// Of the points predicted noise, the share that is truth noise; and of truth noise, the
+    /// share predicted noise.
+    public var noisePrecision: Double?
+    public var noiseRecall: Double?
+    /// ARI against geocluster's labels for the same dataset, method and parameters (peers).
+    public var ariVsGeocluster: Double?
+
+    public init() {}
+}
+
 /// One repeat of one benchmark cell (dataset × implementation × method × parameters × repeat).
+@dynamicMemberLookup
 public struct RunRow: Sendable, Equatable, Codable {
     /// Dataset name: the scenario and size (`seoul-10k`) or the input file's name.
     public var dataset: String
@@ -50,23 +74,8 @@ public struct RunRow: Sendable, Equatable, Codable {
     public var processSeconds: Double?
     /// The cell process's own peak resident memory (VmHWM), MB (2^20 bytes).
     public var peakMegabytes: Double?
-    public var clusters: Int?
-    /// Noise points / points.
-    public var noiseFraction: Double?
-    /// Total weight of the mutual-reachability MST (HDBSCAN only; metres).
-    public var mstWeight: Double?
-    /// SHA-256 (16 hex digits) of the partition, independent of label numbering.
-    public var partitionHash: String?
-    /// Scores against truth (noise as one more cluster, scikit-learn's behaviour on raw labels).
-    public var ari: Double?
-    public var ami: Double?
-    public var vMeasure: Double?
-    /// Of the points predicted noise, the share that is truth noise; and of truth noise, the
-    /// share predicted noise.
-    public var noisePrecision: Double?
-    public var noiseRecall: Double?
-    /// ARI against geocluster's labels for the same dataset, method and parameters (peers).
-    public var ariVsGeocluster: Double?
+    /// What the run found (clusters, fingerprints, scores); its fields read as the row's own.
+    public var outcome = RunOutcome()
     /// Library version of the implementation (geocluster's own for geocluster).
     public var implementationVersion: String
     /// geocluster version and git commit, and the machine fingerprint (CPU model, cores, OS).
@@ -77,6 +86,11 @@ public struct RunRow: Sendable, Equatable, Codable {
     public var binary: String = ""
     public var machine: String
 
+    public subscript<T>(dynamicMember field: WritableKeyPath<RunOutcome, T>) -> T {
+        get { outcome[keyPath: field] }
+        set { outcome[keyPath: field] = newValue }
+    }
+
     public init(dataset: String, points: Int, datasetHash: String, hasTruth: Bool, implementation: String,
                 method: String, parameters: String, repeatIndex: Int, status: RunStatus, error: String = "",
                 stages: [String: Double] = [:], fitSeconds: Double? = nil, processSeconds: Double? = nil,
@@ -85,15 +99,16 @@ public struct RunRow: Sendable, Equatable, Codable {
                 vMeasure: Double? = nil, noisePrecision: Double? = nil, noiseRecall: Double? = nil,
                 ariVsGeocluster: Double? = nil, implementationVersion: String = "",
                 geoclusterVersion: String = "", commit: String = "", machine: String = "") {
-        self.dataset = dataset; self.points = points; self.datasetHash = datasetHash; self.hasTruth = hasTruth
-        self.implementation = implementation; self.method = method; self.parameters = parameters
-        self.repeatIndex = repeatIndex; self.status = status; self.error = error; self.stages = stages
-        self.fitSeconds = fitSeconds; self.processSeconds = processSeconds; self.peakMegabytes = peakMegabytes
+        self.dataset = dataset; self.points = points; self.datasetHash = datasetHash
+        self.hasTruth = hasTruth; self.implementation = implementation; self.method = method
+        self.parameters = parameters; self.repeatIndex = repeatIndex; self.status = status
+        self.error = error; self.stages = stages; self.fitSeconds = fitSeconds
+        self.processSeconds = processSeconds; self.peakMegabytes = peakMegabytes; self.implementationVersion = implementationVersion
+        self.geoclusterVersion = geoclusterVersion; self.commit = commit; self.machine = machine
         self.clusters = clusters; self.noiseFraction = noiseFraction; self.mstWeight = mstWeight
-        self.partitionHash = partitionHash; self.ari = ari; self.ami = ami; self.vMeasure = vMeasure
-        self.noisePrecision = noisePrecision; self.noiseRecall = noiseRecall; self.ariVsGeocluster = ariVsGeocluster
-        self.implementationVersion = implementationVersion; self.geoclusterVersion = geoclusterVersion
-        self.commit = commit; self.machine = machine
+        self.partitionHash = partitionHash; self.ari = ari; self.ami = ami
+        self.vMeasure = vMeasure; self.noisePrecision = noisePrecision; self.noiseRecall = noiseRecall
+        self.ariVsGeocluster = ariVsGeocluster
     }
 }
 
@@ -118,6 +133,7 @@ public struct Spread: Sendable, Equatable, Codable {
 }
 
 /// One dataset × implementation × method × parameters: the repeats summarised.
+@dynamicMemberLookup
 public struct SummaryRow: Sendable, Equatable, Codable {
     public var dataset: String
     public var points: Int
@@ -134,26 +150,23 @@ public struct SummaryRow: Sendable, Equatable, Codable {
     public var fitSeconds: Spread?
     public var processSeconds: Spread?
     public var peakMegabytes: Spread?
-    /// From the first `ok` repeat (every repeat gives the same result for geocluster).
-    public var clusters: Int?
-    public var noiseFraction: Double?
-    public var mstWeight: Double?
-    public var partitionHash: String?
-    public var ari: Double?
-    public var ami: Double?
-    public var vMeasure: Double?
-    public var noisePrecision: Double?
-    public var noiseRecall: Double?
+    /// What the first `ok` repeat found (every repeat gives the same result for geocluster);
+    /// its fields read as the row's own.
+    public var outcome = RunOutcome()
     /// Peers: median fit time over geocluster's median fit time for the same dataset, method
     /// and parameters (above 1: slower than geocluster).
     public var speedRatio: Double?
-    public var ariVsGeocluster: Double?
     /// Peers with an MST: whether its total weight equals geocluster's within 1e-9 relative.
     public var mstMatchesGeocluster: Bool?
     /// The best setting of a parameter sweep for this dataset, implementation and method (by
     /// ARI against truth; without truth, nothing is marked).
     public var bestInSweep: Bool
     public var implementationVersion: String
+
+    public subscript<T>(dynamicMember field: WritableKeyPath<RunOutcome, T>) -> T {
+        get { outcome[keyPath: field] }
+        set { outcome[keyPath: field] = newValue }
+    }
 
     public init(dataset: String, points: Int, datasetHash: String, implementation: String, method: String,
                 parameters: String, okRepeats: Int, repeats: Int, status: RunStatus, error: String = "",
@@ -165,12 +178,12 @@ public struct SummaryRow: Sendable, Equatable, Codable {
                 implementationVersion: String = "") {
         self.dataset = dataset; self.points = points; self.datasetHash = datasetHash
         self.implementation = implementation; self.method = method; self.parameters = parameters
-        self.okRepeats = okRepeats; self.repeats = repeats; self.status = status; self.error = error
-        self.fitSeconds = fitSeconds; self.processSeconds = processSeconds; self.peakMegabytes = peakMegabytes
-        self.clusters = clusters; self.noiseFraction = noiseFraction; self.mstWeight = mstWeight
-        self.partitionHash = partitionHash; self.ari = ari; self.ami = ami; self.vMeasure = vMeasure
-        self.noisePrecision = noisePrecision; self.noiseRecall = noiseRecall; self.speedRatio = speedRatio
-        self.ariVsGeocluster = ariVsGeocluster; self.mstMatchesGeocluster = mstMatchesGeocluster
-        self.bestInSweep = bestInSweep; self.implementationVersion = implementationVersion
+        self.okRepeats = okRepeats; self.repeats = repeats; self.status = status
+        self.error = error; self.fitSeconds = fitSeconds; self.processSeconds = processSeconds
+        self.peakMegabytes = peakMegabytes; self.speedRatio = speedRatio; self.mstMatchesGeocluster = mstMatchesGeocluster
+        self.bestInSweep = bestInSweep; self.implementationVersion = implementationVersion; self.clusters = clusters
+        self.noiseFraction = noiseFraction; self.mstWeight = mstWeight; self.partitionHash = partitionHash
+        self.ari = ari; self.ami = ami; self.vMeasure = vMeasure
+        self.noisePrecision = noisePrecision; self.noiseRecall = noiseRecall; self.ariVsGeocluster = ariVsGeocluster
     }
 }
