@@ -22,20 +22,6 @@ public enum BenchFigures {
         return "\(dataset)--\(method)--\(p).svg"
     }
 
-    /// Each cluster's outline in longitude/latitude: GEOS hulls (concave with `ratio`, convex
-    /// at ratio 1) computed in `crs` (`auto`: the UTM zone of the data), so areas and shapes are
-    /// true on the ground.
-    public static func outlines(longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double,
-                                crs: String = "auto") throws(GeoError) -> (outlines: [Int32: [Coordinates]], crs: String) {
-        let projection = try Projection(target: Projection.Target(crs), fittingLongitudes: longitudes, latitudes: latitudes)
-        let (xs, ys) = try projection.forward(lon: longitudes, lat: latitudes)
-        var out: [Int32: [Coordinates]] = [:]
-        for h in try GeometryContext().clusterHulls(x: xs, y: ys, labels: labels, ratio: ratio, projection: projection) {
-            out[h.label] = try h.rings()
-        }
-        return (out, projection.crs)
-    }
-
     /// Draws the figures of a finished benchmark into `folder/maps` and `folder/trees` (cells'
     /// labels are read from `folder`'s cells). A dataset without longitude/latitude gets tree
     /// plots but no maps. HDBSCAN's tree is recomputed in this process: its result depends only
@@ -68,7 +54,7 @@ public enum BenchFigures {
                     if mapped?.parameters == s.parameters {
                         let ratio = points.count > concaveHullLimit ? 1 : GeometryContext.defaultConcaveRatio
                         let hulls: (outlines: [Int32: [Coordinates]], crs: String)
-                        do { hulls = try outlines(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio) } catch {
+                        do { hulls = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio) } catch {
                             throw .geo(path: d.path, error)
                         }
                         let title = "\(d.name) · geocluster \(s.method)"

@@ -108,6 +108,18 @@ public enum ClusterMap {
         return decade
     }
 
+    /// Each cluster's outline in longitude/latitude for `MapData.outlines`: GEOS hulls
+    /// (`GeometryContext.clusterHulls`; concave with `ratio`, convex at 1) computed in `crs`
+    /// (`.auto`: the data's UTM zone, so shapes are true on the ground), with the CRS used.
+    public static func outlines(longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double,
+                                crs: Projection.Target = .auto) throws(GeoError) -> (outlines: [Int32: [Coordinates]], crs: String) {
+        let (hulls, projection) = try GeometryContext().clusterHulls(longitudes: longitudes, latitudes: latitudes,
+                                                                     labels: labels, ratio: ratio, crs: crs)
+        var out: [Int32: [Coordinates]] = [:]
+        for h in hulls { out[h.label] = try h.rings() }
+        return (out, projection.crs)
+    }
+
     /// The SVG document (UTF-8 text, starting with the XML declaration).
     /// - Complexity: O(n log k + size of the outlines) for n points and k clusters; above the
     ///   point budget the output size no longer grows with n.

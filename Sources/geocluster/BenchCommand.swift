@@ -249,7 +249,7 @@ struct BenchCommand: ParsableCommand {
         }
         if terminal { note("") }
         for d in datasets where rows.contains(where: { $0.datasetHash == d.hash && $0.status == .ok && !$0.hasTruth }) {
-            note("bench: \(d.path) has no truth column, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty")
+            note("bench: \(d.path) has no truth column of integer labels, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty")
         }
         let summary = Summary.make(rows)
         try BenchTables.write(rows, columns: BenchTables.runColumns, to: work + "/runs.csv")

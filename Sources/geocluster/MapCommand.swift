@@ -64,12 +64,11 @@ struct MapCommand: ParsableCommand {
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"
             if hull != .none {
-                let (hulls, projection) = try GeometryContext().clusterHulls(
-                    longitudes: lon, latitudes: lat, labels: label, ratio: hull == .convex ? 1 : ratio,
-                    crs: Projection.Target(crs))
-                for h in hulls { outlines[h.label] = try h.rings() }
+                let computed = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label,
+                                                       ratio: hull == .convex ? 1 : ratio, crs: Projection.Target(crs))
+                outlines = computed.outlines
                 hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
-                hullNote += " computed in \(projection.crs)"
+                hullNote += " computed in \(computed.crs)"
             }
 
             let noise = label.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
