@@ -26,6 +26,14 @@ public struct PointSet: Sendable, Equatable {
         self.ys = ys
     }
 
+    /// No points (what a caller leaves behind after moving its points into a fit).
+    public static var empty: PointSet { PointSet(checkedXs: [], ys: []) }
+
+    private init(checkedXs: [Double], ys: [Double]) {
+        self.xs = checkedXs
+        self.ys = ys
+    }
+
     /// Creates a point set from (x, y) pairs.
     public init(_ points: [(Double, Double)]) throws(ClusterCoreError) {
         try self.init(xs: points.map(\.0), ys: points.map(\.1))

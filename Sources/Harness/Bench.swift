@@ -278,28 +278,11 @@ public enum Bench {
         return row
     }
 
-    /// Partition hash, and scores against truth when there is one: ARI, AMI and V-measure with
-    /// noise as one more cluster (scikit-learn's behaviour on raw labels), and noise precision and
-    /// recall (of the points called noise, the share that is truth noise; of truth noise, the
-    /// share called noise).
+    /// Partition hash and scores against truth (`RunOutcome.score`), and the point count when
+    /// the cell did not report one.
     static func score(_ row: inout RunRow, labels: [Int32], truth: [Int32]?) {
-        row.partitionHash = Fingerprint.partition(labels)
+        row.outcome.score(labels: labels, truth: truth)
         if row.points == 0 { row.points = labels.count }
-        guard let truth, truth.count == labels.count, !labels.isEmpty else { return }
-        if let s = try? ClusteringScores(truth: truth, predicted: labels, noise: .asCluster) {
-            row.ari = s.adjustedRandIndex
-            row.ami = s.adjustedMutualInformation
-            row.vMeasure = s.vMeasure
-        }
-        var predictedNoise = 0, truthNoise = 0, both = 0
-        for i in 0..<labels.count {
-            let p = labels[i] < 0, t = truth[i] < 0
-            if p { predictedNoise += 1 }
-            if t { truthNoise += 1 }
-            if p && t { both += 1 }
-        }
-        row.noisePrecision = predictedNoise > 0 ? Double(both) / Double(predictedNoise) : nil
-        row.noiseRecall = truthNoise > 0 ? Double(both) / Double(truthNoise) : nil
     }
 
     /// An executable given by name is looked up on PATH (posix_spawn does not search).

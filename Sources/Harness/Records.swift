@@ -1,3 +1,5 @@
+import Metrics
+
 // The records a benchmark produces: one `RunRow` per repeat of a cell (the long-format table
 // every CSV, plot and gate is derived from) and one `SummaryRow` per dataset × implementation
 // × method × parameters. Column names and units are documented in `reports/README.md`
@@ -40,6 +42,30 @@ public struct RunOutcome: Sendable, Equatable, Codable {
     public var ariVsGeocluster: Double?
 
     public init() {}
+
+    /// Sets the partition hash, and the scores against truth when there is one: ARI, AMI and
+    /// V-measure with noise as one more cluster (scikit-learn's behaviour on raw labels), and
+    /// noise precision and recall (of the points called noise, the share that is truth noise;
+    /// of truth noise, the share called noise).
+    /// - Complexity: O(n) plus the contingency table's.
+    public mutating func score(labels: [Int32], truth: [Int32]?) {
+        partitionHash = Fingerprint.partition(labels)
+        guard let truth, truth.count == labels.count, !labels.isEmpty else { return }
+        if let s = try? ClusteringScores(truth: truth, predicted: labels, noise: .asCluster) {
+            ari = s.adjustedRandIndex
+            ami = s.adjustedMutualInformation
+            vMeasure = s.vMeasure
+        }
+        var predictedNoise = 0, truthNoise = 0, both = 0
+        for i in 0..<labels.count {
+            let p = labels[i] < 0, t = truth[i] < 0
+            if p { predictedNoise += 1 }
+            if t { truthNoise += 1 }
+            if p && t { both += 1 }
+        }
+        noisePrecision = predictedNoise > 0 ? Double(both) / Double(predictedNoise) : nil
+        noiseRecall = truthNoise > 0 ? Double(both) / Double(truthNoise) : nil
+    }
 }
 
 /// One repeat of one benchmark cell (dataset × implementation × method × parameters × repeat).

@@ -70,6 +70,29 @@ public enum Harness {
         } catch {
             throw .cluster(path: input.path, error)
         }
+        var prepared = try prepare(input, clock: clock)
+        // The points move into the clustering: at a million points every copy kept alive
+        // counts against the memory budget.
+        let points = prepared.points
+        prepared.points = PointSet.empty
+        return try cluster(points, file: prepared.file, projectedCRS: prepared.projectedCRS, path: input.path,
+                           method: method, threads: threads, keeping: keeping, clock: clock)
+    }
+
+    /// The points of a run, read (and filtered) and projected, ready for any method.
+    public struct PreparedPoints: Sendable {
+        /// The rows read; their coordinates were moved into `points` and are empty here.
+        public var file: PointFile
+        public var points: PointSet
+        /// The CRS the points were projected to, when they were longitude/latitude.
+        public var projectedCRS: String?
+    }
+
+    /// Reads (and filters) the points of `input` and projects longitude/latitude: the `reading`
+    /// and `projecting` stages of `run`, for callers that cluster the same points many times
+    /// (`geocluster check`'s timed lane).
+    /// - Throws: `HarnessError` naming the file (and line and column where there is one).
+    public static func prepare(_ input: RunInput, clock: StageClock) throws(HarnessError) -> PreparedPoints {
         var file: PointFile
         do {
             file = try clock.run(RunStage.reading) { () throws(DatasetError) in
@@ -95,9 +118,24 @@ public enum Harness {
         }
         file.coordinates.xOrLongitude = []; file.coordinates.yOrLatitude = []
         do {
-            let points = try PointSet(xs: consume xs, ys: consume ys)
-            var record = RunRecord(file: file, method: method, labels: [], clusterCount: 0, noiseCount: 0,
-                                   hdbscan: nil, isCore: nil, projectedCRS: projectedCRS, stages: [], peakMegabytes: nil)
+            return PreparedPoints(file: file, points: try PointSet(xs: consume xs, ys: consume ys), projectedCRS: projectedCRS)
+        } catch {
+            throw .cluster(path: input.path, error)
+        }
+    }
+
+    /// Runs `method` on prepared points (the stages from index to labels), timed by `clock`.
+    /// - Parameters:
+    ///   - file: the rows the points came from (kept in the record).
+    ///   - path: the file the points came from, for error messages.
+    /// - Throws: `HarnessError.cluster` when the core refuses the points or the parameters.
+    public static func cluster(
+        _ points: consuming PointSet, file: PointFile, projectedCRS: String?, path: String, method: Method,
+        threads: Int, keeping: HDBSCANOutputs = [], clock: StageClock
+    ) throws(HarnessError) -> RunRecord {
+        var record = RunRecord(file: file, method: method, labels: [], clusterCount: 0, noiseCount: 0,
+                               hdbscan: nil, isCore: nil, projectedCRS: projectedCRS, stages: [], peakMegabytes: nil)
+        do {
             switch method {
             case let .hdbscan(parameters):
                 let result = try HDBSCAN.fit(consume points, parameters: parameters, threads: threads,
@@ -120,7 +158,7 @@ public enum Harness {
             record.peakMegabytes = StageClock.peakResidentMegabytes()
             return record
         } catch {
-            throw .cluster(path: input.path, error)
+            throw .cluster(path: path, error)
         }
     }
 }
