@@ -2,7 +2,8 @@
 # Installs what geocluster needs to build, if it is missing: GEOS and PROJ (C libraries and
 # headers) and pkg-config, from Debian's packages. With --test, also what the tests use: the
 # chromium browser (the HTML report is opened headless and screenshotted), a font for it to
-# render text with (fonts-dejavu-core), and rsvg-convert (librsvg2-bin, renders SVG figures).
+# render text with (fonts-dejavu-core), rsvg-convert (librsvg2-bin, renders SVG figures), and
+# valgrind and binutils' strip (the instruction and allocation counts of `geocluster check`).
 # As root it installs them with apt-get; otherwise it prints the exact command, and fails when
 # a build dependency is missing (the test tools only warn: without a browser the report test
 # says so loudly and checks the page as XML instead).
@@ -29,6 +30,8 @@ if $with_test_tools; then
   command -v chromium >/dev/null 2>&1 || test_missing+=(chromium)
   [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || test_missing+=(fonts-dejavu-core)
   command -v rsvg-convert >/dev/null 2>&1 || test_missing+=(librsvg2-bin)
+  command -v valgrind >/dev/null 2>&1 || test_missing+=(valgrind)
+  command -v strip >/dev/null 2>&1 || test_missing+=(binutils)
 fi
 
 all=("${missing[@]}" "${test_missing[@]}")

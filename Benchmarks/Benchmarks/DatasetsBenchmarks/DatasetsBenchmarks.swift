@@ -41,10 +41,11 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal],
         timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 10,
         thresholds: [
-            // Time is noisy on a shared two-core machine: a loose relative band. Allocation
-            // counts are deterministic: held tight.
-            .wallClock: .init(relative: [.p50: 25.0]),
-            .mallocCountTotal: .init(relative: [.p50: 5.0]),
+            // Against the committed static thresholds (p90; Benchmarks/Thresholds/): time is
+            // noisy on a shared two-core machine, a loose band; allocation counts are
+            // deterministic, held tight (as ClusterCoreBenchmarks).
+            .wallClock: .init(relative: [.p90: 60.0]),
+            .mallocCountTotal: .init(relative: [.p90: 2.0]),
         ])
 
     Benchmark("PointFile.read 1M rows id,lat,lon,x,y,truth", configuration: config) { benchmark in
