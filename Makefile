@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo test bench peers clean
+.PHONY: setup setup-test build demo test bench bench-check check peers clean
 
 setup:
 	@scripts/setup.sh
@@ -39,9 +39,23 @@ peers: build
 	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT) --sklearn-max-n 20000 \
 		--peers sklearn,hdbscan,fast_hdbscan,hdbscan_rs,sklearn_dbscan,supercluster
 
+# The regression gate: this build against the committed baseline (reports/baseline.json):
+# exact results, instruction and allocation counts per stage (valgrind), calibrated CPU time.
+# Exit 0 pass, 2 regression, 3 improvement (refresh the baseline on purpose: README).
+check: build setup-test
+	$(BIN) check --baseline reports/baseline.json
+
 # Benchmarks (ordo-one/package-benchmark), release builds, in their own package.
 bench: setup
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+# The benchmarks against their committed static thresholds (Benchmarks/Thresholds/, p90):
+# package-benchmark exits 2 on a regression and 4 when there are only improvements, which
+# passes here. Refresh: cd Benchmarks && swift package --disable-sandbox
+# --allow-writing-to-package-directory benchmark thresholds update
+bench-check: setup
+	cd Benchmarks && { $(SWIFT) package --disable-sandbox benchmark thresholds check --no-progress; \
+		status=$$?; if [ $$status -eq 4 ]; then echo "bench-check: improvements only (pass); refresh the thresholds to keep them"; status=0; fi; exit $$status; }
 
 clean:
 	rm -rf .build

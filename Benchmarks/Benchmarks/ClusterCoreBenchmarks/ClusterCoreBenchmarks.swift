@@ -3,7 +3,9 @@
 // 25 % uniform noise, over a 30 km square), in release builds with two threads.
 //
 // Run with `make bench` (all) or, from Benchmarks/,
-//   swift package --disable-sandbox benchmark --filter "HDBSCAN 1M"
+//   swift package --disable-sandbox benchmark --filter "HDBSCAN-1M"
+// Benchmark names have no spaces: package-benchmark 1.38 writes a threshold file with spaces
+// turned into `_` but looks it up with the spaces kept, so such a benchmark is never checked.
 // Static thresholds (p90 of each metric, this machine kind) live in Benchmarks/Thresholds/;
 // `make bench-check` compares a run with them (README: Benchmarks).
 import Benchmark
@@ -54,14 +56,16 @@ func estatePoints(_ n: Int, seed: UInt64) -> PointSet {
 
 let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
 
-/// Tolerances against the committed static thresholds (package-benchmark compares p90). Time is
-/// noisy on a shared two-core machine (±15 %, slow spells up to +45 %): a loose band that
-/// catches gross regressions only (`geocluster check` gates speed finely, with instruction
-/// counts and A/B runs). Allocation counts are deterministic: held tight.
-let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
-    .wallClock: .init(relative: [.p90: 60.0]),
-    .mallocCountTotal: .init(relative: [.p90: 2.0]),
-]
+/// Tolerances against the committed static thresholds (package-benchmark compares p90; a
+/// metric without a tolerance here must not move at all). Time is noisy on a shared two-core
+/// machine (±15 %, slow spells up to +45 %): a loose band that catches gross regressions only
+/// (`geocluster check` gates speed finely, with instruction counts and A/B runs). Peak memory
+/// and allocation counts are held tighter; allocations move a few per cent with how the two
+/// worker threads split the work (seen: 235 → 219 reading with a filter).
+var thresholds: [BenchmarkMetric: BenchmarkThresholds] {
+    [.wallClock: .init(relative: [.p90: 60.0]), .cpuTotal: .init(relative: [.p90: 60.0]),
+     .peakMemoryResident: .init(relative: [.p90: 10.0]), .mallocCountTotal: .init(relative: [.p90: 10.0])]
+}
 let threads = 2
 
 let benchmarks: @Sendable () -> Void = {
@@ -87,7 +91,7 @@ let benchmarks: @Sendable () -> Void = {
         let config = configuration(iterations: iterations)
         let points = pointsOfSize[s]
 
-        Benchmark("HDBSCAN \(label) end to end", configuration: config) { benchmark in
+        Benchmark("HDBSCAN-\(label)-end-to-end", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try HDBSCAN.fit(points, parameters: parameters, threads: threads))
             }
@@ -99,22 +103,22 @@ let benchmarks: @Sendable () -> Void = {
         let core = try! CoreDistances.compute(tree: tree, minSamples: 5, threads: threads)
         let mst = MinimumSpanningTree.boruvka(tree: tree, coreDistances: core, threads: threads)
 
-        Benchmark("KDTree build \(label)", configuration: config) { benchmark in
+        Benchmark("KDTree-build-\(label)", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(KDTree(points: points, threads: threads)) }
         }
-        Benchmark("Core distances k=5 \(label)", configuration: config) { benchmark in
+        Benchmark("Core-distances-k=5-\(label)", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try CoreDistances.compute(tree: tree, minSamples: 5, threads: threads))
             }
         }
         // The MST from the tree and core distances alone (in the end-to-end run it also gets the
         // neighbour lists the core-distance stage found, so it is a little faster there).
-        Benchmark("MST \(label)", configuration: config) { benchmark in
+        Benchmark("MST-\(label)", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(MinimumSpanningTree.boruvka(tree: tree, coreDistances: core, threads: threads))
             }
         }
-        Benchmark("Linkage + condense + select \(label)", configuration: config) { benchmark in
+        Benchmark("Linkage+condense+select-\(label)", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
                 let l = SingleLinkageTree(mst: mst, pointCount: n)
                 let c = CondensedTree(linkage: l, minClusterSize: 15)
@@ -130,12 +134,12 @@ let benchmarks: @Sendable () -> Void = {
         let (label, n) = sizes[s]
         let config = configuration(iterations: iterations)
         let points = pointsOfSize[s]
-        Benchmark("DBSCAN \(label) eps 100 m minSamples 5", configuration: config) { benchmark in
+        Benchmark("DBSCAN-\(label)-eps-100-m-minSamples-5", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try DBSCAN.fit(points, parameters: dbscan, threads: threads))
             }
         }
-        Benchmark("Grid \(label) 100 m cells merged", configuration: config) { benchmark in
+        Benchmark("Grid-\(label)-100-m-cells-merged", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try GridClustering.fit(points, parameters: grid)) }
         }
         guard n == 1_000_000 else { continue }
@@ -143,10 +147,10 @@ let benchmarks: @Sendable () -> Void = {
         let truth = try! DBSCAN.fit(points, parameters: DBSCANParameters(eps: 30, minSamples: 5), threads: threads).labels
         let predicted = try! GridClustering.fit(points, parameters: grid).labels
         let table = try! ContingencyTable(truth: truth, predicted: predicted)
-        Benchmark("AMI 1M labels", configuration: config) { benchmark in
+        Benchmark("AMI-1M-labels", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(table.adjustedMutualInformation()) }
         }
-        Benchmark("All scores 1M labels, table included", configuration: config) { benchmark in
+        Benchmark("All-scores-1M-labels,table-included", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try ClusteringScores(truth: truth, predicted: predicted)) }
         }
     }

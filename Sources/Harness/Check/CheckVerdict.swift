@@ -121,6 +121,18 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
                  status: .skipped, advice: "baseline from another machine kind")
     }
 
+    /// A case measured now that the baseline lacks.
+    static func newRow(_ lane: String, _ name: String, _ metric: String, current: String) -> CheckRow {
+        CheckRow(lane: lane, name: name, metric: metric, baseline: "", current: current, change: "", tolerance: "",
+                 status: .new, advice: "not in the baseline: run `geocluster check --update-baseline` to record it")
+    }
+
+    /// A case of the baseline not measured now (dropped from the suite).
+    static func removedRow(_ lane: String, _ name: String, _ metric: String, baseline: String) -> CheckRow {
+        CheckRow(lane: lane, name: name, metric: metric, baseline: baseline, current: "", change: "", tolerance: "",
+                 status: .removed, advice: "in the baseline but not in this suite: run `geocluster check --update-baseline` to drop it")
+    }
+
     static let updateAdvice = "if intended, run `geocluster check --update-baseline` and commit the baseline with the change"
 
     static func quality(_ old: [QualityResult], _ new: [QualityResult], _ t: CheckTolerances) -> [CheckRow] {
@@ -128,9 +140,7 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         let byName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for q in new {
             guard let b = byName[q.name] else {
-                rows.append(CheckRow(lane: "quality", name: q.name, metric: "all", baseline: "", current: "\(q.clusters) clusters",
-                                     change: "", tolerance: "", status: .new,
-                                     advice: "not in the baseline: run `geocluster check --update-baseline` to record it"))
+                rows.append(newRow("quality", q.name, "all", current: "\(q.clusters) clusters"))
                 continue
             }
             if b.datasetHash != q.datasetHash {
@@ -179,9 +189,7 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         }
         let names = Set(new.map(\.name))
         for b in old where !names.contains(b.name) {
-            rows.append(CheckRow(lane: "quality", name: b.name, metric: "all", baseline: "\(b.clusters) clusters", current: "",
-                                 change: "", tolerance: "", status: .removed,
-                                 advice: "in the baseline but not in this suite: run `geocluster check --update-baseline` to drop it"))
+            rows.append(removedRow("quality", b.name, "all", baseline: "\(b.clusters) clusters"))
         }
         return rows
     }
@@ -191,9 +199,7 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         let byKey = Dictionary(old.map { ($0.name + "|" + $0.stage, $0) }, uniquingKeysWith: { a, _ in a })
         for c in new {
             guard let b = byKey[c.name + "|" + c.stage] else {
-                rows.append(CheckRow(lane: "instructions", name: c.name, metric: c.stage, baseline: "",
-                                     current: "\(c.instructions)", change: "", tolerance: "", status: .new,
-                                     advice: "not in the baseline: run `geocluster check --update-baseline` to record it"))
+                rows.append(newRow("instructions", c.name, c.stage, current: "\(c.instructions)"))
                 continue
             }
             let relative = b.instructionsRelative ?? t.instructionsRelative
@@ -205,9 +211,7 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         }
         let keys = Set(new.map { $0.name + "|" + $0.stage })
         for b in old where !keys.contains(b.name + "|" + b.stage) {
-            rows.append(CheckRow(lane: "instructions", name: b.name, metric: b.stage, baseline: "\(b.instructions)",
-                                 current: "", change: "", tolerance: "", status: .removed,
-                                 advice: "in the baseline but not measured now: run `geocluster check --update-baseline` to drop it"))
+            rows.append(removedRow("instructions", b.name, b.stage, baseline: "\(b.instructions)"))
         }
         return rows
     }
@@ -238,9 +242,7 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         let byName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for w in new {
             guard let b = byName[w.name], !b.ratios.isEmpty, !w.ratios.isEmpty else {
-                rows.append(CheckRow(lane: "wall", name: w.name, metric: "fit / calibration", baseline: "",
-                                     current: number(Spread(w.ratios)?.median ?? 0), change: "", tolerance: "", status: .new,
-                                     advice: "not in the baseline: run `geocluster check --update-baseline` to record it"))
+                rows.append(newRow("wall", w.name, "fit / calibration", current: number(Spread(w.ratios)?.median ?? 0)))
                 continue
             }
             rows.append(timedRow(lane: "wall", name: w.name, metric: "fit / calibration", old: b.ratios, new: w.ratios,
@@ -249,9 +251,7 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         }
         let names = Set(new.map(\.name))
         for b in old where !names.contains(b.name) {
-            rows.append(CheckRow(lane: "wall", name: b.name, metric: "fit / calibration", baseline: "", current: "",
-                                 change: "", tolerance: "", status: .removed,
-                                 advice: "in the baseline but not measured now: run `geocluster check --update-baseline` to drop it"))
+            rows.append(removedRow("wall", b.name, "fit / calibration", baseline: number(Spread(b.ratios)?.median ?? 0)))
         }
         return rows
     }
