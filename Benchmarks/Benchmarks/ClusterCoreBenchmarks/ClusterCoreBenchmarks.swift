@@ -56,20 +56,21 @@ func estatePoints(_ n: Int, seed: UInt64) -> PointSet {
 
 let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
 
-/// Tolerances against the committed static thresholds (package-benchmark compares p90; a
-/// metric without a tolerance here must not move at all). Time is noisy on a shared two-core
-/// machine (±15 %, slow spells up to +45 %): a loose band that catches gross regressions only
-/// (`geocluster check` gates speed finely, with instruction counts and A/B runs). Peak memory
-/// and allocation counts are held tighter; allocations move a few per cent with how the two
-/// worker threads split the work (seen: 235 → 219 reading with a filter).
+/// The metrics recorded and gated against the committed static thresholds (package-benchmark
+/// compares their p90). Time is noisy on a shared two-core machine (±15 %, slow spells up to
+/// +45 %; a two-threaded benchmark doubles its time when another process holds a core): a
+/// loose band that catches gross regressions only (`geocluster check` gates speed
+/// finely, with instruction counts and A/B runs). Allocation counts are held tighter; they
+/// move a few per cent with how the two worker threads split the work. (CPU time and peak
+/// memory are left out: package-benchmark 1.38's threshold check held them to zero change
+/// whatever tolerance was configured.)
+let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]
 var thresholds: [BenchmarkMetric: BenchmarkThresholds] {
-    [.wallClock: .init(relative: [.p90: 60.0]), .cpuTotal: .init(relative: [.p90: 60.0]),
-     .peakMemoryResident: .init(relative: [.p90: 10.0]), .mallocCountTotal: .init(relative: [.p90: 10.0])]
+    [.wallClock: .init(relative: [.p90: 100.0]), .mallocCountTotal: .init(relative: [.p90: 10.0])]
 }
 let threads = 2
 
 let benchmarks: @Sendable () -> Void = {
-    let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal]
 
     func configuration(iterations: Int) -> Benchmark.Configuration {
         Benchmark.Configuration(
