@@ -23,7 +23,7 @@ struct ProjectCommand: ParsableCommand {
     @Argument(help: "Input CSV file with lat,lon columns.")
     var input: String
 
-    @Option(help: "Target CRS: any code PROJ knows (EPSG:5179 for Korea, EPSG:3857, …) or 'auto' for the UTM zone of the data.")
+    @Option(help: "Target CRS: auto (the UTM zone of the data) or a local metric CRS PROJ knows (EPSG:5179 for Korea).")
     var crs: String = "auto"
 
     @Option(name: .shortAndLong, help: "Output CSV file (written whole or not at all).")
