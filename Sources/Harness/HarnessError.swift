@@ -29,7 +29,8 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
             return "\(path): \(e)"
         case let .notGroundMetres(path, crs, scale, option, value):
             let ground = (value / scale * 10).rounded() / 10
-            return "\(path): --crs \(crs) stretches distances by \(HarnessError.times(scale)) at the data's centre, so \(option) \(value) "
+            let typed = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            return "\(path): --crs \(crs) stretches distances by \(HarnessError.times(scale)) at the data's centre, so \(option) \(typed) "
                 + "would be \(ground) m on the ground; use --crs auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 in Korea)"
         case let .bench(message):
             return message

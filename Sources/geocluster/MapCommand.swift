@@ -32,8 +32,11 @@ struct MapCommand: ParsableCommand {
     @Argument(help: "Input CSV or GeoJSON with lat,lon columns (the file that was clustered).")
     var input: String
 
-    @Option(help: "Labels CSV written by `geocluster cluster` (id,label,…).")
+    @Option(help: "Labels written by `geocluster cluster` (id,label,…; CSV or GeoJSON).")
     var labels: String
+
+    @OptionGroup(title: "Input columns")
+    var inputOptions: InputOptions
 
     @Option(name: .shortAndLong, help: "Output SVG file.")
     var output: String
@@ -44,7 +47,7 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Concave hull ratio in [0, 1] (with --hull concave): smaller follows the points more closely.")
     var ratio: Double = GeometryContext.defaultConcaveRatio
 
-    @Option(help: "CRS the hulls are computed in: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    @Option(help: "CRS the hulls are computed in: auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 for Korea).")
     var crs: String = "auto"
 
     @Option(help: "Title of the map (default: the input's file name).")
@@ -52,12 +55,15 @@ struct MapCommand: ParsableCommand {
 
     func validate() throws {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
+        try inputOptions.validate(input: input)
+        try checkOutputName(output, flag: "--output", extensions: ["svg"])
     }
 
     func run() throws {
         try reportingErrors(input: input) {
             try AtomicFile.checkDestination(output)
-            let file = try PointFile.read(path: input, prefer: .lonlat)
+            let file = try PointFile.read(path: input, prefer: .lonlat, options: inputOptions.readOptions)
+            reportSkipped(file)
             let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
 
@@ -79,7 +85,7 @@ struct MapCommand: ParsableCommand {
                                title: name, subtitle: subtitle)
             let svg = ClusterMap.render(data, options: MapOptions())
             try AtomicFile.write(svg, to: output)
-            print("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)")
+            say("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)", output: output)
         }
     }
 }

@@ -99,6 +99,12 @@ public struct PointFile: Sendable {
         var file = builder.file(path: path)
         if let region = active?.region {
             file = file.keeping(try region.covers(lon: builder.regionLon, lat: builder.regionLat))
+            if file.count == 0 && !builder.regionLon.isEmpty {
+                let swapped = (try? region.covers(lon: builder.regionLat, lat: builder.regionLon))?.reduce(0) { $0 + ($1 ? 1 : 0) } ?? 0
+                if swapped > 0 {
+                    throw .regionAxesSwapped(path: path, region: region.path, total: file.totalRows, swappedMatches: swapped)
+                }
+            }
         }
         if active != nil && file.count == 0 { throw .noRowsKept(path: path, total: file.totalRows) }
         return file
