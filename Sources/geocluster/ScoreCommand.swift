@@ -62,7 +62,7 @@ struct ScoreCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    @Flag(help: "Score only the ids both files have (and say how many were left out of each) instead of requiring the same ids.")
+    @Flag(name: .customLong("shared-ids"), help: "Score only the ids both files have (and say how many were left out of each) instead of requiring the same ids.")
     var sharedIDs = false
 
     @OptionGroup(title: "Filters (applied to the --truth file's rows, as `cluster` applies them to its input)")
