@@ -27,9 +27,10 @@ demo: build
 	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT)
 	@echo "report: $(OUT)/index.html (tables: $(OUT)/summary.csv, $(OUT)/runs.csv; columns: $(OUT)/README.md)"
 
+# The full build and test output goes to .build/test.log; the summary lists failures, the
+# result line and the ten slowest tests.
 test: setup-test
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@SWIFT=$(SWIFT) scripts/test-summary.sh
 
 # The same benchmark with the Python peers side by side (installs them from PyPI first): the
 # README's "Speed and memory" table, about 80 s. scikit-learn's quadratic HDBSCAN only at 10k
