@@ -38,11 +38,8 @@ struct HullsCommand: ParsableCommand {
     @Option(help: "CRS the hulls are computed in: auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 for Korea). Areas are geodesic either way.")
     var crs: String = "auto"
 
-    @Option(help: ArgumentHelp("Outline only points whose membership probability (the labels' probability column) is at least P, in [0, 1].", valueName: "P"))
-    var minProbability: Double?
-
-    @Flag(help: "Outline only core points: is_core = 1 (DBSCAN labels), or probability 1 (HDBSCAN labels).")
-    var coreOnly = false
+    @OptionGroup(title: "Points outlined")
+    var outlined: OutlineOptions
 
     @Option(help: "Concave hull ratio in [0, 1]: 1 is the convex hull, smaller follows the points more closely.")
     var ratio: Double = GeometryContext.defaultConcaveRatio
@@ -62,8 +59,6 @@ struct HullsCommand: ParsableCommand {
     func validate() throws {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
         if top < 0 { throw ValidationError("--top must be at least 0") }
-        if let p = minProbability, !(p >= 0 && p <= 1) { throw ValidationError("--min-probability \(p) is invalid: must be within 0…1") }
-        if minProbability != nil && coreOnly { throw ValidationError("--min-probability and --core-only both choose the points outlined; give one") }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["geojson", "json"])
     }
@@ -73,7 +68,7 @@ struct HullsCommand: ParsableCommand {
             try AtomicFile.checkDestination(output)
             let file = try PointFile.read(path: input, prefer: .lonlat, filter: try filters.makeFilter(), options: inputOptions.readOptions)
             reportSkipped(file)
-            let (labelFile, outlining) = try outlinedPoints(file)
+            let (labelFile, outlining) = try outlined.labels(labels)
             let label = try labelFile.aligned(to: file)
             let (rows, projection) = try GeometryContext().clusterHulls(
                 longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
@@ -90,31 +85,6 @@ struct HullsCommand: ParsableCommand {
                     say(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.centroidLatitude, r.centroidLongitude), output: output)
                 }
             }
-        }
-    }
-
-    /// The labels, and which points the hulls outline (nil: all), from the probability or
-    /// is_core column as --min-probability or --core-only ask.
-    private func outlinedPoints(_ file: PointFile) throws(DatasetError) -> (LabelFile, [Bool]?) {
-        guard minProbability != nil || coreOnly else {
-            return (try LabelFile.read(path: labels, columns: ["label"], option: "--labels"), nil)
-        }
-        if let p = minProbability {
-            let f = try readValues("probability", for: "--min-probability")
-            return (f, f.values.map { $0 >= p })
-        }
-        if let f = try? LabelFile.read(path: labels, columns: ["label"], option: "--labels", value: "is_core") {
-            return (f, f.values.map { $0 == 1 })
-        }
-        let f = try readValues("probability", for: "--core-only")
-        return (f, f.values.map { $0 >= 1 })
-    }
-
-    private func readValues(_ column: String, for flag: String) throws(DatasetError) -> LabelFile {
-        do {
-            return try LabelFile.read(path: labels, columns: ["label"], option: "--labels", value: column)
-        } catch .missingColumns(let path, _, let found) {
-            throw .missingFilterColumn(path: path, option: flag, wanted: column, found: found)
         }
     }
 }

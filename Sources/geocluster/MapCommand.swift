@@ -38,6 +38,9 @@ struct MapCommand: ParsableCommand {
     @OptionGroup(title: "Input columns")
     var inputOptions: InputOptions
 
+    @OptionGroup(title: "Points outlined")
+    var outlined: OutlineOptions
+
     @Option(name: .shortAndLong, help: "Output SVG file.")
     var output: String
 
@@ -64,17 +67,19 @@ struct MapCommand: ParsableCommand {
             try AtomicFile.checkDestination(output)
             let file = try PointFile.read(path: input, prefer: .lonlat, options: inputOptions.readOptions)
             reportSkipped(file)
-            let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
+            let (labelFile, outlining) = try outlined.labels(labels)
+            let label = try labelFile.aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
 
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"
             if hull != .none {
                 let computed = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label,
-                                                       ratio: hull == .convex ? 1 : ratio, crs: Projection.Target(crs))
+                                                       ratio: hull == .convex ? 1 : ratio, crs: Projection.Target(crs),
+                                                       outlining: outlining)
                 outlines = computed.outlines
                 hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
-                hullNote += " computed in \(computed.crs)"
+                hullNote += (outlined.description.map { " of \($0)" } ?? "") + " computed in \(computed.crs)"
             }
 
             let noise = label.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
