@@ -103,6 +103,17 @@ struct BenchCommandTests {
             #expect(runs.count == 1 && runs[0]["dataset"] == "mine" && runs[0]["has_truth"] == "0")
             #expect(runs[0]["status"] == "ok" && runs[0]["clusters"] == "3", "\(runs)")
             #expect(runs[0]["ari_noise_as_cluster"] == "" && runs[0]["noise_recall"] == "")
+            let validity = try #require(Double(runs[0]["relative_validity"] ?? ""), "\(runs)")
+            #expect(validity > 0.5 && validity <= 1, "three well-separated blobs: \(validity)")
+
+            // Without truth a sweep's best setting is the one with the highest relative validity.
+            r = try folder.run("bench", "--input", "mine.csv", "--repeat", "1", "--methods", "hdbscan",
+                               "--min-cluster-size", "20,150", "--min-samples", "5", "--out", "sweep")
+            #expect(r.status == 0, "\(r)")
+            let summary = table(try folder.read("sweep/summary.csv"))
+            let best = summary.filter { $0["best_in_sweep"] == "1" }
+            #expect(best.count == 1 && best[0]["parameters"]?.contains("min_cluster_size=20") == true, "\(summary)")
+            #expect(r.stdout.contains(/min_cluster_size=20 .* rv 0\.\d{3}\*/), "\(r)")
 
             r = try folder.run("bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--category", "apartment",
                                "--out", "filtered", "--cache", "cache")
