@@ -278,7 +278,7 @@ struct BenchCommand: ParsableCommand {
     /// The summary as a short table on standard output.
     private func printSummary(_ summary: [SummaryRow]) {
         let width = max(17, (summary.map(\.dataset.count).max() ?? 0) + 2)
-        print("dataset".padded(to: width) + "implementation  method        parameters                              fit s (median)  ARI      clusters  status")
+        print("dataset".padded(to: width) + "implementation  method        parameters                              fit s (median)  ARI       clusters  status")
         for s in summary {
             let fit = s.fitSeconds.map { cFormat("%10.4f", $0.median) } ?? "         –"
             // * marks the best setting of a sweep (by ARI; without truth by relative validity, "rv").
@@ -286,7 +286,7 @@ struct BenchCommand: ParsableCommand {
             let ari = score + (s.bestInSweep ? "*" : "")
             let clusters = s.clusters.map { "\($0)" } ?? "–"
             print(s.dataset.padded(to: width) + s.implementation.padded(to: 16) + s.method.padded(to: 14)
-                  + s.parameters.padded(to: 40) + fit + "      " + ari.padded(to: 9) + clusters.padded(to: 10)
+                  + s.parameters.padded(to: 40) + fit + "      " + ari.padded(to: 10) + clusters.padded(to: 10)
                   + s.status.rawValue + (s.error.isEmpty ? "" : ": " + String(s.error.prefix(60))))
         }
     }
