@@ -95,7 +95,7 @@ public enum CSV {
             current.append(String(decoding: bytes, as: UTF8.self))
         }
 
-        mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
+        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
             if !sawHeader {
                 header = current; sawHeader = true
             } else {

@@ -15,8 +15,9 @@ public protocol CSVVisitor {
     /// are valid only during the call.
     mutating func field(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, line: Int) throws(DatasetError)
     /// The current record ended; it started on 1-based file line `line` and had `fieldCount`
-    /// fields. Record 0 is the header.
-    mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError)
+    /// fields, of which at least one is not empty when `hasData` (`;;;`, as spreadsheet
+    /// exports leave at the end, has none). Record 0 is the header.
+    mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError)
 }
 
 /// A streaming RFC 4180 parser: reads the file in fixed-size blocks, so memory stays at one
@@ -126,6 +127,8 @@ public struct CSVStreamParser {
         var afterQuote = false   // just closed a quoted section (a "" pair may follow)
         var pendingCR = false
         var recordHasContent = false
+        /// Whether a field of the current record holds a byte (not only separators).
+        var recordHasData = false
         var line = 1
         var recordLine = 1
         var quoteLine = 0
@@ -154,12 +157,13 @@ public struct CSVStreamParser {
         mutating func endRecord<V: CSVVisitor>(_ tail: UnsafeBufferPointer<UInt8>, _ visitor: inout V) throws(DatasetError) {
             if recordHasContent || !tail.isEmpty {
                 try emitField(tail, &visitor)
-                try visitor.endRecord(line: recordLine, fieldCount: fieldIndex)
+                try visitor.endRecord(line: recordLine, fieldCount: fieldIndex, hasData: recordHasData || !tail.isEmpty)
                 records += 1
             }
             field.removeAll(keepingCapacity: true)
             fieldIndex = 0
             recordHasContent = false
+            recordHasData = false
         }
 
         mutating func consume<V: CSVVisitor>(_ bytes: UnsafeBufferPointer<UInt8>, into visitor: inout V) throws(DatasetError) {
@@ -178,7 +182,7 @@ public struct CSVStreamParser {
                         continue
                     }
                     // A CR not followed by LF is data.
-                    field.append(cr); recordHasContent = true
+                    field.append(cr); recordHasContent = true; recordHasData = true
                 }
                 if inQuotes {
                     var j = i
@@ -204,10 +208,10 @@ public struct CSVStreamParser {
                 let run = UnsafeBufferPointer(rebasing: bytes[i..<j])
                 if j == n {
                     // The field goes on in the next block.
-                    if !run.isEmpty { field.append(contentsOf: run); recordHasContent = true }
+                    if !run.isEmpty { field.append(contentsOf: run); recordHasContent = true; recordHasData = true }
                     return
                 }
-                if !run.isEmpty { recordHasContent = true }
+                if !run.isEmpty { recordHasContent = true; recordHasData = true }
                 switch bytes[j] {
                 case comma:
                     recordHasContent = true
@@ -225,7 +229,7 @@ public struct CSVStreamParser {
                     }
                 default: // quote
                     field.append(contentsOf: run)
-                    inQuotes = true; quoteLine = line; recordHasContent = true
+                    inQuotes = true; quoteLine = line; recordHasContent = true; recordHasData = true
                     i = j + 1
                 }
             }

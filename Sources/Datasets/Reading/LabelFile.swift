@@ -123,7 +123,7 @@ public struct LabelFile: Sendable {
             }
         }
 
-        mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
+        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
             if !sawHeader {
                 sawHeader = true
                 let names = header.map { $0.trimmingWhitespace().lowercased() }

@@ -204,9 +204,10 @@ public struct PointFile: Sendable {
         var x = 0.0, y = 0.0
         /// `idBytes.count` when the current row started, to drop its id if the row is dropped.
         var rowIDStart = 0
-        /// Whether the current row has a non-empty field, and its first error (reported, or
-        /// counted under `skipBadRows`, when the row ends).
-        var rowHasData = false
+        /// Whether the current row has an error, and the first one (reported, or counted under
+        /// `skipBadRows`, when the row ends; only touched when a row fails, so the hot path
+        /// stores one flag).
+        var rowFailed = false
         var rowError: DatasetError?
 
         init(path: String, prefer: CoordinateKind?, filter: ListingFilter?, options: ReadOptions) {
@@ -222,7 +223,8 @@ public struct PointFile: Sendable {
         @inline(__always)
         private mutating func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ line: Int) -> Double {
             if let v = parseDouble(bytes), v.isFinite { return v }
-            if rowError == nil {
+            if !rowFailed {
+                rowFailed = true
                 let text = String(decoding: bytes, as: UTF8.self)
                 rowError = parseDouble(bytes) == nil
                     ? .invalidNumber(path: path, line: line, column: header[index], text: text)
@@ -232,12 +234,14 @@ public struct PointFile: Sendable {
         }
 
         private mutating func outOfRange(_ v: Double, _ index: Int, _ line: Int, _ limit: String) {
-            if rowError == nil { rowError = .outOfRange(path: path, line: line, column: header[index], value: v, limit: limit) }
+            if !rowFailed {
+                rowFailed = true
+                rowError = .outOfRange(path: path, line: line, column: header[index], value: v, limit: limit)
+            }
         }
 
         mutating func field(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, line: Int) throws(DatasetError) {
             if !sawHeader { header.append(String(decoding: bytes, as: UTF8.self)); return }
-            if !bytes.isEmpty { rowHasData = true }
             guard index < roles.count else { return }   // a ragged row; endRecord reports it
             switch roles[index] {
             case .skip:
@@ -272,20 +276,21 @@ public struct PointFile: Sendable {
             if idCol >= 0 { rows.idBytes.removeLast(rows.idBytes.count - rowIDStart) }
         }
 
-        mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
+        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
             if !sawHeader {
                 sawHeader = true
                 try assignRoles()
                 return
             }
-            defer { row.categoryOK = true; rowHasData = false; rowError = nil }
+            defer { row.categoryOK = true; rowFailed = false }
             // A row of empty fields (`;;;`), as spreadsheets leave at the end of an export.
-            guard rowHasData else { dropRowID(); rows.empty += 1; return }
-            if fieldCount != header.count && rowError == nil {
+            guard hasData else { dropRowID(); rows.empty += 1; return }
+            if fieldCount != header.count && !rowFailed {
+                rowFailed = true
                 rowError = .raggedRow(path: path, line: line, expected: header.count, found: fieldCount)
             }
             rows.total += 1
-            if let e = rowError {
+            if rowFailed, let e = rowError {
                 guard options.skipBadRows else { throw e }
                 dropRowID()
                 rows.skipped += 1

@@ -155,7 +155,7 @@ struct EchoRows {
             if keeping && index < rows.header.count { rows.append(bytes) }
         }
 
-        mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
+        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
             if !sawHeader { sawHeader = true; return }
             guard keeping else { return }
             // The reader kept this row, so it has one field per header column.
