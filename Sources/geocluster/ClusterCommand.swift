@@ -94,7 +94,7 @@ struct ClusterCommand: ParsableCommand {
                 throw fail(methodOptions.hdbscan.explain(error))
             }
             reportSkipped(record.file)
-            warnAboutScale(record)
+            warnAboutCoordinates(record, inputOptions)
             if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
             try clock.run(RunStage.writing) { () throws(DatasetError) in
                 if append {
@@ -125,20 +125,6 @@ struct ClusterCommand: ParsableCommand {
         guard case let .failure(error) = result else { return try result.get() }
         guard case .missingColumns = error else { throw fail(error) }
         throw fail("--output \(output): GeoJSON output needs longitude/latitude, but \(input) has none (\(error)); write CSV (.csv) instead")
-    }
-
-    /// Warns about coordinates that are probably not what the run took them for: x,y that
-    /// look like degrees, or a CRS that is not metric at ground scale.
-    private func warnAboutScale(_ record: RunRecord) {
-        if let e = record.degreesLikeExtent {
-            note("warning: \(input): the x,y values look like longitude/latitude in degrees (x \(e.minX)…\(e.maxX), "
-                 + "y \(e.minY)…\(e.maxY)), but x,y are clustered as metres; if they are degrees, use "
-                 + "--lon-column \(inputOptions.xColumn ?? "x") --lat-column \(inputOptions.yColumn ?? "y") to project them")
-        }
-        if let scale = record.scaleFactor, abs(scale - 1) > HarnessError.groundScaleTolerance, let crs = record.projectedCRS {
-            note("warning: --crs \(crs) stretches distances by \(cFormat("%.2f", scale))× at the data's centre; "
-                 + "use --crs auto or a local metric CRS for distances in ground metres")
-        }
     }
 
     /// `--timings`: every stage's wall time, the total and the peak memory, on standard error.

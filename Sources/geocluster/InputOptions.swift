@@ -1,5 +1,6 @@
 import ArgumentParser
 import Datasets
+import Harness
 
 /// A field separator given on the command line.
 struct Delimiter: ExpressibleByArgument {
@@ -84,4 +85,19 @@ func checkOutputName(_ path: String, flag: String, extensions: [String]) throws 
     let list = extensions.map { ".\($0)" }
     let names = list.count == 1 ? list[0] : list.dropLast().joined(separator: ", ") + " or " + list.last!
     throw ValidationError("\(flag) \(path): this command writes \(names), and the extension decides the format; name the file so (or - for standard output)")
+}
+
+/// Warns about coordinates that are probably not what the run took them for: x,y that look
+/// like degrees, or a CRS that is not metric at ground scale for the data.
+func warnAboutCoordinates(_ record: RunRecord, _ options: InputOptions) {
+    let input = record.file.path
+    if let e = record.degreesLikeExtent {
+        note("warning: \(input): the x,y values look like longitude/latitude in degrees (x \(e.minX)…\(e.maxX), "
+             + "y \(e.minY)…\(e.maxY)), but x,y are clustered as metres; if they are degrees, use "
+             + "--lon-column \(options.xColumn ?? "x") --lat-column \(options.yColumn ?? "y") to project them")
+    }
+    if let scale = record.scaleFactor, abs(scale - 1) > HarnessError.groundScaleTolerance, let crs = record.projectedCRS {
+        note("warning: --crs \(crs) stretches distances by \(cFormat("%.2f", scale))× at the data's centre; "
+             + "use --crs auto or a local metric CRS for distances in ground metres")
+    }
 }

@@ -89,6 +89,7 @@ struct TreeCommand: ParsableCommand {
             throw fail(hdbscan.explain(e))
         }
         reportSkipped(record.file)
+        warnAboutCoordinates(record, inputOptions)
         guard let result = record.hdbscan, let tree = result.condensedTree else {
             preconditionFailure("an HDBSCAN run asked to keep the condensed tree returns it")
         }
