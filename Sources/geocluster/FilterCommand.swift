@@ -35,9 +35,7 @@ struct FilterCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(input: input) {
-            try AtomicFile.checkDestination(output)
-            let file = try PointFile.read(path: input, filter: try filters.makeFilter(), options: inputOptions.readOptions)
-            reportSkipped(file)
+            let file = try inputOptions.readPoints(input, filter: try filters.makeFilter(), output: output)
             try file.writeRows(appending: [], to: output, options: inputOptions.readOptions)
             note("kept \(file.count) of \(file.totalRows) rows; wrote \(output)")
         }

@@ -65,9 +65,7 @@ struct HullsCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(input: input) {
-            try AtomicFile.checkDestination(output)
-            let file = try PointFile.read(path: input, prefer: .lonlat, filter: try filters.makeFilter(), options: inputOptions.readOptions)
-            reportSkipped(file)
+            let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
             let (labelFile, outlining) = try outlined.labels(labels)
             let label = try labelFile.aligned(to: file)
             let (rows, projection) = try GeometryContext().clusterHulls(

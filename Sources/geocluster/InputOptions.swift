@@ -46,6 +46,16 @@ struct InputOptions: ParsableArguments {
                     delimiter: delimiter?.byte, skipBadRows: skipBadRows)
     }
 
+    /// Reads the points of `input` as these options say, after checking that `output` can be
+    /// written (so a bad destination fails before the work), and reports skipped rows.
+    func readPoints(_ input: String, prefer: CoordinateKind? = nil, filter: ListingFilter? = nil,
+                    output: String) throws(DatasetError) -> PointFile {
+        try AtomicFile.checkDestination(output)
+        let file = try PointFile.read(path: input, prefer: prefer, filter: filter, options: readOptions)
+        reportSkipped(file)
+        return file
+    }
+
     /// Refuses the options a GeoJSON input does not use (its coordinates are the geometry's,
     /// its fields are not separated).
     func validate(input: String) throws {

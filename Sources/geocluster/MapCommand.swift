@@ -64,9 +64,7 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(input: input) {
-            try AtomicFile.checkDestination(output)
-            let file = try PointFile.read(path: input, prefer: .lonlat, options: inputOptions.readOptions)
-            reportSkipped(file)
+            let file = try inputOptions.readPoints(input, prefer: .lonlat, output: output)
             let (labelFile, outlining) = try outlined.labels(labels)
             let label = try labelFile.aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
