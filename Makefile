@@ -27,10 +27,13 @@ demo: build
 	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT)
 	@echo "report: $(OUT)/index.html (tables: $(OUT)/summary.csv, $(OUT)/runs.csv; columns: $(OUT)/README.md)"
 
-# The full build and test output goes to .build/test.log; the summary lists failures, the
-# result line and the ten slowest tests.
+# The full build and test output goes to .build/test.log; the summary lists failures and the
+# result line. test-slowest runs the tests one at a time and lists the ten slowest.
 test: setup-test
 	@SWIFT=$(SWIFT) scripts/test-summary.sh
+
+test-slowest: setup-test
+	@SWIFT=$(SWIFT) scripts/test-summary.sh --serial
 
 # The same benchmark with the Python peers side by side (installs them from PyPI first): the
 # README's "Speed and memory" table, about 80 s. scikit-learn's quadratic HDBSCAN only at 10k
