@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo test bench bench-check check peers clean
+.PHONY: setup setup-test build demo test test-slowest bench bench-check check peers clean
 
 setup:
 	@scripts/setup.sh
@@ -27,9 +27,13 @@ demo: build
 	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT)
 	@echo "report: $(OUT)/index.html (tables: $(OUT)/summary.csv, $(OUT)/runs.csv; columns: $(OUT)/README.md)"
 
+# The full build and test output goes to .build/test.log; the summary lists failures and the
+# result line. test-slowest runs the tests one at a time and lists the ten slowest.
 test: setup-test
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@SWIFT=$(SWIFT) scripts/test-summary.sh
+
+test-slowest: setup-test
+	@SWIFT=$(SWIFT) scripts/test-summary.sh --serial
 
 # The same benchmark with the Python peers side by side (installs them from PyPI first): the
 # README's "Speed and memory" table, about 80 s. scikit-learn's quadratic HDBSCAN only at 10k

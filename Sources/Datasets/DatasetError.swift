@@ -33,6 +33,9 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRegion(path: String, reason: String)
     /// The filters removed every row.
     case noRowsKept(path: String, total: Int)
+    /// A `--within` region kept no row, but `swappedMatches` rows would lie in it with its
+    /// coordinates read the other way round: it was written latitude first.
+    case regionAxesSwapped(path: String, region: String, total: Int, swappedMatches: Int)
     /// A label file with another number of rows than the point file it labels.
     case labelCountMismatch(labels: String, rows: Int, points: String, count: Int)
     /// A label file row whose id is not the id of the point file's row at the same position
@@ -80,6 +83,10 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): \(reason)"
         case let .noRowsKept(path, total):
             return "\(path): none of the \(total) rows passes the filters; loosen them"
+        case let .regionAxesSwapped(path, region, total, swappedMatches):
+            return "\(path): none of the \(total) rows lies in --within \(region), but \(swappedMatches) would with the region's "
+                + "coordinates read the other way round: its axes look swapped (latitude first); WKT and GeoJSON put longitude "
+                + "first, e.g. POINT (126.98 37.57) for Seoul"
         case let .labelCountMismatch(labels, rows, points, count):
             return "\(labels): \(rows) label rows for \(count) points in \(points); use the labels written for that file"
         case let .labelIDMismatch(labels, line, id, points, row, pointID):

@@ -5,12 +5,16 @@ public struct ClusterHull {
     public let label: Int32
     /// Points in the cluster.
     public let points: Int
+    /// Points the hull outlines: all of them, or those that pass `outlining` (for example the
+    /// points that belong to the cluster with a probability of at least P).
+    public let outlinedPoints: Int
     /// The hull in the projected CRS (metres): a Polygon (or MultiPolygon if a concave hull
     /// splits), or a Point / LineString for coincident or collinear points.
     public let projected: Geometry
     /// `projected` transformed back to longitude/latitude (degrees, x = longitude).
     public let geographic: Geometry
-    /// Area of the projected hull, m²; 0 for a Point or LineString.
+    /// Geodesic area of the hull on the WGS 84 ellipsoid (``Geodesic/area(of:)``), m²,
+    /// whatever CRS it was computed in; 0 for a Point or LineString.
     public let area: Double
     /// The hull's area centroid (for a Point or LineString its centre), degrees.
     public let centroidLongitude: Double
@@ -40,12 +44,14 @@ extension GeometryContext {
     ///     default to ``defaultConcaveRatio``.
     ///   - projection: the projection `x`, `y` came from, to turn the hulls and centroids back
     ///     into longitude/latitude.
+    ///   - outlining: which points each hull outlines (nil: all); a cluster keeps its full
+    ///     `points` count, and one with no point outlined gets no hull.
     /// - Throws: `.countMismatch` when the arrays differ in length, `.invalidParameter` for a
     ///   ratio outside [0, 1], and the errors of the hull, centroid and inverse transform.
     /// - Complexity: O(n) to group the points plus O(m log m) per cluster of m points (the
     ///   hull's Delaunay triangulation).
     public func clusterHulls(
-        x: [Double], y: [Double], labels: [Int32], ratio: Double, projection: Projection
+        x: [Double], y: [Double], labels: [Int32], ratio: Double, projection: Projection, outlining: [Bool]? = nil
     ) throws(GeoError) -> [ClusterHull] {
         try Validation.sameCount(x, "x", y, "y")
         guard labels.count == x.count else {
@@ -64,18 +70,20 @@ extension GeometryContext {
             m.reserveCapacity(n)
             return m
         }
-        for (i, l) in labels.enumerated() where l >= 0 { members[slot[l]!].append(i) }
+        for (i, l) in labels.enumerated() where l >= 0 && outlining?[i] ?? true { members[slot[l]!].append(i) }
 
         var hulls: [ClusterHull] = []
         hulls.reserveCapacity(slot.count)
         for (label, s) in slot.sorted(by: { $0.key < $1.key }) {
             let idx = members[s]
+            if idx.isEmpty { continue }
             let hx = idx.map { x[$0] }, hy = idx.map { y[$0] }
             let hull = ratio >= 1 ? try convexHull(x: hx, y: hy) : try concaveHull(x: hx, y: hy, ratio: ratio)
             let centre = try hull.centroid ?? (x: hx[0], y: hy[0])
             let (lon, lat) = try projection.inverse(x: centre.x, y: centre.y)
-            hulls.append(ClusterHull(label: label, points: idx.count, projected: hull,
-                                     geographic: try projection.inverse(hull), area: try hull.area,
+            let geographic = try projection.inverse(hull)
+            hulls.append(ClusterHull(label: label, points: counts[s], outlinedPoints: idx.count, projected: hull,
+                                     geographic: geographic, area: try Geodesic.area(of: geographic),
                                      centroidLongitude: lon, centroidLatitude: lat))
         }
         return hulls
@@ -94,11 +102,13 @@ extension GeometryContext {
     ///   forward transform and ``clusterHulls(x:y:labels:ratio:projection:)``.
     /// - Complexity: O(n) to project plus the hulls' cost.
     public func clusterHulls(
-        longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double, crs target: Projection.Target
+        longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double, crs target: Projection.Target,
+        outlining: [Bool]? = nil
     ) throws(GeoError) -> (hulls: [ClusterHull], projection: Projection) {
         let projection = try Projection(target: target, fittingLongitudes: longitudes, latitudes: latitudes)
         let (x, y) = try projection.forward(lon: longitudes, lat: latitudes)
-        return (try clusterHulls(x: x, y: y, labels: labels, ratio: ratio, projection: projection), projection)
+        return (try clusterHulls(x: x, y: y, labels: labels, ratio: ratio, projection: projection, outlining: outlining),
+                projection)
     }
 
     /// The concave hull ratio `hulls` and `map` use unless told otherwise: close enough to

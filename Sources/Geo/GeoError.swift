@@ -57,7 +57,7 @@ public enum GeoError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .unknownCRS(name, detail):
             return "unknown CRS \"\(name)\" (\(detail)); use an authority code PROJ knows, "
-                + "such as EPSG:5179 or EPSG:3857, or \"auto\" for the data's UTM zone"
+                + "such as EPSG:5179 (Korea), or \"auto\" for the data's UTM zone"
         case let .notMetricCRS(name, detail):
             return "CRS \"\(name)\" is not a projected CRS in metres (\(detail)); choose one "
                 + "with metre easting/northing axes, such as a UTM zone, or \"auto\""

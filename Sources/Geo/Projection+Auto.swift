@@ -13,7 +13,7 @@ extension Projection {
         /// The WGS 84 UTM zone containing the centroid of the points: EPSG:326zz north of the
         /// equator (latitude >= 0), EPSG:327zz south of it. See ``Projection/utmCRS(longitude:latitude:)``.
         case auto
-        /// Any CRS definition PROJ accepts, e.g. `"EPSG:5179"` (Korea) or `"EPSG:3857"`.
+        /// Any CRS definition PROJ accepts, e.g. `"EPSG:5179"` (Korea).
         case crs(String)
 
         /// Parses a command-line value: `auto` (any case, surrounding spaces ignored) or a CRS.

@@ -41,7 +41,7 @@ public final class Projection {
     /// Creates a projection from EPSG:4326 to `crs`.
     ///
     /// - Parameter crs: anything `proj_create` accepts that denotes a projected CRS with
-    ///   metre axes: `"EPSG:5179"`, `"EPSG:3857"`, a PROJ string with `+type=crs`, WKT or
+    ///   metre axes: `"EPSG:5179"`, `"EPSG:32652"`, a PROJ string with `+type=crs`, WKT or
     ///   PROJJSON. Use ``init(target:fittingLongitudes:latitudes:)`` for `auto`.
     /// - Throws: `GeoError.unknownCRS` when PROJ cannot parse or find it,
     ///   `GeoError.notMetricCRS` when it is not a projected CRS in metres,

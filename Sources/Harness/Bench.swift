@@ -98,6 +98,7 @@ public enum Bench {
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         var truthCache: [String: [Int32]?] = [:]
         var geoclusterLabels: [String: [Int32]] = [:]  // dataset hash + method + parameters
+        var validity: [String: Double?] = [:]  // the same keys
         var rows: [RunRow] = []
         var ranSeconds = 0.0, ranCells = 0
 
@@ -147,6 +148,13 @@ public enum Bench {
                 do {
                     let labels = try LabelFile.read(path: labelsPath, columns: ["label"], option: "labels").labels
                     score(&row, labels: labels, truth: truth)
+                    if truth == nil && cell.geocluster != nil && cell.method == "hdbscan" {
+                        if validity[key] == nil {
+                            validity[key] = relativeValidity(path: cell.dataset.path, parameters: cell.parameters,
+                                                             labels: labels, threads: plan.threads)
+                        }
+                        row.relativeValidity = validity[key] ?? nil
+                    }
                     if cell.geocluster != nil {
                         if geoclusterLabels[key] == nil { geoclusterLabels[key] = labels }
                     } else if let reference = geoclusterLabels[key], reference.count == labels.count,
@@ -283,6 +291,18 @@ public enum Bench {
     static func score(_ row: inout RunRow, labels: [Int32], truth: [Int32]?) {
         row.outcome.score(labels: labels, truth: truth)
         if row.points == 0 { row.points = labels.count }
+    }
+
+    /// The relative validity of HDBSCAN `labels` of the points at `path`: HDBSCAN is fitted
+    /// again in this process for its MST (the cell does not keep it, so that the cell's memory
+    /// is what `cluster` uses); the labels depend only on the points and parameters, so the MST
+    /// is the benchmarked run's. Nil when the fit fails or the labels do not match it.
+    static func relativeValidity(path: String, parameters: String, labels: [Int32], threads: Int) -> Double? {
+        guard let method = try? Method(name: "hdbscan", parameterText: parameters),
+              let record = try? Harness.run(RunInput(path: path), method: method, threads: threads, keeping: [.mst],
+                                            clock: StageClock()),
+              let mst = record.hdbscan?.mst, record.labels == labels else { return nil }
+        return try? DBCV.relativeValidity(labels: labels, from: mst.a, to: mst.b, weight: mst.weight)
     }
 
     /// An executable given by name is looked up on PATH (posix_spawn does not search).

@@ -11,6 +11,9 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
     case geo(path: String, GeoError)
     /// The clustering core refused the points of `path` or the parameters.
     case cluster(path: String, ClusterCoreError)
+    /// A distance option (`--eps`, `--cell-size`, `--epsilon`) was given in a CRS that
+    /// stretches ground distances by `scale` at the data's centre (Web Mercator: 1/cos φ).
+    case notGroundMetres(path: String, crs: String, scale: Double, option: String, value: Double)
     /// A benchmark cell or its setup failed in a way no other case covers.
     case bench(String)
 
@@ -24,8 +27,22 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
             return "\(path): row \(row + 1) of the points read: a coordinate became non-finite after projection; check that row"
         case let .cluster(path, e):
             return "\(path): \(e)"
+        case let .notGroundMetres(path, crs, scale, option, value):
+            let ground = (value / scale * 10).rounded() / 10
+            let typed = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            return "\(path): --crs \(crs) stretches distances by \(HarnessError.times(scale)) at the data's centre, so \(option) \(typed) "
+                + "would be \(ground) m on the ground; use --crs auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 in Korea)"
         case let .bench(message):
             return message
         }
     }
+}
+
+extension HarnessError {
+    /// A scale factor as `1.26×`.
+    static func times(_ scale: Double) -> String { "\((scale * 100).rounded() / 100)×" }
+
+    /// Scale errors up to this (1 %) count as ground metres: UTM and national grids stay
+    /// within 0.1 % over their areas.
+    public static let groundScaleTolerance = 0.01
 }

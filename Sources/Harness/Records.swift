@@ -40,6 +40,9 @@ public struct RunOutcome: Sendable, Equatable, Codable {
     public var noiseRecall: Double?
     /// ARI against geocluster's labels for the same dataset, method and parameters (peers).
     public var ariVsGeocluster: Double?
+    /// The hdbscan library's relative validity (`DBCV.relativeValidity`) of geocluster's
+    /// HDBSCAN labels, for datasets without truth: what a sweep is judged by there.
+    public var relativeValidity: Double?
 
     public init() {}
 

@@ -15,9 +15,15 @@ public struct RunInput {
     public var crs: String
     /// Rows to keep (nil: all).
     public var filter: ListingFilter?
+    /// Column names, separator and bad-row handling.
+    public var options: ReadOptions
+    /// The distance option given in metres (`--eps 100`), if any: the run then refuses a CRS
+    /// that is not metric at ground scale for the data (``HarnessError/notGroundMetres``).
+    public var distanceOption: (flag: String, value: Double)?
 
-    public init(path: String, coordinates: CoordinateKind? = nil, crs: String = "auto", filter: ListingFilter? = nil) {
-        self.path = path; self.coordinates = coordinates; self.crs = crs; self.filter = filter
+    public init(path: String, coordinates: CoordinateKind? = nil, crs: String = "auto", filter: ListingFilter? = nil,
+                options: ReadOptions = ReadOptions()) {
+        self.path = path; self.coordinates = coordinates; self.crs = crs; self.filter = filter; self.options = options
     }
 }
 
@@ -38,6 +44,12 @@ public struct RunRecord: Sendable {
     public var isCore: [Bool]?
     /// The CRS the points were projected to, when they were longitude/latitude.
     public var projectedCRS: String?
+    /// How far the projected CRS stretches ground distances at the data's centre (1: true
+    /// metres; 1.26 for Web Mercator at Seoul's latitude); nil for planar input.
+    public var scaleFactor: Double?
+    /// The extent of planar x,y input when it looks like longitude/latitude in degrees (see
+    /// ``PlanarExtent/looksLikeDegrees``), which the clustering would take for metres.
+    public var degreesLikeExtent: PlanarExtent?
     /// Each stage's wall time in seconds, in order, as the clock had them when the run
     /// returned (reading to labels; a caller that writes times `RunStage.writing` on the same
     /// clock afterwards).
@@ -75,8 +87,8 @@ public enum Harness {
         // counts against the memory budget.
         let points = prepared.points
         prepared.points = PointSet.empty
-        return try cluster(points, file: prepared.file, projectedCRS: prepared.projectedCRS, path: input.path,
-                           method: method, threads: threads, keeping: keeping, clock: clock)
+        return try cluster(points, prepared: prepared, path: input.path, method: method, threads: threads,
+                           keeping: keeping, clock: clock)
     }
 
     /// The points of a run, read (and filtered) and projected, ready for any method.
@@ -86,6 +98,10 @@ public enum Harness {
         public var points: PointSet
         /// The CRS the points were projected to, when they were longitude/latitude.
         public var projectedCRS: String?
+        /// How far that CRS stretches ground distances at the data's centre (see `RunRecord`).
+        public var scaleFactor: Double?
+        /// The extent of planar input that looks like degrees (see `RunRecord`).
+        public var degreesLikeExtent: PlanarExtent?
     }
 
     /// Reads (and filters) the points of `input` and projects longitude/latitude: the `reading`
@@ -96,29 +112,41 @@ public enum Harness {
         var file: PointFile
         do {
             file = try clock.run(RunStage.reading) { () throws(DatasetError) in
-                try PointFile.read(path: input.path, prefer: input.coordinates, filter: input.filter)
+                try PointFile.read(path: input.path, prefer: input.coordinates, filter: input.filter, options: input.options)
             }
         } catch {
             throw .dataset(error)
         }
         var projectedCRS: String?
+        var scaleFactor: Double?
+        var degreesLikeExtent: PlanarExtent?
         let xs: [Double], ys: [Double]
         do {
             (xs, ys) = try clock.run(RunStage.projecting) { () throws(GeoError) -> ([Double], [Double]) in
                 let c = file.coordinates
-                guard c.kind == .lonlat else { return (c.xOrLongitude, c.yOrLatitude) }
+                guard c.kind == .lonlat else {
+                    let extent = PlanarExtent(x: c.xOrLongitude, y: c.yOrLatitude)
+                    if extent.looksLikeDegrees { degreesLikeExtent = extent }
+                    return (c.xOrLongitude, c.yOrLatitude)
+                }
                 let projection = try Projection(target: Projection.Target(input.crs), fittingLongitudes: c.xOrLongitude,
                                                 latitudes: c.yOrLatitude)
                 projectedCRS = projection.crs
+                scaleFactor = try projection.scaleFactor(fittingLongitudes: c.xOrLongitude, latitudes: c.yOrLatitude)
                 let p = try projection.forward(lon: c.xOrLongitude, lat: c.yOrLatitude)
                 return (p.x, p.y)
             }
         } catch {
             throw .geo(path: input.path, error)
         }
+        if let (flag, value) = input.distanceOption, let scale = scaleFactor, let crs = projectedCRS,
+           abs(scale - 1) > HarnessError.groundScaleTolerance {
+            throw .notGroundMetres(path: input.path, crs: crs, scale: scale, option: flag, value: value)
+        }
         file.coordinates.xOrLongitude = []; file.coordinates.yOrLatitude = []
         do {
-            return PreparedPoints(file: file, points: try PointSet(xs: consume xs, ys: consume ys), projectedCRS: projectedCRS)
+            return PreparedPoints(file: file, points: try PointSet(xs: consume xs, ys: consume ys), projectedCRS: projectedCRS,
+                                  scaleFactor: scaleFactor, degreesLikeExtent: degreesLikeExtent)
         } catch {
             throw .cluster(path: input.path, error)
         }
@@ -126,15 +154,18 @@ public enum Harness {
 
     /// Runs `method` on prepared points (the stages from index to labels), timed by `clock`.
     /// - Parameters:
-    ///   - file: the rows the points came from (kept in the record).
+    ///   - points: the points to cluster (moved in: `prepared.points` may be empty by now).
+    ///   - prepared: the rows and projection they came from (kept in the record).
     ///   - path: the file the points came from, for error messages.
     /// - Throws: `HarnessError.cluster` when the core refuses the points or the parameters.
     public static func cluster(
-        _ points: consuming PointSet, file: PointFile, projectedCRS: String?, path: String, method: Method,
+        _ points: consuming PointSet, prepared: PreparedPoints, path: String, method: Method,
         threads: Int, keeping: HDBSCANOutputs = [], clock: StageClock
     ) throws(HarnessError) -> RunRecord {
-        var record = RunRecord(file: file, method: method, labels: [], clusterCount: 0, noiseCount: 0,
-                               hdbscan: nil, isCore: nil, projectedCRS: projectedCRS, stages: [], peakMegabytes: nil)
+        var record = RunRecord(file: prepared.file, method: method, labels: [], clusterCount: 0, noiseCount: 0,
+                               hdbscan: nil, isCore: nil, projectedCRS: prepared.projectedCRS,
+                               scaleFactor: prepared.scaleFactor, degreesLikeExtent: prepared.degreesLikeExtent,
+                               stages: [], peakMegabytes: nil)
         do {
             switch method {
             case let .hdbscan(parameters):
@@ -160,5 +191,25 @@ public enum Harness {
         } catch {
             throw .cluster(path: path, error)
         }
+    }
+}
+
+/// The bounding box of planar coordinates.
+public struct PlanarExtent: Sendable, Equatable {
+    public var minX = Double.infinity, maxX = -Double.infinity
+    public var minY = Double.infinity, maxY = -Double.infinity
+
+    public init(x: [Double], y: [Double]) {
+        for v in x { minX = min(minX, v); maxX = max(maxX, v) }
+        for v in y { minY = min(minY, v); maxY = max(maxY, v) }
+    }
+
+    /// Whether x,y look like longitude/latitude in degrees rather than metres: every x
+    /// within ±180, every y within ±90, and the whole extent under 5 units across (a city's
+    /// listings span a fraction of a degree; in metres such an extent is a few paces, which no
+    /// listing file is).
+    public var looksLikeDegrees: Bool {
+        minX >= -180 && maxX <= 180 && minY >= -90 && maxY <= 90 && maxX - minX < 5 && maxY - minY < 5
+            && (maxX - minX > 0 || maxY - minY > 0)
     }
 }

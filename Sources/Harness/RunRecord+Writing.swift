@@ -12,6 +12,19 @@ extension RunRecord {
         }
     }
 
+    /// The label columns without the id, for ``PointFile/writeRows(appending:to:options:)``
+    /// (`cluster --append`).
+    public var appendedColumns: [AppendedColumn] {
+        var columns = [AppendedColumn("label", .integers(labels))]
+        if let labeling = hdbscan?.labeling {
+            columns.append(AppendedColumn("probability", .fractions(labeling.probabilities)))
+            columns.append(AppendedColumn("outlier_score", .fractions(labeling.outlierScores)))
+        } else if let isCore {
+            columns.append(AppendedColumn("is_core", .integers(isCore.map { $0 ? 1 : 0 })))
+        }
+        return columns
+    }
+
     /// Writes one row per clustered row, in input order (see `labelColumns`); probabilities and
     /// outlier scores with 10 decimals. Written to a temporary file and renamed into place.
     /// - Complexity: O(n), the rows formatted on `threads` workers.

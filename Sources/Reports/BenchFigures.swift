@@ -27,6 +27,10 @@ public enum BenchFigures {
     /// plots but no maps. HDBSCAN's tree is recomputed in this process: its result depends only
     /// on the points and parameters, so it is the tree of the benchmarked runs.
     /// - Returns: the figures, maps first, in summary order.
+    /// The membership probability above which a point of an HDBSCAN cluster is inside its
+    /// map outline (`geocluster hulls --min-probability`).
+    public static let mapMinProbability = 0.5
+
     public static func draw(summary: [SummaryRow], rows: [RunRow], datasets: [BenchDataset], threads: Int,
                             folder: String) throws(HarnessError) -> [ReportFigure] {
         var maps: [ReportFigure] = [], trees: [ReportFigure] = []
@@ -42,8 +46,14 @@ public enum BenchFigures {
                 var colours: [Int32: String]?
                 if let points {
                     let labels: [Int32]
+                    // HDBSCAN's outlines go around the members with probability ≥ mapMinProbability,
+                    // so a few stray low-probability members do not stretch a compact cluster.
+                    var outlining: [Bool]?
                     do {
-                        labels = try LabelFile.read(path: labelsPath, columns: ["label"], option: "labels").aligned(to: points)
+                        let file = try LabelFile.read(path: labelsPath, columns: ["label"], option: "labels",
+                                                      value: s.method == "hdbscan" ? "probability" : nil)
+                        labels = try file.aligned(to: points)
+                        if s.method == "hdbscan" { outlining = file.values.map { $0 >= mapMinProbability } }
                     } catch {
                         throw .dataset(error)
                     }
@@ -54,12 +64,16 @@ public enum BenchFigures {
                     if mapped?.parameters == s.parameters {
                         let ratio = points.count > concaveHullLimit ? 1 : GeometryContext.defaultConcaveRatio
                         let hulls: (outlines: [Int32: [Coordinates]], crs: String)
-                        do { hulls = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio) } catch {
+                        do {
+                            hulls = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio,
+                                                            outlining: outlining)
+                        } catch {
                             throw .geo(path: d.path, error)
                         }
                         let title = "\(d.name) · geocluster \(s.method)"
                         let subtitle = "\(s.parameters)\n" + summaryLine(s)
-                            + " · \(ratio == 1 ? "convex" : "concave") hulls in \(hulls.crs)"
+                            + " · \(ratio == 1 ? "convex" : "concave") hulls"
+                            + (outlining == nil ? "" : " of members with probability ≥ \(mapMinProbability)") + " in \(hulls.crs)"
                         let svg = ClusterMap.render(MapData(longitudes: lon, latitudes: lat, labels: labels, outlines: hulls.outlines,
                                                             title: title, subtitle: subtitle),
                                                     options: MapOptions(colours: colours))

@@ -28,8 +28,11 @@ struct ClusterCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Input CSV with a header: x,y (metres) or lat,lon (degrees) columns, optional id; or a GeoJSON FeatureCollection of Points (.geojson).")
+    @Argument(help: "Input CSV with a header: x,y (metres) or lat,lon (degrees) columns, optional id (names: see --lat-column …); or a GeoJSON FeatureCollection of Points (.geojson).")
     var input: String
+
+    @OptionGroup(title: "Input columns")
+    var inputOptions: InputOptions
 
     @OptionGroup
     var methodOptions: MethodOptions
@@ -37,8 +40,11 @@ struct ClusterCommand: ParsableCommand {
     @OptionGroup
     var runOptions: RunOptions
 
-    @Option(name: .shortAndLong, help: "Output: CSV (id,label,probability,outlier_score; dbscan id,label,is_core; grid id,label), or GeoJSON Point features with those properties when the name ends in .geojson or .json.")
+    @Option(name: .shortAndLong, help: "Output: CSV (id,label,probability,outlier_score; dbscan id,label,is_core; grid id,label) for .csv or - (standard output), or GeoJSON Point features with those properties for .geojson or .json.")
     var output: String
+
+    @Flag(help: "Write the input's rows (CSV) or features (GeoJSON) with the label columns added, instead of id and labels only.")
+    var append = false
 
     @Option(help: "Also write the condensed tree as CSV: parent,child,lambda,child_size (points are 0-based rows after filters; clusters start at the point count).")
     var condensedTree: String?
@@ -56,6 +62,11 @@ struct ClusterCommand: ParsableCommand {
         if methodOptions.algorithm != .hdbscan && (condensedTree != nil || mst != nil) {
             throw ValidationError("--condensed-tree and --mst are HDBSCAN outputs; drop them with --algorithm \(methodOptions.algorithm.rawValue)")
         }
+        try inputOptions.validate(input: input)
+        try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
+        for (path, flag) in [(condensedTree, "--condensed-tree"), (mst, "--mst")] {
+            if let path { try checkOutputName(path, flag: flag, extensions: ["csv"]) }
+        }
     }
 
     func run() throws {
@@ -71,13 +82,24 @@ struct ClusterCommand: ParsableCommand {
             if condensedTree != nil { keeping.insert(.condensedTree) }
             // GeoJSON output carries each point's longitude/latitude: read them first, so a file
             // without them fails before any clustering.
-            let positions = GeoJSON.isGeoJSONPath(output) ? try readPositions(filter: filter) : nil
-            let record = try Harness.run(RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, filter: filter),
-                                         method: try methodOptions.method(), threads: runOptions.threads, keeping: keeping,
-                                         clock: clock)
+            let positions = GeoJSON.isGeoJSONPath(output) && !append ? try readPositions(filter: filter) : nil
+            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, filter: filter,
+                                    options: inputOptions.readOptions)
+            runInput.distanceOption = methodOptions.distanceOption
+            let method = try methodOptions.method()
+            let record: RunRecord
+            do {
+                record = try Harness.run(runInput, method: method, threads: runOptions.threads, keeping: keeping, clock: clock)
+            } catch {
+                throw fail(methodOptions.hdbscan.explain(error))
+            }
+            reportSkipped(record.file)
+            warnAboutCoordinates(record, inputOptions)
             if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
             try clock.run(RunStage.writing) { () throws(DatasetError) in
-                if let positions {
+                if append {
+                    try record.file.writeRows(appending: record.appendedColumns, to: output, options: inputOptions.readOptions)
+                } else if let positions {
                     try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.xOrLongitude,
                                                   latitudes: positions.coordinates.yOrLatitude)
                 } else {
@@ -97,7 +119,9 @@ struct ClusterCommand: ParsableCommand {
 
     /// The longitude/latitude of the rows clustered, for GeoJSON output.
     private func readPositions(filter: ListingFilter?) throws -> PointFile {
-        let result = Result { () throws(DatasetError) in try PointFile.read(path: input, prefer: .lonlat, filter: filter) }
+        let result = Result { () throws(DatasetError) in
+            try PointFile.read(path: input, prefer: .lonlat, filter: filter, options: inputOptions.readOptions)
+        }
         guard case let .failure(error) = result else { return try result.get() }
         guard case .missingColumns = error else { throw fail(error) }
         throw fail("--output \(output): GeoJSON output needs longitude/latitude, but \(input) has none (\(error)); write CSV (.csv) instead")

@@ -36,7 +36,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Seed: any integer from 0 to 2^64-1.")
     var seed: UInt64 = 1
 
-    @Option(name: .shortAndLong, help: "Output file: .csv, .geojson or .json (written whole or not at all).")
+    @Option(name: .shortAndLong, help: "Output file: .csv, .geojson or .json (written whole or not at all), or - for CSV on standard output.")
     var output: String
 
     @OptionGroup(title: "Filters")
@@ -45,7 +45,7 @@ struct GenerateCommand: ParsableCommand {
     func validate() throws {
         if count < 1 { throw ValidationError("--count must be at least 1") }
         if ListingFormat(path: output) == nil {
-            throw ValidationError("--output '\(output)': the file name must end in .csv, .geojson or .json")
+            throw ValidationError("--output '\(output)': the file name must end in .csv, .geojson or .json (or be - for standard output)")
         }
     }
 
@@ -55,9 +55,13 @@ struct GenerateCommand: ParsableCommand {
             let model = ScenarioModel(scenario: scenario, count: count, seed: seed)
             let summary = try GeneratedListings.write(model: model, to: output, format: ListingFormat(path: output)!,
                                                       filter: filter)
-            if filter != nil { note("kept \(summary.kept) of \(summary.generated) rows") }
-            note("generated \(summary.generated) \(scenario.rawValue) listings (seed \(seed)): "
-                 + "\(summary.clusters) clusters, \(summary.background) background; wrote \(output)")
+            if filter != nil {
+                note("generated \(summary.generated) \(scenario.rawValue) listings (seed \(seed)); kept \(summary.kept) of \(summary.generated) rows: "
+                     + "\(summary.keptClusters) clusters, \(summary.keptBackground) background; wrote \(output)")
+            } else {
+                note("generated \(summary.generated) \(scenario.rawValue) listings (seed \(seed)): "
+                     + "\(summary.clusters) clusters, \(summary.background) background; wrote \(output)")
+            }
         } catch {
             throw fail(error)
         }

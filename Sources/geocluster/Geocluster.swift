@@ -66,12 +66,14 @@ struct Geocluster: ParsableCommand {
         commandName: "geocluster",
         abstract: "Cluster geographic points (real-estate listings first) and measure how well and how fast each method does it.",
         discussion: """
-            Input is CSV with a header row: planar x,y columns (metres) or lat,lon columns \
-            (degrees, WGS 84; also latitude/longitude/lng), projected with PROJ.
+            Input is CSV with a header row (comma, semicolon or tab separated) or GeoJSON Points: \
+            planar x,y columns (metres) or lat,lon columns (degrees, WGS 84; also latitude/longitude/ \
+            lng/위도/경도, or any names given with --lat-column, --lon-column), projected with PROJ. \
+            Output formats follow the output's extension; - is standard output.
             Errors name the file, line and column and exit with status 1; usage mistakes exit with 64.
             """,
         version: version,
-        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, CheckCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self]
+        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, CheckCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self, FilterCommand.self]
     )
 }
 

@@ -15,22 +15,31 @@ struct HullsCommand: ParsableCommand {
         discussion: """
             Reads the points (INPUT, as for `cluster`) and their labels (--labels, the output of \
             `cluster`, one row per input row in the same order), computes each cluster's concave \
-            hull in the projected plane, and writes a GeoJSON FeatureCollection of the hulls in \
-            longitude/latitude, one feature per line, exterior rings counterclockwise as RFC 7946 \
-            requires (properties: label, points, area_m2, centroid_lon, centroid_lat). \
+            hull in the projected plane (--crs), and writes a GeoJSON FeatureCollection of the hulls \
+            in longitude/latitude (WGS 84), one feature per line, exterior rings counterclockwise as \
+            RFC 7946 requires, positions to 7 decimals (properties: label, points, outlined_points, \
+            area_m2, centroid_lon, centroid_lat). Areas are geodesic (on the WGS 84 ellipsoid), \
+            whatever --crs is. --min-probability P outlines only the points that belong to their \
+            cluster with at least that probability (HDBSCAN labels), --core-only only the core \
+            points (DBSCAN's is_core; for HDBSCAN, probability 1), so a few stray members do not \
+            stretch a compact cluster's outline. Filters keep the rows `cluster` kept with the same \
+            filters. \
             A table of the largest clusters goes to standard output. Noise (-1) is left out; a \
             cluster whose points are collinear or coincident gets a LineString or Point of area 0.
             """
     )
 
-    @Argument(help: "Input CSV with lat,lon columns (the file that was clustered).")
+    @Argument(help: "Input CSV or GeoJSON with latitude/longitude (the file that was clustered).")
     var input: String
 
-    @Option(help: "Labels CSV written by `geocluster cluster` (id,label,…).")
+    @Option(help: "Labels written by `geocluster cluster` (id,label,…; CSV or GeoJSON).")
     var labels: String
 
-    @Option(help: "CRS the hulls are computed in: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    @Option(help: "CRS the hulls are computed in: auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 for Korea). Areas are geodesic either way.")
     var crs: String = "auto"
+
+    @OptionGroup(title: "Points outlined")
+    var outlined: OutlineOptions
 
     @Option(help: "Concave hull ratio in [0, 1]: 1 is the convex hull, smaller follows the points more closely.")
     var ratio: Double = GeometryContext.defaultConcaveRatio
@@ -38,29 +47,40 @@ struct HullsCommand: ParsableCommand {
     @Option(help: "How many of the largest clusters to list on standard output.")
     var top: Int = 10
 
-    @Option(name: .shortAndLong, help: "Output GeoJSON file.")
+    @Option(name: .shortAndLong, help: "Output GeoJSON file (.geojson or .json; - for standard output).")
     var output: String
+
+    @OptionGroup(title: "Filters (the same as `cluster` was given)")
+    var filters: FilterOptions
+
+    @OptionGroup(title: "Input columns")
+    var inputOptions: InputOptions
 
     func validate() throws {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
         if top < 0 { throw ValidationError("--top must be at least 0") }
+        try inputOptions.validate(input: input)
+        try checkOutputName(output, flag: "--output", extensions: ["geojson", "json"])
     }
 
     func run() throws {
         try reportingErrors(input: input) {
-            let file = try PointFile.read(path: input, prefer: .lonlat)
-            let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
+            let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
+            let (labelFile, outlining) = try outlined.labels(labels)
+            let label = try labelFile.aligned(to: file)
             let (rows, projection) = try GeometryContext().clusterHulls(
                 longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
-                ratio: ratio, crs: Projection.Target(crs))
+                ratio: ratio, crs: Projection.Target(crs), outlining: outlining)
             try ClusterHull.writeGeoJSON(rows, to: output)
 
             let noise = label.filter { $0 < 0 }.count
-            print("\(rows.count) clusters, \(noise) noise points of \(file.count); hulls in \(projection.crs), written to \(output)")
+            let outlined = outlining.map { o in " (outlining \(zip(o, label).filter { $0.0 && $0.1 >= 0 }.count) of \(label.count - noise) clustered points)" } ?? ""
+            say("\(rows.count) clusters, \(noise) noise points of \(file.count)\(outlined); hulls computed in \(projection.crs), "
+                + "written in longitude/latitude (WGS 84) to \(output); areas geodesic", output: output)
             if top > 0 && !rows.isEmpty {
-                print("label  points   area (m²)   centre (lat, lon)")
+                say("label  points   area (m²)   centre (lat, lon)", output: output)
                 for r in rows.sorted(by: { ($0.points, -$0.label) > ($1.points, -$1.label) }).prefix(top) {
-                    print(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.centroidLatitude, r.centroidLongitude))
+                    say(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.centroidLatitude, r.centroidLongitude), output: output)
                 }
             }
         }

@@ -32,8 +32,14 @@ struct MapCommand: ParsableCommand {
     @Argument(help: "Input CSV or GeoJSON with lat,lon columns (the file that was clustered).")
     var input: String
 
-    @Option(help: "Labels CSV written by `geocluster cluster` (id,label,…).")
+    @Option(help: "Labels written by `geocluster cluster` (id,label,…; CSV or GeoJSON).")
     var labels: String
+
+    @OptionGroup(title: "Input columns")
+    var inputOptions: InputOptions
+
+    @OptionGroup(title: "Points outlined")
+    var outlined: OutlineOptions
 
     @Option(name: .shortAndLong, help: "Output SVG file.")
     var output: String
@@ -44,7 +50,7 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Concave hull ratio in [0, 1] (with --hull concave): smaller follows the points more closely.")
     var ratio: Double = GeometryContext.defaultConcaveRatio
 
-    @Option(help: "CRS the hulls are computed in: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    @Option(help: "CRS the hulls are computed in: auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 for Korea).")
     var crs: String = "auto"
 
     @Option(help: "Title of the map (default: the input's file name).")
@@ -52,23 +58,26 @@ struct MapCommand: ParsableCommand {
 
     func validate() throws {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
+        try inputOptions.validate(input: input)
+        try checkOutputName(output, flag: "--output", extensions: ["svg"])
     }
 
     func run() throws {
         try reportingErrors(input: input) {
-            try AtomicFile.checkDestination(output)
-            let file = try PointFile.read(path: input, prefer: .lonlat)
-            let label = try LabelFile.read(path: labels, columns: ["label"], option: "--labels").aligned(to: file)
+            let file = try inputOptions.readPoints(input, prefer: .lonlat, output: output)
+            let (labelFile, outlining) = try outlined.labels(labels)
+            let label = try labelFile.aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
 
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"
             if hull != .none {
                 let computed = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label,
-                                                       ratio: hull == .convex ? 1 : ratio, crs: Projection.Target(crs))
+                                                       ratio: hull == .convex ? 1 : ratio, crs: Projection.Target(crs),
+                                                       outlining: outlining)
                 outlines = computed.outlines
                 hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
-                hullNote += " computed in \(computed.crs)"
+                hullNote += (outlined.description.map { " of \($0)" } ?? "") + " computed in \(computed.crs)"
             }
 
             let noise = label.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
@@ -79,7 +88,7 @@ struct MapCommand: ParsableCommand {
                                title: name, subtitle: subtitle)
             let svg = ClusterMap.render(data, options: MapOptions())
             try AtomicFile.write(svg, to: output)
-            print("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)")
+            say("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)", output: output)
         }
     }
 }

@@ -200,6 +200,33 @@ struct MethodOptions: ParsableArguments {
     }
 
     func validate() throws { _ = try method() }
+
+    /// The distance in metres the user gave for the chosen algorithm (`--epsilon` above 0,
+    /// `--eps`, `--cell-size`), which must be ground metres.
+    var distanceOption: (flag: String, value: Double)? {
+        switch algorithm {
+        case .hdbscan: return hdbscan.epsilon.flatMap { $0 > 0 ? ("--epsilon", $0) : nil }
+        case .dbscan: return dbscan.eps.map { ("--eps", $0) }
+        case .grid: return grid.cellSize.map { ("--cell-size", $0) }
+        }
+    }
+}
+
+extension HDBSCANOptions {
+    /// The core's "too few points" in the flags the user typed: without `--min-samples`,
+    /// `--min-cluster-size` sets the neighbour count too, which is what a large one runs into.
+    func explain(_ error: HarnessError) -> String {
+        guard case let .cluster(path, .tooFewPoints(count, required, _)) = error else { return error.description }
+        let size = minClusterSize ?? Self.defaultMinClusterSize
+        if let minSamples {
+            return "\(path): \(count) points, but --min-samples \(minSamples) needs at least \(required) "
+                + "(the point itself counts\(minSamplesConvention == .hdbscan ? " under --min-samples-convention hdbscan, plus one" : "")); "
+                + "give a --min-samples below \(count)"
+        }
+        return "\(path): \(count) points, but --min-cluster-size \(size) also sets the neighbour count (--min-samples, "
+            + "not given, defaults to it), which needs at least \(required) points; lower --min-cluster-size below \(count + 1), "
+            + "or give --min-samples below \(count) (with fewer points than --min-cluster-size every point is noise)"
+    }
 }
 
 /// How a run reads and computes: the coordinate columns, the CRS for longitude/latitude and the
@@ -208,7 +235,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Coordinate columns to use when a file has both: xy or lonlat.")
     var coordinates: CoordinateKind?
 
-    @Option(help: "CRS for projecting lat,lon: an EPSG code PROJ knows, or auto (UTM zone of the data).")
+    @Option(help: "CRS for projecting lat,lon: auto (the UTM zone of the data) or a local metric CRS PROJ knows, e.g. EPSG:5179 for Korea; distances (--eps, --cell-size, --epsilon) must be ground metres in it.")
     var crs: String = "auto"
 
     @Option(help: "Worker threads (output is identical for any value).")

@@ -13,31 +13,45 @@ struct ProjectCommand: ParsableCommand {
         commandName: "project",
         abstract: "Project lat,lon columns to a metric CRS and write the rows back with x,y added.",
         discussion: """
-            Reads INPUT (CSV with a header; lat/latitude and lon/lng/longitude columns in degrees), \
-            projects every row with PROJ, and writes all input columns followed by x,y (metres, \
-            easting and northing) to OUTPUT. Existing x,y columns are replaced. With --crs auto the \
-            UTM zone of the points' centroid is used; the CRS chosen is printed on standard error.
+            Reads INPUT (CSV with a header and latitude/longitude columns in degrees, or GeoJSON \
+            Points), projects every row with PROJ, and writes all input columns followed by x,y \
+            (metres, easting and northing) to OUTPUT: CSV for .csv or -, GeoJSON Points with x,y \
+            properties for .geojson or .json. Existing x,y columns are replaced. With --crs auto \
+            the UTM zone of the points' centroid is used; the CRS chosen is printed on standard error.
             """
     )
 
-    @Argument(help: "Input CSV file with lat,lon columns.")
+    @Argument(help: "Input CSV with latitude/longitude columns, or GeoJSON Points.")
     var input: String
 
-    @Option(help: "Target CRS: any code PROJ knows (EPSG:5179 for Korea, EPSG:3857, …) or 'auto' for the UTM zone of the data.")
+    @OptionGroup(title: "Input columns")
+    var inputOptions: InputOptions
+
+    @Option(help: "Target CRS: auto (the UTM zone of the data) or a local metric CRS PROJ knows (EPSG:5179 for Korea).")
     var crs: String = "auto"
 
-    @Option(name: .shortAndLong, help: "Output CSV file (written whole or not at all).")
+    @Option(name: .shortAndLong, help: "Output: .csv or - (CSV), .geojson or .json (GeoJSON); written whole or not at all.")
     var output: String
+
+    func validate() throws {
+        try inputOptions.validate(input: input)
+        try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
+    }
 
     func run() throws {
         try reportingErrors(input: input) {
-            let table = try CSV.read(path: input)
-            let coords = try table.coordinates(prefer: .lonlat)
+            let options = inputOptions.readOptions
+            let table = GeoJSON.isGeoJSONPath(input) ? try GeoJSON.readTable(path: input) : try CSV.read(path: input, delimiter: options.delimiter)
+            let coords = try table.coordinates(prefer: .lonlat, options: options)
             let projection = try Projection(target: Projection.Target(crs),
                                             fittingLongitudes: coords.xOrLongitude, latitudes: coords.yOrLatitude)
             let (x, y) = try projection.forward(lon: coords.xOrLongitude, lat: coords.yOrLatitude)
             // Metres with millimetre precision: enough for any listing, short enough to read.
-            try table.write(to: output, replacing: [("x", x), ("y", y)], decimals: 3)
+            if GeoJSON.isGeoJSONPath(output) {
+                try GeoJSON.write(table, to: output, replacing: [("x", x), ("y", y)], decimals: 3, options: options)
+            } else {
+                try table.write(to: output, replacing: [("x", x), ("y", y)], decimals: 3)
+            }
             note("projected \(table.rows.count) points to \(projection.crs) (\(projection.crsName)); wrote \(output)")
         }
     }

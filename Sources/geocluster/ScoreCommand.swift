@@ -30,9 +30,12 @@ struct ScoreCommand: ParsableCommand {
         commandName: "score",
         abstract: "Score cluster labels against true labels: ARI, AMI, NMI, homogeneity, completeness, V-measure, Fowlkes-Mallows.",
         discussion: """
-            Both files are CSV with a header. Rows are matched by their id column when both files \
-            have one (in any order; every id must appear exactly once in each file), otherwise by \
-            row order (the files must then have the same number of rows). Label -1 is noise; \
+            Both files are CSV with a header (comma, semicolon or tab separated) or GeoJSON. Rows \
+            are matched by their id column when both files have one (in any order; every id must \
+            appear exactly once in each file, or with --shared-ids the ids in only one file are \
+            left out and counted), otherwise by row order (the files must then have the same \
+            number of rows). Filters (--category …) keep the --truth rows that pass them, as \
+            `cluster` with the same filters keeps its input's, so its labels score as they are. Label -1 is noise; \
             --noise says what it means: as-cluster (one more cluster, scikit-learn's behaviour), \
             singletons (each noise point a cluster of its own), excluded (points that are noise in \
             either file are left out), or all three (the default). Values equal scikit-learn's \
@@ -59,13 +62,32 @@ struct ScoreCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @Flag(name: .customLong("shared-ids"), help: "Score only the ids both files have (and say how many were left out of each) instead of requiring the same ids.")
+    var sharedIDs = false
+
+    @OptionGroup(title: "Filters (applied to the --truth file's rows, as `cluster` applies them to its input)")
+    var filters: FilterOptions
+
+    @OptionGroup(title: "Columns of the --truth file when filtering")
+    var inputOptions: InputOptions
+
+    func validate() throws { try inputOptions.validate(input: truth) }
+
     func run() throws {
-        try reportingErrors {
-            let t = try LabelFile.read(path: truth, columns: truthColumn.map { [$0] } ?? ["truth", "label"], option: "--truth-column")
+        try reportingErrors(input: truth) {
+            var t = try LabelFile.read(path: truth, columns: truthColumn.map { [$0] } ?? ["truth", "label"], option: "--truth-column")
+            if let filter = try filters.makeFilter() {
+                let kept = try PointFile.read(path: truth, filter: filter, options: inputOptions.readOptions)
+                t = t.keeping(lines: kept.lines, renumber: !t.hasIDs)
+                note("kept \(kept.count) of \(kept.totalRows) rows of \(truth)")
+            }
             let p = try LabelFile.read(path: labels, columns: [labelsColumn], option: "--labels-column")
-            let (truthLabels, predicted) = try LabelFile.align(t, p)
+            let a = try LabelFile.align(t, p, sharedIDs: sharedIDs)
+            if sharedIDs {
+                note("scored the \(a.truth.count) ids both files have; left out \(a.onlyInTruth) only in \(truth), \(a.onlyInLabels) only in \(labels)")
+            }
             let results = try noise.modes.map { mode throws(MetricsError) in
-                try ClusteringScores(truth: truthLabels, predicted: predicted, noise: mode)
+                try ClusteringScores(truth: a.truth, predicted: a.predicted, noise: mode)
             }
             print(json ? Self.json(t, p, results) : Self.table(t, p, results), terminator: "")
         }

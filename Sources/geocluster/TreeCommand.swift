@@ -38,6 +38,9 @@ struct TreeCommand: ParsableCommand {
     @OptionGroup
     var runOptions: RunOptions
 
+    @OptionGroup(title: "Input columns")
+    var inputOptions: InputOptions
+
     @Flag(help: "Column width ∝ ln(1 + points) instead of points.")
     var logWidth = false
 
@@ -64,6 +67,8 @@ struct TreeCommand: ParsableCommand {
         if !(width >= 200 && width <= 20000 && height >= 200 && height <= 20000) {
             throw ValidationError("--width and --height must be within 200…20000 px")
         }
+        try inputOptions.validate(input: input)
+        try checkOutputName(output, flag: "--output", extensions: ["svg"])
     }
 
     func run() throws {
@@ -73,13 +78,18 @@ struct TreeCommand: ParsableCommand {
         do {
             try AtomicFile.checkDestination(output)
             Geocluster.keepFreedMemoryIfSmall(input: input)
-            record = try Harness.run(RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs), method: .hdbscan(parameters),
-                                     threads: runOptions.threads, keeping: [.condensedTree], clock: clock)
+            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs,
+                                    options: inputOptions.readOptions)
+            if let e = hdbscan.epsilon, e > 0 { runInput.distanceOption = ("--epsilon", e) }
+            record = try Harness.run(runInput, method: .hdbscan(parameters), threads: runOptions.threads,
+                                     keeping: [.condensedTree], clock: clock)
         } catch let e as DatasetError {
             throw fail(e)
         } catch let e as HarnessError {
-            throw fail(e)
+            throw fail(hdbscan.explain(e))
         }
+        reportSkipped(record.file)
+        warnAboutCoordinates(record, inputOptions)
         guard let result = record.hdbscan, let tree = result.condensedTree else {
             preconditionFailure("an HDBSCAN run asked to keep the condensed tree returns it")
         }
@@ -91,7 +101,8 @@ struct TreeCommand: ParsableCommand {
         // The map's colours (`geocluster map` of the same labels), which need the points'
         // longitude/latitude; a file in x,y only gets colours by label number.
         let colours: [Int32: String]
-        if let points = try? PointFile.read(path: input, prefer: .lonlat), points.count == record.labels.count {
+        if let points = try? PointFile.read(path: input, prefer: .lonlat, options: inputOptions.readOptions),
+           points.count == record.labels.count {
             colours = ClusterPalette.colours(labels: record.labels, longitudes: points.coordinates.xOrLongitude,
                                              latitudes: points.coordinates.yOrLatitude)
         } else {

@@ -74,21 +74,21 @@ struct DatasetErrorTests {
     @Test("no coordinate columns is .missingColumns listing the header")
     func noCoordinateColumns() throws {
         try expectBothReaders("id,name,east\n1,a,2\n") {
-            .missingColumns(path: $0, wanted: "coordinate (x,y or lat,lon)", found: ["id", "name", "east"])
+            .missingColumns(path: $0, wanted: "coordinate (x,y or lat,lon; name others with --lat-column, --lon-column or --x-column, --y-column)", found: ["id", "name", "east"])
         }
         // Half a pair is not a pair.
         try expectBothReaders("x,lat\n1,2\n") {
-            .missingColumns(path: $0, wanted: "coordinate (x,y or lat,lon)", found: ["x", "lat"])
+            .missingColumns(path: $0, wanted: "coordinate (x,y or lat,lon; name others with --lat-column, --lon-column or --x-column, --y-column)", found: ["x", "lat"])
         }
     }
 
     @Test("asking for a kind of coordinates the file lacks is .missingColumns naming that kind")
     func preferredKindMissing() throws {
         try expectBothReaders("id,lat,lon\n1,37.5,127\n", prefer: .xy) {
-            .missingColumns(path: $0, wanted: "x and y", found: ["id", "lat", "lon"])
+            .missingColumns(path: $0, wanted: "x and y (name others with --x-column, --y-column)", found: ["id", "lat", "lon"])
         }
         try expectBothReaders("id,x,y\n1,2,3\n", prefer: .lonlat) {
-            .missingColumns(path: $0, wanted: "lat/latitude and lon/lng/longitude", found: ["id", "x", "y"])
+            .missingColumns(path: $0, wanted: "lat/latitude/위도 and lon/lng/long/longitude/경도 (name others with --lat-column, --lon-column)", found: ["id", "x", "y"])
         }
     }
 
@@ -96,7 +96,7 @@ struct DatasetErrorTests {
     func headerOnlyWithoutCoordinates() throws {
         try withTemporaryFolder { folder throws in
             let path = try folder.write("a,b\n", to: "IN.csv")
-            #expect(throws: DatasetError.missingColumns(path: path, wanted: "coordinate (x,y or lat,lon)", found: ["a", "b"])) {
+            #expect(throws: DatasetError.missingColumns(path: path, wanted: "coordinate (x,y or lat,lon; name others with --lat-column, --lon-column or --x-column, --y-column)", found: ["a", "b"])) {
                 try PointFile.read(path: path)
             }
         }

@@ -425,7 +425,8 @@ struct GeneratorFileTests {
             let model = ScenarioModel(scenario: .seoul, count: 2000, seed: 8)
             let summary = try GeneratedListings.write(model: model, to: path, format: .csv)
             #expect(summary == GenerationSummary(scenario: .seoul, seed: 8, generated: 2000, kept: 2000,
-                                                 clusters: model.clusterCount, background: 600))
+                                                 clusters: model.clusterCount, background: 600,
+                                                 keptClusters: model.clusterCount, keptBackground: 600))
             let c = try GeneratedListings.generate(model: model)
             let t = try CSV.read(path: path)
             #expect(t.header == ["id", "lat", "lon", "x", "y", "truth", "category", "area_m2",

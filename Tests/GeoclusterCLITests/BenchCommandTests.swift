@@ -95,14 +95,22 @@ struct BenchCommandTests {
                 text += "p\(i),\(cy + rng.normal() * 0.0005),\(cx + rng.normal() * 0.0005)\n"
             }
             _ = try folder.write(text, to: "mine.csv")
+            // A sweep of two settings: without truth the best is the one with the highest
+            // relative validity.
             var r = try folder.run("bench", "--input", "mine.csv", "--repeat", "1", "--methods", "hdbscan",
-                                   "--min-cluster-size", "20", "--min-samples", "5", "--out", "out")
+                                   "--min-cluster-size", "20,150", "--min-samples", "5", "--out", "out")
             #expect(r.status == 0, "\(r)")
             #expect(r.stderr.contains("mine.csv has no truth column"), "\(r)")
             let runs = table(try folder.read("out/runs.csv"))
-            #expect(runs.count == 1 && runs[0]["dataset"] == "mine" && runs[0]["has_truth"] == "0")
+            #expect(runs.count == 2 && runs[0]["dataset"] == "mine" && runs[0]["has_truth"] == "0")
             #expect(runs[0]["status"] == "ok" && runs[0]["clusters"] == "3", "\(runs)")
             #expect(runs[0]["ari_noise_as_cluster"] == "" && runs[0]["noise_recall"] == "")
+            let validity = try #require(Double(runs[0]["relative_validity"] ?? ""), "\(runs)")
+            #expect(validity > 0.5 && validity <= 1, "three well-separated blobs: \(validity)")
+            let summary = table(try folder.read("out/summary.csv"))
+            let best = summary.filter { $0["best_in_sweep"] == "1" }
+            #expect(best.count == 1 && best[0]["parameters"]?.contains("min_cluster_size=20") == true, "\(summary)")
+            #expect(r.stdout.contains(/min_cluster_size=20 .* rv 0\.\d{3}\*/), "\(r)")
 
             r = try folder.run("bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--category", "apartment",
                                "--out", "filtered", "--cache", "cache")

@@ -17,6 +17,8 @@
 #define GEOCLUSTER_CGEOLIBRARIES_H
 
 #include <proj.h>
+// PROJ's geodesic routines (Karney's algorithms), part of its C API and in the same library.
+#include <geodesic.h>
 // Only the thread-safe `_r` functions of GEOS: each takes an explicit GEOSContextHandle_t,
 // so two contexts on two threads never share global state.
 #define GEOS_USE_ONLY_R_API
@@ -24,6 +26,9 @@
 
 // The PROJ functions Geo calls (proj_info checks the loaded library's major version).
 #define GC_PROJ_FUNCTIONS(X) \
+    X(geod_init) \
+    X(geod_inverse) \
+    X(geod_polygonarea) \
     X(proj_context_create) \
     X(proj_context_destroy) \
     X(proj_context_errno) \

@@ -5,10 +5,11 @@ public enum ListingFormat: String, Sendable {
     case csv
     case geoJSON
 
-    /// `.csv` → CSV, `.geojson` or `.json` → GeoJSON (any case); nil otherwise.
+    /// `.csv` or `-` (standard output) → CSV, `.geojson` or `.json` → GeoJSON (any case);
+    /// nil otherwise.
     public init?(path: String) {
         if GeoJSON.isGeoJSONPath(path) { self = .geoJSON; return }
-        guard path.lowercased().hasSuffix(".csv") else { return nil }
+        guard path.lowercased().hasSuffix(".csv") || path == AtomicFile.standardOutput else { return nil }
         self = .csv
     }
 }
@@ -26,6 +27,10 @@ public struct GenerationSummary: Sendable, Equatable {
     public var clusters: Int
     /// Background listings generated (truth −1).
     public var background: Int
+    /// Clusters with at least one listing written, and background listings written: the
+    /// counts after the filter.
+    public var keptClusters: Int
+    public var keptBackground: Int
 }
 
 /// Writing generated listings: the streaming pipeline of `geocluster generate`.
@@ -55,13 +60,18 @@ public enum GeneratedListings {
         let active = (filter?.isEmpty ?? true) ? nil : filter
         let projection = try makeProjection(path)
         var generator = ListingGenerator(model: model)
-        var kept = 0
+        var kept = 0, keptBackground = 0
+        var keptClusters = Set<Int32>()
+        func tally(_ chunk: ListingChunk) {
+            kept += chunk.count
+            for t in chunk.truth { if t < 0 { keptBackground += 1 } else { keptClusters.insert(t) } }
+        }
         switch format {
         case .csv:
             var out = try CSVWriter(path: path)
             try out.header(columns)
             while let chunk = try nextChunk(&generator, projection, active, path) {
-                kept += chunk.count
+                tally(chunk)
                 for i in 0..<chunk.count {
                     out.field(chunk.ids[i])
                     out.field(chunk.lat[i], decimals: 6); out.field(chunk.lon[i], decimals: 6)
@@ -78,7 +88,7 @@ public enum GeneratedListings {
         case .geoJSON:
             var out = try GeoJSONWriter(path: path)
             while let chunk = try nextChunk(&generator, projection, active, path) {
-                kept += chunk.count
+                tally(chunk)
                 for i in 0..<chunk.count {
                     out.beginFeature(lon: chunk.lon[i], lat: chunk.lat[i], decimals: 6)
                     out.property("id", chunk.ids[i])
@@ -94,7 +104,8 @@ public enum GeneratedListings {
             try out.commit()
         }
         return GenerationSummary(scenario: model.scenario, seed: model.seed, generated: model.count, kept: kept,
-                                 clusters: model.clusterCount, background: model.backgroundCount)
+                                 clusters: model.clusterCount, background: model.backgroundCount,
+                                 keptClusters: keptClusters.count, keptBackground: keptBackground)
     }
 
     /// All of `model`'s listings in memory, projected (for the harness and tests).

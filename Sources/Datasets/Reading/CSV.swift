@@ -68,16 +68,16 @@ public enum CSV {
     /// files go through `PointFile`, which keeps only the columns it needs.
     /// - Throws: `DatasetError` naming the file (and line) for a missing, unreadable or empty
     ///   file, a header without rows, an unterminated quote or a ragged row.
-    public static func read(path: String) throws(DatasetError) -> CSVTable {
+    public static func read(path: String, delimiter: UInt8? = nil) throws(DatasetError) -> CSVTable {
         var collector = TableCollector(path: path)
-        _ = try CSVStreamParser.parse(path: path, into: &collector)
+        try CSVStreamParser.parse(path: path, delimiter: delimiter, into: &collector)
         return try collector.table()
     }
 
     /// Parses CSV bytes; `path` is used only in messages.
     public static func parse(_ bytes: [UInt8], path: String) throws(DatasetError) -> CSVTable {
         var collector = TableCollector(path: path)
-        _ = try CSVStreamParser.parse(bytes: bytes, path: path, into: &collector)
+        try CSVStreamParser.parse(bytes: bytes, path: path, into: &collector)
         return try collector.table()
     }
 
@@ -95,7 +95,7 @@ public enum CSV {
             current.append(String(decoding: bytes, as: UTF8.self))
         }
 
-        mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
+        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
             if !sawHeader {
                 header = current; sawHeader = true
             } else {

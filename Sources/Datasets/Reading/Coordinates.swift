@@ -17,39 +17,23 @@ public struct TableCoordinates: Sendable, Equatable {
 
 extension CSVTable {
     /// Column names accepted for each coordinate, in order of preference.
-    public static let latitudeNames = ["lat", "latitude"]
-    public static let longitudeNames = ["lon", "lng", "longitude"]
+    public static let latitudeNames = ReadOptions.latitudeNames
+    public static let longitudeNames = ReadOptions.longitudeNames
 
-    /// Finds and parses the coordinate columns. With `prefer` nil, `x`,`y` win when both kinds
-    /// are present (they need no projection); otherwise the named kind is required.
-    /// Latitudes must lie in [-90, 90] and longitudes in [-180, 180].
+    /// Finds and parses the coordinate columns (by `options`' names or the usual ones; see
+    /// ``ResolvedColumns/resolve(header:path:prefer:options:)``). With `prefer` nil, `x`,`y`
+    /// win when both kinds are present (they need no projection); otherwise the named kind is
+    /// required. Latitudes must lie in [-90, 90] and longitudes in [-180, 180].
     /// - Throws: `DatasetError` naming the file, line and column of the first bad value, or
     ///   listing the header when no usable columns exist.
-    public func coordinates(prefer: CoordinateKind? = nil) throws(DatasetError) -> TableCoordinates {
-        let xCol = column(named: ["x"]), yCol = column(named: ["y"])
-        let latCol = column(named: Self.latitudeNames), lonCol = column(named: Self.longitudeNames)
-        let hasXY = xCol != nil && yCol != nil
-        let hasLonLat = latCol != nil && lonCol != nil
-        let kind: CoordinateKind
-        switch prefer {
-        case .xy?:
-            guard hasXY else { throw .missingColumns(path: path, wanted: "x and y", found: header) }
-            kind = .xy
-        case .lonlat?:
-            guard hasLonLat else {
-                throw .missingColumns(path: path, wanted: "lat/latitude and lon/lng/longitude", found: header)
-            }
-            kind = .lonlat
-        case nil:
-            if hasXY { kind = .xy } else if hasLonLat { kind = .lonlat } else {
-                throw .missingColumns(path: path, wanted: "coordinate (x,y or lat,lon)", found: header)
-            }
-        }
+    public func coordinates(prefer: CoordinateKind? = nil, options: ReadOptions = ReadOptions()) throws(DatasetError) -> TableCoordinates {
+        let resolved = try ResolvedColumns.resolve(header: header, path: path, prefer: prefer, options: options)
+        let kind = resolved.kind
         // Row by row, each row's two fields in header order, each value range-checked as soon
         // as it is parsed, so the error names the first bad value in file order, the same one
         // PointFile reports. (Parsing a whole column at a time reported, for example, a bad
         // longitude on line 9 before an out-of-range latitude on line 2.)
-        let (firstCol, secondCol) = kind == .xy ? (xCol!, yCol!) : (lonCol!, latCol!)
+        let (firstCol, secondCol) = (resolved.first, resolved.second)
         let inFileOrder = firstCol < secondCol ? [firstCol, secondCol] : [secondCol, firstCol]
         var first = [Double](), second = [Double]()
         first.reserveCapacity(rows.count)
@@ -73,7 +57,7 @@ extension CSVTable {
 
     /// The `id` column's values, or the 0-based row numbers when there is none.
     public func ids() -> [String] {
-        if let c = column(named: ["id"]) { return rows.map { $0[c] } }
+        if let c = column(named: ReadOptions.idNames) { return rows.map { $0[c] } }
         return (0..<rows.count).map(String.init)
     }
 }

@@ -229,17 +229,25 @@ public enum GeoJSON {
     /// the coordinates from those columns, every other column a property in header order. A
     /// field that is a JSON number is written as a number, an empty field as `null`, any
     /// other as a string (so a numeric string such as `"12"` comes back as the number 12).
+    /// With `replacing`, numeric columns are added as properties after the others (rounded
+    /// to `decimals` places), and a column of the same name is left out, as
+    /// ``CSVTable/write(to:replacing:decimals:)`` does for CSV.
     /// - Throws: the coordinate errors of `CSVTable.coordinates(prefer: .lonlat)`,
     ///   `.outputFolderMissing`, `.writeFailed`. Nothing is left at `path` on failure.
-    public static func write(_ table: CSVTable, to path: String) throws(DatasetError) {
-        let coordinates = try table.coordinates(prefer: .lonlat)
-        let lonCol = table.column(named: CSVTable.longitudeNames)!, latCol = table.column(named: CSVTable.latitudeNames)!
-        let propertyColumns = table.header.indices.filter { $0 != lonCol && $0 != latCol }
+    public static func write(
+        _ table: CSVTable, to path: String, replacing columns: [(name: String, values: [Double])] = [], decimals: Int = 3,
+        options: ReadOptions = ReadOptions()
+    ) throws(DatasetError) {
+        let coordinates = try table.coordinates(prefer: .lonlat, options: options)
+        let c = try ResolvedColumns.resolve(header: table.header, path: table.path, prefer: .lonlat, options: options)
+        let drop = Set(columns.compactMap { table.column(named: [$0.name]) })
+        let propertyColumns = table.header.indices.filter { $0 != c.first && $0 != c.second && !drop.contains($0) }
         var out = try GeoJSONWriter(path: path)
         for (r, row) in table.rows.enumerated() {
-            out.beginFeature(lonText: row[lonCol], latText: row[latCol],
+            out.beginFeature(lonText: row[c.first], latText: row[c.second],
                              lon: coordinates.xOrLongitude[r], lat: coordinates.yOrLatitude[r])
-            for c in propertyColumns { out.property(table.header[c], inferring: row[c]) }
+            for k in propertyColumns { out.property(table.header[k], inferring: row[k]) }
+            for column in columns { out.property(column.name, column.values[r], decimals: decimals) }
             try out.endFeature()
         }
         try out.commit()

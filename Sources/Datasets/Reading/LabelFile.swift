@@ -17,6 +17,9 @@ public struct LabelFile: Sendable {
     var idEnds: [Int]
     /// 1-based file line of each row.
     public var lines: [Int32]
+    /// The number in the `value` column of each row (a probability, a 0/1 core flag), when
+    /// one was asked for.
+    public var values: [Double] = []
 
     /// The id of row `i` (only with an `id` column).
     public func id(_ i: Int) -> String {
@@ -28,16 +31,63 @@ public struct LabelFile: Sendable {
     /// - Parameters:
     ///   - columns: label column names to look for, in order of preference (case-insensitive).
     ///   - option: the command-line option that named the column, for the error message.
+    ///   - value: a numeric column to read as well (into `values`), e.g. `probability`.
     /// - Throws: `DatasetError` naming the file, and the line and column of a label that is not
     ///   an integer.
     /// - Complexity: O(file size) time; memory for the labels and ids only.
-    public static func read(path: String, columns: [String], option: String) throws(DatasetError) -> LabelFile {
+    public static func read(path: String, columns: [String], option: String, value: String? = nil) throws(DatasetError) -> LabelFile {
+        if GeoJSON.isGeoJSONPath(path) { return try readGeoJSON(path: path, columns: columns, option: option, value: value) }
         var v = Visitor(path: path, wanted: columns, option: option)
-        _ = try CSVStreamParser.parse(path: path, into: &v)
+        v.valueName = value
+        try CSVStreamParser.parse(path: path, into: &v)
         guard v.sawHeader else { throw .empty(path: path) }
         guard !v.labels.isEmpty else { throw .headerOnly(path: path) }
         return LabelFile(path: path, column: v.header[v.labelColumn], labels: v.labels, hasIDs: v.idColumn >= 0,
-                         idBytes: v.idBytes, idEnds: v.idEnds, lines: v.lines)
+                         idBytes: v.idBytes, idEnds: v.idEnds, lines: v.lines, values: v.values)
+    }
+
+    /// The labels of a GeoJSON FeatureCollection (as `cluster -o labels.geojson` writes it):
+    /// the first of `columns` among each feature's properties (an integer, or a string holding
+    /// one), the id from the `id` property or else the feature's `id` member.
+    private static func readGeoJSON(path: String, columns: [String], option: String, value: String?) throws(DatasetError) -> LabelFile {
+        var file = LabelFile(path: path, column: "", labels: [], hasIDs: false, idBytes: [], idEnds: [], lines: [])
+        var withIDs = 0
+        try GeoJSON.forEachPoint(path: path) { (p) throws(DatasetError) in
+            func bad(_ member: String, _ reason: String) -> DatasetError {
+                .invalidGeoJSON(path: path, feature: p.index, member: member, reason: reason)
+            }
+            guard let member = columns.lazy.compactMap({ name in p.properties.first { $0.key.lowercased() == name.lowercased() } }).first else {
+                throw bad("properties", "has no \(columns.map { "'\($0)'" }.joined(separator: " or ")) property (\(option))")
+            }
+            if file.column.isEmpty { file.column = member.key }
+            var text: String
+            switch member.value {
+            case .number(let t), .string(let t): text = t
+            default: throw bad("properties.\(member.key)", "is \(member.value.kindDescription), not an integer label (\(option))")
+            }
+            guard let label = text.withUTF8({ Visitor.parseLabel($0) }) else {
+                throw bad("properties.\(member.key)", "'\(text)' is not an integer label (-1 for noise) (\(option))")
+            }
+            file.labels.append(label)
+            file.lines.append(Int32(truncatingIfNeeded: p.line))
+            if let value {
+                guard let m = p.properties.first(where: { $0.key == value }) else {
+                    throw bad("properties", "has no '\(value)' property")
+                }
+                guard case .number(var t) = m.value, let v = t.withUTF8({ parseDouble($0) }), v.isFinite else {
+                    throw bad("properties.\(value)", "is not a finite number")
+                }
+                file.values.append(v)
+            }
+            if let id = p.properties.first(where: { $0.key == "id" })?.value ?? p.id {
+                withIDs += 1
+                file.idBytes.append(contentsOf: GeoJSON.fieldText(id).utf8)
+            }
+            file.idEnds.append(file.idBytes.count)
+        }
+        // Ids only when every feature has one; otherwise rows are matched by order.
+        file.hasIDs = withIDs == file.labels.count
+        return file
     }
 
     private struct Visitor: CSVVisitor {
@@ -46,7 +96,9 @@ public struct LabelFile: Sendable {
         let option: String
         var header: [String] = []
         var sawHeader = false
-        var labelColumn = -1, idColumn = -1
+        var labelColumn = -1, idColumn = -1, valueColumn = -1
+        var valueName: String?
+        var values: [Double] = []
         var labels: [Int32] = [], lines: [Int32] = []
         var idBytes: [UInt8] = [], idEnds: [Int] = []
 
@@ -63,10 +115,15 @@ public struct LabelFile: Sendable {
             } else if index == idColumn {
                 idBytes.append(contentsOf: bytes)
                 idEnds.append(idBytes.count)
+            } else if index == valueColumn {
+                guard let v = parseDouble(bytes), v.isFinite else {
+                    throw .invalidNumber(path: path, line: line, column: header[index], text: String(decoding: bytes, as: UTF8.self))
+                }
+                values.append(v)
             }
         }
 
-        mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
+        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
             if !sawHeader {
                 sawHeader = true
                 let names = header.map { $0.trimmingWhitespace().lowercased() }
@@ -74,7 +131,13 @@ public struct LabelFile: Sendable {
                     throw .missingColumns(path: path, wanted: wanted.map { "'\($0)'" }.joined(separator: " or "), found: header)
                 }
                 labelColumn = c
-                idColumn = names.firstIndex(of: "id") ?? -1
+                idColumn = ReadOptions.idNames.lazy.compactMap { names.firstIndex(of: $0) }.first ?? -1
+                if let valueName {
+                    guard let v = names.firstIndex(of: valueName.lowercased()) else {
+                        throw .missingColumns(path: path, wanted: "'\(valueName)'", found: header)
+                    }
+                    valueColumn = v
+                }
                 return
             }
             guard fieldCount == header.count else {
@@ -105,48 +168,96 @@ public struct LabelFile: Sendable {
         }
     }
 
+    /// Two label files matched row to row (see ``align(_:_:sharedIDs:truthOption:labelsOption:)``).
+    public struct Alignment: Sendable {
+        /// The labels of the rows matched, in the truth's order.
+        public var truth: [Int32]
+        public var predicted: [Int32]
+        /// Rows left out because their id is only in the truth, or only in the labels (with
+        /// `sharedIDs`; otherwise 0).
+        public var onlyInTruth = 0
+        public var onlyInLabels = 0
+    }
+
     /// The two label arrays in matching order: by id when both files have ids (the truth's
-    /// order), else by row.
-    /// - Throws: `DatasetError.invalidOption` naming the file and line of the first id that
-    ///   is duplicated or missing from the other file, or the row counts when rows are matched
-    ///   by order.
+    /// order), else by row. With `sharedIDs`, the ids in only one of the files are left out
+    /// and counted instead of being an error.
+    /// - Parameters:
+    ///   - truthOption, labelsOption: the flags that named the two files, for messages.
+    /// - Throws: `DatasetError.invalidOption` naming the flag, file and line of the first id
+    ///   that is duplicated or (without `sharedIDs`) missing from the other file, or the row
+    ///   counts when rows are matched by order.
     /// - Complexity: O(n) expected (one hash table of the truth's ids unless both files list
     ///   the same ids in the same order).
-    public static func align(_ t: LabelFile, _ p: LabelFile) throws(DatasetError) -> ([Int32], [Int32]) {
-        func mismatch(_ reason: String) -> DatasetError { .invalidOption(option: "--labels", value: p.path, reason: reason) }
+    public static func align(
+        _ t: LabelFile, _ p: LabelFile, sharedIDs: Bool = false, truthOption: String = "--truth", labelsOption: String = "--labels"
+    ) throws(DatasetError) -> Alignment {
+        func inTruth(_ reason: String) -> DatasetError { .invalidOption(option: truthOption, value: t.path, reason: reason) }
+        func inLabels(_ reason: String) -> DatasetError { .invalidOption(option: labelsOption, value: p.path, reason: reason) }
+        let hint = sharedIDs ? "" : "; add --shared-ids to score only the ids both files have"
         if t.hasIDs != p.hasIDs {
             let (with, without) = t.hasIDs ? (t.path, p.path) : (p.path, t.path)
-            throw mismatch("\(with) has an id column but \(without) does not; give both files ids, or neither (rows are then matched by order)")
+            throw (t.hasIDs ? inLabels : inTruth)("\(with) has an id column but \(without) does not; give both files ids, or neither (rows are then matched by order)")
         }
         if !t.hasIDs {
             guard t.labels.count == p.labels.count else {
-                throw mismatch("\(t.path) has \(t.labels.count) rows but \(p.path) has \(p.labels.count); without id columns rows are matched by order")
+                throw inLabels("\(t.path) has \(t.labels.count) rows but \(p.path) has \(p.labels.count); without id columns rows are matched by order")
             }
-            return (t.labels, p.labels)
+            return Alignment(truth: t.labels, predicted: p.labels)
         }
         // Same ids in the same order (the usual case: both written from one input file): the
         // rows pair up as they are, and no lookup table is needed.
-        if t.idBytes == p.idBytes && t.idEnds == p.idEnds { return (t.labels, p.labels) }
+        if t.idBytes == p.idBytes && t.idEnds == p.idEnds { return Alignment(truth: t.labels, predicted: p.labels) }
         var row = [String: Int](minimumCapacity: t.labels.count)
         for i in 0..<t.labels.count {
             if let j = row.updateValue(i, forKey: t.id(i)) {
-                throw mismatch("\(t.path):\(t.lines[i]): id '\(t.id(i))' appears again (first on line \(t.lines[j])); ids must be unique")
+                throw inTruth("\(t.path):\(t.lines[i]): id '\(t.id(i))' appears again (first on line \(t.lines[j])); ids must be unique")
             }
         }
         var predicted = [Int32](repeating: 0, count: t.labels.count)
         var seen = [Bool](repeating: false, count: t.labels.count)
+        var onlyInLabels = 0
         for i in 0..<p.labels.count {
             guard let j = row[p.id(i)] else {
-                throw mismatch("\(p.path):\(p.lines[i]): id '\(p.id(i))' is not in \(t.path)")
+                if sharedIDs { onlyInLabels += 1; continue }
+                throw inLabels("\(p.path):\(p.lines[i]): id '\(p.id(i))' is not in \(t.path)\(hint)")
             }
-            if seen[j] { throw mismatch("\(p.path):\(p.lines[i]): id '\(p.id(i))' appears again; ids must be unique") }
+            if seen[j] { throw inLabels("\(p.path):\(p.lines[i]): id '\(p.id(i))' appears again; ids must be unique") }
             seen[j] = true
             predicted[j] = p.labels[i]
         }
-        if let j = seen.firstIndex(of: false) {
-            throw mismatch("\(t.path):\(t.lines[j]): id '\(t.id(j))' is not in \(p.path)")
+        if !sharedIDs, let j = seen.firstIndex(of: false) {
+            throw inTruth("\(t.path):\(t.lines[j]): id '\(t.id(j))' is not in \(p.path)\(hint)")
         }
-        return (t.labels, predicted)
+        guard sharedIDs else { return Alignment(truth: t.labels, predicted: predicted) }
+        var a = Alignment(truth: [], predicted: [], onlyInLabels: onlyInLabels)
+        for j in 0..<t.labels.count {
+            if seen[j] { a.truth.append(t.labels[j]); a.predicted.append(predicted[j]) } else { a.onlyInTruth += 1 }
+        }
+        return a
+    }
+
+    /// The rows whose lines are in `lines` (ascending), as read; with `renumber`, named by
+    /// their 0-based row numbers in the file (for a file without ids whose rows a filter
+    /// thinned, as `cluster` names them).
+    /// - Complexity: O(rows + id bytes).
+    public func keeping(lines kept: [Int32], renumber: Bool) -> LabelFile {
+        var out = LabelFile(path: path, column: column, labels: [], hasIDs: hasIDs || renumber, idBytes: [], idEnds: [], lines: [])
+        var k = 0
+        for r in 0..<labels.count {
+            while k < kept.count && kept[k] < lines[r] { k += 1 }
+            guard k < kept.count && kept[k] == lines[r] else { continue }
+            out.labels.append(labels[r]); out.lines.append(lines[r])
+            if !values.isEmpty { out.values.append(values[r]) }
+            if hasIDs {
+                let lo = r == 0 ? 0 : idEnds[r - 1]
+                out.idBytes.append(contentsOf: idBytes[lo..<idEnds[r]])
+            } else {
+                out.idBytes.append(contentsOf: String(r).utf8)
+            }
+            out.idEnds.append(out.idBytes.count)
+        }
+        return out
     }
 
     /// The labels of `points`, one per kept row: this file's rows must be the point file's

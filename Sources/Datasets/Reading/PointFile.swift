@@ -3,9 +3,13 @@
 /// memory. With a ``ListingFilter`` only the rows that pass are kept; the attribute and
 /// latitude/longitude columns the filter needs are parsed (and checked) in every row.
 ///
-/// CSV input: columns found by name (``CSVTable/column(named:)``): `x`,`y` or `lat`/
-/// `latitude` and `lon`/`lng`/`longitude`, optional `id`, and for filters `category`,
-/// `area_m2`/`area`, `deposit`, `monthly_rent`/`rent`. Other columns are skipped.
+/// CSV input: columns found by the names ``ReadOptions`` gives or by the usual ones
+/// (``ResolvedColumns/resolve(header:path:prefer:options:)``): `x`,`y` or `lat`/`latitude`/
+/// `위도` and `lon`/`lng`/`long`/`longitude`/`경도`, optional `id`/`fid`, and for filters
+/// `category`, `area_m2`/`area`, `deposit`, `monthly_rent`/`rent`. Other columns are skipped.
+/// Fields are separated by commas, semicolons or tabs (detected from the header). Rows whose
+/// fields are all empty (what spreadsheets leave at the end of an export) are skipped; with
+/// ``ReadOptions/skipBadRows`` so is every malformed row, counted in ``skippedRows``.
 ///
 /// GeoJSON input (`.geojson` or `.json`): a FeatureCollection of Point features. The
 /// coordinates are the geometry's (`.lonlat`), or with `prefer: .xy` the numeric `x` and `y`
@@ -30,8 +34,18 @@ public struct PointFile: Sendable {
     /// or a filter was applied, in which case the kept rows' 0-based row numbers in the file
     /// are stored as their ids. Otherwise `id(i)` is `i`.
     public var hasIDColumn: Bool
-    /// Number of data rows (features) in the file, kept or not.
+    /// Number of data rows (features) in the file, kept or not (entirely empty rows aside).
     public var totalRows: Int
+    /// The field separator of a CSV file (a comma for GeoJSON).
+    public var delimiter: UInt8 = UInt8(ascii: ",")
+    /// Malformed rows skipped under ``ReadOptions/skipBadRows``, and the first one's error.
+    public var skippedRows = 0
+    public var firstSkipped: DatasetError?
+    /// Entirely empty rows skipped (`;;;` lines of a spreadsheet export).
+    public var emptyRows = 0
+    /// For GeoJSON input: the 0-based feature index of each kept row (empty for CSV, whose
+    /// rows ``lines`` names).
+    public var featureIndices: [Int32] = []
     private var idBytes: [UInt8]
     private var idEnds: [UInt32]
 
@@ -62,23 +76,35 @@ public struct PointFile: Sendable {
     ///   `.noRowsKept` when the filter keeps nothing.
     /// - Complexity: O(file size) time; memory for the kept columns only. A `--within`
     ///   region adds O(k log v) for the k rows that reach it.
-    public static func read(path: String, prefer: CoordinateKind? = nil, filter: ListingFilter? = nil) throws(DatasetError) -> PointFile {
+    public static func read(
+        path: String, prefer: CoordinateKind? = nil, filter: ListingFilter? = nil, options: ReadOptions = ReadOptions()
+    ) throws(DatasetError) -> PointFile {
         let active = (filter?.isEmpty ?? true) ? nil : filter
         var builder: Builder
         if GeoJSON.isGeoJSONPath(path) {
-            builder = try readGeoJSON(path: path, prefer: prefer, filter: active)
+            builder = try readGeoJSON(path: path, prefer: prefer, filter: active, options: options)
         } else {
-            var v = Visitor(path: path, prefer: prefer, filter: active)
-            _ = try CSVStreamParser.parse(path: path, into: &v)
+            var v = Visitor(path: path, prefer: prefer, filter: active, options: options)
+            let summary = try CSVStreamParser.parse(path: path, delimiter: options.delimiter, into: &v)
             guard v.sawHeader else { throw .empty(path: path) }
-            guard v.rows.total > 0 else { throw .headerOnly(path: path) }
+            guard v.rows.total > 0 else {
+                if let e = v.rows.firstSkipped { throw e }
+                throw .headerOnly(path: path)
+            }
             builder = v.rows
             builder.header = v.header
-            builder.hasID = v.idCol >= 0 || active != nil
+            builder.hasID = v.idCol >= 0 || v.recordsRowNumbers
+            builder.delimiter = summary.delimiter
         }
         var file = builder.file(path: path)
         if let region = active?.region {
             file = file.keeping(try region.covers(lon: builder.regionLon, lat: builder.regionLat))
+            if file.count == 0 && !builder.regionLon.isEmpty {
+                let swapped = (try? region.covers(lon: builder.regionLat, lat: builder.regionLon))?.reduce(0) { $0 + ($1 ? 1 : 0) } ?? 0
+                if swapped > 0 {
+                    throw .regionAxesSwapped(path: path, region: region.path, total: file.totalRows, swappedMatches: swapped)
+                }
+            }
         }
         if active != nil && file.count == 0 { throw .noRowsKept(path: path, total: file.totalRows) }
         return file
@@ -89,9 +115,9 @@ public struct PointFile: Sendable {
     /// - Complexity: O(count + id bytes).
     public func keeping(_ mask: [Bool]) -> PointFile {
         precondition(mask.count == count, "one mask entry per row")
-        var out = PointFile(path: path, header: header,
-                            coordinates: TableCoordinates(kind: coordinates.kind, xOrLongitude: [], yOrLatitude: []),
-                            lines: [], hasIDColumn: hasIDColumn, totalRows: totalRows, idBytes: [], idEnds: [])
+        var out = self
+        out.coordinates.xOrLongitude = []; out.coordinates.yOrLatitude = []
+        out.lines = []; out.idBytes = []; out.idEnds = []; out.featureIndices = []
         let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
         out.coordinates.xOrLongitude.reserveCapacity(kept)
         out.coordinates.yOrLatitude.reserveCapacity(kept)
@@ -100,6 +126,7 @@ public struct PointFile: Sendable {
             out.coordinates.xOrLongitude.append(coordinates.xOrLongitude[i])
             out.coordinates.yOrLatitude.append(coordinates.yOrLatitude[i])
             out.lines.append(lines[i])
+            if !featureIndices.isEmpty { out.featureIndices.append(featureIndices[i]) }
             if hasIDColumn {
                 withIDBytes(i) { out.idBytes.append(contentsOf: $0) }
                 out.idEnds.append(UInt32(out.idBytes.count))
@@ -122,11 +149,16 @@ public struct PointFile: Sendable {
         var regionLon: [Double] = [], regionLat: [Double] = []
         /// Rows seen, kept or not.
         var total = 0
+        var delimiter = UInt8(ascii: ",")
+        var skipped = 0, empty = 0
+        var firstSkipped: DatasetError?
+        var featureIndices: [Int32] = []
 
         func file(path: String) -> PointFile {
             PointFile(path: path, header: header,
                       coordinates: TableCoordinates(kind: kind, xOrLongitude: xOrLongitude, yOrLatitude: yOrLatitude),
-                      lines: lines, hasIDColumn: hasID, totalRows: total,
+                      lines: lines, hasIDColumn: hasID, totalRows: total, delimiter: delimiter,
+                      skippedRows: skipped, firstSkipped: firstSkipped, emptyRows: empty, featureIndices: featureIndices,
                       idBytes: idBytes, idEnds: idEnds)
         }
     }
@@ -158,7 +190,11 @@ public struct PointFile: Sendable {
         let path: String
         let prefer: CoordinateKind?
         let filter: ListingFilter?
+        let options: ReadOptions
         let categoryNames: [[UInt8]]
+        /// Kept rows are named by their row numbers when there is no id column (a filter or
+        /// skipped rows would otherwise renumber them).
+        let recordsRowNumbers: Bool
         var header: [String] = []
         var sawHeader = false
         var roles: [Role] = []
@@ -168,23 +204,40 @@ public struct PointFile: Sendable {
         var x = 0.0, y = 0.0
         /// `idBytes.count` when the current row started, to drop its id if the row is dropped.
         var rowIDStart = 0
+        /// Whether the current row has an error, and the first one (reported, or counted under
+        /// `skipBadRows`, when the row ends; only touched when a row fails, so the hot path
+        /// stores one flag).
+        var rowFailed = false
+        var rowError: DatasetError?
 
-        init(path: String, prefer: CoordinateKind?, filter: ListingFilter?) {
+        init(path: String, prefer: CoordinateKind?, filter: ListingFilter?, options: ReadOptions) {
             self.path = path
             self.prefer = prefer
             self.filter = filter
+            self.options = options
             categoryNames = filter?.categoryBytes ?? []
+            recordsRowNumbers = filter != nil || options.skipBadRows
         }
 
+        /// The field as a finite number; otherwise 0, with the row's error noted.
         @inline(__always)
-        private func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ line: Int) throws(DatasetError) -> Double {
-            guard let v = parseDouble(bytes) else {
-                throw .invalidNumber(path: path, line: line, column: header[index], text: String(decoding: bytes, as: UTF8.self))
+        private mutating func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ line: Int) -> Double {
+            if let v = parseDouble(bytes), v.isFinite { return v }
+            if !rowFailed {
+                rowFailed = true
+                let text = String(decoding: bytes, as: UTF8.self)
+                rowError = parseDouble(bytes) == nil
+                    ? .invalidNumber(path: path, line: line, column: header[index], text: text)
+                    : .nonFinite(path: path, line: line, column: header[index], text: text)
             }
-            guard v.isFinite else {
-                throw .nonFinite(path: path, line: line, column: header[index], text: String(decoding: bytes, as: UTF8.self))
+            return 0
+        }
+
+        private mutating func outOfRange(_ v: Double, _ index: Int, _ line: Int, _ limit: String) {
+            if !rowFailed {
+                rowFailed = true
+                rowError = .outOfRange(path: path, line: line, column: header[index], value: v, limit: limit)
             }
-            return v
         }
 
         mutating func field(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, line: Int) throws(DatasetError) {
@@ -194,53 +247,64 @@ public struct PointFile: Sendable {
             case .skip:
                 return
             case .x:
-                x = try number(bytes, index, line)
+                x = number(bytes, index, line)
             case .y:
-                y = try number(bytes, index, line)
+                y = number(bytes, index, line)
             case .lon:
-                let v = try number(bytes, index, line)
-                if abs(v) > 180 {
-                    throw .outOfRange(path: path, line: line, column: header[index], value: v, limit: "longitude must be within ±180")
-                }
+                let v = number(bytes, index, line)
+                if abs(v) > 180 { outOfRange(v, index, line, "longitude must be within ±180") }
                 row.lon = v
             case .lat:
-                let v = try number(bytes, index, line)
-                if abs(v) > 90 {
-                    throw .outOfRange(path: path, line: line, column: header[index], value: v, limit: "latitude must be within ±90")
-                }
+                let v = number(bytes, index, line)
+                if abs(v) > 90 { outOfRange(v, index, line, "latitude must be within ±90") }
                 row.lat = v
             case .id:
                 rows.idBytes.append(contentsOf: bytes)
             case .category:
                 row.categoryOK = ListingFilter.categoryMatches(bytes, categoryNames)
             case .area:
-                row.area = try number(bytes, index, line)
+                row.area = number(bytes, index, line)
             case .deposit:
-                row.deposit = try number(bytes, index, line)
+                row.deposit = number(bytes, index, line)
             case .rent:
-                row.rent = try number(bytes, index, line)
+                row.rent = number(bytes, index, line)
             }
         }
 
-        mutating func endRecord(line: Int, fieldCount: Int) throws(DatasetError) {
+        /// Forgets the id bytes of a row that is not kept.
+        private mutating func dropRowID() {
+            if idCol >= 0 { rows.idBytes.removeLast(rows.idBytes.count - rowIDStart) }
+        }
+
+        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
             if !sawHeader {
                 sawHeader = true
                 try assignRoles()
                 return
             }
-            guard fieldCount == header.count else {
-                throw .raggedRow(path: path, line: line, expected: header.count, found: fieldCount)
+            defer { row.categoryOK = true; rowFailed = false }
+            // A row of empty fields (`;;;`), as spreadsheets leave at the end of an export.
+            guard hasData else { dropRowID(); rows.empty += 1; return }
+            if fieldCount != header.count && !rowFailed {
+                rowFailed = true
+                rowError = .raggedRow(path: path, line: line, expected: header.count, found: fieldCount)
             }
             rows.total += 1
-            defer { row.categoryOK = true }
+            if rowFailed, let e = rowError {
+                guard options.skipBadRows else { throw e }
+                dropRowID()
+                rows.skipped += 1
+                if rows.firstSkipped == nil { rows.firstSkipped = e }
+                return
+            }
             if let f = filter, !PointFile.passes(row, f) {
-                if idCol >= 0 { rows.idBytes.removeLast(rows.idBytes.count - rowIDStart) }
+                dropRowID()
                 return
             }
             if idCol >= 0 {
                 rows.idEnds.append(UInt32(rows.idBytes.count))
                 rowIDStart = rows.idBytes.count
-            } else if filter != nil {
+            } else if recordsRowNumbers {
                 // No id column: record the row number, so ids still name input rows.
                 rows.idBytes.append(contentsOf: String(rows.total - 1).utf8)
                 rows.idEnds.append(UInt32(rows.idBytes.count))
@@ -257,28 +321,15 @@ public struct PointFile: Sendable {
         /// Finds the columns from the header and gives each its role.
         private mutating func assignRoles() throws(DatasetError) {
             let t = CSVTable(path: path, header: header, rows: [], lines: [])
-            let xCol = t.column(named: ["x"]), yCol = t.column(named: ["y"])
-            let latCol = t.column(named: CSVTable.latitudeNames), lonCol = t.column(named: CSVTable.longitudeNames)
-            let hasXY = xCol != nil && yCol != nil, hasLonLat = latCol != nil && lonCol != nil
-            switch prefer {
-            case .xy?:
-                guard hasXY else { throw .missingColumns(path: path, wanted: "x and y", found: header) }
-                rows.kind = .xy
-            case .lonlat?:
-                guard hasLonLat else { throw .missingColumns(path: path, wanted: "lat/latitude and lon/lng/longitude", found: header) }
-                rows.kind = .lonlat
-            case nil:
-                if hasXY { rows.kind = .xy } else if hasLonLat { rows.kind = .lonlat } else {
-                    throw .missingColumns(path: path, wanted: "coordinate (x,y or lat,lon)", found: header)
-                }
-            }
+            let c = try ResolvedColumns.resolve(header: header, path: path, prefer: prefer, options: options)
+            rows.kind = c.kind
             roles = [Role](repeating: .skip, count: header.count)
-            if rows.kind == .xy { roles[xCol!] = .x; roles[yCol!] = .y } else { roles[lonCol!] = .lon; roles[latCol!] = .lat }
-            idCol = t.column(named: ["id"]) ?? -1
+            if rows.kind == .xy { roles[c.first] = .x; roles[c.second] = .y } else { roles[c.first] = .lon; roles[c.second] = .lat }
+            idCol = c.id ?? -1
             if idCol >= 0 { roles[idCol] = .id }
             guard let f = filter else { return }
             if f.needsLonLat && rows.kind == .xy {
-                guard let lon = lonCol, let lat = latCol else {
+                guard let lon = c.longitude, let lat = c.latitude else {
                     throw .missingFilterColumn(path: path, option: f.bbox != nil ? "--bbox" : "--within",
                                                wanted: "lat/latitude and lon/lng/longitude", found: header)
                 }
@@ -300,9 +351,13 @@ public struct PointFile: Sendable {
 
     // MARK: - GeoJSON
 
-    private static func readGeoJSON(path: String, prefer: CoordinateKind?, filter: ListingFilter?) throws(DatasetError) -> Builder {
+    private static func readGeoJSON(
+        path: String, prefer: CoordinateKind?, filter: ListingFilter?, options: ReadOptions
+    ) throws(DatasetError) -> Builder {
         var b = Builder()
-        b.kind = prefer ?? .lonlat
+        b.kind = prefer ?? (options.namedKind == .xy ? .xy : .lonlat)
+        let xName = options.x ?? "x", yName = options.y ?? "y"
+        let idNames = options.id.map { [$0] } ?? ReadOptions.idNames
         var keys: [String] = [], seen = Set<String>()
         let names = filter?.categoryBytes ?? []
         try GeoJSON.forEachPoint(path: path) { (p) throws(DatasetError) in
@@ -347,16 +402,22 @@ public struct PointFile: Sendable {
                 if !passes(row, f) { return }
             }
             if b.kind == .xy {
-                b.xOrLongitude.append(try number(["x"], "--coordinates xy"))
-                b.yOrLatitude.append(try number(["y"], "--coordinates xy"))
+                b.xOrLongitude.append(try number([xName], options.x == nil ? "--coordinates xy" : "--x-column"))
+                b.yOrLatitude.append(try number([yName], options.y == nil ? "--coordinates xy" : "--y-column"))
             } else {
                 b.xOrLongitude.append(p.lon); b.yOrLatitude.append(p.lat)
             }
             if filter?.region != nil { b.regionLon.append(p.lon); b.regionLat.append(p.lat) }
-            let id = p.properties.first(where: { $0.key == "id" })?.value ?? p.id
+            var id: JSONValue?
+            for name in idNames where id == nil { id = p.properties.first(where: { $0.key == name })?.value }
+            if id == nil, let given = options.id {
+                throw bad(given, "is missing; --id-column names it, so every feature needs it")
+            }
+            id = id ?? p.id
             b.idBytes.append(contentsOf: (id.map(GeoJSON.fieldText) ?? String(p.index)).utf8)
             b.idEnds.append(UInt32(b.idBytes.count))
             b.lines.append(Int32(truncatingIfNeeded: p.line))
+            b.featureIndices.append(Int32(truncatingIfNeeded: p.index))
         }
         b.header = ["lon", "lat"] + keys.filter { $0 != "lon" && $0 != "lat" }
         b.hasID = true

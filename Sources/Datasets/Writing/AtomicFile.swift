@@ -8,6 +8,9 @@ import Foundation
 /// temporary file in the same folder, which is then renamed over the destination (a device or
 /// FIFO destination is written in place). The streaming writers use the same mechanism.
 public enum AtomicFile {
+    /// The output path that means standard output (written as it comes, never renamed).
+    public static let standardOutput = "-"
+
     public static func write(_ text: String, to path: String) throws(DatasetError) {
         try write(Data(text.utf8), to: path)
     }
@@ -22,6 +25,7 @@ public enum AtomicFile {
     /// can refuse a bad destination before doing any work.
     /// - Throws: `.outputFolderMissing`.
     public static func checkDestination(_ path: String) throws(DatasetError) {
+        if path == standardOutput { return }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         guard fileKind(atPath: folder.path).isFolder else {
             throw .outputFolderMissing(path: path)

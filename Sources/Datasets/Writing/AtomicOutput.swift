@@ -39,10 +39,12 @@ struct AtomicOutput: ~Copyable {
         let folder = url.deletingLastPathComponent()
         // A destination that exists but is not a regular file (/dev/null, /dev/stdout, a FIFO)
         // is written directly: renaming a temporary file over it would replace the device.
-        let direct = isSpecialFile(path)
+        // `-` is standard output (a copy of descriptor 1, so closing it leaves 1 open).
+        let direct = path == AtomicFile.standardOutput || isSpecialFile(path)
         let temp = direct ? "" : folder.appendingPathComponent(
             ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
-        let descriptor = direct ? open(path, O_WRONLY) : open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let descriptor = path == AtomicFile.standardOutput ? dup(1)
+            : direct ? open(path, O_WRONLY) : open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         self.path = path
         tempPath = temp

@@ -42,6 +42,20 @@ public enum GeoJSONGeometry: Equatable, Sendable {
         }
     }
 
+    /// The geometry with every coordinate rounded to `decimals` places (ties away from zero).
+    func rounded(toDecimals decimals: Int) -> GeoJSONGeometry {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        func r(_ v: Double) -> Double { (v * scale).rounded() / scale }
+        func r(_ c: Coordinates) -> Coordinates { Coordinates(x: c.x.map(r), y: c.y.map(r)) }
+        switch self {
+        case .point(let lon, let lat): return .point(lon: r(lon), lat: r(lat))
+        case .lineString(let c): return .lineString(r(c))
+        case .polygon(let rings): return .polygon(rings.map(r))
+        case .multiPolygon(let polygons): return .multiPolygon(polygons.map { $0.map(r) })
+        }
+    }
+
     /// RFC 7946's name of the geometry type.
     var typeName: String {
         switch self {

@@ -53,17 +53,24 @@ public struct GeoJSONWriter: ~Copyable {
         closeGeometry()
     }
 
-    /// Starts a feature with `geometry`, its coordinates in the shortest text that reads
-    /// back exactly. Polygon rings are written in RFC 7946's orientation, exterior rings
-    /// counterclockwise and holes clockwise: a ring given the other way round is written
-    /// from its last vertex to its first (a ring of zero area as given).
+    /// Decimals of the positions of ``beginFeature(_:)``: 7 (about 1 cm), more than any
+    /// listing's position carries, so a coordinate computed by a projection's inverse is
+    /// written `126.88025`, not `126.88025000000002` (RFC 7946 §11.2 asks for no more
+    /// precision than the data has).
+    public static let geometryDecimals = 7
+
+    /// Starts a feature with `geometry`, its coordinates rounded to ``geometryDecimals``
+    /// places and written in the shortest text that reads back as the rounded value. Polygon
+    /// rings are written in RFC 7946's orientation, exterior rings counterclockwise and holes
+    /// clockwise (judged on the rounded vertices): a ring given the other way round is
+    /// written from its last vertex to its first (a ring of zero area as given).
     /// - Complexity: O(vertices).
     public mutating func beginFeature(_ geometry: GeoJSONGeometry) {
         openFeature()
         output.append(#"{"type":""#)
         output.append(geometry.typeName)
         output.append(#"","coordinates":"#)
-        switch geometry {
+        switch geometry.rounded(toDecimals: Self.geometryDecimals) {
         case .point(let lon, let lat):
             output.append(0x5B)
             appendPosition(lon, lat)

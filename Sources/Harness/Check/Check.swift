@@ -139,8 +139,8 @@ public enum Check {
         var fits: [Double] = [], calibrations: [Double] = [before], ratios: [Double] = []
         for r in 0...repeats {  // the first fit is a warm-up too
             let start = Calibration.threadSeconds()
-            _ = try Harness.cluster(prepared.points, file: prepared.file, projectedCRS: prepared.projectedCRS,
-                                    path: dataset.path, method: method, threads: 1, clock: StageClock())
+            _ = try Harness.cluster(prepared.points, prepared: prepared, path: dataset.path, method: method,
+                                    threads: 1, clock: StageClock())
             let fit = Calibration.threadSeconds() - start
             let after = calibration.run()
             calibrations.append(after)

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Datasets
+import Harness
+
+/// A field separator given on the command line.
+struct Delimiter: ExpressibleByArgument {
+    let byte: UInt8
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case ",", "comma": byte = UInt8(ascii: ",")
+        case ";", "semicolon": byte = UInt8(ascii: ";")
+        case "\t", "\\t", "tab": byte = UInt8(ascii: "\t")
+        default: return nil
+        }
+    }
+}
+
+/// How the commands that read points find their columns: the names users' files give them,
+/// the separator, and what a malformed row does (`cluster`, `tree`, `hulls`, `map`, `project`,
+/// `filter`, and `score` for the filtered truth file).
+struct InputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Latitude column (default: lat, latitude or 위도).", valueName: "name"))
+    var latColumn: String?
+
+    @Option(help: ArgumentHelp("Longitude column (default: lon, lng, long, longitude or 경도).", valueName: "name"))
+    var lonColumn: String?
+
+    @Option(help: ArgumentHelp("Planar easting column, metres (default: x).", valueName: "name"))
+    var xColumn: String?
+
+    @Option(help: ArgumentHelp("Planar northing column, metres (default: y).", valueName: "name"))
+    var yColumn: String?
+
+    @Option(help: ArgumentHelp("Id column or GeoJSON property (default: id, then fid; without one, rows are named by their 0-based row number).", valueName: "name"))
+    var idColumn: String?
+
+    @Option(help: ArgumentHelp("CSV field separator: comma, semicolon or tab (default: detected from the header line).", valueName: "sep"))
+    var delimiter: Delimiter?
+
+    @Flag(help: "Skip a malformed CSV row (bad number, coordinate out of range, wrong field count) with a counted warning instead of stopping.")
+    var skipBadRows = false
+
+    var readOptions: ReadOptions {
+        ReadOptions(latitude: latColumn, longitude: lonColumn, x: xColumn, y: yColumn, id: idColumn,
+                    delimiter: delimiter?.byte, skipBadRows: skipBadRows)
+    }
+
+    /// Reads the points of `input` as these options say, after checking that `output` can be
+    /// written (so a bad destination fails before the work), and reports skipped rows.
+    func readPoints(_ input: String, prefer: CoordinateKind? = nil, filter: ListingFilter? = nil,
+                    output: String) throws(DatasetError) -> PointFile {
+        try AtomicFile.checkDestination(output)
+        let file = try PointFile.read(path: input, prefer: prefer, filter: filter, options: readOptions)
+        reportSkipped(file)
+        return file
+    }
+
+    /// Refuses the options a GeoJSON input does not use (its coordinates are the geometry's,
+    /// its fields are not separated).
+    func validate(input: String) throws {
+        guard GeoJSON.isGeoJSONPath(input) else { return }
+        var given: [String] = []
+        if latColumn != nil { given.append("--lat-column") }
+        if lonColumn != nil { given.append("--lon-column") }
+        if delimiter != nil { given.append("--delimiter") }
+        if skipBadRows { given.append("--skip-bad-rows") }
+        if !given.isEmpty {
+            throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") not used for GeoJSON input \(input) (longitude/latitude are the geometry's); drop \(given.count == 1 ? "it" : "them")")
+        }
+    }
+}
+
+/// Says on standard error what the reader skipped in `file` (with `--skip-bad-rows`).
+func reportSkipped(_ file: PointFile) {
+    guard file.skippedRows > 0 else { return }
+    let first = file.firstSkipped.map { "; the first: \($0)" } ?? ""
+    note("warning: \(file.path): skipped \(file.skippedRows) malformed row\(file.skippedRows == 1 ? "" : "s") (--skip-bad-rows)\(first)")
+}
+
+/// Where a command's own report goes: standard output, unless its output file is standard
+/// output (`-o -`), whose bytes it would interleave with.
+func say(_ text: String, output: String) {
+    if output == AtomicFile.standardOutput { note(text) } else { print(text) }
+}
+
+/// Refuses an output name whose extension is not one of `extensions` (the format is the
+/// extension's). `-` (standard output) and names without an extension (/dev/null, a FIFO) are
+/// accepted: they get the command's first format.
+func checkOutputName(_ path: String, flag: String, extensions: [String]) throws {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard path != AtomicFile.standardOutput, let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
+    let ext = name[name.index(after: dot)...].lowercased()
+    guard !extensions.contains(ext) else { return }
+    let list = extensions.map { ".\($0)" }
+    let names = list.count == 1 ? list[0] : list.dropLast().joined(separator: ", ") + " or " + list.last!
+    throw ValidationError("\(flag) \(path): this command writes \(names), and the extension decides the format; name the file so (or - for standard output)")
+}
+
+/// Warns about coordinates that are probably not what the run took them for: x,y that look
+/// like degrees, or a CRS that is not metric at ground scale for the data.
+func warnAboutCoordinates(_ record: RunRecord, _ options: InputOptions) {
+    let input = record.file.path
+    if let e = record.degreesLikeExtent {
+        note("warning: \(input): the x,y values look like longitude/latitude in degrees (x \(e.minX)…\(e.maxX), "
+             + "y \(e.minY)…\(e.maxY)), but x,y are clustered as metres; if they are degrees, use "
+             + "--lon-column \(options.xColumn ?? "x") --lat-column \(options.yColumn ?? "y") to project them")
+    }
+    if let scale = record.scaleFactor, abs(scale - 1) > HarnessError.groundScaleTolerance, let crs = record.projectedCRS {
+        note("warning: --crs \(crs) stretches distances by \(cFormat("%.2f", scale))× at the data's centre; "
+             + "use --crs auto or a local metric CRS for distances in ground metres")
+    }
+}
