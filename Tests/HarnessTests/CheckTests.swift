@@ -202,6 +202,18 @@ struct CheckTests {
         #expect(verdict(base, same: false).rows.contains { $0.metric == "partition" && $0.status == .changed })
     }
 
+    @Test("numbers in rows: integers plain, four significant digits, p-values in short exponent form")
+    func numberText() {
+        #expect(CheckVerdict.number(108) == "108")
+        #expect(CheckVerdict.number(0.65364) == "0.6536")
+        #expect(CheckVerdict.number(12.3456) == "12.35")
+        #expect(CheckVerdict.number(2.57869001515754e-08) == "2.58e-8")
+        #expect(CheckVerdict.number(1e-9) == "1.0e-9")
+        #expect(CheckVerdict.number(0.01452) == "0.01452")
+        #expect(CheckVerdict.percent(100, 125) == "+25 %" && CheckVerdict.percent(100, 99.96) == "0.0 %"
+            && CheckVerdict.percent(100, 96.2) == "-3.8 %")
+    }
+
     @Test("a baseline round-trips through its JSON; a missing one says how to create it")
     func baselineFile() throws {
         try withFolder { folder in

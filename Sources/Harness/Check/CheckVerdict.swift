@@ -304,18 +304,22 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         return (p > 0 ? "+" : "") + text + " %"
     }
 
-    /// Four significant digits for ratios, seconds and p-values; integers as they are.
+    /// Four significant digits for ratios and seconds, three in exponent form below 0.001
+    /// (p-values); integers as they are.
     static func number(_ v: Double) -> String {
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-        if abs(v) >= 1e-3 && abs(v) < 1e6 {
-            var digits = 3, magnitude = abs(v)
-            while magnitude >= 10 { magnitude /= 10; digits -= 1 }
-            while magnitude < 1 { magnitude *= 10; digits += 1 }
-            var scale = 1.0
-            for _ in 0..<max(0, digits) { scale *= 10 }
-            let r = (v * scale).rounded() / scale
-            return "\(r)"
+        guard v.isFinite, v != 0 else { return "\(v)" }
+        var digits = 3, magnitude = abs(v)
+        while magnitude >= 10 { magnitude /= 10; digits -= 1 }
+        while magnitude < 1 { magnitude *= 10; digits += 1 }
+        if abs(v) < 1e-3 {
+            // magnitude is in [1, 10); the exponent is digits - 3 below zero.
+            let mantissa = (magnitude * 100).rounded() / 100
+            return (v < 0 ? "-" : "") + "\(mantissa)e-\(digits - 3)"
         }
-        return "\(v)"
+        if abs(v) >= 1e6 { return "\(v)" }
+        var scale = 1.0
+        for _ in 0..<max(0, digits) { scale *= 10 }
+        return "\((v * scale).rounded() / scale)"
     }
 }
