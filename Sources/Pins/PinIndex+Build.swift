@@ -290,7 +290,6 @@ struct Cut {
         let cell = options.maxDiameter
         var keys: [(key: UInt64, root: Int32)] = []
         var pairs: [(depth: Double, a: Int32, b: Int32)] = []
-        var used = [Bool]()
         while true {
             keys.removeAll(keepingCapacity: true)
             for r in current {
@@ -328,14 +327,12 @@ struct Cut {
             }
             if pairs.isEmpty { return }
             pairs.sort { ($0.depth, $0.a, $0.b) < ($1.depth, $1.a, $1.b) }
-            if used.count < L { used = [Bool](repeating: false, count: L) }
-            var changed: [Int32] = []
-            for p in pairs where !used[Int(p.a)] && !used[Int(p.b)] {
-                used[Int(p.a)] = true; used[Int(p.b)] = true
-                changed.append(p.a); changed.append(p.b)
-                merge(Int(p.a), Int(p.b), zoom: zoom)
+            // Every overlapping pair merges, most overlapping first (a chain of overlaps joins
+            // in one round); the merged discs are checked again in the next round.
+            for p in pairs {
+                let ra = uf.find(Int(p.a)), rb = uf.find(Int(p.b))
+                if ra != rb { merge(ra, rb, zoom: zoom) }
             }
-            for r in changed { used[Int(r)] = false }
             current = current.filter { uf.find(Int($0)) == Int($0) }
         }
     }

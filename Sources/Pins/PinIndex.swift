@@ -19,8 +19,9 @@
 //       along a road thus becomes several pins of bounded spread, not one long pin whose
 //       centre lies off the data;
 //    b. overlap: pins whose drawn discs would overlap (diameter by `PinOptions.diameter`,
-//       centres at the count-weighted centroid) merge, most overlapping pair first, in
-//       rounds until no two discs overlap: the overlap rate at every zoom is 0 by
+//       centres at the count-weighted centroid) merge, most overlapping pair first (every
+//       overlapping pair of a round, so a chain of overlaps joins at once), in rounds until
+//       no two discs overlap: the overlap rate at every zoom is 0 by
 //       construction (checked by `overlapRate(zoom:)` and the tests).
 //    Each group that changed at zoom z becomes a new hierarchy node; a group that did not
 //    change keeps its node (and its id) from the zoom above.
