@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "geocluster",
             dependencies: [
-                "Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning",
+                "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

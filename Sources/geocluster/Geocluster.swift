@@ -71,7 +71,7 @@ struct Geocluster: ParsableCommand {
             Errors name the file, line and column and exit with status 1; usage mistakes exit with 64.
             """,
         version: version,
-        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self]
+        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self, PinsCommand.self, NearbyCommand.self]
     )
 }
 
