@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
-        .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "TestSupport"]),
+        .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "Pins", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
