@@ -63,6 +63,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The map-pin benchmark program (Benchmarks/PinsBench/main.swift says how to run it):
+        // PinIndex build against HDBSCAN and the supercluster baseline, queries per zoom.
+        .executableTarget(name: "pins-bench", dependencies: ["Pins", "Datasets", "ClusterCore"], path: "Benchmarks/PinsBench"),
         // Helpers every test target shares (the seeded test generator, fixture paths, temporary
         // folders); depends on nothing and is in no product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -92,6 +92,8 @@ extension PinIndex {
         var rowOrder = [Int32](); rowOrder.reserveCapacity(n)   // input index of each row
         var rowLoc = [Int32](); rowLoc.reserveCapacity(n)
         var minToken = [UInt64](repeating: .max, count: nodes)
+        var runs: (end: [Int32], location: [Int32], x: [Double], y: [Double]) = ([], [], [], [])
+        runs.end.reserveCapacity(L); runs.location.reserveCapacity(L); runs.x.reserveCapacity(L); runs.y.reserveCapacity(L)
         var stack: [(Int32, Bool)] = cut.roots.reversed().map { ($0, false) }
         while let item = stack.popLast() {
             let (v, done) = item
@@ -110,6 +112,8 @@ extension PinIndex {
             if node < L {
                 for p in Int(locFirstRow[node])..<Int(locFirstRow[node + 1]) { rowOrder.append(order[p]); rowLoc.append(Int32(node)) }
                 minToken[node] = locToken[node]
+                runs.end.append(Int32(rowOrder.count)); runs.location.append(Int32(node))
+                runs.x.append(lX[node]); runs.y.append(lY[node])
             } else {
                 var kids: [Int32] = []
                 var c = cut.firstChild[node]
@@ -140,6 +144,7 @@ extension PinIndex {
         nodeID = ids
         roots = cut.roots
         idTable = table
+        runEnd = runs.end; runLocation = runs.location; runX = runs.x; runY = runs.y
         rowID = rowOrder.map { listings.ids[Int($0)] }
         rowLocation = rowLoc
         let categories = rowOrder.map { listings.categories[Int($0)] }

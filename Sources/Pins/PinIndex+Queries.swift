@@ -58,7 +58,7 @@ extension PinIndex {
         let z = try Self.zoomLevel(zoom)
         try bbox?.validate()
         out.removeAll(keepingCapacity: true)
-        let filter = (filter?.isEmpty ?? true) ? nil : filter
+        let filter = (filter?.isEmpty ?? true) ? nil : filter.map(CompiledFilter.init)
         var scratch = FilterScratch()
         for rect in Self.rects(bbox ?? .world) {
             var stack: [Int32] = roots.reversed()
@@ -131,44 +131,142 @@ extension PinIndex {
         return true
     }
 
+    /// A filter as the row scan tests it: open ends as infinities, an unset condition as a
+    /// flag, so the test of a row is a few compares with no optionals. A missing value (NaN)
+    /// fails every compare, hence every set condition, as `PinValueRange.contains` says.
+    struct CompiledFilter {
+        let categories: UInt16
+        let useCategories, useArea, useDeposit, useRent: Bool
+        let area: (Double, Double), deposit: (Double, Double), rent: (Double, Double)
+
+        init(_ f: PinFilter) {
+            func bounds(_ r: PinValueRange?) -> (Double, Double) { (r?.lower ?? -.infinity, r?.upper ?? .infinity) }
+            categories = f.categories?.mask ?? 0
+            useCategories = f.categories != nil
+            useArea = f.area != nil; useDeposit = f.deposit != nil; useRent = f.monthlyRent != nil
+            area = bounds(f.area); deposit = bounds(f.deposit); rent = bounds(f.monthlyRent)
+        }
+
+        @inline(__always)
+        func passes(category c: UInt8, area a: Double, deposit d: Double, rent m: Double) -> Bool {
+            if useCategories && (c >= 16 || categories & (1 << UInt16(c & 15)) == 0) { return false }
+            if useArea && !(a >= area.0 && a <= area.1) { return false }
+            if useDeposit && !(d >= deposit.0 && d <= deposit.1) { return false }
+            if useRent && !(m >= rent.0 && m <= rent.1) { return false }
+            return true
+        }
+    }
+
     /// Scratch space of filtered queries, reused across pins.
     struct FilterScratch {
         var deposits: [Double] = []
         var rents: [Double] = []
+        /// Counts per rank of deposit and rent, for pins of many rows.
+        var depositCounts: [UInt32] = []
+        var rentCounts: [UInt32] = []
         /// The Mercator y of the last filtered pin's centroid.
         var lastY = 0.0
     }
 
     /// The pin of node `v` over the rows passing `filter`, or nil if none does.
-    func filteredPin(_ v: Int, filter: PinFilter, scratch: inout FilterScratch) -> Pin? {
+    ///
+    /// One pass over the node's rows, location by location (a location's rows are
+    /// contiguous): the rows that pass add their category and their deposit and rent; each
+    /// location with passing rows adds its position once, weighted by their number. The
+    /// medians come from the passing values by quickselect, or, for a node of more rows than
+    /// 8 × the distinct values, from counts per rank (no second pass over the values: at 1M
+    /// listings this took a whole-city filtered query from 18 to 10 ms).
+    func filteredPin(_ v: Int, filter: CompiledFilter, scratch: inout FilterScratch) -> Pin? {
         let s = Int(start[v]), e = Int(end[v])
-        if scratch.deposits.count < e - s {
+        let counting = e - s > 8 * max(depositQuantiles.values.count, rentQuantiles.values.count)
+        if counting {
+            if scratch.depositCounts.isEmpty {
+                scratch.depositCounts = [UInt32](repeating: 0, count: depositQuantiles.values.count + 1)
+                scratch.rentCounts = [UInt32](repeating: 0, count: rentQuantiles.values.count + 1)
+            } else {
+                for k in scratch.depositCounts.indices { scratch.depositCounts[k] = 0 }
+                for k in scratch.rentCounts.indices { scratch.rentCounts[k] = 0 }
+            }
+        } else if scratch.deposits.count < e - s {
             scratch.deposits = [Double](repeating: 0, count: e - s)
             scratch.rents = [Double](repeating: 0, count: e - s)
         }
         var n = 0, nd = 0, nr = 0
         var sx = 0.0, sy = 0.0
         var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
-        var firstLoc: Int32 = -1, oneLocation = true, firstID: Int64 = 0
-        var categories = PinCategoryCounts()
-        for r in s..<e where passes(r, filter) {
-            let l = Int(rowLocation[r])
-            if n == 0 { firstLoc = Int32(l); firstID = rowID[r] } else if Int32(l) != firstLoc { oneLocation = false }
-            n += 1
-            let x = locX[l], y = locY[l]
-            sx += x; sy += y
-            x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
-            let c = rowCategory[r]
-            if Int(c) < PinCategory.count { categories[c] += 1 }
-            let d = rowDeposit[r], m = rowRent[r]
-            if !d.isNaN { scratch.deposits[nd] = d; nd += 1 }
-            if !m.isNaN { scratch.rents[nr] = m; nr += 1 }
+        var firstLoc = -1, locations = 0, firstID: Int64 = 0
+        var counts = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        scratch.deposits.withUnsafeMutableBufferPointer { deposits in
+        scratch.rents.withUnsafeMutableBufferPointer { rents in
+        scratch.depositCounts.withUnsafeMutableBufferPointer { depositCounts in
+        scratch.rentCounts.withUnsafeMutableBufferPointer { rentCounts in
+        depositQuantiles.ranks.withUnsafeBufferPointer { depositRank in
+        rentQuantiles.ranks.withUnsafeBufferPointer { rentRank in
+                withUnsafeMutableBytes(of: &counts) { countBytes in
+                    let perCategory = countBytes.bindMemory(to: Int.self)
+                    rowCategory.withUnsafeBufferPointer { cat in
+                    rowArea.withUnsafeBufferPointer { area in
+                    rowDeposit.withUnsafeBufferPointer { dep in
+                    rowRent.withUnsafeBufferPointer { rent in
+                        // The run holding row s: the first whose end is above s.
+                        var lo = 0, hi = runEnd.count
+                        while lo < hi { let m = (lo + hi) / 2; if Int(runEnd[m]) <= s { lo = m + 1 } else { hi = m } }
+                        var k = lo, r = s
+                        while r < e {
+                            let le = Int(runEnd[k])
+                            var c = 0
+                            for q in r..<le where filter.passes(category: cat[q], area: area[q], deposit: dep[q], rent: rent[q]) {
+                                if c == 0 && n == 0 { firstID = rowID[q] }
+                                c += 1
+                                let g = cat[q]
+                                if g < 16 { perCategory[Int(g)] += 1 }
+                                let d = dep[q], m = rent[q]
+                                if counting {
+                                    depositCounts[Int(depositRank[q])] += 1
+                                    rentCounts[Int(rentRank[q])] += 1
+                                    if !d.isNaN { nd += 1 }
+                                    if !m.isNaN { nr += 1 }
+                                } else {
+                                    if !d.isNaN { deposits[nd] = d; nd += 1 }
+                                    if !m.isNaN { rents[nr] = m; nr += 1 }
+                                }
+                            }
+                            if c > 0 {
+                                if n == 0 { firstLoc = Int(runLocation[k]) }
+                                n += c
+                                locations += 1
+                                let x = runX[k], y = runY[k]
+                                sx += x * Double(c); sy += y * Double(c)
+                                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                            }
+                            r = le
+                            k += 1
+                        }
+                    }
+                    }
+                    }
+                    }
+                }
+        }
+        }
+        }
+        }
+        }
         }
         if n == 0 { return nil }
-        let medianDeposit = scratch.deposits.withUnsafeMutableBufferPointer { medianInPlace($0, count: nd) }
-        let medianRent = scratch.rents.withUnsafeMutableBufferPointer { medianInPlace($0, count: nr) }
+        var categories = PinCategoryCounts()
+        withUnsafeBytes(of: counts) { b in
+            for (k, c) in b.bindMemory(to: Int.self).enumerated() where c > 0 { categories[UInt8(k)] = c }
+        }
+        let medianDeposit = counting
+            ? scratch.depositCounts.withUnsafeBufferPointer { depositQuantiles.median(counts: $0, present: nd) }
+            : scratch.deposits.withUnsafeMutableBufferPointer { medianInPlace($0, count: nd) }
+        let medianRent = counting
+            ? scratch.rentCounts.withUnsafeBufferPointer { rentQuantiles.median(counts: $0, present: nr) }
+            : scratch.rents.withUnsafeMutableBufferPointer { medianInPlace($0, count: nr) }
         let lowZoom = Int(low[v]), highZoom = min(Int(high[v]), PinOptions.maxZoom)
-        let l = Int(firstLoc)
+        let l = firstLoc
+        let oneLocation = locations == 1
         let mx = oneLocation ? locX[l] : sx / Double(n), my = oneLocation ? locY[l] : sy / Double(n)
         scratch.lastY = my
         return Pin(

@@ -173,6 +173,15 @@ public struct PinIndex: Sendable {
     /// Open-addressing table from id to node (−1 empty), capacity a power of two.
     let idTable: [Int32]
 
+    /// Locations in the depth-first order ("runs": a location's rows are one run of rows):
+    /// where each run ends, its location and its Mercator position. A filtered scan reads
+    /// these in order instead of jumping through the location arrays (whose order is the
+    /// canonical one): at 1M listings that halved the scan.
+    let runEnd: [Int32]
+    let runLocation: [Int32]
+    let runX: [Double]
+    let runY: [Double]
+
     // Listings in the depth-first order (rows).
     let rowID: [Int64]
     let rowLocation: [Int32]

@@ -14,6 +14,9 @@ struct RangeQuantiles: Sendable {
     let zeros: [Int]
     /// Present (non-NaN) values among the first r.
     let presentPrefix: [UInt32]
+    /// Each position's rank in `values` (`values.count` for NaN), for medians over a subset
+    /// by counting (`median(counts:present:)`).
+    let ranks: [UInt32]
     let count: Int
 
     /// - Complexity: O(n log n) for the ranks plus O(n log σ).
@@ -45,6 +48,7 @@ struct RangeQuantiles: Sendable {
             }
         }
         presentPrefix = prefix
+        ranks = codes
         var levelBits: [[UInt64]] = [], levelOnes: [[UInt32]] = [], levelZeros: [Int] = []
         let words = n / 64 + 1
         var next = [UInt32](repeating: 0, count: n)
@@ -92,6 +96,21 @@ struct RangeQuantiles: Sendable {
             }
         }
         return code
+    }
+
+    /// The median of a multiset given as counts per rank (`counts[k]` values equal to
+    /// `values[k]`; `present` of them in all), or nil if empty.
+    /// - Complexity: O(σ).
+    func median(counts: UnsafeBufferPointer<UInt32>, present: Int) -> Double? {
+        if present == 0 { return nil }
+        let lowerMiddle = (present - 1) / 2, upperMiddle = present / 2
+        var seen = 0, a = -1
+        for k in 0..<values.count {
+            seen += Int(counts[k])
+            if a < 0 && seen > lowerMiddle { a = k }
+            if seen > upperMiddle { return values[a] + (values[k] - values[a]) / 2 }
+        }
+        return nil
     }
 
     /// The median of the values present in `range` (mean of the middle two for an even

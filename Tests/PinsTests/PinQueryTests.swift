@@ -25,18 +25,34 @@ import TestSupport
     }
 
     @Test func filteredPinsMatchBruteForce() throws {
+        try Self.checkFilteredPins(Self.index)
+    }
+
+    /// With few distinct deposits and rents (to the nearest 1000 and 20), pins of more than
+    /// 8 × that many rows take their filtered medians from counts per rank instead of
+    /// quickselect: the same brute-force check covers that path.
+    @Test func filteredPinsMatchBruteForceWithFewDistinctValues() throws {
+        var scenario = PinScenario(seed: 11)
+        scenario.deposits = scenario.deposits.map { $0.map { ($0 / 1000).rounded() * 1000 } }
+        scenario.rents = scenario.rents.map { $0.map { ($0 / 20).rounded() * 20 } }
+        let index = scenario.index()
+        #expect(8 * max(index.depositQuantiles.values.count, index.rentQuantiles.values.count) < index.listingCount / 4)
+        try Self.checkFilteredPins(index)
+    }
+
+    static func checkFilteredPins(_ index: PinIndex) throws {
         let filters = [
             PinFilter(categories: [0, 2]),
             PinFilter(deposit: PinValueRange(lower: 1000, upper: 3000)),
             PinFilter(categories: [1], area: PinValueRange(upper: 70), monthlyRent: PinValueRange(lower: 40)),
         ]
         for z in [0, 9, 13, 16, 22] {
-            let all = try Self.index.pins(zoom: Double(z))
+            let all = try index.pins(zoom: Double(z))
             for f in filters {
-                let got = Dictionary(uniqueKeysWithValues: try Self.index.pins(zoom: Double(z), filter: f).map { ($0.id, $0) })
+                let got = Dictionary(uniqueKeysWithValues: try index.pins(zoom: Double(z), filter: f).map { ($0.id, $0) })
                 var expectedCount = 0
                 for pin in all {
-                    let pass = Self.index.allLeaves(pin.id).filter { l in
+                    let pass = index.allLeaves(pin.id).filter { l in
                         (f.categories.map { c in l.category.map { c.contains($0) } ?? false } ?? true)
                             && (f.area.map { r in l.area.map { r.contains($0) } ?? false } ?? true)
                             && (f.deposit.map { r in l.deposit.map { r.contains($0) } ?? false } ?? true)
