@@ -148,6 +148,13 @@ extension PinIndex {
         rowID = rowOrder.map { listings.ids[Int($0)] }
         rowLocation = rowLoc
         let categories = rowOrder.map { listings.categories[Int($0)] }
+        // Each run's categories as bits (bit 16: no category).
+        var runMask = [UInt32](repeating: 0, count: runs.end.count)
+        var row = 0
+        for k in 0..<runs.end.count {
+            while row < Int(runs.end[k]) { runMask[k] |= 1 << UInt32(min(categories[row], 16)); row += 1 }
+        }
+        runCategories = runMask
         let deposits = rowOrder.map { listings.deposits[Int($0)] }, rents = rowOrder.map { listings.rents[Int($0)] }
         rowCategory = categories
         rowArea = rowOrder.map { listings.areas[Int($0)] }

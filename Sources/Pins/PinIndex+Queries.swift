@@ -214,6 +214,7 @@ extension PinIndex {
                         var k = lo, r = s
                         while r < e {
                             let le = Int(runEnd[k])
+                            if filter.useCategories && runCategories[k] & UInt32(filter.categories) == 0 { r = le; k += 1; continue }
                             var c = 0
                             for q in r..<le where filter.passes(category: cat[q], area: area[q], deposit: dep[q], rent: rent[q]) {
                                 if c == 0 && n == 0 { firstID = rowID[q] }

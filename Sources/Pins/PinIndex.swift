@@ -181,6 +181,9 @@ public struct PinIndex: Sendable {
     let runLocation: [Int32]
     let runX: [Double]
     let runY: [Double]
+    /// The categories present in each run, as bits (bit 16: no category): a category filter
+    /// skips a run none of whose listings can pass without testing them one by one.
+    let runCategories: [UInt32]
 
     // Listings in the depth-first order (rows).
     let rowID: [Int64]
