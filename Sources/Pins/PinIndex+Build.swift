@@ -18,10 +18,12 @@ extension PinIndex {
             guard lon.isFinite, lat.isFinite else { throw .invalidCoordinate(row: i, reason: "a coordinate is NaN or infinite") }
             guard abs(lon) <= 180 else { throw .invalidCoordinate(row: i, reason: "the longitude is outside ±180°") }
             guard abs(lat) <= 85 else { throw .invalidCoordinate(row: i, reason: "the latitude is beyond ±85° (Web Mercator's limit)") }
-            for (name, v) in [("area", listings.areas[i]), ("deposit", listings.deposits[i]), ("monthlyRent", listings.rents[i])]
-            where !v.isNaN && !(v.isFinite && v >= 0) {
-                throw .invalidParameter(name: "\(name) of listing \(listings.ids[i])", value: "\(v)", requirement: "must be a finite number >= 0 or absent")
+            func check(_ name: String, _ v: Double) throws(PinError) {
+                guard v.isNaN || (v.isFinite && v >= 0) else {
+                    throw .invalidParameter(name: "\(name) of listing \(listings.ids[i])", value: "\(v)", requirement: "must be a finite number >= 0 or absent")
+                }
             }
+            try check("area", listings.areas[i]); try check("deposit", listings.deposits[i]); try check("monthlyRent", listings.rents[i])
             let c = listings.categories[i]
             guard c == PinCategory.none || Int(c) < PinCategory.count else {
                 throw .invalidParameter(name: "category of listing \(listings.ids[i])", value: "\(c)", requirement: "must be a code 0...15")
@@ -46,12 +48,26 @@ extension PinIndex {
             keys.append(k)
             tokens.append(hasher.hash(k.tag, k.value))
         }
-        var order = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i) }; c = n }
-        order.sort { a, b in
-            let i = Int(a), j = Int(b)
-            if tokens[i] != tokens[j] { return tokens[i] < tokens[j] }
-            if keys[i] != keys[j] { return keys[i] < keys[j] }
-            return listings.ids[i] < listings.ids[j]
+        // By token with a radix sort, then runs of equal tokens (one key, or a 64-bit
+        // collision) by key and id: a comparison sort of all 1M listings took 0.15 s.
+        var byToken = (0..<n).map { (key: tokens[$0], root: Int32($0)) }
+        var scratch: [(key: UInt64, root: Int32)] = []
+        Cut.sortByKey(&byToken, scratch: &scratch)
+        scratch = []
+        var order = byToken.map(\.root)
+        byToken = []
+        var runStart = 0
+        while runStart < n {
+            var runEnd = runStart + 1
+            while runEnd < n && tokens[Int(order[runEnd])] == tokens[Int(order[runStart])] { runEnd += 1 }
+            if runEnd - runStart > 1 {
+                order[runStart..<runEnd].sort { a, b in
+                    let i = Int(a), j = Int(b)
+                    if keys[i] != keys[j] { return keys[i] < keys[j] }
+                    return listings.ids[i] < listings.ids[j]
+                }
+            }
+            runStart = runEnd
         }
         // Runs of one key are one location; its first listing (smallest id) places it.
         var locFirstRow: [Int32] = []           // first position in `order` of each location
@@ -115,10 +131,11 @@ extension PinIndex {
                 runs.end.append(Int32(rowOrder.count)); runs.location.append(Int32(node))
                 runs.x.append(lX[node]); runs.y.append(lY[node])
             } else {
-                var kids: [Int32] = []
+                // Children pushed, then put in reverse so that the first is visited first.
+                let mark = stack.count
                 var c = cut.firstChild[node]
-                while c >= 0 { kids.append(c); c = cut.nextSibling[Int(c)] }
-                for k in kids.reversed() { stack.append((k, false)) }
+                while c >= 0 { stack.append((c, false)); c = cut.nextSibling[Int(c)] }
+                stack[mark...].reverse()
             }
         }
         // Ids: the smallest location token and the count, through the keyed hash.
@@ -162,15 +179,28 @@ extension PinIndex {
         rowRent = rents
         depositQuantiles = RangeQuantiles(deposits)
         rentQuantiles = RangeQuantiles(rents)
+        // Listings per category present, per node: a location's from its rows, a group's as
+        // the sum of its children's (children have lower node numbers than their parent).
         var present = [Bool](repeating: false, count: PinCategory.count)
         for c in categories where Int(c) < PinCategory.count { present[Int(c)] = true }
         let codes = (0..<UInt8(PinCategory.count)).filter { present[Int($0)] }
-        categoryCodes = codes
-        categoryPrefix = codes.map { code in
-            var prefix = [UInt32](repeating: 0, count: n + 1)
-            for r in 0..<n { prefix[r + 1] = prefix[r] + (categories[r] == code ? 1 : 0) }
-            return prefix
+        var slotOfCode = [Int](repeating: -1, count: 256)
+        for (k, c) in codes.enumerated() { slotOfCode[Int(c)] = k }
+        let width = codes.count
+        var perNode = [UInt32](repeating: 0, count: nodes * width)
+        if width > 0 {
+            for v in 0..<nodes {
+                if v < L {
+                    for r in Int(start[v])..<Int(end[v]) where slotOfCode[Int(categories[r])] >= 0 {
+                        perNode[v * width + slotOfCode[Int(categories[r])]] += 1
+                    }
+                }
+                let p = Int(cut.parent[v])
+                if p >= 0 { for k in 0..<width { perNode[p * width + k] += perNode[v * width + k] } }
+            }
         }
+        categoryCodes = codes
+        categoryCounts = perNode
     }
 }
 
@@ -325,6 +355,7 @@ struct Cut {
         var round = 0
         while true {
             pairs.removeAll(keepingCapacity: true)
+            var cursors = [Int](repeating: 0, count: 6)
             for (key, r) in changed {
                 let ri = Int(r)
                 let ci = Double(count[ri])
@@ -339,7 +370,11 @@ struct Cut {
                         let row = gy + Int64(dy)
                         guard row >= 0 else { continue }
                         let from = Self.pack(max(gx - 1, 0), row), hiKey = Self.pack(gx + 1, row)
-                        var k = source == 0 ? Self.lowerBound(everyone, from) : Self.lowerBound(moved, from)
+                        // Probes come in key order, so each (source, row) search starts where the
+                // last one ended: a gallop from that cursor instead of a binary search of all.
+                let c = source * 3 + Int(dy + 1)
+                var k = source == 0 ? Self.lowerBound(everyone, from, after: cursors[c]) : Self.lowerBound(moved, from, after: cursors[c])
+                cursors[c] = k
                         while k < n {
                             let (kk, rj32) = source == 0 ? everyone[k] : moved[k]
                             if kk > hiKey { break }
@@ -414,8 +449,13 @@ struct Cut {
         pack(Int64(max(x, 0).rounded(.down)), Int64(max(y, 0).rounded(.down)))
     }
 
-    static func lowerBound(_ keys: [(key: UInt64, root: Int32)], _ key: UInt64) -> Int {
-        var lo = 0, hi = keys.count
+    /// The first position at or after `start` whose key is not below `key`: a gallop
+    /// (steps 1, 2, 4, … from `start`), then a binary search in the last step.
+    static func lowerBound(_ keys: [(key: UInt64, root: Int32)], _ key: UInt64, after start: Int) -> Int {
+        var lo = start, step = 1
+        var hi = start
+        while hi < keys.count && keys[hi].key < key { lo = hi + 1; hi = start + step; step <<= 1 }
+        hi = min(hi, keys.count)
         while lo < hi { let m = (lo + hi) / 2; if keys[m].key < key { lo = m + 1 } else { hi = m } }
         return lo
     }

@@ -99,7 +99,7 @@ extension PinIndex {
         let isLocation = v < locationCount
         var categories = PinCategoryCounts()
         for (k, code) in categoryCodes.enumerated() {
-            categories[code] = Int(categoryPrefix[k][e] - categoryPrefix[k][s])
+            categories[code] = Int(categoryCounts[v * categoryCodes.count + k])
         }
         let lowZoom = Int(low[v]), highZoom = min(Int(high[v]), PinOptions.maxZoom)
         return Pin(

@@ -195,10 +195,10 @@ public struct PinIndex: Sendable {
     /// Exact medians of deposit and rent over any range of rows.
     let depositQuantiles: RangeQuantiles
     let rentQuantiles: RangeQuantiles
-    /// Prefix counts per category present: `categoryPrefix[k][r]` listings of
-    /// `categoryCodes[k]` among rows 0..<r.
+    /// Listings per category present, per node: `categoryCounts[v · categoryCodes.count + k]`
+    /// listings of `categoryCodes[k]` in node v.
     let categoryCodes: [UInt8]
-    let categoryPrefix: [[UInt32]]
+    let categoryCounts: [UInt32]
 
     /// The number of listings.
     public var listingCount: Int { rowID.count }

@@ -23,11 +23,7 @@ struct RangeQuantiles: Sendable {
     init(_ column: [Double]) {
         let n = column.count
         count = n
-        var present = column.filter { !$0.isNaN }
-        present.sort()
-        var distinct: [Double] = []
-        distinct.reserveCapacity(present.count)
-        for v in present where distinct.last != v { distinct.append(v) }
+        let distinct = Self.sortedDistinct(column)
         values = distinct
         let sigma = distinct.count + 1                // + the rank of NaN
         var width = 1
@@ -70,6 +66,40 @@ struct RangeQuantiles: Sendable {
         bits = levelBits
         ones = levelOnes
         zeros = levelZeros
+    }
+
+    /// The distinct non-NaN values of `column`, ascending. Non-negative values (all that a
+    /// PinIndex stores) are radix-sorted as their bit patterns, which order like the values,
+    /// 16 bits a pass, skipping the digits every value shares (whole numbers leave the low
+    /// mantissa bits zero): for two 1M columns this replaced 0.1 s of comparison sorting.
+    static func sortedDistinct(_ column: [Double]) -> [Double] {
+        var keys = column.compactMap { $0.isNaN ? nil : ($0 == 0 ? 0 : $0.bitPattern) }   // −0 as +0
+        if keys.contains(where: { $0 >> 63 != 0 }) {
+            var values = column.filter { !$0.isNaN }
+            values.sort()
+            var distinct: [Double] = []
+            for v in values where distinct.last != v { distinct.append(v) }
+            return distinct
+        }
+        var varying: UInt64 = 0
+        if let first = keys.first { for k in keys { varying |= k ^ first } }
+        var scratch = keys
+        var counts = [Int](repeating: 0, count: 1 << 16)
+        for shift in stride(from: UInt64(0), to: 64, by: 16) where (varying >> shift) & 0xFFFF != 0 {
+            for d in 0..<counts.count { counts[d] = 0 }
+            for k in keys { counts[Int((k >> shift) & 0xFFFF)] += 1 }
+            var sum = 0
+            for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
+            for k in keys {
+                let d = Int((k >> shift) & 0xFFFF)
+                scratch[counts[d]] = k
+                counts[d] += 1
+            }
+            swap(&keys, &scratch)
+        }
+        var distinct: [Double] = []
+        for k in keys where distinct.last?.bitPattern != k { distinct.append(Double(bitPattern: k)) }
+        return distinct
     }
 
     @inline(__always)
