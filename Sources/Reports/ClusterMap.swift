@@ -314,16 +314,18 @@ public enum ClusterMap {
             y += 18
         }
         let n = clusters.counts.reduce(0, +) + clusters.noise
-        line("\(grouped(clusters.labels.count)) clusters · \(grouped(n)) points", size: 12, bold: true, step: 22)
+        // Given pins (map pins of one zoom) are groups of listings, not clusters.
+        let (group, points) = givenPins == nil ? ("cluster", "points") : ("pin", "listings")
+        line("\(grouped(clusters.labels.count)) \(group)s · \(grouped(n)) \(points)", size: 12, bold: true, step: 22)
         for c in clusters.bySize.prefix(max(0, options.legendEntries)) {
-            entry(colours[clusters.labels[c]] ?? ClusterPalette.noise, "cluster \(clusters.labels[c])", clusters.counts[c])
+            entry(colours[clusters.labels[c]] ?? ClusterPalette.noise, "\(group) \(clusters.labels[c])", clusters.counts[c])
         }
         let rest = clusters.bySize.dropFirst(max(0, options.legendEntries))
         if !rest.isEmpty {
-            line("+ \(grouped(rest.count)) more, \(grouped(rest.reduce(0) { $0 + clusters.counts[$1] })) points",
+            line("+ \(grouped(rest.count)) more, \(grouped(rest.reduce(0) { $0 + clusters.counts[$1] })) \(points)",
                  colour: "#666666", step: 18)
         }
-        entry(ClusterPalette.noise, "noise", clusters.noise)
+        if givenPins == nil { entry(ClusterPalette.noise, "noise", clusters.noise) }
         y += 8
         let pinned = clusters.bySize.prefix(max(0, options.maxPins))
         if let given = givenPins {
