@@ -70,6 +70,8 @@ public struct Supercluster: Sendable {
     struct Level: Sendable {
         var x: [Double] = [], y: [Double] = [], count: [Int] = [], point: [Int32] = [], expansion: [Int8] = []
         var tree = FlatKDTree(xs: [], ys: [], nodeSize: 64)
+        /// The item of the level below (one zoom out) that each item went into.
+        var parent: [Int32] = []
     }
 
     /// Builds all levels.
@@ -94,7 +96,8 @@ public struct Supercluster: Sendable {
         var built: [Level] = []
         for z in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             level.tree = FlatKDTree(xs: level.x, ys: level.y, nodeSize: options.nodeSize)
-            let next = Self.cluster(level, zoom: z, options: options)
+            let (next, parent) = Self.cluster(level, zoom: z, options: options)
+            level.parent = parent
             built.append(level)
             level = next
         }
@@ -109,12 +112,14 @@ public struct Supercluster: Sendable {
         return 0.5 - 0.25 * ElementaryMath.log((1 + s) / (1 - s)) / Double.pi
     }
 
-    static func cluster(_ level: Level, zoom: Int, options: SuperclusterOptions) -> Level {
+    static func cluster(_ level: Level, zoom: Int, options: SuperclusterOptions) -> (Level, parent: [Int32]) {
         let r = options.radius / (options.extent * Double(1 << zoom))
         var taken = [Bool](repeating: false, count: level.x.count)
+        var parent = [Int32](repeating: -1, count: level.x.count)
         var next = Level()
         var neighbours: [Int] = []
         func keep(_ i: Int) {
+            parent[i] = Int32(next.x.count)
             next.x.append(level.x[i]); next.y.append(level.y[i]); next.count.append(level.count[i])
             next.point.append(level.point[i]); next.expansion.append(level.expansion[i])
         }
@@ -126,8 +131,10 @@ public struct Supercluster: Sendable {
             for j in neighbours where !taken[j] { total += level.count[j] }
             if total > level.count[i] && total >= options.minPoints {
                 var wx = level.x[i] * Double(level.count[i]), wy = level.y[i] * Double(level.count[i])
+                parent[i] = Int32(next.x.count)
                 for j in neighbours where !taken[j] {
                     taken[j] = true
+                    parent[j] = Int32(next.x.count)
                     wx += level.x[j] * Double(level.count[j]); wy += level.y[j] * Double(level.count[j])
                 }
                 next.x.append(wx / Double(total)); next.y.append(wy / Double(total)); next.count.append(total)
@@ -139,7 +146,21 @@ public struct Supercluster: Sendable {
                 }
             }
         }
-        return next
+        return (next, parent)
+    }
+
+    /// For every input point, the item of zoom `zoom` it belongs to, as an index into that
+    /// zoom's items in their stored order (the grouping `clusters(zoom:)` draws, for scoring).
+    /// - Complexity: O(n · zooms).
+    public func assignment(zoom: Int) -> [Int32] {
+        let z = max(options.minZoom, min(zoom, options.maxZoom + 1))
+        var a = (0..<levels[levels.count - 1].x.count).map { Int32($0) }
+        // levels[k] is zoom minZoom + k; its `parent` maps its items to those of levels[k − 1].
+        for k in stride(from: levels.count - 1, to: z - options.minZoom, by: -1) {
+            let parent = levels[k].parent
+            for i in a.indices { a[i] = parent[Int(a[i])] }
+        }
+        return a
     }
 
     /// The items of zoom `zoom` (clamped to minZoom...maxZoom + 1, as supercluster) in `bbox`
