@@ -117,12 +117,7 @@ struct BenchCommand: ParsableCommand {
     var minPoints: [Int] = [10]
 
     @Option(help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline and a 40-pixel grid; pins per 390×844 viewport, ARI, overlap rate, build and query times in OUT/pins.csv.", valueName: "a-b"),
-            transform: { text in
-                guard let range = ZoomRange(argument: text) else {
-                    throw ValidationError("write zoom levels as A-B with 0 <= A <= B <= 22, e.g. 10-18")
-                }
-                return range
-            })
+            transform: ZoomRange.parse)
     var pinsZooms: ZoomRange?
 
     @OptionGroup(title: "Filters (applied to the generated scenarios)")

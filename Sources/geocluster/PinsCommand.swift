@@ -12,6 +12,14 @@ struct ZoomRange: ExpressibleByArgument {
               0 <= a, a <= b, b <= PinOptions.maxZoom else { return nil }
         zooms = a...b
     }
+
+    /// Parses an option's text, or says how to write it (a usage error).
+    static func parse(_ text: String) throws -> ZoomRange {
+        guard let range = ZoomRange(argument: text) else {
+            throw ValidationError("write zoom levels as A-B with 0 <= A <= B <= \(PinOptions.maxZoom), e.g. 0-18")
+        }
+        return range
+    }
 }
 
 /// `geocluster pins`: the map pins of a listing file at one or more zooms, as GeoJSON.
@@ -41,13 +49,7 @@ struct PinsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A zoom level 0–22 (fractions floor: 14.6 is zoom 14).", valueName: "z"))
     var zoom: Double?
 
-    @Option(help: ArgumentHelp("A range of zoom levels, e.g. 0-18.", valueName: "a-b"),
-            transform: { text in
-                guard let range = ZoomRange(argument: text) else {
-                    throw ValidationError("write zoom levels as A-B with 0 <= A <= B <= \(PinOptions.maxZoom), e.g. 0-18")
-                }
-                return range
-            })
+    @Option(help: ArgumentHelp("A range of zoom levels, e.g. 0-18.", valueName: "a-b"), transform: ZoomRange.parse)
     var zooms: ZoomRange?
 
     @Option(help: ArgumentHelp("Only pins whose centroid lies in minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),

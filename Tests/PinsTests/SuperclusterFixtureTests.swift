@@ -41,4 +41,20 @@ struct SuperclusterFixture: Decodable {
     }
 
     @Test func fixturesArePresent() { #expect(Self.fixtures.count == 3) }
+
+    /// `assignment(zoom:)` puts each point in an item of that zoom: the group sizes are the
+    /// items' counts, and a point shown as itself is alone in its group.
+    @Test func assignmentMatchesTheItemsOfEveryZoom() throws {
+        let scenario = PinScenario(seed: 21)
+        let sc = try Supercluster(longitudes: scenario.lons, latitudes: scenario.lats)
+        for z in 0...17 {
+            let items = sc.clusters(zoom: z)
+            let groups = sc.assignment(zoom: z)
+            #expect(groups.count == scenario.count)
+            var size: [Int32: Int] = [:]
+            for g in groups { size[g, default: 0] += 1 }
+            #expect(size.values.sorted() == items.map(\.count).sorted(), "zoom \(z)")
+            for item in items { if let p = item.pointIndex { #expect(size[groups[p]] == 1) } }
+        }
+    }
 }
