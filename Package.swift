@@ -6,7 +6,9 @@
 // -> scores (Metrics) -> runs, timings and records (Harness) -> tables, maps, plots, HTML
 // (Reports) -> the CLI (geocluster). The dependency graph below follows that flow but is not
 // a chain: ClusterCore and Metrics depend on nothing (pure Swift), Datasets on Geo, Harness on
-// the four below it, Reports on Harness and Geo; no module imports against the flow.
+// the four below it, Reports on Harness and Geo; no module imports against the flow. Pins (map
+// pins per zoom level, privacy mask, supercluster baseline) sits beside that flow and depends
+// on ClusterCore only, with no Foundation and no C library, so an iOS or macOS app can embed it.
 import PackageDescription
 
 let package = Package(
@@ -15,7 +17,7 @@ let package = Package(
     products: [
         .library(
             name: "GeoclusterKit",
-            targets: ["Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports"]
+            targets: ["Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports"]
         ),
         .executable(name: "geocluster", targets: ["geocluster"]),
     ],
@@ -35,6 +37,10 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CGeoLibraries"]),
         // Pure Swift, no dependencies: every hot loop of HDBSCAN, DBSCAN and grid clustering.
         .target(name: "ClusterCore"),
+        // Zoom-level map pins cut from one single-linkage hierarchy over privacy-masked
+        // positions, with queries and filters, plus a supercluster-compatible baseline. Pure
+        // Swift on ClusterCore alone: no Foundation, no C library (Web Mercator maths is its own).
+        .target(name: "Pins", dependencies: ["ClusterCore"]),
         .target(name: "Datasets", dependencies: ["Geo", "CSystemTuning"]),
         .target(name: "Metrics"),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
@@ -53,20 +59,24 @@ let package = Package(
         .executableTarget(
             name: "geocluster",
             dependencies: [
-                "Geo", "ClusterCore", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning",
+                "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The map-pin benchmark program (Benchmarks/PinsBench/main.swift says how to run it):
+        // PinIndex build against HDBSCAN and the supercluster baseline, queries per zoom.
+        .executableTarget(name: "pins-bench", dependencies: ["Pins", "Datasets", "ClusterCore"], path: "Benchmarks/PinsBench"),
         // Helpers every test target shares (the seeded test generator, fixture paths, temporary
         // folders); depends on nothing and is in no product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore", "TestSupport"]),
+        .testTarget(name: "PinsTests", dependencies: ["Pins", "TestSupport"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
-        .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "TestSupport"]),
+        .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "Pins", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

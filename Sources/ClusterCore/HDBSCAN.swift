@@ -123,6 +123,27 @@ public enum HDBSCAN {
         return (coreByRow, mst.mst, mst.positionA, mst.positionB, tree.index)
     }
 
+    /// The first three stages alone (index, core distances, MST): the mutual-reachability
+    /// minimum spanning tree over input rows, sorted by weight, and each row's core distance.
+    /// `minSamples = 1` (scikit-learn's convention) makes every core distance 0, so the tree is
+    /// the Euclidean MST and its single-linkage hierarchy that of plain single linkage (the
+    /// Pins module cuts its zoom levels from it).
+    /// - Throws: `.invalidParameter` if `minSamples < 1`; `.tooFewPoints` if there are fewer
+    ///   points than the neighbour count.
+    /// - Complexity: O(n log n) expected on 2-D data; the output is identical for any `threads`.
+    public static func minimumSpanningTree(
+        _ points: consuming PointSet, minSamples: Int, convention: MinSamplesConvention = .sklearn,
+        threads: Int = 1, observer: some StageObserver = NoStageObserver()
+    ) throws(ClusterCoreError) -> (mst: MinimumSpanningTree, coreDistances: [Double]) {
+        let parameters = HDBSCANParameters(minClusterSize: 2, minSamples: minSamples, minSamplesConvention: convention)
+        try parameters.validate()
+        if points.count < 2 {
+            return (MinimumSpanningTree(a: [], b: [], weight: []), [Double](repeating: 0, count: points.count))
+        }
+        let (core, mst, _, _, _) = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer)
+        return (mst, core)
+    }
+
     /// Runs HDBSCAN on planar points.
     ///
     /// Fewer points than `minClusterSize` give all noise (unless `allowSingleCluster` lets the

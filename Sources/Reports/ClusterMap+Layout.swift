@@ -23,11 +23,24 @@ struct MapLayout {
     /// - Parameters:
     ///   - x, y: the points in Web Mercator metres.
     ///   - minimumHeight: what the legend needs below the heading, pt.
-    init(x: [Double], y: [Double], subtitle: String, width: Double, minimumHeight: Double) {
+    ///   - frame: a fixed box and scale; nil fits the points' extent to `width`.
+    init(x: [Double], y: [Double], subtitle: String, width: Double, minimumHeight: Double, frame: MapFrame? = nil) {
         subtitleLines = subtitle.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        self.width = width
         mapX = Self.margin
         mapY = 42 + 17 * Double(subtitleLines.count)
+        if let frame {
+            let size = frame.size
+            mapWidth = size.width
+            self.width = mapWidth + 2 * Self.margin + Self.legendWidth + 16
+            legendX = mapX + mapWidth + 16
+            centreX = (WebMercator.x(longitude: frame.minLongitude) + WebMercator.x(longitude: frame.maxLongitude)) / 2
+            centreY = (WebMercator.y(latitude: frame.minLatitude) + WebMercator.y(latitude: frame.maxLatitude)) / 2
+            scale = frame.pointsPerMetre
+            mapHeight = max(size.height, minimumHeight)
+            height = mapY + mapHeight + Self.margin
+            return
+        }
+        self.width = width
         mapWidth = max(200, width - 2 * Self.margin - Self.legendWidth - 16)
         legendX = mapX + mapWidth + 16
 

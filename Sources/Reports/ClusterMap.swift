@@ -23,11 +23,61 @@ public struct MapData: Sendable {
     public var title: String
     /// Smaller lines under the title; a line break starts a new line.
     public var subtitle: String
+    /// Pins to draw as given (map pins of one zoom, `geocluster map --zoom`), each coloured
+    /// as its `label`'s points; nil: one pin per cluster at the mean of its points, sized over
+    /// the clusters' counts.
+    public var pins: [MapPin]?
 
     public init(longitudes: [Double], latitudes: [Double], labels: [Int32],
-                outlines: [Int32: [Coordinates]] = [:], title: String, subtitle: String = "") {
+                outlines: [Int32: [Coordinates]] = [:], title: String, subtitle: String = "", pins: [MapPin]? = nil) {
         self.longitudes = longitudes; self.latitudes = latitudes; self.labels = labels
-        self.outlines = outlines; self.title = title; self.subtitle = subtitle
+        self.outlines = outlines; self.title = title; self.subtitle = subtitle; self.pins = pins
+    }
+}
+
+/// A pin drawn as given: its position (degrees), the count written in it, its diameter (pt)
+/// and the label whose colour it takes.
+public struct MapPin: Sendable, Equatable {
+    public var longitude: Double
+    public var latitude: Double
+    public var count: Int
+    public var diameter: Double
+    public var label: Int32
+
+    public init(longitude: Double, latitude: Double, count: Int, diameter: Double, label: Int32) {
+        self.longitude = longitude; self.latitude = latitude; self.count = count
+        self.diameter = diameter; self.label = label
+    }
+}
+
+/// A fixed map frame: the box shown (degrees) at a fixed scale, e.g. a viewport at a zoom
+/// level (`pointsPerMetre` = 256 · 2^z / 40,075,016.69 for 256-pt tiles), so that pins drawn
+/// at their sizes look as on a phone at that zoom.
+public struct MapFrame: Sendable, Equatable {
+    public var minLongitude: Double
+    public var minLatitude: Double
+    public var maxLongitude: Double
+    public var maxLatitude: Double
+    /// pt per Web Mercator metre.
+    public var pointsPerMetre: Double
+
+    public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double, pointsPerMetre: Double) {
+        self.minLongitude = minLongitude; self.minLatitude = minLatitude
+        self.maxLongitude = maxLongitude; self.maxLatitude = maxLatitude
+        self.pointsPerMetre = pointsPerMetre
+    }
+
+    /// The frame of a viewport at zoom `zoom` on `tileSize`-pt tiles.
+    public static func zoom(_ zoom: Double, tileSize: Double = 256, minLongitude: Double, minLatitude: Double,
+                            maxLongitude: Double, maxLatitude: Double) -> MapFrame {
+        MapFrame(minLongitude: minLongitude, minLatitude: minLatitude, maxLongitude: maxLongitude, maxLatitude: maxLatitude,
+                 pointsPerMetre: tileSize * pow(2, zoom) / (2 * .pi * WebMercator.radius))
+    }
+
+    /// The frame's width and height in pt.
+    public var size: (width: Double, height: Double) {
+        ((WebMercator.x(longitude: maxLongitude) - WebMercator.x(longitude: minLongitude)) * pointsPerMetre,
+         (WebMercator.y(latitude: maxLatitude) - WebMercator.y(latitude: minLatitude)) * pointsPerMetre)
     }
 }
 
@@ -60,6 +110,8 @@ public struct MapOptions: Sendable {
     /// Colours by label; nil: ``ClusterPalette/colours(labels:longitudes:latitudes:)``.
     /// Give the same map to the map and the tree plot of one run.
     public var colours: [Int32: String]?
+    /// A fixed frame and scale (nil: the points' extent, fitted to `width`).
+    public var frame: MapFrame?
 
     public init(width: Double = 1000, pointBudget: Int = MapOptions.defaultPointBudget, rasterCell: Double = 3,
                 legendEntries: Int = 12, maxPins: Int = MapOptions.defaultMaxPins, colours: [Int32: String]? = nil) {
@@ -135,7 +187,8 @@ public enum ClusterMap {
         // the points were drawn, projection.
         let legendRows = Double(min(max(0, options.legendEntries), clusters.labels.count))
         let legendHeight = 22 + 18 * (legendRows + 2) + 8 + 32 + 45 + 17 + 20
-        let layout = MapLayout(x: x, y: y, subtitle: data.subtitle, width: options.width, minimumHeight: legendHeight)
+        let layout = MapLayout(x: x, y: y, subtitle: data.subtitle, width: options.width, minimumHeight: legendHeight,
+                               frame: options.frame)
         var w = XMLWriter()
         w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         w.open("svg", [
@@ -158,10 +211,21 @@ public enum ClusterMap {
         let drawn = PointLayer.draw(&w, x: x, y: y, labels: data.labels, layout: layout, colours: colours, options: options)
         let pinned = Array(clusters.bySize.prefix(max(0, options.maxPins)))
         outlines(&w, data.outlines, Set(pinned.map { clusters.labels[$0] }), layout, colours)
-        pins(&w, clusters, pinned, layout, colours)
+        if let given = data.pins {
+            // Largest first, so a small pin is drawn over a large neighbour's.
+            let order = given.indices.sorted { (given[$0].count, $1) > (given[$1].count, $0) }
+            pins(&w, order.map { given[$0] }, layout, colours)
+        } else {
+            pins(&w, pinned.map { c in
+                MapPin(longitude: clusters.meanLongitude[c], latitude: clusters.meanLatitude[c], count: clusters.counts[c],
+                       diameter: pinDiameter(count: clusters.counts[c], minCount: clusters.counts[pinned.last!],
+                                             maxCount: clusters.counts[pinned.first!]),
+                       label: clusters.labels[c])
+            }, layout, colours)
+        }
         w.close()
         scaleBar(&w, layout)
-        legend(&w, clusters, colours, layout, options, drawn)
+        legend(&w, clusters, colours, layout, options, drawn, givenPins: data.pins)
         w.close()
         return w.finish()
     }
@@ -198,18 +262,15 @@ public enum ClusterMap {
         }
     }
 
-    /// - Parameter pinned: cluster indices, largest first (so a small cluster's pin is drawn
-    ///   over a large neighbour's); the pin sizes span their counts.
-    private static func pins(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ pinned: [Int], _ layout: MapLayout,
-                             _ colours: [Int32: String]) {
-        guard let first = pinned.first, let last = pinned.last else { return }
-        let (largest, smallest) = (clusters.counts[first], clusters.counts[last])
+    /// - Parameter pins: in drawing order (the last on top).
+    private static func pins(_ w: inout XMLWriter, _ pins: [MapPin], _ layout: MapLayout, _ colours: [Int32: String]) {
+        guard !pins.isEmpty else { return }
         w.open("g", ["text-anchor": "middle", "font-weight": "bold"])
-        for c in pinned {
-            let d = pinDiameter(count: clusters.counts[c], minCount: smallest, maxCount: largest)
-            let (x, y) = layout.point(longitude: clusters.meanLongitude[c], latitude: clusters.meanLatitude[c])
-            let colour = colours[clusters.labels[c]] ?? ClusterPalette.noise
-            let text = compactCount(clusters.counts[c])
+        for pin in pins {
+            let d = pin.diameter
+            let (x, y) = layout.point(longitude: pin.longitude, latitude: pin.latitude)
+            let colour = colours[pin.label] ?? ClusterPalette.noise
+            let text = compactCount(pin.count)
             // Bold digits are about 0.7 em wide (DejaVu Sans Bold; Helvetica's are narrower):
             // the text fills at most 75% of the pin, and is never above 40% of its diameter.
             let size = min(d * 0.4, d * 0.75 / (0.7 * Double(text.count)))
@@ -238,7 +299,7 @@ public enum ClusterMap {
     }
 
     private static func legend(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ colours: [Int32: String],
-                               _ layout: MapLayout, _ options: MapOptions, _ drawn: PointLayer.Drawn) {
+                               _ layout: MapLayout, _ options: MapOptions, _ drawn: PointLayer.Drawn, givenPins: [MapPin]?) {
         let x = layout.legendX
         var y = layout.mapY + 14
         func line(_ text: String, size: Double = 11, colour: String = "#333333", bold: Bool = false, step: Double = 17) {
@@ -254,19 +315,24 @@ public enum ClusterMap {
             y += 18
         }
         let n = clusters.counts.reduce(0, +) + clusters.noise
-        line("\(grouped(clusters.labels.count)) clusters · \(grouped(n)) points", size: 12, bold: true, step: 22)
+        // Given pins (map pins of one zoom) are groups of listings, not clusters.
+        let (group, points) = givenPins == nil ? ("cluster", "points") : ("pin", "listings")
+        line("\(grouped(clusters.labels.count)) \(group)s · \(grouped(n)) \(points)", size: 12, bold: true, step: 22)
         for c in clusters.bySize.prefix(max(0, options.legendEntries)) {
-            entry(colours[clusters.labels[c]] ?? ClusterPalette.noise, "cluster \(clusters.labels[c])", clusters.counts[c])
+            entry(colours[clusters.labels[c]] ?? ClusterPalette.noise, "\(group) \(clusters.labels[c])", clusters.counts[c])
         }
         let rest = clusters.bySize.dropFirst(max(0, options.legendEntries))
         if !rest.isEmpty {
-            line("+ \(grouped(rest.count)) more, \(grouped(rest.reduce(0) { $0 + clusters.counts[$1] })) points",
+            line("+ \(grouped(rest.count)) more, \(grouped(rest.reduce(0) { $0 + clusters.counts[$1] })) \(points)",
                  colour: "#666666", step: 18)
         }
-        entry(ClusterPalette.noise, "noise", clusters.noise)
+        if givenPins == nil { entry(ClusterPalette.noise, "noise", clusters.noise) }
         y += 8
         let pinned = clusters.bySize.prefix(max(0, options.maxPins))
-        if let first = pinned.first, let last = pinned.last {
+        if let given = givenPins {
+            line("\(grouped(given.count)) pins drawn at their size", colour: "#666666", step: 14)
+            line("(25–50 pt by count, as on a phone)", colour: "#666666", step: 18)
+        } else if let first = pinned.first, let last = pinned.last {
             let which = pinned.count < clusters.bySize.count ? "the \(grouped(pinned.count)) largest" : "each"
             line("Pin for \(which) cluster: its points,", colour: "#666666", step: 14)
             line("25 pt = \(grouped(clusters.counts[last])), 50 pt = \(grouped(clusters.counts[first]))",

@@ -116,6 +116,10 @@ struct BenchCommand: ParsableCommand {
             transform: listOption("--min-points", "a whole number", { Int($0) }))
     var minPoints: [Int] = [10]
 
+    @Option(help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline and a 40-pixel grid; pins per 390×844 viewport, ARI, overlap rate, build and query times in OUT/pins.csv.", valueName: "a-b"),
+            transform: ZoomRange.parse)
+    var pinsZooms: ZoomRange?
+
     @OptionGroup(title: "Filters (applied to the generated scenarios)")
     var filters: FilterOptions
 
@@ -271,8 +275,29 @@ struct BenchCommand: ParsableCommand {
         moved = true
 
         printSummary(summary)
+        if let zooms = pinsZooms?.zooms {
+            var pinRows: [PinsComparison.Row] = []
+            for d in datasets {
+                note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name)")
+                pinRows += try reportingPinErrors(input: d.path) { try PinsComparison.run(path: d.path, dataset: d.name, zooms: zooms, seed: seed) }
+            }
+            try AtomicFile.write(PinsComparison.csv(pinRows), to: out + "/pins.csv")
+            printPins(pinRows)
+        }
         let failed = rows.filter { $0.status != .ok && $0.status != .skipped && $0.status != .unavailable }.count
         note("bench: \(rows.count) runs (\(failed) failed), \(summary.count) summary rows, \(figures.filter { $0.kind == .map }.count) maps, \(figures.filter { $0.kind == .tree }.count) tree plots; wrote \(out)/index.html, \(out)/runs.csv, \(out)/summary.csv")
+    }
+
+    /// The map-pin comparison as a table on standard output.
+    private func printPins(_ rows: [PinsComparison.Row]) {
+        print("\ndataset".padded(to: 18) + "zoom  implementation  pins/viewport  ARI     overlap  build s   query p50 ms  p99 ms")
+        for r in rows {
+            let ari = r.ari.map { cFormat("%.3f", $0) } ?? "–"
+            let q = r.queryP50.map { cFormat("%8.3f", $0 * 1e3) + "      " + cFormat("%7.3f", (r.queryP99 ?? 0) * 1e3) } ?? "       –           –"
+            print(r.dataset.padded(to: 17) + String(r.zoom).padded(to: 6) + r.implementation.padded(to: 16)
+                  + cFormat("%9.1f", r.pinsPerViewport).padded(to: 15) + ari.padded(to: 8) + cFormat("%6.3f", r.overlap).padded(to: 9)
+                  + cFormat("%7.3f", r.buildSeconds).padded(to: 10) + q)
+        }
     }
 
     /// The summary as a short table on standard output.

@@ -11,23 +11,8 @@ import Foundation
 /// usage mistakes (exit 64); a `--within` file that cannot be read is an input error
 /// (exit 1), reported when the command runs.
 struct FilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Keep only these categories (comma-separated): \(ListingCategory.names).",
-                               valueName: "list"),
-            transform: { text in try usage { () throws(DatasetError) in try ListingFilter.parseCategories(text) } })
-    var category: Set<ListingCategory>?
-
-    @Option(help: ArgumentHelp("Keep area_m2 in MIN..MAX square metres; either end may be open (..50, 100..).",
-                               valueName: "range"),
-            transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--area") } })
-    var area: ValueRange?
-
-    @Option(help: ArgumentHelp("Keep deposit in MIN..MAX (units of 10,000 KRW).", valueName: "range"),
-            transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--deposit") } })
-    var deposit: ValueRange?
-
-    @Option(help: ArgumentHelp("Keep monthly_rent in MIN..MAX (units of 10,000 KRW; jeonse rent is 0).", valueName: "range"),
-            transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--rent") } })
-    var rent: ValueRange?
+    @OptionGroup
+    var attributes: AttributeFilterOptions
 
     @Option(help: ArgumentHelp("Keep points inside minLon,minLat,maxLon,maxLat (degrees, edges included).",
                                valueName: "box"),
@@ -48,23 +33,48 @@ struct FilterOptions: ParsableArguments {
     }
 
     /// Whether any filter option was given.
-    var isActive: Bool {
-        category != nil || area != nil || deposit != nil || rent != nil || bbox != nil || within != nil
-    }
+    var isActive: Bool { attributes.isActive || bbox != nil || within != nil }
 
     /// The filter, reading the `--within` region; nil when no option was given.
     /// - Throws: `DatasetError` for a region file that is missing, unreadable or not polygons.
     func makeFilter() throws(DatasetError) -> ListingFilter? {
         guard isActive else { return nil }
-        return ListingFilter(categories: category, area: area, deposit: deposit, rent: rent, bbox: bbox,
+        let a = attributes
+        return ListingFilter(categories: a.category, area: a.area, deposit: a.deposit, rent: a.rent, bbox: bbox,
                              region: try within.map { (path) throws(DatasetError) in try Region.read(path: path) })
     }
+}
+
+/// The attribute filters (`--category`, `--area`, `--deposit`, `--rent`): part of
+/// `FilterOptions`, and on their own where the spatial ones mean something else (`pins`,
+/// whose `--bbox` is the viewport, and `nearby`).
+struct AttributeFilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Keep only these categories (comma-separated): \(ListingCategory.names).",
+                               valueName: "list"),
+            transform: { text in try usage { () throws(DatasetError) in try ListingFilter.parseCategories(text) } })
+    var category: Set<ListingCategory>?
+
+    @Option(help: ArgumentHelp("Keep area_m2 in MIN..MAX square metres; either end may be open (..50, 100..).",
+                               valueName: "range"),
+            transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--area") } })
+    var area: ValueRange?
+
+    @Option(help: ArgumentHelp("Keep deposit in MIN..MAX (units of 10,000 KRW).", valueName: "range"),
+            transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--deposit") } })
+    var deposit: ValueRange?
+
+    @Option(help: ArgumentHelp("Keep monthly_rent in MIN..MAX (units of 10,000 KRW; jeonse rent is 0).", valueName: "range"),
+            transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--rent") } })
+    var rent: ValueRange?
+
+    /// Whether any attribute filter was given.
+    var isActive: Bool { category != nil || area != nil || deposit != nil || rent != nil }
 }
 
 /// Runs an option parser, turning its `DatasetError` into the `ValidationError` that
 /// ArgumentParser reports as a usage mistake (exit 64) after "The value '…' is invalid for
 /// '--option …':".
-private func usage<T>(_ body: () throws(DatasetError) -> T) throws -> T {
+func usage<T>(_ body: () throws(DatasetError) -> T) throws -> T {
     do {
         return try body()
     } catch {

@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Geo
+import Pins
 import Reports
 
 /// Which outline `map` draws around each cluster.
@@ -26,6 +27,10 @@ struct MapCommand: ParsableCommand {
             (25 to 50 pt, square-root scale) with the count inside, a scale bar, a legend and a \
             title. Up to 50,000 points every point is drawn; above that a density raster, so the \
             file stays under 1 MB. The file is written whole or not at all.
+            With --zoom Z instead of --labels: the map pins of zoom Z (as `geocluster pins` writes \
+            them, privacy mask first) at their drawn size, 25–50 pt, on a map at that zoom's scale \
+            (1 pt = 1 pixel of 256-pixel tiles), each listing at its displayed position in its pin's \
+            colour; --bbox picks the part shown (needed when the data spans more than 4000 pt).
             """
     )
 
@@ -33,7 +38,20 @@ struct MapCommand: ParsableCommand {
     var input: String
 
     @Option(help: "Labels written by `geocluster cluster` (id,label,…; CSV or GeoJSON).")
-    var labels: String
+    var labels: String?
+
+    @Option(help: ArgumentHelp("Draw the map pins of this zoom level (0–22) instead of --labels' clusters.", valueName: "z"))
+    var zoom: Double?
+
+    @Option(help: ArgumentHelp("With --zoom: the part shown, minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),
+            transform: { text in try usage { () throws(DatasetError) in try BoundingBox.parse(text) } })
+    var bbox: BoundingBox?
+
+    @Option(help: ArgumentHelp("With --zoom: the pins' merge threshold in pixels.", valueName: "px"))
+    var radius: Double = 40
+
+    @OptionGroup(title: "With --zoom: privacy and locations")
+    var source: PinSourceOptions
 
     @OptionGroup(title: "Input columns")
     var inputOptions: InputOptions
@@ -60,9 +78,21 @@ struct MapCommand: ParsableCommand {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["svg"])
+        switch (labels, zoom) {
+        case (nil, nil): throw ValidationError("give --labels FILE (clusters) or --zoom Z (map pins)")
+        case (.some, .some): throw ValidationError("--labels and --zoom draw different maps; give one")
+        case (nil, let z?):
+            guard z >= 0 && z < Double(PinOptions.maxZoom + 1) else { throw ValidationError("--zoom \(z) is outside 0–\(PinOptions.maxZoom)") }
+            guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
+            try source.requirePrivacyChoice()
+        case (.some, nil):
+            if bbox != nil { throw ValidationError("--bbox goes with --zoom") }
+        }
     }
 
     func run() throws {
+        if let zoom { return try drawPins(zoom: zoom) }
+        let labels = labels!
         try reportingErrors(input: input) {
             let file = try inputOptions.readPoints(input, prefer: .lonlat, output: output)
             let (labelFile, outlining) = try outlined.labels(labels)
@@ -89,6 +119,60 @@ struct MapCommand: ParsableCommand {
             let svg = ClusterMap.render(data, options: MapOptions())
             try AtomicFile.write(svg, to: output)
             say("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)", output: output)
+        }
+    }
+
+    /// `--zoom`: the pins of one zoom at their drawn sizes, on a map at that zoom's scale.
+    private func drawPins(zoom: Double) throws {
+        try reportingPinErrors(input: input) {
+            try AtomicFile.checkDestination(output)
+            let data = try source.read(input)
+            let index = try PinIndex(listings: data.listings, options: PinOptions(privacy: try source.policy(), radius: radius))
+            let z = Int(zoom.rounded(.down))
+            let box = bbox.map { PinBoundingBox(minLongitude: $0.minLon, minLatitude: $0.minLat, maxLongitude: $0.maxLon, maxLatitude: $0.maxLat) }
+            let pins = try index.pins(zoom: Double(z), bbox: box)
+            guard !pins.isEmpty else { throw fail("no pins at zoom \(z)" + (bbox == nil ? "" : " in --bbox; widen it")) }
+            // Each listing at its displayed position, labelled by its pin.
+            var lon: [Double] = [], lat: [Double] = [], label: [Int32] = []
+            for (k, pin) in pins.enumerated() {
+                var cursor: PinCursor? = nil
+                repeat {
+                    let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
+                    for leaf in page.leaves { lon.append(leaf.longitude); lat.append(leaf.latitude); label.append(Int32(k)) }
+                    cursor = page.next
+                } while cursor != nil
+            }
+            let shown = bbox ?? BoundingBox(minLon: pins.map { $0.bbox.minLongitude }.min()!, minLat: pins.map { $0.bbox.minLatitude }.min()!,
+                                            maxLon: pins.map { $0.bbox.maxLongitude }.max()!, maxLat: pins.map { $0.bbox.maxLatitude }.max()!)
+            var frame = MapFrame.zoom(Double(z), minLongitude: shown.minLon, minLatitude: shown.minLat,
+                                      maxLongitude: shown.maxLon, maxLatitude: shown.maxLat)
+            if bbox == nil {
+                // The pins' extent plus half the largest disc all round (Pins' Mercator units:
+                // the world is 1 wide, y grows southwards).
+                typealias M = Pins.WebMercator
+                let pad = 25 / (256 * Double(1 << z))
+                frame = MapFrame(minLongitude: M.longitude(x: M.x(longitude: shown.minLon) - pad),
+                                 minLatitude: M.latitude(y: M.y(latitude: shown.minLat) + pad),
+                                 maxLongitude: M.longitude(x: M.x(longitude: shown.maxLon) + pad),
+                                 maxLatitude: M.latitude(y: M.y(latitude: shown.maxLat) - pad),
+                                 pointsPerMetre: frame.pointsPerMetre)
+            }
+            let size = frame.size
+            guard size.width <= 4000, size.height <= 4000 else {
+                throw fail("at zoom \(z) the pins span \(Int(size.width)) × \(Int(size.height)) pt; give --bbox to draw part of them (at most 4000 pt a side)")
+            }
+            let privacy = source.privacySeed == nil ? "true positions (--no-privacy)" : "displayed (privacy-masked) positions"
+            let subtitle = "zoom \(z) · \(pins.count) pins over \(lon.count) listings at \(privacy) · radius \(FormatNumber.trimmed(radius, decimals: 1)) px"
+            let mapPins = pins.enumerated().map { k, p in
+                MapPin(longitude: p.longitude, latitude: p.latitude, count: p.count, diameter: p.diameter, label: Int32(k))
+            }
+            let map = MapData(longitudes: lon, latitudes: lat, labels: label, title: title ?? "Map pins at zoom \(z)",
+                              subtitle: subtitle, pins: mapPins)
+            var options = MapOptions()
+            options.frame = frame
+            let svg = ClusterMap.render(map, options: options)
+            try AtomicFile.write(svg, to: output)
+            print("\(pins.count) pins at zoom \(z) over \(lon.count) listings; map written to \(output) (\(svg.utf8.count / 1024) KiB)")
         }
     }
 }

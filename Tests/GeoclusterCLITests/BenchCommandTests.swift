@@ -49,6 +49,28 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("--pins-zooms adds the map-pin comparison per zoom: PinIndex, supercluster and grid rows in pins.csv, PinIndex discs never overlap")
+    func pinsComparison() throws {
+        try withTemporaryFolder { folder in
+            let r = try folder.run("bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "11-14",
+                                   "--out", "out", "--cache", "cache")
+            #expect(r.status == 0, "\(r)")
+            let rows = table(try folder.read("out/pins.csv"))
+            #expect(rows.count == 12, "4 zooms × 3 implementations")
+            #expect(Set(rows.map { $0["implementation"]! }) == ["pinindex", "supercluster", "grid"])
+            for row in rows {
+                #expect(row["dataset"] == "seoul-2k" && (11...14).contains(Int(row["zoom"]!)!))
+                let ari = try #require(Double(row["ari"]!))
+                #expect(ari >= -1 && ari <= 1)
+                #expect(Double(row["pins_per_viewport"]!)! > 0 && Int(row["pins"]!)! > 0)
+            }
+            #expect(rows.filter { $0["implementation"] == "pinindex" }.allSatisfy { $0["overlap_rate"] == "0.0000" && !$0["query_p99_ms"]!.isEmpty })
+            // supercluster's default radius (20 px at 256-px tiles) leaves 25-50 pt discs overlapping somewhere.
+            #expect(rows.filter { $0["implementation"] == "supercluster" }.contains { Double($0["overlap_rate"]!)! > 0 })
+            #expect(r.stdout.contains("pins/viewport"))
+        }
+    }
+
     @Test("a cell over --timeout is a row that says so, and the run still writes its report")
     func timeouts() throws {
         try withTemporaryFolder { folder in

@@ -123,7 +123,7 @@ public enum JSONText {
         return i == n
     }
 
-    static func isNumber(_ s: String) -> Bool {
+    public static func isNumber(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { isNumber($0) }
     }

@@ -1,0 +1,145 @@
+// pins-bench: PinIndex build time against one HDBSCAN fit and the supercluster baseline on
+// the same listings, peak memory, and viewport query times per zoom (issue 13's targets).
+//
+//   geocluster generate --count 1000000 --seed 1 -o seoul-1m.csv
+//   swift build -c release --product pins-bench
+//   .build/release/pins-bench seoul-1m.csv                 # build ratios (3 interleaved rounds) and queries
+//   .build/release/pins-bench seoul-1m.csv --only build    # the PinIndex alone, for its peak memory
+//
+// The machine is shared and noisy: the three builds are timed in interleaved rounds and
+// reported as medians and as per-round ratios, which stay comparable when the load changes.
+import ClusterCore
+import Datasets
+import Dispatch
+import Pins
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+/// VmHWM of this process, MB.
+func peakMB() -> Double {
+    guard let f = fopen("/proc/self/status", "r") else { return 0 }
+    defer { fclose(f) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, 256, f) != nil {
+        let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if s.hasPrefix("VmHWM:") { return Double(s.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) } ?? 0) / 1024 }
+    }
+    return 0
+}
+
+func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
+func ms(_ s: Double) -> String { String(Int((s * 1e4).rounded())) .withDecimal(1) }
+extension String { func withDecimal(_ d: Int) -> String { let p = count > d ? dropLast(d) : "0"; return "\(p).\(suffix(d))" } }
+func fmt(_ v: Double, _ decimals: Int = 3) -> String {
+    var m = 1.0; for _ in 0..<decimals { m *= 10 }
+    let r = (v * m).rounded() / m
+    return "\(r)"
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+guard let path = args.first else { print("usage: pins-bench FILE.csv [--only build|hdbscan|supercluster] [--rounds 3]"); exit(2) }
+func option(_ name: String, in args: [String]) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
+let only = option("--only", in: args)
+let rounds = Int(option("--rounds", in: args) ?? "3")!
+
+/// The listings of the file as an app would hold them (`PinListings`), plus their true
+/// positions for the viewport centres and the supercluster baseline. The CSV reader's own
+/// columns are freed on return, so peak memory is the index's, not the reader's.
+func load(_ path: String) throws -> (listings: PinListings, longitudes: [Double], latitudes: [Double]) {
+    let file = try ListingFile.read(path: path, locationColumn: "building_id", required: false)
+    var listings = PinListings(capacity: file.count)
+    for i in 0..<file.count {
+        listings.append(id: Int64(file.ids[i])!, longitude: file.longitudes[i], latitude: file.latitudes[i],
+                        locationKey: file.locations.map { LocationKey(string: $0[i]) },
+                        category: file.categories[i].map { UInt8(ListingCategory.allCases.firstIndex(of: $0)!) },
+                        area: file.areas[i], deposit: file.deposits[i], monthlyRent: file.rents[i])
+    }
+    return (listings, file.longitudes, file.latitudes)
+}
+let (listings, longitudes, latitudes) = try load(path)
+let options = PinOptions(privacy: .displaced(try PrivacyMask(seed: 7)))
+print("\(path): \(listings.count) listings; peak while reading \(Int(peakMB())) MB")
+
+if only == "build" {
+    let t0 = now()
+    let index = try PinIndex(listings: listings, options: options)
+    print("PinIndex build \(fmt(now() - t0)) s, \(index.locationCount) locations, \(index.nodeCount) nodes, peak \(Int(peakMB())) MB (whole process, input included)")
+    exit(0)
+}
+if only == "digest" {
+    // A fingerprint of the pins at every zoom (ids and counts), to check that a faster build
+    // gives the same index.
+    let index = try PinIndex(listings: listings, options: options)
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for z in 0...22 {
+        for p in try index.pins(zoom: Double(z)) { for w in [p.id.rawValue, UInt64(p.count), UInt64(z)] { h = (h ^ w) &* 0x100_0000_01b3 } }
+    }
+    print("digest \(String(h, radix: 16)), nodes \(index.nodeCount)")
+    exit(0)
+}
+if only == "filtered" {
+    // The filtered query of the whole city at zoom 8, repeated (for a profiler).
+    let index = try PinIndex(listings: listings, options: options)
+    let filter = PinFilter(categories: [0, 2], deposit: PinValueRange(lower: 1000, upper: 40000))
+    var times: [Double] = []
+    for _ in 0..<40 { let t0 = now(); _ = try index.pins(zoom: 8, bbox: nil, filter: filter); times.append(now() - t0) }
+    print("filtered zoom 8, whole city: median \(ms(median(times))) ms, min \(ms(times.min()!)) ms")
+    exit(0)
+}
+let xy = try PointFile.read(path: path, prefer: .xy)
+let points = try PointSet(xs: xy.coordinates.xOrLongitude, ys: xy.coordinates.yOrLatitude)
+if only == "hdbscan" {
+    let t0 = now()
+    let r = try HDBSCAN.fit(points, parameters: HDBSCANParameters(minClusterSize: 15), keeping: [])
+    print("HDBSCAN.fit \(fmt(now() - t0)) s, \(r.selectedClusters.count) clusters, peak \(Int(peakMB())) MB")
+    exit(0)
+}
+
+var build: [Double] = [], fit: [Double] = [], sc: [Double] = []
+var index: PinIndex? = nil
+for round in 0..<rounds {
+    var t0 = now()
+    index = nil
+    index = try PinIndex(listings: listings, options: options)
+    build.append(now() - t0)
+    t0 = now()
+    _ = try HDBSCAN.fit(points, parameters: HDBSCANParameters(minClusterSize: 15), keeping: [])
+    fit.append(now() - t0)
+    t0 = now()
+    _ = try Supercluster(longitudes: longitudes, latitudes: latitudes)
+    sc.append(now() - t0)
+    print("round \(round + 1): PinIndex \(fmt(build[round])) s, HDBSCAN.fit \(fmt(fit[round])) s, supercluster \(fmt(sc[round])) s; PinIndex/HDBSCAN \(fmt(build[round] / fit[round], 2))")
+}
+print("median: PinIndex build \(fmt(median(build))) s, HDBSCAN.fit (min_cluster_size 15) \(fmt(median(fit))) s, supercluster (zooms 0-16) \(fmt(median(sc))) s; ratio of medians PinIndex/HDBSCAN \(fmt(median(build) / median(fit), 2)), median of per-round ratios \(fmt(median(zip(build, fit).map { $0 / $1 }), 2))")
+
+// Queries: phone viewports (390 × 844 pt) centred on random listings, per zoom.
+let pins = index!
+var g = SplitMix64(seed: 1)
+var out: [Pin] = []
+let filter = PinFilter(categories: [0, 2], deposit: PinValueRange(lower: 1000, upper: 40000))
+print("zoom  pins/viewport  p50 ms  p99 ms  filtered p50 ms  p99 ms  overlap")
+for z in [8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 22] {
+    var times: [Double] = [], filtered: [Double] = [], count = 0
+    let n = 400
+    for _ in 0..<n {
+        let i = Int(g.next() % UInt64(listings.count))
+        let lat = latitudes[i], lon = longitudes[i]
+        let mpp = WebMercator.metresPerPixel(zoom: Double(z), latitude: lat)
+        let m = WebMercator.metresPerDegree(latitude: lat)
+        let halfW = 195 * mpp / m.longitude, halfH = 422 * mpp / m.latitude
+        let box = PinBoundingBox(minLongitude: lon - halfW, minLatitude: lat - halfH, maxLongitude: lon + halfW, maxLatitude: lat + halfH)
+        var t = now(); try pins.pins(zoom: Double(z), bbox: box, filter: nil, into: &out); times.append(now() - t); count += out.count
+        t = now(); try pins.pins(zoom: Double(z), bbox: box, filter: filter, into: &out); filtered.append(now() - t)
+    }
+    times.sort(); filtered.sort()
+    let p99 = n * 99 / 100
+    print("\(z)".padding(6) + "\(count / n)".padding(15) + ms(times[n / 2]).padding(8) + ms(times[p99]).padding(8)
+          + ms(filtered[n / 2]).padding(17) + ms(filtered[p99]).padding(8) + fmt(try pins.overlapRate(zoom: z), 4))
+}
+
+struct SplitMix64 { var s: UInt64; init(seed: UInt64) { s = seed }
+    mutating func next() -> UInt64 { s &+= 0x9E37_79B9_7F4A_7C15; var z = s; z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9; z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB; return z ^ (z >> 31) } }
+extension String { func padding(_ w: Int) -> String { count >= w ? self + " " : self + String(repeating: " ", count: w - count) } }

@@ -1,0 +1,209 @@
+// PinIndex: map pins for every zoom 0–22, cut from ONE single-linkage hierarchy over
+// privacy-masked positions.
+//
+// How it is built (PinIndex+Build.swift), in order:
+// 1. Mask. Listings are grouped into locations (a building key, else the true coordinate
+//    quantised to 1e-6°); each location gets its displayed position from the PrivacyMask.
+//    Nothing after this step reads a true coordinate, and the index stores none.
+// 2. Hierarchy. The Euclidean minimum spanning tree of the locations' displayed positions in
+//    Web Mercator (ClusterCore's exact Borůvka MST; with `minSamples > 1` the
+//    mutual-reachability MST of HDBSCAN) gives the single-linkage hierarchy: merging its edges
+//    in ascending length merges the densest groups first. Locations are put in a canonical
+//    order (by a keyed hash of their key) first, so input order decides nothing.
+// 3. Cut, from zoom 22 down to 0, with one union-find that is never undone (so every pin at
+//    z+1 lies inside exactly one pin at z: the pins nest by construction):
+//    a. threshold: MST edges no longer than t_z = radius px / (tileSize · 2^z) (the ground
+//       distance `radius` pixels span at z, in Mercator units) merge their groups, shortest
+//       first, unless the merged group's bounding box would be wider (diagonal) than
+//       `maxSpread` pixels at z; such an edge waits for a lower zoom. A chain of buildings
+//       along a road thus becomes several pins of bounded spread, not one long pin whose
+//       centre lies off the data;
+//    b. overlap: pins whose drawn discs would overlap (diameter by `PinOptions.diameter`,
+//       centres at the count-weighted centroid) merge, most overlapping pair first (every
+//       overlapping pair of a round, so a chain of overlaps joins at once), in rounds until
+//       no two discs overlap: the overlap rate at every zoom is 0 by
+//       construction (checked by `overlapRate(zoom:)` and the tests).
+//    Each group that changed at zoom z becomes a new hierarchy node; a group that did not
+//    change keeps its node (and its id) from the zoom above.
+// 4. Order. A depth-first walk of the final forest lists the listings so that every node, at
+//    every zoom, is one contiguous range of that order; attributes are stored as columns in
+//    that order. Leaves paging is then a slice, and a filtered count is a scan of a range.
+//
+// Queries walk the same forest from its roots like an R-tree (each node keeps the bounding
+// box of its displayed positions, which contains the centroid of every node below it):
+// a node whose box misses the viewport is skipped, a node shown at the zoom is tested and
+// reported, any other node is opened. A phone viewport holds a few hundred pins at most
+// (discs do not overlap), so a query touches few nodes.
+
+import ClusterCore
+
+/// Options of a `PinIndex`. Every pixel is a 1/256 of a tile side at `tileSize` 256 (a
+/// point on iOS/Android maps).
+public struct PinOptions: Sendable, Equatable {
+    /// The privacy policy; no default (see `PrivacyPolicy`).
+    public var privacy: PrivacyPolicy
+    /// Merge threshold in pixels at every zoom (default 40): groups closer than this many
+    /// pixels (single linkage, between their nearest locations) become one pin.
+    public var radius: Double
+    /// Per-zoom thresholds in pixels, overriding `radius` at the zooms given.
+    public var radiusByZoom: [Int: Double]
+    /// Tile side in pixels (default 256): the world is `tileSize · 2^z` pixels wide at zoom z.
+    public var tileSize: Double
+    /// Largest spread of a threshold merge, as the diagonal of the group's bounding box in
+    /// pixels at the zoom (default 120, three times `radius`). Overlap merges may exceed it.
+    public var maxSpread: Double
+    /// Drawn disc diameter of a single listing, in points (default 25).
+    public var minDiameter: Double
+    /// Drawn disc diameter of pins of `saturationCount` listings or more (default 50).
+    public var maxDiameter: Double
+    /// The count at which the disc reaches `maxDiameter` (default 1000): diameters follow the
+    /// square root of the count between 1 and this fixed bound, so a pin's size does not depend
+    /// on what else is in view and does not change with the zoom.
+    public var saturationCount: Int
+    /// HDBSCAN's `minSamples` (scikit-learn's convention, the location itself counted) for
+    /// the mutual-reachability distance of the hierarchy; 1 (default) is plain single linkage.
+    public var minSamples: Int
+    /// Worker threads for the MST (the result is the same for any value).
+    public var threads: Int
+
+    /// The deepest zoom with pins of its own (22). `expansionZoom` may say 23: apart only beyond.
+    public static let maxZoom = 22
+
+    public init(privacy: PrivacyPolicy, radius: Double = 40, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
+                maxSpread: Double = 120, minDiameter: Double = 25, maxDiameter: Double = 50,
+                saturationCount: Int = 1000, minSamples: Int = 1, threads: Int = 1) {
+        self.privacy = privacy
+        self.radius = radius
+        self.radiusByZoom = radiusByZoom
+        self.tileSize = tileSize
+        self.maxSpread = maxSpread
+        self.minDiameter = minDiameter
+        self.maxDiameter = maxDiameter
+        self.saturationCount = saturationCount
+        self.minSamples = minSamples
+        self.threads = threads
+    }
+
+    /// The drawn diameter in points of a pin of `count` listings:
+    /// `minDiameter + (maxDiameter − minDiameter) · √((min(count, saturationCount) − 1) / (saturationCount − 1))`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    public func diameter(count: Int) -> Double {
+        let c = Double(min(max(count, 1), saturationCount))
+        let s = saturationCount > 1 ? ((c - 1) / Double(saturationCount - 1)).squareRoot() : 1
+        return minDiameter + (maxDiameter - minDiameter) * s
+    }
+
+    /// The threshold at `zoom` in pixels.
+    public func radius(atZoom zoom: Int) -> Double { radiusByZoom[zoom] ?? radius }
+
+    /// Checks every option's range.
+    public func validate() throws(PinError) {
+        func positive(_ name: String, _ v: Double) throws(PinError) {
+            guard v.isFinite, v > 0 else { throw .invalidParameter(name: name, value: "\(v)", requirement: "must be a finite number > 0") }
+        }
+        try positive("radius", radius)
+        for (z, r) in radiusByZoom.sorted(by: { $0.key < $1.key }) {
+            guard (0...PinOptions.maxZoom).contains(z) else {
+                throw .invalidParameter(name: "radiusByZoom", value: "\(z)", requirement: "zooms are 0...\(PinOptions.maxZoom)")
+            }
+            try positive("radiusByZoom[\(z)]", r)
+        }
+        try positive("tileSize", tileSize)
+        try positive("maxSpread", maxSpread)
+        try positive("minDiameter", minDiameter)
+        guard maxDiameter.isFinite, maxDiameter >= minDiameter else {
+            throw .invalidParameter(name: "maxDiameter", value: "\(maxDiameter)", requirement: "must be finite and at least minDiameter")
+        }
+        guard saturationCount >= 1 else {
+            throw .invalidParameter(name: "saturationCount", value: "\(saturationCount)", requirement: "must be at least 1")
+        }
+        guard minSamples >= 1 else {
+            throw .invalidParameter(name: "minSamples", value: "\(minSamples)", requirement: "must be at least 1")
+        }
+        guard threads >= 1 else {
+            throw .invalidParameter(name: "threads", value: "\(threads)", requirement: "must be at least 1")
+        }
+    }
+}
+
+/// Map pins for zooms 0–22 over listings, built once, queried without rebuilding; every
+/// published position is a displayed (masked) one, and no true coordinate is stored.
+///
+/// ```swift
+/// var listings = PinListings()
+/// listings.append(id: 1, longitude: 127.03, latitude: 37.50, category: 0, deposit: 5000, monthlyRent: 50)
+/// let index = try PinIndex(listings: listings,
+///                          options: PinOptions(privacy: .displaced(try PrivacyMask(seed: secret))))
+/// let pins = try index.pins(zoom: 14.6, bbox: viewport)      // zoom floors to 14
+/// let page = try index.leaves(of: pins[0].id, limit: 50, cursor: nil)
+/// ```
+public struct PinIndex: Sendable {
+    /// The options it was built with.
+    public let options: PinOptions
+
+    // Locations (0..<locationCount), in canonical order: displayed position in degrees and
+    // in Web Mercator units.
+    let locLon: [Double]
+    let locLat: [Double]
+    let locX: [Double]
+    let locY: [Double]
+
+    // Hierarchy nodes: 0..<locationCount are the locations, the rest the merged groups.
+    let parent: [Int32]
+    let firstChild: [Int32]
+    let nextSibling: [Int32]
+    /// Zooms at which the node is shown: low...high (high = maxZoom + 1 for locations;
+    /// low > high for a node that no zoom shows).
+    let low: [UInt8]
+    let high: [UInt8]
+    /// The node's listings: rows start..<end of the listing order.
+    let start: [Int32]
+    let end: [Int32]
+    /// Count-weighted centroid and bounding box, in Mercator units.
+    let cx: [Double]
+    let cy: [Double]
+    let minX: [Double]
+    let maxX: [Double]
+    let minY: [Double]
+    let maxY: [Double]
+    let nodeID: [UInt64]
+    /// The nodes shown at zoom 0, in creation order.
+    let roots: [Int32]
+    /// Open-addressing table from id to node (−1 empty), capacity a power of two.
+    let idTable: [Int32]
+
+    /// Locations in the depth-first order ("runs": a location's rows are one run of rows):
+    /// where each run ends, its location and its Mercator position. A filtered scan reads
+    /// these in order instead of jumping through the location arrays (whose order is the
+    /// canonical one): at 1M listings that halved the scan.
+    let runEnd: [Int32]
+    let runLocation: [Int32]
+    let runX: [Double]
+    let runY: [Double]
+    /// The categories present in each run, as bits (bit 16: no category): a category filter
+    /// skips a run none of whose listings can pass without testing them one by one.
+    let runCategories: [UInt32]
+
+    // Listings in the depth-first order (rows).
+    let rowID: [Int64]
+    let rowLocation: [Int32]
+    let rowCategory: [UInt8]
+    let rowArea: [Double]
+    let rowDeposit: [Double]
+    let rowRent: [Double]
+    /// Exact medians of deposit and rent over any range of rows.
+    let depositQuantiles: RangeQuantiles
+    let rentQuantiles: RangeQuantiles
+    /// Listings per category present, per node: `categoryCounts[v · categoryCodes.count + k]`
+    /// listings of `categoryCodes[k]` in node v.
+    let categoryCodes: [UInt8]
+    let categoryCounts: [UInt32]
+
+    /// The number of listings.
+    public var listingCount: Int { rowID.count }
+    /// The number of distinct locations.
+    public var locationCount: Int { locLon.count }
+    /// The number of hierarchy nodes (locations included).
+    public var nodeCount: Int { parent.count }
+}

@@ -1,0 +1,312 @@
+// The values a PinIndex is built from and answers with.
+
+/// The one error type of Pins. Messages say what to change; none repeats a true coordinate.
+public enum PinError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An option or argument is outside its valid range.
+    case invalidParameter(name: String, value: String, requirement: String)
+    /// A listing's coordinate is unusable; `row` is 0-based in input order.
+    case invalidCoordinate(row: Int, reason: String)
+    /// Two listings share an id; ids must be unique.
+    case duplicateListingID(Int64)
+    /// A pin id that this index did not produce.
+    case unknownPin(PinID)
+    /// A cursor from another query or another index.
+    case invalidCursor
+
+    public var description: String {
+        switch self {
+        case let .invalidParameter(name, value, requirement):
+            return "\(name) = \(value) is invalid: \(requirement)"
+        case let .invalidCoordinate(row, reason):
+            // Deliberately no coordinate values: they are true positions.
+            return "listing row \(row): \(reason); fix or drop that row"
+        case let .duplicateListingID(id):
+            return "listing id \(id) appears more than once; give every listing its own id"
+        case let .unknownPin(id):
+            return "no pin with id \(id.rawValue) in this index; use ids from this index's own queries"
+        case .invalidCursor:
+            return "the cursor belongs to another query; pass the cursor the previous page returned, or nil for the first page"
+        }
+    }
+}
+
+/// Listings to index, column by column (about 60 bytes a listing). Missing numeric
+/// attributes are nil when appended; a listing without a value fails any filter on it.
+public struct PinListings: Sendable {
+    /// The caller's listing ids, unique.
+    public private(set) var ids: [Int64] = []
+    /// True positions in degrees. Read once, by the mask; the index keeps none of them.
+    var longitudes: [Double] = []
+    var latitudes: [Double] = []
+    /// Location keys (nil: the quantised true coordinate is the key).
+    var keys: [LocationKey?] = []
+    /// Category codes 0..<16 (`PinCategory.none` when absent).
+    var categories: [UInt8] = []
+    /// Floor area (m²), deposit and monthly rent (in the caller's money unit), NaN when absent.
+    var areas: [Double] = []
+    var deposits: [Double] = []
+    var rents: [Double] = []
+
+    /// No listings; reserve room for `capacity`.
+    public init(capacity: Int = 0) {
+        ids.reserveCapacity(capacity); longitudes.reserveCapacity(capacity); latitudes.reserveCapacity(capacity)
+        keys.reserveCapacity(capacity); categories.reserveCapacity(capacity); areas.reserveCapacity(capacity)
+        deposits.reserveCapacity(capacity); rents.reserveCapacity(capacity)
+    }
+
+    /// The number of listings.
+    public var count: Int { ids.count }
+
+    /// Adds one listing.
+    /// - Parameters:
+    ///   - id: the caller's id, returned in leaves and single-listing pins.
+    ///   - longitude, latitude: the true position in degrees (WGS 84).
+    ///   - locationKey: listings with one key are one location (one building pin, one
+    ///     displacement); nil uses the true coordinate quantised to 1e-6°.
+    ///   - category: a code 0..<16 of the caller's choosing (the CLI numbers its categories).
+    ///   - area: floor area in m²; deposit, monthlyRent: in the caller's unit (the CLI's is
+    ///     10,000 KRW). Validated when the index is built.
+    /// - Complexity: amortised O(1).
+    public mutating func append(id: Int64, longitude: Double, latitude: Double, locationKey: LocationKey? = nil,
+                                category: UInt8? = nil, area: Double? = nil, deposit: Double? = nil,
+                                monthlyRent: Double? = nil) {
+        ids.append(id); longitudes.append(longitude); latitudes.append(latitude); keys.append(locationKey)
+        categories.append(category ?? PinCategory.none)
+        areas.append(area ?? .nan); deposits.append(deposit ?? .nan); rents.append(monthlyRent ?? .nan)
+    }
+}
+
+/// Category codes: 0..<16; `none` marks a listing without one.
+public enum PinCategory {
+    /// How many codes there are.
+    public static let count = 16
+    /// The stored code of a listing without a category.
+    public static let none: UInt8 = 0xFF
+}
+
+/// A set of category codes (0..<16) as a bit mask.
+public struct PinCategorySet: Sendable, Hashable, ExpressibleByArrayLiteral {
+    public var mask: UInt16
+    public init(mask: UInt16) { self.mask = mask }
+    public init(_ codes: some Sequence<UInt8>) {
+        mask = 0
+        for c in codes where Int(c) < PinCategory.count { mask |= 1 << UInt16(c) }
+    }
+    public init(arrayLiteral codes: UInt8...) { self.init(codes) }
+    @inline(__always) public func contains(_ code: UInt8) -> Bool { Int(code) < PinCategory.count && mask & (1 << UInt16(code)) != 0 }
+}
+
+/// A closed range with optional ends (both included), as the CLI's `MIN..MAX` filters.
+public struct PinValueRange: Sendable, Hashable {
+    /// Smallest value kept (nil: no lower bound).
+    public var lower: Double?
+    /// Largest value kept (nil: no upper bound).
+    public var upper: Double?
+    public init(lower: Double? = nil, upper: Double? = nil) { self.lower = lower; self.upper = upper }
+    /// Whether `value` lies in the range; NaN (a missing value) never does.
+    @inline(__always) public func contains(_ value: Double) -> Bool {
+        if value.isNaN { return false }
+        if let l = lower, value < l { return false }
+        if let u = upper, value > u { return false }
+        return true
+    }
+}
+
+/// Which listings a query counts: every condition given must hold; an unset one keeps all.
+/// The semantics of the CLI's `--category`, `--area`, `--deposit` and `--rent` (ends
+/// included), except that a listing lacking the attribute fails its condition (the CLI
+/// rejects such rows instead).
+public struct PinFilter: Sendable, Hashable {
+    /// Category codes kept (nil: all, including listings without a category).
+    public var categories: PinCategorySet?
+    /// Floor area in m².
+    public var area: PinValueRange?
+    /// Deposit, in the unit the listings were given in.
+    public var deposit: PinValueRange?
+    /// Monthly rent, in the unit the listings were given in.
+    public var monthlyRent: PinValueRange?
+
+    public init(categories: PinCategorySet? = nil, area: PinValueRange? = nil,
+                deposit: PinValueRange? = nil, monthlyRent: PinValueRange? = nil) {
+        self.categories = categories
+        self.area = area
+        self.deposit = deposit
+        self.monthlyRent = monthlyRent
+    }
+
+    /// Whether no condition is set.
+    public var isEmpty: Bool { categories == nil && area == nil && deposit == nil && monthlyRent == nil }
+}
+
+/// A longitude/latitude box in degrees, edges included. `minLongitude > maxLongitude` means
+/// the box crosses the antimeridian (as in supercluster's `getClusters`).
+public struct PinBoundingBox: Sendable, Hashable {
+    public var minLongitude: Double
+    public var minLatitude: Double
+    public var maxLongitude: Double
+    public var maxLatitude: Double
+
+    public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
+        self.minLongitude = minLongitude
+        self.minLatitude = minLatitude
+        self.maxLongitude = maxLongitude
+        self.maxLatitude = maxLatitude
+    }
+
+    /// The whole world.
+    public static let world = PinBoundingBox(minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)
+
+    /// Checks that the edges are finite, within ±180° / ±90°, and that minLatitude <= maxLatitude.
+    public func validate() throws(PinError) {
+        for (name, v, limit) in [("minLongitude", minLongitude, 180.0), ("maxLongitude", maxLongitude, 180),
+                                 ("minLatitude", minLatitude, 90), ("maxLatitude", maxLatitude, 90)] {
+            guard v.isFinite, abs(v) <= limit else {
+                throw .invalidParameter(name: name, value: "\(v)", requirement: "must be a finite number within ±\(Int(limit))°")
+            }
+        }
+        guard minLatitude <= maxLatitude else {
+            throw .invalidParameter(name: "minLatitude", value: "\(minLatitude)",
+                                    requirement: "is above maxLatitude \(maxLatitude); swap them")
+        }
+    }
+
+    /// Whether (longitude, latitude) is inside or on the edge (across the antimeridian too).
+    @inline(__always)
+    public func contains(longitude: Double, latitude: Double) -> Bool {
+        guard latitude >= minLatitude && latitude <= maxLatitude else { return false }
+        if minLongitude <= maxLongitude { return longitude >= minLongitude && longitude <= maxLongitude }
+        return longitude >= minLongitude || longitude <= maxLongitude
+    }
+}
+
+/// A pin's id: 64 bits derived from its content (the smallest location token of its
+/// listings and its listing count, through SipHash), so the same group of listings has the
+/// same id at every zoom and in every rebuild from the same listings in any order. Under a
+/// privacy mask the tokens are keyed by the secret seed, so ids reveal nothing either.
+public struct PinID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "\(rawValue)" }
+}
+
+/// What a pin stands for.
+public enum PinKind: String, Sendable, Hashable {
+    /// Listings at several locations.
+    case cluster
+    /// Several listings at one location (one building): open a list, zooming never splits it.
+    case building
+    /// One listing.
+    case listing
+}
+
+/// Counts of listings per category code (0..<16), stored inline (no allocation per pin).
+public struct PinCategoryCounts: Sendable, Hashable {
+    var counts: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                 UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    public init() {}
+
+    /// The number of listings of category `code` (0 for codes outside 0..<16).
+    public subscript(code: UInt8) -> Int {
+        get {
+            guard Int(code) < PinCategory.count else { return 0 }
+            return withUnsafeBytes(of: counts) { Int($0.load(fromByteOffset: 4 * Int(code), as: UInt32.self)) }
+        }
+        set {
+            guard Int(code) < PinCategory.count else { return }
+            withUnsafeMutableBytes(of: &counts) { $0.storeBytes(of: UInt32(newValue), toByteOffset: 4 * Int(code), as: UInt32.self) }
+        }
+    }
+
+    /// (code, count) for every code with a nonzero count, ascending.
+    public var nonZero: [(code: UInt8, count: Int)] {
+        (0..<UInt8(PinCategory.count)).compactMap { self[$0] > 0 ? ($0, self[$0]) : nil }
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        withUnsafeBytes(of: a.counts) { x in withUnsafeBytes(of: b.counts) { y in x.elementsEqual(y) } }
+    }
+
+    public func hash(into h: inout Hasher) { withUnsafeBytes(of: counts) { h.combine(bytes: $0) } }
+}
+
+/// One pin at one zoom: a group of listings drawn as one disc. Every position is a
+/// displayed (privacy-masked) one.
+public struct Pin: Sendable, Hashable {
+    /// Stable across zooms and rebuilds (see `PinID`).
+    public var id: PinID
+    public var kind: PinKind
+    /// Whether all its listings share one location (`building` or `listing`): zooming in
+    /// never splits it, so a client opens its list.
+    public var sameLocation: Bool { kind != .cluster }
+    /// The number of listings (those passing the filter, in a filtered query).
+    public var count: Int
+    /// The count-weighted centroid of its listings' displayed positions, in degrees (the
+    /// mean in Web Mercator, mapped back).
+    public var longitude: Double
+    public var latitude: Double
+    /// The bounding box of its listings' displayed positions.
+    public var bbox: PinBoundingBox
+    /// The first zoom at which it splits into its children (`children(of:)`); nil for
+    /// same-location pins. `PinIndex.maxZoom + 1` means its listings come apart only beyond
+    /// the deepest zoom: show its list.
+    public var expansionZoom: Int?
+    /// The zooms at which this pin is shown (unfiltered).
+    public var zooms: ClosedRange<Int>
+    /// The drawn diameter in points (see `PinOptions.diameter(count:)`).
+    public var diameter: Double
+    /// The listing's id when `count == 1`.
+    public var listingID: Int64?
+    /// Medians over the listings that have the value (the mean of the two middle values for an
+    /// even number); nil when none has it.
+    public var medianDeposit: Double?
+    public var medianMonthlyRent: Double?
+    /// Listings per category code.
+    public var categoryCounts: PinCategoryCounts
+}
+
+/// One listing as a pin's leaf or a nearby result: its displayed position and attributes.
+public struct PinLeaf: Sendable, Hashable {
+    public var id: Int64
+    /// The displayed position in degrees (never the true one).
+    public var longitude: Double
+    public var latitude: Double
+    /// Category code, or nil.
+    public var category: UInt8?
+    public var area: Double?
+    public var deposit: Double?
+    public var monthlyRent: Double?
+}
+
+/// Where the next page of `leaves` or `nearby` starts.
+public struct PinCursor: Sendable, Hashable {
+    /// Which query it belongs to (a pin id, or a hash of the nearby query).
+    let query: UInt64
+    /// Offset into that query's result order.
+    let offset: Int
+}
+
+/// One page of a pin's listings.
+public struct PinLeavesPage: Sendable {
+    public var leaves: [PinLeaf]
+    /// The cursor of the next page; nil after the last.
+    public var next: PinCursor?
+}
+
+/// A listing near a point.
+public struct NearbyListing: Sendable, Hashable {
+    public var leaf: PinLeaf
+    /// Distance from the query point to the displayed position, in metres, rounded to the
+    /// nearest 100 m (so that repeated queries cannot triangulate a listing).
+    public var distance: Double
+}
+
+/// One page of nearby listings, by rounded distance then listing id.
+public struct NearbyPage: Sendable {
+    public var listings: [NearbyListing]
+    /// How many listings are within the radius (all pages).
+    public var total: Int
+    public var next: PinCursor?
+}

@@ -1,0 +1,191 @@
+// Web Mercator and the few elementary functions it needs, in pure Swift.
+//
+// Pins imports neither Foundation nor a C library (so an app embeds it anywhere), and the
+// Swift standard library has no sin, log or atan. These are short argument reductions plus
+// Taylor polynomials, accurate to a few ulps over the ranges Pins uses (checked against the
+// C library in PinsTests); they are not meant as a general maths library.
+
+/// Web Mercator ("EPSG:3857") in the unit square, as supercluster uses it: `x` in [0, 1] grows
+/// east from −180°, `y` in [0, 1] grows south from about 85.05° N. At zoom `z` with
+/// `tileSize`-pixel tiles the world is `tileSize · 2^z` pixels wide, so a distance `d` in
+/// these units is `d · tileSize · 2^z` pixels.
+public enum WebMercator {
+    /// The latitude beyond which Web Mercator is cut off (y would leave [0, 1]), in degrees.
+    public static let maxLatitude = 85.051128779806592
+
+    /// The WGS 84 semi-major axis (metres) and first eccentricity squared.
+    static let wgs84A = 6_378_137.0
+    static let wgs84E2 = 0.006_694_379_990_141_316_96
+
+    /// x in [0, 1] of a longitude in degrees (linear; 180° maps to 1).
+    /// - Complexity: O(1).
+    @inline(__always)
+    public static func x(longitude: Double) -> Double { longitude / 360 + 0.5 }
+
+    /// y in [0, 1] of a latitude in degrees, clamped to the unit square beyond ±`maxLatitude`.
+    /// - Complexity: O(1), about 40 floating-point operations.
+    public static func y(latitude: Double) -> Double {
+        let s = ElementaryMath.sin(latitude * (Double.pi / 180))
+        let y = 0.5 - 0.25 * ElementaryMath.log((1 + s) / (1 - s)) / Double.pi
+        return y < 0 ? 0 : (y > 1 ? 1 : y)
+    }
+
+    /// The longitude in degrees of an x.
+    /// - Complexity: O(1).
+    @inline(__always)
+    public static func longitude(x: Double) -> Double { (x - 0.5) * 360 }
+
+    /// The latitude in degrees of a y.
+    /// - Complexity: O(1), about 60 floating-point operations.
+    public static func latitude(y: Double) -> Double {
+        let y2 = (180 - y * 360) * (Double.pi / 180)
+        return 360 * ElementaryMath.atan(ElementaryMath.exp(y2)) / Double.pi - 90
+    }
+
+    /// Ground metres per pixel at `zoom` and `latitude` (degrees) for `tileSize`-pixel tiles, on
+    /// the WGS 84 equator's scale (Web Mercator's sphere): `2π · 6378137 · cos φ / (tileSize · 2^zoom)`.
+    /// - Complexity: O(1).
+    public static func metresPerPixel(zoom: Double, latitude: Double, tileSize: Double = 256) -> Double {
+        2 * Double.pi * wgs84A * ElementaryMath.cos(latitude * (Double.pi / 180)) / (tileSize * exp2(zoom))
+    }
+
+    /// Metres per degree of latitude and of longitude at `latitude` (degrees), on the WGS 84
+    /// ellipsoid: `π/180 · M` and `π/180 · N · cos φ` with M and N the meridional and normal
+    /// radii of curvature. Using them to turn an offset of up to 80 m into degrees is off by the
+    /// curvature of the ellipsoid over 80 m, below 1 mm.
+    /// - Complexity: O(1).
+    public static func metresPerDegree(latitude: Double) -> (latitude: Double, longitude: Double) {
+        let phi = latitude * (Double.pi / 180)
+        let s = ElementaryMath.sin(phi), c = ElementaryMath.cos(phi)
+        let w2 = 1 - wgs84E2 * s * s
+        let w = w2.squareRoot()
+        let m = wgs84A * (1 - wgs84E2) / (w2 * w)
+        let n = wgs84A / w
+        return (Double.pi / 180 * m, Double.pi / 180 * n * c)
+    }
+
+    /// 2^z for a zoom (fractional zooms go through exp).
+    @inline(__always)
+    static func exp2(_ z: Double) -> Double {
+        if z == z.rounded(.down), abs(z) < 1000 { return Double(sign: .plus, exponent: Int(z), significand: 1) }
+        return ElementaryMath.exp(z * 0.693_147_180_559_945_309_42)
+    }
+}
+
+/// sin, cos, log, exp and atan from IEEE basic operations (see the file's header).
+enum ElementaryMath {
+    // π/2 split in two (Cody & Waite) so that x − k·π/2 is exact for the |k| used here.
+    private static let halfPiHi = 1.570_796_326_734_125_614_17   // 33 significant bits
+    private static let halfPiLo = 6.077_100_506_506_192_249_8e-11
+    private static let ln2Hi = 6.931_471_803_691_238_164_90e-01
+    private static let ln2Lo = 1.908_214_929_270_587_700_02e-10
+
+    /// 1/k! for k = 0...17 (each the correctly rounded quotient of exact factorials).
+    private static let inverseFactorial: [Double] = {
+        var f = 1.0, out: [Double] = []
+        for k in 0...17 { if k > 1 { f *= Double(k) }; out.append(1 / f) }
+        return out
+    }()
+
+    /// sin and cos of r with |r| <= π/4 by their Taylor series to r^17 and r^16 (the first
+    /// omitted terms are below 1e-16).
+    @inline(__always)
+    private static func kernel(_ r: Double) -> (sin: Double, cos: Double) {
+        let r2 = r * r, f = inverseFactorial
+        var s = -f[17]
+        for k in stride(from: 15, through: 3, by: -2) { s = (k % 4 == 1 ? f[k] : -f[k]) + r2 * s }
+        var c = f[16]
+        for k in stride(from: 14, through: 2, by: -2) { c = (k % 4 == 0 ? f[k] : -f[k]) + r2 * c }
+        return (r + r * r2 * s, 1 + r2 * c)
+    }
+
+    /// Reduces x to r in [−π/4, π/4] with x = r + q·π/2; returns r and q mod 4.
+    @inline(__always)
+    private static func reduce(_ x: Double) -> (Double, Int) {
+        let q = (x / (Double.pi / 2)).rounded(.toNearestOrEven)
+        let r = (x - q * halfPiHi) - q * halfPiLo
+        return (r, Int(q) & 3)
+    }
+
+    /// The sine of `x` (radians); meant for |x| up to a few thousand.
+    static func sin(_ x: Double) -> Double {
+        guard x.isFinite else { return .nan }
+        let (r, q) = reduce(x)
+        let k = kernel(r)
+        switch q {
+        case 0: return k.sin
+        case 1: return k.cos
+        case 2: return -k.sin
+        default: return -k.cos
+        }
+    }
+
+    /// The cosine of `x` (radians); meant for |x| up to a few thousand.
+    static func cos(_ x: Double) -> Double {
+        guard x.isFinite else { return .nan }
+        let (r, q) = reduce(x)
+        let k = kernel(r)
+        switch q {
+        case 0: return k.cos
+        case 1: return -k.sin
+        case 2: return -k.cos
+        default: return k.sin
+        }
+    }
+
+    /// The natural logarithm: −∞ for 0, NaN below 0.
+    static func log(_ x: Double) -> Double {
+        if x.isNaN || x < 0 { return .nan }
+        if x == 0 { return -.infinity }
+        if x.isInfinite { return x }
+        // x = m · 2^e with m in [√½, √2).
+        var m = x.significand                       // [1, 2)
+        var e = Double(x.exponent)
+        if m > 1.414_213_562_373_095_048_8 { m *= 0.5; e += 1 }
+        // log m = 2·atanh(s), s = (m − 1)/(m + 1), |s| <= 0.1716.
+        let s = (m - 1) / (m + 1), s2 = s * s
+        var t = 1.0 / 23
+        for k in stride(from: 21, through: 3, by: -2) { t = 1.0 / Double(k) + s2 * t }
+        let logM = 2 * s + 2 * s * s2 * t
+        return e * ln2Hi + (logM + e * ln2Lo)
+    }
+
+    /// e raised to `x`.
+    static func exp(_ x: Double) -> Double {
+        if x.isNaN { return x }
+        if x > 709.78 { return .infinity }
+        if x < -745.1 { return 0 }
+        let k = (x / 0.693_147_180_559_945_309_42).rounded(.toNearestOrEven)
+        let r = (x - k * ln2Hi) - k * ln2Lo          // |r| <= ln2/2
+        var p = inverseFactorial[14]                  // Taylor to r^14/14!; the rest is below 1e-17
+        for i in stride(from: 13, through: 1, by: -1) { p = inverseFactorial[i] + r * p }
+        let er = 1 + r * p
+        let ki = Int(k)
+        if ki > 1000 { return er * Double(sign: .plus, exponent: 1000, significand: 1) * Double(sign: .plus, exponent: ki - 1000, significand: 1) }
+        if ki < -1000 { return er * Double(sign: .plus, exponent: -1000, significand: 1) * Double(sign: .plus, exponent: ki + 1000, significand: 1) }
+        return er * Double(sign: .plus, exponent: ki, significand: 1)
+    }
+
+    /// The arctangent of `x`, in (−π/2, π/2).
+    static func atan(_ x: Double) -> Double {
+        if x.isNaN { return x }
+        if x.isInfinite { return x > 0 ? Double.pi / 2 : -Double.pi / 2 }
+        var v = abs(x)
+        var offset = 0.0, sign = 1.0
+        if v > 1 { v = 1 / v; offset = Double.pi / 2; sign = -1 }
+        // Two halvings: atan(v) = 2·atan(v / (1 + √(1 + v²))), leaving |v| <= tan(π/16) ≈ 0.199.
+        v = v / (1 + (1 + v * v).squareRoot())
+        v = v / (1 + (1 + v * v).squareRoot())
+        // atan v = v − v³/3 + v⁵/5 − …, summed until the terms vanish (about 12 at most).
+        let v2 = v * v
+        var term = v, sum = v, n = 1.0
+        while abs(term) > 1e-18 * abs(sum) {
+            term *= -v2
+            n += 2
+            sum += term / n
+        }
+        let a = 4 * sum
+        let r = offset + sign * a
+        return x < 0 ? -r : r
+    }
+}

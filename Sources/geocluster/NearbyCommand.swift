@@ -1,0 +1,109 @@
+import ArgumentParser
+import Datasets
+import Geo
+import Pins
+
+/// A distance written `5km`, `800m` or `5000` (metres).
+struct Distance: ExpressibleByArgument {
+    var metres: Double
+
+    init(metres: Double) { self.metres = metres }
+
+    init?(argument: String) {
+        let t = argument.trimmingWhitespace().lowercased()
+        let (number, scale): (Substring, Double) = t.hasSuffix("km") ? (t.dropLast(2), 1000)
+            : t.hasSuffix("m") ? (t.dropLast(1), 1) : (Substring(t), 1)
+        guard let v = Double(number.trimmingWhitespace()), v.isFinite else { return nil }
+        metres = v * scale
+    }
+}
+
+/// `geocluster nearby`: the listings near a point, by distance rounded to 100 m.
+struct NearbyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nearby",
+        abstract: "List the listings near a point, nearest first, distances rounded to 100 m.",
+        discussion: """
+            Distances are measured to each listing's displayed (privacy-masked) position and \
+            rounded to the nearest 100 m, so repeated queries from different points cannot \
+            triangulate a listing; ties are ordered by listing id. Writes CSV \
+            (id,distance_m,lat,lon,category,area_m2,deposit,monthly_rent; lat,lon displayed) to \
+            standard output, or to --output (CSV, or GeoJSON Points when it ends in .geojson or \
+            .json). The count within the radius goes to standard error.
+            """
+    )
+
+    @Argument(help: "Listings: CSV or GeoJSON, as for `pins`.")
+    var input: String
+
+    @Option(help: "Latitude of the query point, degrees.")
+    var lat: Double
+
+    @Option(help: "Longitude of the query point, degrees.")
+    var lon: Double
+
+    @Option(help: ArgumentHelp("Search radius: 5km, 800m or metres (at most 1000km).", valueName: "distance"))
+    var radius = Distance(metres: 5000)
+
+    @Option(help: "At most this many listings, nearest first.")
+    var limit: Int = 100
+
+    @Option(name: .shortAndLong, help: "Output file (CSV, or GeoJSON by extension); default: standard output.")
+    var output: String?
+
+    @OptionGroup(title: "Privacy and locations")
+    var source: PinSourceOptions
+
+    @OptionGroup(title: "Filters")
+    var filters: AttributeFilterOptions
+
+    func validate() throws {
+        try source.requirePrivacyChoice()
+        guard lat.isFinite, abs(lat) <= 85 else { throw ValidationError("--lat must be within ±85° (Web Mercator's limit)") }
+        guard lon.isFinite, abs(lon) <= 180 else { throw ValidationError("--lon must be within ±180°") }
+        guard radius.metres > 0, radius.metres <= 1_000_000 else {
+            throw ValidationError("--radius must be above 0 and at most 1000km")
+        }
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        try reportingPinErrors(input: input) {
+            if let output { try AtomicFile.checkDestination(output) }
+            let policy = try source.policy()
+            let data = try source.read(input)
+            let index = try PinIndex(listings: data.listings, options: PinOptions(privacy: policy))
+            let page = try index.nearby(longitude: lon, latitude: lat, radius: radius.metres, filter: filters.pinFilter,
+                                        limit: limit, cursor: nil)
+            func text(_ v: Double?) -> String { v.map { FormatNumber.trimmed($0, decimals: 2) } ?? "" }
+            let rows = page.listings.map { n -> [String] in
+                let l = n.leaf
+                return [data.idText(l.id), String(Int(n.distance)), cFormat("%.7f", l.latitude), cFormat("%.7f", l.longitude),
+                        l.category.flatMap(PinSource.category)?.rawValue ?? "", text(l.area), text(l.deposit), text(l.monthlyRent)]
+            }
+            let header = ["id", "distance_m", "lat", "lon", "category", "area_m2", "deposit", "monthly_rent"]
+            let table = CSVTable(path: output ?? "-", header: header, rows: rows, lines: [])
+            if let output {
+                if GeoJSON.isGeoJSONPath(output) { try GeoJSON.write(table, to: output) } else {
+                    try AtomicFile.write(CSV.format(header: header, rows: rows), to: output)
+                }
+            } else {
+                print(CSV.format(header: header, rows: rows), terminator: "")
+            }
+            note("\(page.total) listings within \(Int(radius.metres)) m; \(rows.count) listed" + (output.map { "; wrote \($0)" } ?? ""))
+        }
+    }
+}
+
+/// Numbers for text outputs.
+enum FormatNumber {
+    /// `v` rounded to `decimals` places, trailing zeros (and a trailing point) dropped.
+    static func trimmed(_ v: Double, decimals: Int) -> String {
+        var text = cFormat("%.\(decimals)f", v)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+}

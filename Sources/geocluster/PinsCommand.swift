@@ -1,0 +1,169 @@
+import ArgumentParser
+import Datasets
+import Pins
+
+/// A zoom range written `A-B` (or one zoom `A`), within 0–22.
+struct ZoomRange: ExpressibleByArgument {
+    var zooms: ClosedRange<Int>
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let a = Int(parts[0]), let b = Int(parts[parts.count - 1]),
+              0 <= a, a <= b, b <= PinOptions.maxZoom else { return nil }
+        zooms = a...b
+    }
+
+    /// Parses an option's text, or says how to write it (a usage error).
+    static func parse(_ text: String) throws -> ZoomRange {
+        guard let range = ZoomRange(argument: text) else {
+            throw ValidationError("write zoom levels as A-B with 0 <= A <= B <= \(PinOptions.maxZoom), e.g. 0-18")
+        }
+        return range
+    }
+}
+
+/// `geocluster pins`: the map pins of a listing file at one or more zooms, as GeoJSON.
+struct PinsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pins",
+        abstract: "Write the map pins of a listing file at one or more zoom levels as GeoJSON.",
+        discussion: """
+            Builds a PinIndex (README, "Map pins"): every location is first displaced by the \
+            privacy mask, then pins are cut per zoom from one single-linkage hierarchy of the \
+            displayed positions, and pins whose 25–50 pt discs would overlap are merged. The output \
+            is one GeoJSON FeatureCollection holding the pins of every zoom asked for, each feature \
+            a Point at the pin's displayed centroid with a `zoom` property; the other properties \
+            are id (a string: 64-bit), kind (cluster, building or listing), count, diameter (pt), \
+            expansion_zoom (null for a building or listing), same_location, bbox \
+            [minLon,minLat,maxLon,maxLat], median_deposit, median_monthly_rent, categories \
+            {name: count}; a listing pin also has listing_id, category, area_m2, deposit and \
+            monthly_rent; --leaves adds each pin's listing ids (leaves). No true coordinate is \
+            written. Filters apply at query time: pins over the passing listings, with their own \
+            counts and aggregates.
+            """
+    )
+
+    @Argument(help: "Listings: CSV with lat,lon columns (and optionally id, category, area_m2, deposit, monthly_rent, building_id), or a GeoJSON FeatureCollection of Points with those properties.")
+    var input: String
+
+    @Option(help: ArgumentHelp("A zoom level 0–22 (fractions floor: 14.6 is zoom 14).", valueName: "z"))
+    var zoom: Double?
+
+    @Option(help: ArgumentHelp("A range of zoom levels, e.g. 0-18.", valueName: "a-b"), transform: ZoomRange.parse)
+    var zooms: ZoomRange?
+
+    @Option(help: ArgumentHelp("Only pins whose centroid lies in minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),
+            transform: { text in try usage { () throws(DatasetError) in try BoundingBox.parse(text) } })
+    var bbox: BoundingBox?
+
+    @Option(help: ArgumentHelp("Merge threshold in pixels (256-pixel tiles): groups closer than this at a zoom are one pin.", valueName: "px"))
+    var radius: Double = 40
+
+    @Option(help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
+    var minPoints: Int = 2
+
+    @Flag(help: "Add each pin's listing ids (property leaves).")
+    var leaves = false
+
+    @Option(name: .shortAndLong, help: "Output GeoJSON file (written whole or not at all).")
+    var output: String
+
+    @OptionGroup(title: "Privacy and locations")
+    var source: PinSourceOptions
+
+    @OptionGroup(title: "Filters (applied at query time; pins over the listings that pass)")
+    var filters: AttributeFilterOptions
+
+    func validate() throws {
+        try source.requirePrivacyChoice()
+        guard zoom != nil || zooms != nil else { throw ValidationError("give --zoom Z or --zooms A-B (zoom levels 0–22)") }
+        if let z = zoom, !(z >= 0 && z < Double(PinOptions.maxZoom + 1)) {
+            throw ValidationError("--zoom \(z) is outside 0–\(PinOptions.maxZoom)")
+        }
+        guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
+        guard minPoints >= 1 else { throw ValidationError("--min-points must be at least 1") }
+    }
+
+    /// The zoom levels asked for, ascending.
+    var levels: [Int] {
+        var set = Set(zooms.map { Array($0.zooms) } ?? [])
+        if let z = zoom { set.insert(Int(z.rounded(.down))) }
+        return set.sorted()
+    }
+
+    func run() throws {
+        try reportingPinErrors(input: input) {
+            try AtomicFile.checkDestination(output)
+            let policy = try source.policy()
+            let data = try source.read(input)
+            // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
+            // farther than any other), so it skips the core distances.
+            let options = PinOptions(privacy: policy, radius: radius, minSamples: minPoints <= 2 ? 1 : minPoints)
+            let index = try PinIndex(listings: data.listings, options: options)
+            let box = bbox.map { PinBoundingBox(minLongitude: $0.minLon, minLatitude: $0.minLat, maxLongitude: $0.maxLon, maxLatitude: $0.maxLat) }
+            let filter = filters.pinFilter
+            var writer = try GeoJSONWriter(path: output)
+            var written: [String] = []
+            for z in levels {
+                let pins = try index.pins(zoom: Double(z), bbox: box, filter: filter)
+                for pin in pins { try PinFeature.write(pin, zoom: z, index: index, source: data, filter: filter, leaves: leaves, to: &writer) }
+                written.append("z\(z) \(pins.count)")
+            }
+            try writer.commit()
+            note("\(data.file.count) listings at \(index.locationCount) locations; pins per zoom: \(written.joined(separator: ", ")); wrote \(output)")
+        }
+    }
+}
+
+/// One pin as a GeoJSON feature (the properties `pins`' help lists).
+enum PinFeature {
+    static func write(_ pin: Pin, zoom: Int, index: PinIndex, source: PinSource, filter: PinFilter?, leaves: Bool,
+                      to w: inout GeoJSONWriter) throws {
+        w.beginFeature(lon: pin.longitude, lat: pin.latitude, decimals: 7)
+        w.property("zoom", zoom)
+        w.property("id", String(pin.id.rawValue))
+        w.property("kind", pin.kind.rawValue)
+        w.property("count", pin.count)
+        w.property("diameter", pin.diameter, decimals: 1)
+        w.property("expansion_zoom", json: pin.expansionZoom.map { .number(String($0)) } ?? .null)
+        w.property("same_location", json: .bool(pin.sameLocation))
+        let b = pin.bbox
+        w.property("bbox", json: .array([b.minLongitude, b.minLatitude, b.maxLongitude, b.maxLatitude].map { number($0, 7) }))
+        w.property("median_deposit", json: pin.medianDeposit.map { number($0, 2) } ?? .null)
+        w.property("median_monthly_rent", json: pin.medianMonthlyRent.map { number($0, 2) } ?? .null)
+        w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
+            PinSource.category(code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
+        }))
+        if let id = pin.listingID, let row = source.rowOfID[id].map(Int.init) {
+            let f = source.file
+            w.property("listing_id", inferring: f.ids[row])
+            w.property("category", json: f.categories[row].map { .string($0.rawValue) } ?? .null)
+            w.property("area_m2", json: f.areas[row].isNaN ? .null : number(f.areas[row], 2))
+            w.property("deposit", json: f.deposits[row].isNaN ? .null : number(f.deposits[row], 2))
+            w.property("monthly_rent", json: f.rents[row].isNaN ? .null : number(f.rents[row], 2))
+        }
+        if leaves {
+            var ids: [JSONValue] = []
+            var cursor: PinCursor? = nil
+            repeat {
+                let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
+                for leaf in page.leaves where filter.map({ passes(leaf, $0) }) ?? true {
+                    ids.append(JSONText.isNumber(source.idText(leaf.id)) ? .number(source.idText(leaf.id)) : .string(source.idText(leaf.id)))
+                }
+                cursor = page.next
+            } while cursor != nil
+            w.property("leaves", json: .array(ids))
+        }
+        try w.endFeature()
+    }
+
+    /// A number rounded to `decimals` places, trailing zeros dropped, as JSON.
+    static func number(_ v: Double, _ decimals: Int) -> JSONValue { .number(FormatNumber.trimmed(v, decimals: decimals)) }
+
+    /// Whether a leaf passes a filter (what a filtered pin counts).
+    static func passes(_ leaf: PinLeaf, _ f: PinFilter) -> Bool {
+        if let c = f.categories, !(leaf.category.map { c.contains($0) } ?? false) { return false }
+        func within(_ r: PinValueRange?, _ v: Double?) -> Bool { r.map { $0.contains(v ?? .nan) } ?? true }
+        return within(f.area, leaf.area) && within(f.deposit, leaf.deposit) && within(f.monthlyRent, leaf.monthlyRent)
+    }
+}

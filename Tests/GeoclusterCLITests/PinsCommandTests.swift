@@ -1,0 +1,318 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Pins
+import Testing
+import TestSupport
+
+/// One listing of datasets/seoul-5k.csv (or a file the test wrote), as the test reads it.
+struct TrueListing {
+    var id: String
+    var lat: Double, lon: Double
+    var category: String, area: Double, deposit: Double, rent: Double
+    var building: String
+}
+
+/// One feature of a `pins` output.
+struct PinFeature {
+    var lon: Double, lat: Double
+    var properties: [String: Any]
+    var zoom: Int { properties["zoom"] as! Int }
+    var count: Int { properties["count"] as! Int }
+    var kind: String { properties["kind"] as! String }
+    var diameter: Double { (properties["diameter"] as! NSNumber).doubleValue }
+    var bbox: [Double] { (properties["bbox"] as! [NSNumber]).map(\.doubleValue) }
+    var leaves: [String] { (properties["leaves"] as? [Any] ?? []).map { "\($0)" } }
+}
+
+@Suite("geocluster pins, nearby, map --zoom")
+struct PinsCommandTests {
+    static let seoul = TestPaths.packageRoot.appendingPathComponent("datasets/seoul-5k.csv").path
+    static let seoulGeoJSON = TestPaths.packageRoot.appendingPathComponent("datasets/seoul-1k.geojson").path
+
+    static func listings(_ path: String) throws -> [TrueListing] {
+        let rows = parseCSV(try String(contentsOfFile: path, encoding: .utf8))
+        let h = rows[0]
+        func col(_ name: String) -> Int { h.firstIndex(of: name)! }
+        return rows.dropFirst().map { r in
+            TrueListing(id: r[col("id")], lat: Double(r[col("lat")])!, lon: Double(r[col("lon")])!, category: r[col("category")],
+                        area: Double(r[col("area_m2")])!, deposit: Double(r[col("deposit")])!,
+                        rent: Double(r[col("monthly_rent")])!, building: r[col("building_id")])
+        }
+    }
+
+    /// Parses a FeatureCollection of Points strictly (JSONSerialization), or fails the test.
+    static func features(_ text: String) throws -> [PinFeature] {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(json["type"] as? String == "FeatureCollection")
+        let features = try #require(json["features"] as? [[String: Any]])
+        return try features.map { f in
+            #expect(f["type"] as? String == "Feature")
+            let g = try #require(f["geometry"] as? [String: Any])
+            #expect(g["type"] as? String == "Point")
+            let c = try #require(g["coordinates"] as? [NSNumber])
+            return PinFeature(lon: c[0].doubleValue, lat: c[1].doubleValue, properties: try #require(f["properties"] as? [String: Any]))
+        }
+    }
+
+    /// Ground distance in metres, as Pins measures it (WGS 84 metres per degree at the mean latitude).
+    static func metres(_ lon1: Double, _ lat1: Double, _ lon2: Double, _ lat2: Double) -> Double {
+        let m = WebMercator.metresPerDegree(latitude: (lat1 + lat2) / 2)
+        let dx = (lon1 - lon2) * m.longitude, dy = (lat1 - lat2) * m.latitude
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Every published position (pin centres and bbox corners) of `features`.
+    static func published(_ features: [PinFeature]) -> [(Double, Double)] {
+        features.flatMap { f in [(f.lon, f.lat), (f.bbox[0], f.bbox[1]), (f.bbox[2], f.bbox[3])] }
+    }
+
+    /// The smallest distance from a published position to a true position, and how many
+    /// same-location pins lie within 29.9 m of their own listings' true position.
+    static func exposure(_ features: [PinFeature], _ truth: [TrueListing]) -> (nearest: Double, closeOwn: Int) {
+        var nearest = Double.infinity
+        // True positions in bands of 0.001° latitude (111 m): a published position within
+        // 100 m of a true one finds it in its own band or a neighbour.
+        let bands = Dictionary(grouping: truth) { Int(($0.lat * 1000).rounded(.down)) }
+        for (lon, lat) in published(features) {
+            let band = Int((lat * 1000).rounded(.down))
+            for t in (band - 1...band + 1).flatMap({ bands[$0] ?? [] }) { nearest = min(nearest, metres(lon, lat, t.lon, t.lat)) }
+        }
+        let byID = Dictionary(uniqueKeysWithValues: truth.map { ($0.id, $0) })
+        var closeOwn = 0
+        for f in features where f.kind != "cluster" {
+            for id in f.leaves where metres(f.lon, f.lat, byID[id]!.lon, byID[id]!.lat) < 29.9 { closeOwn += 1 }
+        }
+        return (nearest, closeOwn)
+    }
+
+    @Test("pins at zooms 10–16: valid GeoJSON, every listing in exactly one pin per zoom, no overlapping discs, listing pins carry their attributes")
+    func pinsEndToEnd() throws {
+        try withTemporaryFolder { folder throws in
+            let r = try folder.run("pins", Self.seoul, "--zooms", "10-16", "--privacy-seed", "7", "--leaves", "-o", "pins.geojson")
+            try #require(r.status == 0, "\(r)")
+            let truth = try Self.listings(Self.seoul)
+            let byID = Dictionary(uniqueKeysWithValues: truth.map { ($0.id, $0) })
+            let features = try Self.features(try folder.read("pins.geojson"))
+            #expect(Set(features.map(\.zoom)) == Set(10...16))
+            for z in 10...16 {
+                let pins = features.filter { $0.zoom == z }
+                #expect(pins.reduce(0) { $0 + $1.count } == truth.count, "zoom \(z)")
+                let leaves = pins.flatMap(\.leaves)
+                #expect(leaves.count == truth.count && Set(leaves) == Set(byID.keys), "zoom \(z): every listing exactly once")
+                for p in pins { #expect(p.leaves.count == p.count) }
+                // Discs in pixels at zoom z: centre distance at least the mean of the diameters.
+                let world = 256 * pow(2, Double(z))
+                let xy = pins.map { (WebMercator.x(longitude: $0.lon) * world, WebMercator.y(latitude: $0.lat) * world) }
+                var overlaps = 0
+                for i in pins.indices {
+                    for j in pins.indices where j > i {
+                        let dx = xy[i].0 - xy[j].0, dy = xy[i].1 - xy[j].1
+                        let need = (pins[i].diameter + pins[j].diameter) / 2 - 0.1   // diameters are rounded to 0.1 pt
+                        if dx * dx + dy * dy < need * need { overlaps += 1 }
+                    }
+                }
+                #expect(overlaps == 0, "zoom \(z): \(overlaps) overlapping pairs")
+            }
+            // Buildings are one pin: all listings of a building_id share a pin at zoom 16.
+            var pinOf: [String: Int] = [:]
+            for (k, p) in features.enumerated() where p.zoom == 16 { for id in p.leaves { pinOf[id] = k } }
+            for group in Dictionary(grouping: truth, by: \.building).values {
+                #expect(Set(group.map { pinOf[$0.id]! }).count == 1, "building \(group[0].building) split")
+            }
+            // Listing pins carry the listing's attributes.
+            let listingPins = features.filter { $0.kind == "listing" }
+            #expect(!listingPins.isEmpty)
+            for p in listingPins {
+                let t = try #require(byID["\(p.properties["listing_id"]!)"])
+                #expect(p.properties["category"] as? String == t.category)
+                #expect((p.properties["deposit"] as? NSNumber)?.doubleValue == t.deposit)
+                #expect((p.properties["monthly_rent"] as? NSNumber)?.doubleValue == t.rent)
+                #expect(abs(((p.properties["area_m2"] as? NSNumber)?.doubleValue ?? -1) - t.area) < 0.006)
+                #expect(p.properties["expansion_zoom"] is NSNull && p.properties["same_location"] as? Bool == true)
+            }
+            for p in features where p.kind == "cluster" {
+                let e = try #require(p.properties["expansion_zoom"] as? Int)
+                #expect(e > p.zoom && e <= 23)
+                let cats = try #require(p.properties["categories"] as? [String: Int])
+                #expect(cats.values.reduce(0, +) == p.count)
+            }
+        }
+    }
+
+    @Test("no true coordinate in the output under the privacy mask; with --no-privacy the same check finds them")
+    func noTrueCoordinates() throws {
+        try withTemporaryFolder { folder throws in
+            let truth = try Self.listings(Self.seoul)
+            let masked = try folder.run("pins", Self.seoul, "--zooms", "14-18", "--privacy-seed", "99", "--leaves", "-o", "masked.geojson")
+            try #require(masked.status == 0, "\(masked)")
+            let m = Self.exposure(try Self.features(try folder.read("masked.geojson")), truth)
+            #expect(m.nearest > 0.1, "a published position within \(m.nearest) m of a true one")
+            #expect(m.closeOwn == 0, "\(m.closeOwn) same-location pins within 30 m of their true position")
+            let open = try folder.run("pins", Self.seoul, "--zooms", "14-18", "--no-privacy", "--leaves", "-o", "open.geojson")
+            try #require(open.status == 0, "\(open)")
+            let o = Self.exposure(try Self.features(try folder.read("open.geojson")), truth)
+            #expect(o.nearest < 0.01 && o.closeOwn > 1000, "the check must see true positions when they are published")
+            // Messages carry no coordinates either.
+            #expect(!(masked.stdout + masked.stderr).contains("37.") && !(masked.stdout + masked.stderr).contains("127."))
+        }
+    }
+
+    @Test("the output is the same bytes for shuffled input rows; another seed moves every pin")
+    func deterministic() throws {
+        try withTemporaryFolder { folder throws in
+            var lines = try String(contentsOfFile: Self.seoul, encoding: .utf8).split(separator: "\n").map(String.init)
+            let header = lines.removeFirst()
+            var g = SplitMix64(seed: 5)
+            for i in stride(from: lines.count - 1, to: 0, by: -1) { lines.swapAt(i, Int(g.next() % UInt64(i + 1))) }
+            try folder.write(([header] + lines).joined(separator: "\n") + "\n", to: "shuffled.csv")
+            for (input, out) in [(Self.seoul, "a.geojson"), ("shuffled.csv", "b.geojson")] {
+                let r = try folder.run("pins", input, "--zooms", "11-15", "--privacy-seed", "3", "--leaves", "-o", out)
+                try #require(r.status == 0, "\(r)")
+            }
+            #expect(try folder.data("a.geojson") == folder.data("b.geojson"))
+            let other = try folder.run("pins", Self.seoul, "--zoom", "18", "--privacy-seed", "4", "-o", "c.geojson")
+            let same = try folder.run("pins", Self.seoul, "--zoom", "18", "--privacy-seed", "3", "-o", "d.geojson")
+            try #require(other.status == 0 && same.status == 0)
+            let c = try Self.features(try folder.read("c.geojson")).filter { $0.kind != "cluster" }
+            let d = Set(try Self.features(try folder.read("d.geojson")).map { "\($0.lon),\($0.lat)" })
+            #expect(!c.isEmpty && c.allSatisfy { !d.contains("\($0.lon),\($0.lat)") })
+        }
+    }
+
+    @Test("filters at query time: pin counts add up to the brute-force count of passing listings; --bbox keeps pins whose centre is inside")
+    func filtersAndBox() throws {
+        try withTemporaryFolder { folder throws in
+            let truth = try Self.listings(Self.seoul)
+            let r = try folder.run("pins", Self.seoul, "--zooms", "12-13", "--privacy-seed", "7", "--category", "villa,one-room",
+                                   "--deposit", "500..20000", "--rent", "..80", "--leaves", "-o", "f.geojson")
+            try #require(r.status == 0, "\(r)")
+            let passing = truth.filter { ["villa", "one-room"].contains($0.category) && (500...20000).contains($0.deposit) && $0.rent <= 80 }
+            #expect(passing.count > 100)
+            let features = try Self.features(try folder.read("f.geojson"))
+            for z in 12...13 {
+                let pins = features.filter { $0.zoom == z }
+                #expect(pins.reduce(0) { $0 + $1.count } == passing.count)
+                #expect(Set(pins.flatMap(\.leaves)) == Set(passing.map(\.id)))
+            }
+            let box = [127.0, 37.5, 127.1, 37.6]
+            let b = try folder.run("pins", Self.seoul, "--zoom", "13.7", "--privacy-seed", "7", "--bbox", "127.0,37.5,127.1,37.6", "-o", "b.geojson")
+            let all = try folder.run("pins", Self.seoul, "--zoom", "13", "--privacy-seed", "7", "-o", "all.geojson")
+            try #require(b.status == 0 && all.status == 0, "\(b)\(all)")
+            let inBox = try Self.features(try folder.read("b.geojson"))
+            let expected = try Self.features(try folder.read("all.geojson"))
+                .filter { $0.lon >= box[0] && $0.lon <= box[2] && $0.lat >= box[1] && $0.lat <= box[3] }
+            #expect(!inBox.isEmpty && inBox.allSatisfy { $0.zoom == 13 })
+            #expect(inBox.map { $0.properties["id"] as! String } == expected.map { $0.properties["id"] as! String })
+        }
+    }
+
+    @Test("GeoJSON input and an explicit location column")
+    func geoJSONInput() throws {
+        try withTemporaryFolder { folder throws in
+            let r = try folder.run("pins", Self.seoulGeoJSON, "--zoom", "12", "--privacy-seed", "1", "--location-column", "building_id",
+                                   "-o", "g.geojson")
+            try #require(r.status == 0, "\(r)")
+            #expect(try Self.features(try folder.read("g.geojson")).reduce(0) { $0 + $1.count } == 1000)
+        }
+    }
+
+    @Test("bad input: a clear error, exit status 64 or 1, and no output file", arguments: [
+        (["--zoom", "23", "--privacy-seed", "1"], 64, "--zoom 23.0 is outside 0–22"),
+        (["--zoom=-1", "--privacy-seed", "1"], 64, "outside 0–22"),
+        (["--zooms", "5-30", "--privacy-seed", "1"], 64, "0 <= A <= B <= 22"),
+        (["--privacy-seed", "1"], 64, "give --zoom Z or --zooms A-B"),
+        (["--zoom", "12"], 64, "give --privacy-seed S"),
+        (["--zoom", "12", "--privacy-seed", "1", "--no-privacy"], 64, "contradict"),
+        (["--zoom", "12", "--privacy-seed", "1", "--bbox", "127.1,37.5,127.0,37.6"], 64, "minLon 127.1 is greater than maxLon 127.0"),
+        (["--zoom", "12", "--privacy-seed", "1", "--radius", "0"], 64, "--radius must be a number of pixels > 0"),
+        (["--zoom", "12", "--privacy-seed", "1", "--min-offset", "80", "--max-offset", "30"], 64, "must be above --min-offset"),
+        (["--zoom", "12", "--privacy-seed", "1", "--location-column", "house"], 1, "the location column 'house'"),
+    ] as [([String], Int32, String)])
+    func badInput(arguments: [String], status: Int32, message: String) throws {
+        try withTemporaryFolder { folder throws in
+            let r = try folder.run(["pins", Self.seoul] + arguments + ["-o", "out.geojson"])
+            #expect(r.status == status, "\(r)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(try folder.contents().isEmpty)
+        }
+    }
+
+    @Test("a bad row is named by its line, without its coordinates")
+    func badRow() throws {
+        try withTemporaryFolder { folder throws in
+            try folder.write("id,lat,lon\n1,37.512345,127.012345\n2,86.123456,127.0\n", to: "in.csv")
+            let r = try folder.run("pins", "in.csv", "--zoom", "3", "--privacy-seed", "1", "-o", "out.geojson")
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("in.csv: listing row 1: the latitude is beyond ±85°"), "\(r.stderr)")
+            #expect(!r.stderr.contains("86.12") && !r.stderr.contains("37.51"))
+            #expect(try folder.contents() == ["in.csv"])
+        }
+    }
+
+    @Test("nearby without the mask equals brute force (distances rounded to 100 m, then by id); with it, distances move by at most 80 m before rounding")
+    func nearby() throws {
+        try withTemporaryFolder { folder throws in
+            let truth = try Self.listings(Self.seoul)
+            // Around the first listing (an apartment complex).
+            let (lat, lon) = (truth[0].lat, truth[0].lon)
+            let r = try folder.run("nearby", Self.seoul, "--lat", "\(lat)", "--lon", "\(lon)", "--radius", "3km", "--no-privacy",
+                                   "--limit", "100000", "--category", "apartment")
+            try #require(r.status == 0, "\(r)")
+            let rows = parseCSV(r.stdout)
+            #expect(rows[0] == ["id", "distance_m", "lat", "lon", "category", "area_m2", "deposit", "monthly_rent"])
+            let expected = truth.filter { $0.category == "apartment" }
+                .map { ($0.id, (Self.metres($0.lon, $0.lat, lon, lat) / 100).rounded(.toNearestOrAwayFromZero) * 100, Self.metres($0.lon, $0.lat, lon, lat)) }
+                .filter { $0.2 <= 3000 }
+                .sorted { ($0.1, Int64($0.0)!) < ($1.1, Int64($1.0)!) }
+            #expect(expected.count > 20)
+            #expect(rows.dropFirst().map { $0[0] } == expected.map(\.0))
+            #expect(rows.dropFirst().map { Double($0[1])! } == expected.map(\.1))
+
+            let m = try folder.run("nearby", Self.seoul, "--lat", "\(lat)", "--lon", "\(lon)", "--radius", "3km", "--privacy-seed", "11",
+                                   "--limit", "100000", "-o", "near.csv")
+            try #require(m.status == 0, "\(m)")
+            #expect(m.stdout.isEmpty)
+            let byID = Dictionary(uniqueKeysWithValues: truth.map { ($0.id, $0) })
+            let masked = parseCSV(try folder.read("near.csv")).dropFirst()
+            #expect(masked.count > 100)
+            for row in masked {
+                let t = byID[row[0]]!
+                let d = Double(row[1])!
+                #expect(d.truncatingRemainder(dividingBy: 100) == 0)
+                #expect(abs(d - Self.metres(t.lon, t.lat, lon, lat)) <= 80 + 50 + 1e-6)
+                #expect(Self.metres(Double(row[3])!, Double(row[2])!, t.lon, t.lat) >= 29.9, "shown at its true position")
+            }
+            let bad = try folder.run("nearby", Self.seoul, "--lat", "37.55", "--lon", "127.0", "--radius", "0km", "--privacy-seed", "1", "-o", "x.csv")
+            #expect(bad.status == 64 && bad.stderr.contains("--radius must be above 0"))
+            #expect(try !folder.contents().contains("x.csv"))
+        }
+    }
+
+    @Test("map --zoom draws the pins of that zoom at their diameters; rsvg-convert renders it")
+    func mapZoom() throws {
+        try withTemporaryFolder { folder throws in
+            let box = "126.95,37.47,127.05,37.53"
+            let p = try folder.run("pins", Self.seoul, "--zoom", "14", "--bbox", box, "--privacy-seed", "5", "-o", "p.geojson")
+            let m = try folder.run("map", Self.seoul, "--zoom", "14", "--bbox", box, "--privacy-seed", "5", "-o", "m.svg")
+            try #require(p.status == 0 && m.status == 0, "\(p)\(m)")
+            let pins = try Self.features(try folder.read("p.geojson"))
+            let svg = try folder.read("m.svg")
+            let parser = XMLParser(data: Data(svg.utf8))
+            #expect(parser.parse())
+            // Pin discs are the circles with a white 2 pt rim; their radius is the last r="…" before it.
+            var radii: [Double] = []
+            for chunk in svg.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"2\"").dropLast() {
+                let r = try #require(chunk.range(of: " r=\"", options: .backwards))
+                radii.append(try #require(Double(String(chunk[r.upperBound...].prefix { $0 != "\"" }))))
+            }
+            #expect(radii.count == pins.count && pins.count > 5)
+            let drawn = radii.map { 2 * $0 }.sorted(), given = pins.map(\.diameter).sorted()
+            #expect(zip(drawn, given).allSatisfy { abs($0 - $1) <= 0.11 }, "\(drawn) vs \(given)")
+            let noSeed = try folder.run("map", Self.seoul, "--zoom", "14", "-o", "n.svg")
+            #expect(noSeed.status == 64 && noSeed.stderr.contains("give --privacy-seed S"))
+            #expect(try !folder.contents().contains("n.svg"))
+        }
+    }
+}
