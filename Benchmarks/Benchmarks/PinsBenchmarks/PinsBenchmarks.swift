@@ -44,24 +44,24 @@ let benchmarks: @Sendable () -> Void = {
     let data = seoulListings(1_000_000)
     let options = PinOptions(privacy: .displaced(try! PrivacyMask(seed: 7)))
     let build = Benchmark.Configuration(
-        metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .mallocCountTotal],
+        metrics: [.wallClock, .mallocCountTotal],
         timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(60), maxIterations: 5,
         thresholds: [
-            // Time is noisy on a shared two-core machine: a loose relative band. Allocation
-            // counts are deterministic: held tight.
-            .wallClock: .init(relative: [.p50: 25.0]),
-            .mallocCountTotal: .init(relative: [.p50: 5.0]),
+            // Against the committed static thresholds (p90; Benchmarks/Thresholds/), with the
+            // tolerances of ClusterCoreBenchmarks (see there why).
+            .wallClock: .init(relative: [.p90: 100.0]),
+            .mallocCountTotal: .init(relative: [.p90: 10.0]),
         ])
 
-    Benchmark("PinIndex build 1M seoul listings", configuration: build) { benchmark in
+    Benchmark("PinIndex-build-1M-seoul", configuration: build) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try PinIndex(listings: data.listings, options: options)) }
     }
-    Benchmark("HDBSCAN.fit 1M same listings (min_cluster_size 15)", configuration: build) { benchmark in
+    Benchmark("HDBSCAN.fit-1M-same-listings-mcs15", configuration: build) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try HDBSCAN.fit(data.points, parameters: HDBSCANParameters(minClusterSize: 15), keeping: []))
         }
     }
-    Benchmark("Supercluster baseline 1M same listings (zooms 0-16)", configuration: build) { benchmark in
+    Benchmark("Supercluster-baseline-1M-zooms-0-16", configuration: build) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try Supercluster(longitudes: data.lon, latitudes: data.lat)) }
     }
 
@@ -70,18 +70,18 @@ let benchmarks: @Sendable () -> Void = {
     let filter = PinFilter(categories: [0, 2], deposit: PinValueRange(lower: 1000, upper: 40000))
     let queries = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 2,
-        maxDuration: .seconds(20), maxIterations: 50,
-        thresholds: [.wallClock: .init(relative: [.p50: 25.0]), .mallocCountTotal: .init(relative: [.p50: 5.0])])
+        maxDuration: .seconds(10), maxIterations: 20,
+        thresholds: [.wallClock: .init(relative: [.p90: 100.0]), .mallocCountTotal: .init(relative: [.p90: 10.0])])
     for zoom in [10, 14, 17] {
         let boxes = viewports(zoom: zoom, lon: data.lon, lat: data.lat, count: 100)
-        Benchmark("pins(zoom: \(zoom)) 100 phone viewports", configuration: queries) { benchmark in
+        Benchmark("pins-zoom-\(zoom)-100-phone-viewports", configuration: queries) { benchmark in
             var out: [Pin] = []
             for _ in benchmark.scaledIterations {
                 for box in boxes { try index.pins(zoom: Double(zoom), bbox: box, filter: nil, into: &out) }
                 blackHole(out)
             }
         }
-        Benchmark("pins(zoom: \(zoom)) 100 phone viewports, filtered", configuration: queries) { benchmark in
+        Benchmark("pins-zoom-\(zoom)-100-phone-viewports-filtered", configuration: queries) { benchmark in
             var out: [Pin] = []
             for _ in benchmark.scaledIterations {
                 for box in boxes { try index.pins(zoom: Double(zoom), bbox: box, filter: filter, into: &out) }
