@@ -148,6 +148,20 @@ struct UserDataTests {
         }
     }
 
+    /// `cluster input -o L.csv` fails with `error` and writes nothing (strict by default); with
+    /// `--skip-bad-rows` it succeeds and warns with `warning`. Returns that second run.
+    @discardableResult
+    static func strictThenSkipping(_ folder: TemporaryFolder, _ input: String, error: String, warning: String,
+                                   sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        let strict = try folder.run("cluster", input, "--min-cluster-size", "10", "-o", "L.csv")
+        #expect(strict.status == 1 && strict.stderr.contains(error), "\(strict)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("L.csv")), sourceLocation: sourceLocation)
+        let lenient = try folder.run("cluster", input, "--min-cluster-size", "10", "--skip-bad-rows", "-o", "L.csv")
+        try #require(lenient.status == 0, "\(lenient)", sourceLocation: sourceLocation)
+        #expect(lenient.stderr.contains(warning), "\(lenient)", sourceLocation: sourceLocation)
+        return lenient
+    }
+
     @Test("a bad row stops the run naming file, line and column; --skip-bad-rows turns it into a counted warning")
     func badRows() throws {
         try withTemporaryFolder { folder throws in
@@ -155,12 +169,8 @@ struct UserDataTests {
             text += "bad1,abc,127.0,villa\nbad2,95,127.0,villa\nbad3,37.5\n"
             let input = try folder.write(text, to: "in.csv")
             _ = input
-            let strict = try folder.run("cluster", "in.csv", "--min-cluster-size", "10", "-o", "L.csv")
-            #expect(strict.status == 1 && strict.stderr.contains("in.csv:82: column 'lat': 'abc' is not a number"), "\(strict)")
-            #expect(!FileManager.default.fileExists(atPath: folder.path("L.csv")))
-            let lenient = try folder.run("cluster", "in.csv", "--min-cluster-size", "10", "--skip-bad-rows", "-o", "L.csv")
-            try #require(lenient.status == 0, "\(lenient)")
-            #expect(lenient.stderr.contains("warning: in.csv: skipped 3 malformed rows (--skip-bad-rows); the first: in.csv:82: column 'lat': 'abc' is not a number"), "\(lenient)")
+            try Self.strictThenSkipping(folder, "in.csv", error: "in.csv:82: column 'lat': 'abc' is not a number",
+                                        warning: "warning: in.csv: skipped 3 malformed rows (--skip-bad-rows); the first: in.csv:82: column 'lat': 'abc' is not a number")
             #expect(parseCSV(try folder.read("L.csv")).count == 81)
         }
     }
@@ -184,14 +194,8 @@ struct UserDataTests {
             for (index, feature) in bad { features.insert(feature, at: index) }
             try folder.write(#"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "\n]}\n", to: "in.geojson")
 
-            // Strict by default: the first bad feature ends the run, nothing written.
-            let strict = try folder.run("cluster", "in.geojson", "--min-cluster-size", "10", "-o", "L.csv")
-            #expect(strict.status == 1 && strict.stderr.contains("in.geojson: feature 5: 'geometry': is missing or null"), "\(strict)")
-            #expect(!FileManager.default.fileExists(atPath: folder.path("L.csv")))
-
-            let lenient = try folder.run("cluster", "in.geojson", "--min-cluster-size", "10", "--skip-bad-rows", "-o", "L.csv")
-            try #require(lenient.status == 0, "\(lenient)")
-            #expect(lenient.stderr.contains("warning: in.geojson: skipped 4 malformed features (--skip-bad-rows); the first: in.geojson: feature 5: 'geometry': is missing or null"), "\(lenient)")
+            let lenient = try Self.strictThenSkipping(folder, "in.geojson", error: "in.geojson: feature 5: 'geometry': is missing or null",
+                                                      warning: "warning: in.geojson: skipped 4 malformed features (--skip-bad-rows); the first: in.geojson: feature 5: 'geometry': is missing or null")
             #expect(lenient.stderr.contains("80 points: 2 clusters, 0 noise"), "\(lenient)")
             let labels = parseCSV(try folder.read("L.csv"))
             #expect(labels.count == 81 && labels[1][0] == "L0" && labels[6][0] == "L5" && labels[80][0] == "M39")
