@@ -154,6 +154,9 @@ public enum Bench {
                                                              labels: labels, threads: plan.threads)
                         }
                         row.relativeValidity = validity[key] ?? nil
+                    } else if truth == nil && cell.geocluster != nil && (cell.method == "dbscan" || cell.method == "grid") {
+                        if validity[key] == nil { validity[key] = sampledDBCV(path: cell.dataset.path, labels: labels) }
+                        row.dbcv = validity[key] ?? nil
                     }
                     if cell.geocluster != nil {
                         if geoclusterLabels[key] == nil { geoclusterLabels[key] = labels }
@@ -303,6 +306,44 @@ public enum Bench {
                                             clock: StageClock()),
               let mst = record.hdbscan?.mst, record.labels == labels else { return nil }
         return try? DBCV.relativeValidity(labels: labels, from: mst.a, to: mst.b, weight: mst.weight)
+    }
+
+    /// At most this many points go into the DBCV of a DBSCAN or grid setting without truth
+    /// (``sampledDBCV(path:labels:)``).
+    public static let dbcvSampleLimit = 5_000
+    /// The seed of the generator (``SplitMix64``) that picks that subsample.
+    public static let dbcvSampleSeed: UInt64 = 17
+
+    /// The DBCV index (``DBCV/validityIndex(xs:ys:labels:)``) of `labels` of the points at
+    /// `path`, in the planar coordinates the run clustered (read and projected again here), on
+    /// a deterministic subsample when there are more than ``dbcvSampleLimit`` points: that
+    /// many rows drawn without replacement by a partial Fisher–Yates shuffle with
+    /// `SplitMix64(seed: dbcvSampleSeed)`, taken in file order, so every setting of a dataset
+    /// is scored on the same points. A cluster with fewer than 2 sampled points counts as
+    /// noise in the sample (DBCV needs 2). DBCV is quadratic in a cluster's size: at 100k
+    /// points it takes far too long for a benchmark (see README), at 5,000 well under a second.
+    /// Nil when the points cannot be read again, the labels do not match them, or the index is
+    /// not defined (one cluster: NaN).
+    static func sampledDBCV(path: String, labels: [Int32]) -> Double? {
+        guard let prepared = try? Harness.prepare(RunInput(path: path), clock: StageClock()),
+              prepared.points.count == labels.count else { return nil }
+        let rows = dbcvSample(count: labels.count)
+        let xs = rows.map { prepared.points.xs[$0] }, ys = rows.map { prepared.points.ys[$0] }
+        var sampled = rows.map { labels[$0] }
+        var sizes: [Int32: Int] = [:]
+        for l in sampled where l >= 0 { sizes[l, default: 0] += 1 }
+        for i in sampled.indices where sampled[i] >= 0 && sizes[sampled[i]]! < 2 { sampled[i] = -1 }
+        guard let v = try? DBCV.validityIndex(xs: xs, ys: ys, labels: sampled), v.isFinite else { return nil }
+        return v
+    }
+
+    /// The rows of ``sampledDBCV(path:labels:)``'s subsample of `count` points, ascending.
+    public static func dbcvSample(count: Int) -> [Int] {
+        guard count > dbcvSampleLimit else { return Array(0..<count) }
+        var rows = Array(0..<count)
+        var generator = SplitMix64(seed: dbcvSampleSeed)
+        for i in 0..<dbcvSampleLimit { rows.swapAt(i, i + generator.nextInt(below: count - i)) }
+        return rows[..<dbcvSampleLimit].sorted()
     }
 
     /// An executable given by name is looked up on PATH (posix_spawn does not search).

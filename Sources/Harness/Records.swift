@@ -43,6 +43,10 @@ public struct RunOutcome: Sendable, Equatable, Codable {
     /// The hdbscan library's relative validity (`DBCV.relativeValidity`) of geocluster's
     /// HDBSCAN labels, for datasets without truth: what a sweep is judged by there.
     public var relativeValidity: Double?
+    /// The DBCV index (`DBCV.validityIndex`) of geocluster's DBSCAN and grid labels on a
+    /// subsample of at most `Bench.dbcvSampleLimit` points, for datasets without truth: what
+    /// their sweeps are judged by there.
+    public var dbcv: Double?
 
     public init() {}
 

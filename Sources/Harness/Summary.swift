@@ -34,11 +34,11 @@ public enum Summary {
         }
         // The best setting of each sweep: highest ARI among a dataset × implementation × method's
         // parameter settings (the first on ties); without truth, the highest relative validity
-        // (HDBSCAN); only where there are several settings.
+        // (HDBSCAN) or DBCV on a subsample (DBSCAN, grid); only where there are several settings.
         var sweeps: [String: [Int]] = [:]
         for (i, s) in out.enumerated() { sweeps[[s.datasetHash, s.dataset, s.implementation, s.method].joined(separator: "|"), default: []].append(i) }
         for indices in sweeps.values where indices.count > 1 {
-            for score in [\SummaryRow.ari, \SummaryRow.relativeValidity] {
+            for score in [\SummaryRow.ari, \SummaryRow.relativeValidity, \SummaryRow.dbcv] {
                 var best: Int?
                 for i in indices { if let a = out[i][keyPath: score], best.map({ a > out[$0][keyPath: score]! }) ?? true { best = i } }
                 if let best { out[best].bestInSweep = true; break }
@@ -62,7 +62,7 @@ public enum Summary {
             s.clusters = r.clusters; s.noiseFraction = r.noiseFraction; s.mstWeight = r.mstWeight
             s.partitionHash = r.partitionHash; s.ari = r.ari; s.ami = r.ami; s.vMeasure = r.vMeasure
             s.noisePrecision = r.noisePrecision; s.noiseRecall = r.noiseRecall; s.ariVsGeocluster = r.ariVsGeocluster
-            s.relativeValidity = r.relativeValidity
+            s.relativeValidity = r.relativeValidity; s.dbcv = r.dbcv
         }
         return s
     }

@@ -101,6 +101,7 @@ public enum BenchTables {
             .init("noise_recall", "", .higher, "of the truth noise points, the share labelled noise", { number($0.noiseRecall) }),
             .init("ari_vs_geocluster", "", .higher, "peers: adjusted Rand index against geocluster's labels for the same dataset, method and parameters", { number($0.ariVsGeocluster) }),
             .init("relative_validity", "", .higher, "datasets without truth, geocluster's HDBSCAN: the hdbscan library's relative_validity_ (a DBCV-like score from the MST; -1 to 1)", { number($0.relativeValidity) }),
+            .init("dbcv", "", .higher, "datasets without truth, geocluster's DBSCAN and grid: the DBCV index (Moulavi et al. 2014, as hdbscan.validity.validity_index; -1 to 1) on a subsample of at most \(Bench.dbcvSampleLimit) points drawn by SplitMix64 with seed \(Bench.dbcvSampleSeed) (the same points for every setting; a cluster with one sampled point counts as noise there)", { number($0.dbcv) }),
             .init("geocluster_version", "", .none, "geocluster's version", { .text($0.geoclusterVersion) }),
             .init("commit", "", .none, "geocluster's git commit (unknown outside a checkout)", { .text($0.commit) }),
             .init("binary", "", .none, "SHA-256 of the geocluster executable (16 hex digits): --resume reruns geocluster's cells when it changes", { .text($0.binary) }),
@@ -146,8 +147,9 @@ public enum BenchTables {
             .init("noise_recall", "", .higher, "as in runs.csv", { summaryNumber($0.noiseRecall) }),
             .init("speed_ratio_vs_geocluster", "×", .lower, "peers: median fit_s over geocluster's median fit_s for the same dataset, method and parameters (above 1: slower than geocluster)", { summaryNumber($0.speedRatio) }),
             .init("ari_vs_geocluster", "", .higher, "as in runs.csv", { summaryNumber($0.ariVsGeocluster) }),
-            .init("relative_validity", "", .higher, "as in runs.csv; what best_in_sweep goes by when there is no truth", { summaryNumber($0.relativeValidity) }),
-            .init("best_in_sweep", "", .none, "1 on the parameter setting with the highest ari_noise_as_cluster among a dataset × implementation × method's settings, or without truth the highest relative_validity (HDBSCAN; only when several were run)", { .integer($0.bestInSweep ? 1 : 0) }),
+            .init("relative_validity", "", .higher, "as in runs.csv; what best_in_sweep goes by for HDBSCAN when there is no truth", { summaryNumber($0.relativeValidity) }),
+            .init("dbcv", "", .higher, "as in runs.csv; what best_in_sweep goes by for DBSCAN and grid when there is no truth", { summaryNumber($0.dbcv) }),
+            .init("best_in_sweep", "", .none, "1 on the parameter setting with the highest ari_noise_as_cluster among a dataset × implementation × method's settings, or without truth the highest relative_validity (HDBSCAN) or dbcv (DBSCAN, grid); only when several were run", { .integer($0.bestInSweep ? 1 : 0) }),
         ]
         return c
     }()
@@ -232,7 +234,7 @@ public enum BenchTables {
             row.ari = double(r, "ari_noise_as_cluster"); row.ami = double(r, "ami_noise_as_cluster")
             row.vMeasure = double(r, "v_measure_noise_as_cluster"); row.noisePrecision = double(r, "noise_precision")
             row.noiseRecall = double(r, "noise_recall"); row.ariVsGeocluster = double(r, "ari_vs_geocluster")
-            row.relativeValidity = double(r, "relative_validity")
+            row.relativeValidity = double(r, "relative_validity"); row.dbcv = double(r, "dbcv")
             row.implementationVersion = text(r, "implementation_version")
             row.geoclusterVersion = text(r, "geocluster_version"); row.commit = text(r, "commit")
             row.binary = text(r, "binary"); row.machine = text(r, "machine")

@@ -253,7 +253,7 @@ struct BenchCommand: ParsableCommand {
         }
         if terminal { note("") }
         for d in datasets where rows.contains(where: { $0.datasetHash == d.hash && $0.status == .ok && !$0.hasTruth }) {
-            note("bench: \(d.path) has no truth column of integer labels, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty; HDBSCAN settings are compared by relative validity (rv) instead")
+            note("bench: \(d.path) has no truth column of integer labels, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty; HDBSCAN settings are compared by relative validity (rv), DBSCAN and grid settings by DBCV on at most \(Bench.dbcvSampleLimit) points (db) instead")
         }
         let summary = Summary.make(rows)
         try BenchTables.write(rows, columns: BenchTables.runColumns, to: work + "/runs.csv")
@@ -306,8 +306,10 @@ struct BenchCommand: ParsableCommand {
         print("dataset".padded(to: width) + "implementation  method        parameters                              fit s (median)  ARI       clusters  status")
         for s in summary {
             let fit = s.fitSeconds.map { cFormat("%10.4f", $0.median) } ?? "         –"
-            // * marks the best setting of a sweep (by ARI; without truth by relative validity, "rv").
-            let score = s.ari.map { cFormat("%.3f", $0) } ?? s.relativeValidity.map { cFormat("rv %.3f", $0) } ?? "–    "
+            // * marks the best setting of a sweep (by ARI; without truth by relative validity,
+            // "rv", for HDBSCAN and by DBCV on a subsample, "db", for DBSCAN and grid).
+            let score = s.ari.map { cFormat("%.3f", $0) } ?? s.relativeValidity.map { cFormat("rv %.3f", $0) }
+                ?? s.dbcv.map { cFormat("db %.3f", $0) } ?? "–    "
             let ari = score + (s.bestInSweep ? "*" : "")
             let clusters = s.clusters.map { "\($0)" } ?? "–"
             print(s.dataset.padded(to: width) + s.implementation.padded(to: 16) + s.method.padded(to: 14)

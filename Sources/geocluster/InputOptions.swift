@@ -38,7 +38,7 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("CSV field separator: comma, semicolon or tab (default: detected from the header line).", valueName: "sep"))
     var delimiter: Delimiter?
 
-    @Flag(help: "Skip a malformed CSV row (bad number, coordinate out of range, wrong field count) with a counted warning instead of stopping.")
+    @Flag(help: "Skip a malformed CSV row (bad number, coordinate out of range, wrong field count) or GeoJSON feature (missing or non-Point geometry, bad coordinates) with a counted warning instead of stopping.")
     var skipBadRows = false
 
     var readOptions: ReadOptions {
@@ -64,7 +64,6 @@ struct InputOptions: ParsableArguments {
         if latColumn != nil { given.append("--lat-column") }
         if lonColumn != nil { given.append("--lon-column") }
         if delimiter != nil { given.append("--delimiter") }
-        if skipBadRows { given.append("--skip-bad-rows") }
         if !given.isEmpty {
             throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") not used for GeoJSON input \(input) (longitude/latitude are the geometry's); drop \(given.count == 1 ? "it" : "them")")
         }
@@ -75,7 +74,8 @@ struct InputOptions: ParsableArguments {
 func reportSkipped(_ file: PointFile) {
     guard file.skippedRows > 0 else { return }
     let first = file.firstSkipped.map { "; the first: \($0)" } ?? ""
-    note("warning: \(file.path): skipped \(file.skippedRows) malformed row\(file.skippedRows == 1 ? "" : "s") (--skip-bad-rows)\(first)")
+    let what = GeoJSON.isGeoJSONPath(file.path) ? "feature" : "row"
+    note("warning: \(file.path): skipped \(file.skippedRows) malformed \(what)\(file.skippedRows == 1 ? "" : "s") (--skip-bad-rows)\(first)")
 }
 
 /// Where a command's own report goes: standard output, unless its output file is standard

@@ -35,6 +35,9 @@ struct ProjectCommand: ParsableCommand {
 
     func validate() throws {
         try inputOptions.validate(input: input)
+        if inputOptions.skipBadRows {
+            throw ValidationError("--skip-bad-rows is not used by project, which writes every row of \(input) with its coordinates; fix or drop the bad rows (geocluster filter --skip-bad-rows writes the good ones)")
+        }
         try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
     }
 

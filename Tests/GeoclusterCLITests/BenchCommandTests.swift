@@ -12,6 +12,17 @@ struct BenchCommandTests {
         return records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
+    /// `id,lat,lon` rows of three tight blobs ~5 km apart in Seoul (σ about 50 m), no truth.
+    static func blobs(_ count: Int, seed: UInt64) -> String {
+        var text = "id,lat,lon\n"
+        var rng = SplitMix64(seed: seed)
+        for i in 0..<count {
+            let (cx, cy) = i % 3 == 0 ? (127.00, 37.50) : (i % 3 == 1 ? (127.05, 37.55) : (127.10, 37.52))
+            text += "p\(i),\(cy + rng.normal() * 0.0005),\(cx + rng.normal() * 0.0005)\n"
+        }
+        return text
+    }
+
     @Test("a small run writes the tables, README, maps, tree plots and page; --resume keeps every row")
     func smallRunAndResume() throws {
         try withTemporaryFolder { folder in
@@ -110,13 +121,7 @@ struct BenchCommandTests {
     @Test("a user's file without truth gets empty score cells and a note; filters apply to generated scenarios")
     func ownFileAndFilters() throws {
         try withTemporaryFolder { folder in
-            var text = "id,lat,lon\n"
-            var rng = SplitMix64(seed: 7)
-            for i in 0..<300 {
-                let (cx, cy) = i % 3 == 0 ? (127.00, 37.50) : (i % 3 == 1 ? (127.05, 37.55) : (127.10, 37.52))
-                text += "p\(i),\(cy + rng.normal() * 0.0005),\(cx + rng.normal() * 0.0005)\n"
-            }
-            _ = try folder.write(text, to: "mine.csv")
+            _ = try folder.write(Self.blobs(300, seed: 7), to: "mine.csv")
             // A sweep of two settings: without truth the best is the one with the highest
             // relative validity.
             var r = try folder.run("bench", "--input", "mine.csv", "--repeat", "1", "--methods", "hdbscan",
@@ -147,6 +152,35 @@ struct BenchCommandTests {
             r = try folder.run("bench", "--input", "mine.csv", "--category", "apartment", "--out", "refused")
             #expect(r.status == 64, "\(r)")
             #expect(r.stderr.contains("filter the generated scenarios only"), "\(r)")
+        }
+    }
+
+    @Test("without truth, DBSCAN and grid sweeps are ranked by DBCV on a seeded subsample of at most 5,000 points")
+    func dbcvRanksDBSCANAndGrid() throws {
+        try withTemporaryFolder { folder in
+            // 6,000 points, so the score is on a subsample.
+            _ = try folder.write(Self.blobs(6000, seed: 11), to: "mine.csv")
+            // eps 3 m and 4 m cells break the blobs into crumbs and noise; eps 60 m and 300 m
+            // cells find the three blobs.
+            let r = try folder.run("bench", "--input", "mine.csv", "--repeat", "1", "--methods", "dbscan,grid",
+                                   "--eps", "3,60", "--min-samples", "5", "--cell-size", "4,300", "--min-points", "5",
+                                   "--out", "out")
+            try #require(r.status == 0, "\(r)")
+            #expect(r.stderr.contains("DBSCAN and grid settings by DBCV on at most 5000 points (db)"), "\(r)")
+            let runs = table(try folder.read("out/runs.csv"))
+            #expect(runs.count == 4 && runs.allSatisfy { $0["status"] == "ok" && $0["relative_validity"] == "" }, "\(runs)")
+            let summary = table(try folder.read("out/summary.csv"))
+            for (method, good, bad) in [("dbscan", "eps=60", "eps=3"), ("grid", "cell_size=300", "cell_size=4")] {
+                let rows = summary.filter { $0["method"] == method }
+                let goodRow = try #require(rows.first { $0["parameters"]?.contains(good) == true }, "\(summary)")
+                let badRow = try #require(rows.first { $0["parameters"]?.contains(bad) == true }, "\(summary)")
+                let goodScore = try #require(Double(goodRow["dbcv"] ?? ""), "\(goodRow)")
+                let badScore = try #require(Double(badRow["dbcv"] ?? ""), "\(badRow)")
+                #expect(goodScore > 0.5 && goodScore <= 1 && badScore < goodScore, "\(method): \(goodScore) vs \(badScore)")
+                #expect(goodRow["best_in_sweep"] == "1" && badRow["best_in_sweep"] == "0", "\(method): \(rows)")
+                #expect(r.stdout.contains(try Regex("\(method) .*\(good) .* db 0\\.\\d{3}\\*")), "\(r)")
+            }
+            #expect(runs.first { $0["method"] == "dbscan" }?["dbcv"] == summary.first { $0["method"] == "dbscan" }?["dbcv"])
         }
     }
 

@@ -134,8 +134,9 @@ extension TemporaryFolder {
 }
 
 /// A minimal RFC 4180 reader for checking the CLI's output independently of `Datasets`:
-/// quoted fields with `""`, commas and line breaks; LF or CRLF line ends.
-func parseCSV(_ text: String) -> [[String]] {
+/// quoted fields with `""`, separators and line breaks; LF or CRLF line ends. `separator` is a
+/// comma unless given (`";"`, `"\t"`).
+func parseCSV(_ text: String, separator: Character = ",") -> [[String]] {
     var records = [[String]](), record = [String](), field = ""
     var inQuotes = false, i = text.unicodeScalars.startIndex
     let s = text.unicodeScalars
@@ -150,7 +151,7 @@ func parseCSV(_ text: String) -> [[String]] {
             }
         } else if c == "\"" {
             inQuotes = true
-        } else if c == "," {
+        } else if Character(c) == separator {
             record.append(field); field = ""
         } else if c == "\n" {
             record.append(field); field = ""

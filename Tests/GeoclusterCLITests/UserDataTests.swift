@@ -69,7 +69,10 @@ struct UserDataTests {
 
             let a = try folder.run("cluster", input, "--id-column", "listing_id", "--min-cluster-size", "10", "--append", "-o", "A.csv")
             try #require(a.status == 0, "\(a)")
-            let appended = parseCSV(try folder.read("A.csv"))
+            // Written with the input's own separator, as the spreadsheet opened it.
+            let appendedText = try folder.read("A.csv")
+            #expect(appendedText.hasPrefix("listing_id;위도;경도;유형;label;probability;outlier_score\n"), "\(appendedText.prefix(200))")
+            let appended = parseCSV(appendedText, separator: ";")
             #expect(appended[0] == ["listing_id", "위도", "경도", "유형", "label", "probability", "outlier_score"])
             #expect(appended.count == 81)
             #expect(appended[1].prefix(5) == ["L0", "37.5000", "127.0000", "apartment", "0"])
@@ -81,6 +84,50 @@ struct UserDataTests {
             let text = try folder.read("A.geojson")
             try Self.checkRFC7946(text)
             #expect(text.contains(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[127.0000,37.5000]},"properties":{"listing_id":"L0","유형":"apartment","label":0,"#))
+        }
+    }
+
+    @Test("--append keeps a semicolon or tab input's separator, quoting only the fields that hold it, and reads back the same")
+    func appendKeepsSeparator() throws {
+        try withTemporaryFolder { folder throws in
+            for (name, sep, appendedName) in [("semi.csv", ";", "A-semi.csv"), ("tabs.tsv", "\t", "A-tabs.csv")] {
+                // Notes holding the separator (quoted in the input), a comma, a quote, nothing.
+                var text = ["id", "lat", "lon", "note"].joined(separator: sep) + "\n"
+                let notes = ["\"a\(sep)b\"", "c,d", "\"say \"\"hi\"\"\"", ""]
+                for (prefix, lat0, lon0) in [("L", 37.5, 127.0), ("M", 37.6, 127.1)] {
+                    for i in 0..<20 {
+                        let lat = lat0 + Double(i % 5) * 0.0001, lon = lon0 + Double(i / 5) * 0.0001
+                        text += ["\(prefix)\(i)", String(format: "%.4f", lat), String(format: "%.4f", lon), notes[i % 4]]
+                            .joined(separator: sep) + "\n"
+                    }
+                }
+                try folder.write(text, to: name)
+                let a = try folder.run("cluster", name, "--min-cluster-size", "10", "--append", "-o", appendedName)
+                try #require(a.status == 0, "\(a)")
+                let out = try folder.read(appendedName)
+                let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                #expect(lines[0] == ["id", "lat", "lon", "note", "label", "probability", "outlier_score"].joined(separator: sep), "\(name)")
+                // Quoted only where this separator needs it: a comma is plain text here.
+                #expect(lines[1].hasPrefix(["L0", "37.5000", "127.0000", "\"a\(sep)b\"", "0", ""].joined(separator: sep)), "\(name): \(lines[1])")
+                #expect(lines[2].hasPrefix(["L1", "37.5001", "127.0000", "c,d", "0"].joined(separator: sep)), "\(name): \(lines[2])")
+                #expect(lines[3].hasPrefix(["L2", "37.5002", "127.0000", "\"say \"\"hi\"\"\"", "0"].joined(separator: sep)), "\(name): \(lines[3])")
+                #expect(!out.contains(",label,"), "\(name)")
+                let rows = parseCSV(out, separator: Character(sep))
+                #expect(rows.count == 41 && rows.allSatisfy { $0.count == 7 }, "\(name)")
+                #expect(rows[1][3] == "a\(sep)b" && rows[2][3] == "c,d" && rows[3][3] == "say \"hi\"" && rows[4][3] == "", "\(name)")
+                #expect(rows[40].prefix(5) == ["M19", "37.6004", "127.1003", "", "1"], "\(name)")
+                // The appended file is an input again (separator detected): the same clusters.
+                let again = try folder.run("cluster", appendedName, "--min-cluster-size", "10", "-o", "B.csv")
+                try #require(again.status == 0, "\(again)")
+                #expect(again.stderr.contains("40 points: 2 clusters, 0 noise"), "\(again)")
+                // A comma-separated input still gives commas.
+                let commas = text.replacingOccurrences(of: sep, with: ",").replacingOccurrences(of: "\"a,b\"", with: "ab")
+                    .replacingOccurrences(of: "c,d", with: "cd")
+                try folder.write(commas, to: "c-\(name).csv")
+                let c = try folder.run("cluster", "c-\(name).csv", "--min-cluster-size", "10", "--append", "-o", "C.csv")
+                try #require(c.status == 0, "\(c)")
+                #expect(try folder.read("C.csv").hasPrefix("id,lat,lon,note,label,probability,outlier_score\n"))
+            }
         }
     }
 
@@ -101,6 +148,20 @@ struct UserDataTests {
         }
     }
 
+    /// `cluster input -o L.csv` fails with `error` and writes nothing (strict by default); with
+    /// `--skip-bad-rows` it succeeds and warns with `warning`. Returns that second run.
+    @discardableResult
+    static func strictThenSkipping(_ folder: TemporaryFolder, _ input: String, error: String, warning: String,
+                                   sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        let strict = try folder.run("cluster", input, "--min-cluster-size", "10", "-o", "L.csv")
+        #expect(strict.status == 1 && strict.stderr.contains(error), "\(strict)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("L.csv")), sourceLocation: sourceLocation)
+        let lenient = try folder.run("cluster", input, "--min-cluster-size", "10", "--skip-bad-rows", "-o", "L.csv")
+        try #require(lenient.status == 0, "\(lenient)", sourceLocation: sourceLocation)
+        #expect(lenient.stderr.contains(warning), "\(lenient)", sourceLocation: sourceLocation)
+        return lenient
+    }
+
     @Test("a bad row stops the run naming file, line and column; --skip-bad-rows turns it into a counted warning")
     func badRows() throws {
         try withTemporaryFolder { folder throws in
@@ -108,13 +169,65 @@ struct UserDataTests {
             text += "bad1,abc,127.0,villa\nbad2,95,127.0,villa\nbad3,37.5\n"
             let input = try folder.write(text, to: "in.csv")
             _ = input
-            let strict = try folder.run("cluster", "in.csv", "--min-cluster-size", "10", "-o", "L.csv")
-            #expect(strict.status == 1 && strict.stderr.contains("in.csv:82: column 'lat': 'abc' is not a number"), "\(strict)")
-            #expect(!FileManager.default.fileExists(atPath: folder.path("L.csv")))
-            let lenient = try folder.run("cluster", "in.csv", "--min-cluster-size", "10", "--skip-bad-rows", "-o", "L.csv")
-            try #require(lenient.status == 0, "\(lenient)")
-            #expect(lenient.stderr.contains("warning: in.csv: skipped 3 malformed rows (--skip-bad-rows); the first: in.csv:82: column 'lat': 'abc' is not a number"), "\(lenient)")
+            try Self.strictThenSkipping(folder, "in.csv", error: "in.csv:82: column 'lat': 'abc' is not a number",
+                                        warning: "warning: in.csv: skipped 3 malformed rows (--skip-bad-rows); the first: in.csv:82: column 'lat': 'abc' is not a number")
             #expect(parseCSV(try folder.read("L.csv")).count == 81)
+        }
+    }
+
+    @Test("a bad GeoJSON feature stops the run naming file and feature; --skip-bad-rows counts it, and --append and filter leave it out")
+    func badFeatures() throws {
+        try withTemporaryFolder { folder throws in
+            // The two groups of `listings` as Point features with id and category properties, and
+            // four bad features among them: null geometry, a string coordinate, a Polygon, a
+            // latitude out of range.
+            var features: [String] = []
+            for row in parseCSV(Self.listings(header: ["id", "lat", "lon", "category"])).dropFirst() {
+                features.append(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(row[2]),\#(row[1])]},"properties":{"id":"\#(row[0])","category":"\#(row[3])"}}"#)
+            }
+            let bad = [
+                (5, #"{"type":"Feature","geometry":null,"properties":{"id":"B0"}}"#),
+                (21, #"{"type":"Feature","geometry":{"type":"Point","coordinates":["abc",37.5]},"properties":{"id":"B1"}}"#),
+                (52, #"{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[127,37],[127.1,37],[127,37.1],[127,37]]]},"properties":{"id":"B2"}}"#),
+                (80, #"{"type":"Feature","geometry":{"type":"Point","coordinates":[127.0,95.0]},"properties":{"id":"B3"}}"#),
+            ]
+            for (index, feature) in bad { features.insert(feature, at: index) }
+            try folder.write(#"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "\n]}\n", to: "in.geojson")
+
+            let lenient = try Self.strictThenSkipping(folder, "in.geojson", error: "in.geojson: feature 5: 'geometry': is missing or null",
+                                                      warning: "warning: in.geojson: skipped 4 malformed features (--skip-bad-rows); the first: in.geojson: feature 5: 'geometry': is missing or null")
+            #expect(lenient.stderr.contains("80 points: 2 clusters, 0 noise"), "\(lenient)")
+            let labels = parseCSV(try folder.read("L.csv"))
+            #expect(labels.count == 81 && labels[1][0] == "L0" && labels[6][0] == "L5" && labels[80][0] == "M39")
+            #expect(!labels.contains { $0[0].hasPrefix("B") })
+
+            // --append, to GeoJSON and to CSV: the good features only, each with its own label.
+            let g = try folder.run("cluster", "in.geojson", "--min-cluster-size", "10", "--skip-bad-rows", "--append", "-o", "A.geojson")
+            try #require(g.status == 0, "\(g)")
+            let appended = try folder.read("A.geojson")
+            try Self.checkRFC7946(appended)
+            #expect(appended.components(separatedBy: #""type":"Feature""#).count - 1 == 80 && !appended.contains("B0"))
+            #expect(appended.contains(#""properties":{"id":"M0","category":"apartment","label":1,"#), "\(appended.prefix(600))")
+            let c = try folder.run("cluster", "in.geojson", "--min-cluster-size", "10", "--skip-bad-rows", "--append", "-o", "A.csv")
+            try #require(c.status == 0, "\(c)")
+            let rows = parseCSV(try folder.read("A.csv"))
+            #expect(rows[0] == ["lon", "lat", "id", "category", "label", "probability", "outlier_score"])
+            #expect(rows.count == 81 && rows.dropFirst().allSatisfy { ($0[2].hasPrefix("L") && $0[4] == "0") || ($0[2].hasPrefix("M") && $0[4] == "1") })
+            #expect(rows[6].prefix(3) == ["127.0001", "37.5000", "L5"] && rows[80][2] == "M39")
+
+            // filter skips them too; a JSON syntax error is not a bad feature and still ends the run.
+            let f = try folder.run("filter", "in.geojson", "--category", "villa", "--skip-bad-rows", "-o", "F.geojson")
+            try #require(f.status == 0, "\(f)")
+            #expect(f.stderr.contains("skipped 4 malformed features"), "\(f)")
+            #expect(try folder.read("F.geojson").components(separatedBy: #""type":"Feature""#).count - 1 == 40)
+            try folder.write(#"{"type":"FeatureCollection","features":[\#(features[0]),{"type":"Feature",]}"#, to: "broken.geojson")
+            let broken = try folder.run("cluster", "broken.geojson", "--skip-bad-rows", "-o", "X.csv")
+            #expect(broken.status == 1 && broken.stderr.contains("broken.geojson:1:"), "\(broken)")
+            // Every feature bad: the first one's error.
+            try folder.write(#"{"type":"FeatureCollection","features":[\#(bad[0].1),\#(bad[1].1)]}"#, to: "allbad.geojson")
+            let allBad = try folder.run("cluster", "allbad.geojson", "--skip-bad-rows", "-o", "X.csv")
+            #expect(allBad.status == 1 && allBad.stderr.contains("allbad.geojson: feature 0: 'geometry': is missing or null"), "\(allBad)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("X.csv")))
         }
     }
 

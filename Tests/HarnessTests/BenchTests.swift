@@ -144,3 +144,18 @@ struct RecordTests {
         #expect(s[3].status == .timeout && s[3].okRepeats == 1 && s[3].repeats == 2)
     }
 }
+
+@Suite("bench's DBCV subsample")
+struct DBCVSampleTests {
+    @Test("at most 5,000 distinct rows in file order, the same every time; every row of a smaller dataset")
+    func subsample() {
+        let rows = Bench.dbcvSample(count: 100_000)
+        #expect(rows.count == Bench.dbcvSampleLimit && Bench.dbcvSampleLimit == 5_000)
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0 < $1 } && rows.first! >= 0 && rows.last! < 100_000)
+        #expect(rows == Bench.dbcvSample(count: 100_000))
+        // Spread over the file, not its start.
+        #expect(rows.last! > 90_000 && rows.filter { $0 < 50_000 }.count > 2_000)
+        #expect(Bench.dbcvSample(count: 5_000) == Array(0..<5_000))
+        #expect(Bench.dbcvSample(count: 5_001).count == 5_000)
+    }
+}

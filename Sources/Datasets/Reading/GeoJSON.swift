@@ -42,25 +42,33 @@ public enum GeoJSON {
 
     /// Streams the Point features of the FeatureCollection at `path`, in order, validating
     /// each before `body` sees it.
+    ///
+    /// With `badFeature`, a feature that is well-formed JSON but not a valid Point feature
+    /// (the `.invalidGeoJSON` errors below that name a feature: missing, null or non-Point
+    /// geometry, bad coordinates, properties that are not an object) is given to it instead
+    /// of ending the walk, and `body` does not see that feature (`--skip-bad-rows`); the
+    /// following features keep their indices. JSON syntax errors and errors of the
+    /// collection itself always end it.
     /// - Throws: `.fileNotFound`, `.unreadable`, `.empty`; `.invalidJSON` with line and
     ///   column; `.invalidGeoJSON` naming the feature index and member for a non-Point
     ///   geometry, bad coordinates (non-numeric, NaN-like overflow, latitude beyond ±90,
     ///   longitude beyond ±180) or a wrong type; `.noFeatures`; or what `body` throws.
     /// - Complexity: O(file size); memory for one feature at a time (the file is mapped).
     public static func forEachPoint(
-        path: String, _ body: (GeoJSONPoint) throws(DatasetError) -> Void
+        path: String, badFeature: ((DatasetError) -> Void)? = nil, _ body: (GeoJSONPoint) throws(DatasetError) -> Void
     ) throws(DatasetError) {
         let file = try MappedFile(path: path)
         try file.withBytes { (bytes) throws(DatasetError) in
             var parser = JSONParser(bytes, path: path)
             if parser.atEnd() { throw DatasetError.empty(path: path) }
-            try walk(&parser, path: path, body)
+            try walk(&parser, path: path, badFeature: badFeature, body)
         }
     }
 
     /// The top-level walk: members in any order, `features` streamed one feature at a time.
     private static func walk(
-        _ p: inout JSONParser, path: String, _ body: (GeoJSONPoint) throws(DatasetError) -> Void
+        _ p: inout JSONParser, path: String, badFeature: ((DatasetError) -> Void)?,
+        _ body: (GeoJSONPoint) throws(DatasetError) -> Void
     ) throws(DatasetError) {
         func top(_ member: String, _ reason: String) -> DatasetError {
             .invalidGeoJSON(path: path, feature: nil, member: member, reason: reason)
@@ -97,12 +105,17 @@ public enum GeoJSON {
                                 lineCursor += 1
                             }
                             let value = try p.parseValue(depth: 2)
-                            try body(try point(from: value, index: featureCount, line: line, path: path))
+                            let feature: GeoJSONPoint?
+                            do throws(DatasetError) {
+                                feature = try point(from: value, index: featureCount, line: line, path: path)
+                            } catch {
+                                guard let badFeature else { throw error }
+                                badFeature(error)
+                                feature = nil
+                            }
+                            if let feature { try body(feature) }
                             featureCount += 1
-                            guard let next = p.peek() else { throw p.fail("expected ',' or ']', found the end of the file") }
-                            p.i += 1
-                            if next == UInt8(ascii: "]") { break }
-                            if next != UInt8(ascii: ",") { p.i -= 1; throw p.fail("expected ',' or ']', found \(p.found())") }
+                            if try endOfFeature(&p) { break }
                         }
                     }
                 } else {
@@ -124,6 +137,15 @@ public enum GeoJSON {
         }
         guard sawFeatures else { throw top("features", "is missing; a FeatureCollection needs a features array") }
         guard featureCount > 0 else { throw .noFeatures(path: path) }
+    }
+
+    /// Consumes the `,` or `]` after a feature; true at the `]` that ends `features`.
+    private static func endOfFeature(_ p: inout JSONParser) throws(DatasetError) -> Bool {
+        guard let next = p.peek() else { throw p.fail("expected ',' or ']', found the end of the file") }
+        p.i += 1
+        if next == UInt8(ascii: "]") { return true }
+        if next != UInt8(ascii: ",") { p.i -= 1; throw p.fail("expected ',' or ']', found \(p.found())") }
+        return false
     }
 
     /// Validates one feature and extracts its point.
@@ -197,8 +219,17 @@ public enum GeoJSON {
     /// - Throws: the errors of ``forEachPoint(path:_:)``.
     /// - Complexity: O(file size) time and memory.
     public static func readTable(path: String) throws(DatasetError) -> CSVTable {
+        try readTable(path: path, skippingBadFeatures: false).table
+    }
+
+    /// ``readTable(path:)``, and the feature index of each row. With `skippingBadFeatures`
+    /// the features ``forEachPoint(path:badFeature:_:)`` finds bad have no row (as
+    /// `--skip-bad-rows` read them), so rows and feature indices differ from then on.
+    static func readTable(
+        path: String, skippingBadFeatures: Bool
+    ) throws(DatasetError) -> (table: CSVTable, featureIndices: [Int]) {
         var points: [GeoJSONPoint] = []
-        try forEachPoint(path: path) { (p) throws(DatasetError) in points.append(p) }
+        try forEachPoint(path: path, badFeature: skippingBadFeatures ? { _ in } : nil) { (p) throws(DatasetError) in points.append(p) }
         let hasPropertyID = points.contains { $0.properties.contains { $0.key == "id" } }
         let useFeatureID = !hasPropertyID && points.contains { $0.id != nil }
         var header = ["lon", "lat"]
@@ -222,7 +253,7 @@ public enum GeoJSON {
             }
             rows.append(row)
         }
-        return CSVTable(path: path, header: header, rows: rows, lines: points.map(\.line))
+        return (CSVTable(path: path, header: header, rows: rows, lines: points.map(\.line)), points.map(\.index))
     }
 
     /// Writes a table with latitude and longitude columns as a FeatureCollection of Points:

@@ -360,65 +360,81 @@ public struct PointFile: Sendable {
         let idNames = options.id.map { [$0] } ?? ReadOptions.idNames
         var keys: [String] = [], seen = Set<String>()
         let names = filter?.categoryBytes ?? []
-        try GeoJSON.forEachPoint(path: path) { (p) throws(DatasetError) in
-            func bad(_ key: String, _ reason: String) -> DatasetError {
-                .invalidGeoJSON(path: path, feature: p.index, member: "properties.\(key)", reason: reason)
-            }
-            func property(_ candidates: [String], _ option: String) throws(DatasetError) -> JSONValue {
-                for name in candidates {
-                    if let v = p.properties.first(where: { $0.key == name })?.value { return v }
-                }
-                throw bad(candidates[0], "is missing; \(option) needs it in every feature")
-            }
-            func number(_ candidates: [String], _ option: String) throws(DatasetError) -> Double {
-                let v = try property(candidates, option)
-                let text: String
-                switch v {
-                case .number(let t), .string(let t): text = t
-                default: throw bad(candidates[0], "is \(v.kindDescription), not a number")
-                }
-                var t = text
-                guard let d = t.withUTF8({ parseDouble($0) }), d.isFinite else {
-                    throw bad(candidates[0], "'\(text)' is not a finite number")
-                }
-                return d
-            }
-            for m in p.properties where !seen.contains(m.key) { seen.insert(m.key); keys.append(m.key) }
+        // A bad feature (geometry, coordinates, or a property this read needs), as a bad CSV
+        // row: the end of the read, or under skipBadRows counted and left out.
+        func skip(_ error: DatasetError) {
             b.total += 1
-            var row = RowValues(lon: p.lon, lat: p.lat)
-            if let f = filter {
-                if f.categories != nil {
-                    let v = try property(ListingFilter.categoryNames, "--category")
-                    if case .string(let s) = v {
-                        var s = s
-                        row.categoryOK = s.withUTF8 { ListingFilter.categoryMatches($0, names) }
-                    } else {
-                        row.categoryOK = false
-                    }
-                }
-                if f.area != nil { row.area = try number(ListingFilter.areaNames, "--area") }
-                if f.deposit != nil { row.deposit = try number(ListingFilter.depositNames, "--deposit") }
-                if f.rent != nil { row.rent = try number(ListingFilter.rentNames, "--rent") }
-                if !passes(row, f) { return }
-            }
-            if b.kind == .xy {
-                b.xOrLongitude.append(try number([xName], options.x == nil ? "--coordinates xy" : "--x-column"))
-                b.yOrLatitude.append(try number([yName], options.y == nil ? "--coordinates xy" : "--y-column"))
-            } else {
-                b.xOrLongitude.append(p.lon); b.yOrLatitude.append(p.lat)
-            }
-            if filter?.region != nil { b.regionLon.append(p.lon); b.regionLat.append(p.lat) }
-            var id: JSONValue?
-            for name in idNames where id == nil { id = p.properties.first(where: { $0.key == name })?.value }
-            if id == nil, let given = options.id {
-                throw bad(given, "is missing; --id-column names it, so every feature needs it")
-            }
-            id = id ?? p.id
-            b.idBytes.append(contentsOf: (id.map(GeoJSON.fieldText) ?? String(p.index)).utf8)
-            b.idEnds.append(UInt32(b.idBytes.count))
-            b.lines.append(Int32(truncatingIfNeeded: p.line))
-            b.featureIndices.append(Int32(truncatingIfNeeded: p.index))
+            b.skipped += 1
+            if b.firstSkipped == nil { b.firstSkipped = error }
         }
+        try GeoJSON.forEachPoint(path: path, badFeature: options.skipBadRows ? skip : nil) { (p) throws(DatasetError) in
+            do throws(DatasetError) {
+                func bad(_ key: String, _ reason: String) -> DatasetError {
+                    .invalidGeoJSON(path: path, feature: p.index, member: "properties.\(key)", reason: reason)
+                }
+                func property(_ candidates: [String], _ option: String) throws(DatasetError) -> JSONValue {
+                    for name in candidates {
+                        if let v = p.properties.first(where: { $0.key == name })?.value { return v }
+                    }
+                    throw bad(candidates[0], "is missing; \(option) needs it in every feature")
+                }
+                func number(_ candidates: [String], _ option: String) throws(DatasetError) -> Double {
+                    let v = try property(candidates, option)
+                    let text: String
+                    switch v {
+                    case .number(let t), .string(let t): text = t
+                    default: throw bad(candidates[0], "is \(v.kindDescription), not a number")
+                    }
+                    var t = text
+                    guard let d = t.withUTF8({ parseDouble($0) }), d.isFinite else {
+                        throw bad(candidates[0], "'\(text)' is not a finite number")
+                    }
+                    return d
+                }
+                for m in p.properties where !seen.contains(m.key) { seen.insert(m.key); keys.append(m.key) }
+                var row = RowValues(lon: p.lon, lat: p.lat)
+                if let f = filter {
+                    if f.categories != nil {
+                        let v = try property(ListingFilter.categoryNames, "--category")
+                        if case .string(let s) = v {
+                            var s = s
+                            row.categoryOK = s.withUTF8 { ListingFilter.categoryMatches($0, names) }
+                        } else {
+                            row.categoryOK = false
+                        }
+                    }
+                    if f.area != nil { row.area = try number(ListingFilter.areaNames, "--area") }
+                    if f.deposit != nil { row.deposit = try number(ListingFilter.depositNames, "--deposit") }
+                    if f.rent != nil { row.rent = try number(ListingFilter.rentNames, "--rent") }
+                    if !passes(row, f) { b.total += 1; return }
+                }
+                // Everything that can fail before anything is kept, so a skipped feature leaves
+                // no trace.
+                var (x, y) = (p.lon, p.lat)
+                if b.kind == .xy {
+                    x = try number([xName], options.x == nil ? "--coordinates xy" : "--x-column")
+                    y = try number([yName], options.y == nil ? "--coordinates xy" : "--y-column")
+                }
+                var id: JSONValue?
+                for name in idNames where id == nil { id = p.properties.first(where: { $0.key == name })?.value }
+                if id == nil, let given = options.id {
+                    throw bad(given, "is missing; --id-column names it, so every feature needs it")
+                }
+                id = id ?? p.id
+                b.total += 1
+                b.xOrLongitude.append(x); b.yOrLatitude.append(y)
+                if filter?.region != nil { b.regionLon.append(p.lon); b.regionLat.append(p.lat) }
+                b.idBytes.append(contentsOf: (id.map(GeoJSON.fieldText) ?? String(p.index)).utf8)
+                b.idEnds.append(UInt32(b.idBytes.count))
+                b.lines.append(Int32(truncatingIfNeeded: p.line))
+                b.featureIndices.append(Int32(truncatingIfNeeded: p.index))
+            } catch {
+                guard options.skipBadRows else { throw error }
+                skip(error)
+            }
+        }
+        // Every feature bad: the first one's error, as for a CSV file of bad rows.
+        if b.lines.isEmpty && b.skipped == b.total, let first = b.firstSkipped { throw first }
         b.header = ["lon", "lat"] + keys.filter { $0 != "lon" && $0 != "lat" }
         b.hasID = true
         return b

@@ -18,20 +18,28 @@ import Dispatch
 public struct CSVWriter: ~Copyable {
     private var output: AtomicOutput
     private var atRowStart = true
+    /// The field separator: a comma unless the writer was opened with another.
+    public let delimiter: UInt8
 
     /// The destination, as given.
     public var path: String { output.path }
 
-    /// Opens the temporary file.
+    /// Opens the temporary file. `delimiter` separates the fields (a comma by default; a
+    /// semicolon or tab to write as the input was, see `PointFile.writeRows`); a field holding
+    /// it is quoted.
     /// - Throws: `.outputFolderMissing` when the destination's folder does not exist,
     ///   `.writeFailed` when the file cannot be created.
-    public init(path: String) throws(DatasetError) {
+    public init(path: String, delimiter: UInt8 = UInt8(ascii: ",")) throws(DatasetError) {
+        precondition(delimiter != UInt8(ascii: "\"") && delimiter != 0x0A && delimiter != 0x0D,
+                     "a CSV separator cannot be a quote or a line break")
         output = try AtomicOutput(path: path)
+        self.delimiter = delimiter
     }
 
     /// A writer that only formats into memory (see `writeRows`).
-    private init(inMemoryCapacity: Int) {
+    private init(inMemoryCapacity: Int, delimiter: UInt8) {
         output = AtomicOutput(inMemoryCapacity: inMemoryCapacity)
+        self.delimiter = delimiter
     }
 
     /// Writes `count` rows, row `i` formatted by `row(&writer, i)` (fields only: the row is
@@ -56,7 +64,7 @@ public struct CSVWriter: ~Copyable {
         try output.flush()
         let slots = 2 * threads
         let parts = UnsafeMutablePointer<CSVWriter>.allocate(capacity: slots)
-        for j in 0..<slots { (parts + j).initialize(to: CSVWriter(inMemoryCapacity: 48 * rowsPerPart)) }
+        for j in 0..<slots { (parts + j).initialize(to: CSVWriter(inMemoryCapacity: 48 * rowsPerPart, delimiter: delimiter)) }
         defer { parts.deinitialize(count: slots); parts.deallocate() }
         nonisolated(unsafe) let shared = parts
         nonisolated(unsafe) var failure: DatasetError?
@@ -125,14 +133,15 @@ public struct CSVWriter: ~Copyable {
         text.withUTF8 { field(bytes: $0) }
     }
 
-    /// Appends a text field given as UTF-8 bytes, quoted when it holds a comma, quote or
-    /// line break. A record that would be a single empty field is written as `""`, since a
+    /// Appends a text field given as UTF-8 bytes, quoted when it holds the separator, a quote
+    /// or a line break. A record that would be a single empty field is written as `""`, since a
     /// blank line is not a record.
     public mutating func field(bytes: UnsafeBufferPointer<UInt8>) {
         let onlyField = atRowStart
         separator()
         output.reserve(2 * bytes.count + 64)
-        if !bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+        let d = delimiter
+        if !bytes.contains(where: { $0 == d || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
             output.append(bytes)
             if bytes.isEmpty && onlyField { pendingEmptyOnly = true }
             return
@@ -223,7 +232,7 @@ public struct CSVWriter: ~Copyable {
         if atRowStart {
             atRowStart = false
         } else {
-            output.append(0x2C)
+            output.append(delimiter)
             pendingEmptyOnly = false
         }
     }

@@ -36,8 +36,9 @@ extension PointFile {
     /// output's name gives (``ListingFormat``: `.csv` or `-` CSV, `.geojson`/`.json` GeoJSON):
     /// `geocluster cluster --append` (the label columns) and `geocluster filter` (none).
     ///
-    /// CSV to CSV: every field as read (re-quoted where CSV needs it; the output is
-    /// comma-separated whatever the input's separator), an input column named like an
+    /// CSV to CSV: every field as read (re-quoted where CSV needs it), separated by the
+    /// input's own separator (comma, semicolon or tab, as given or detected), so a
+    /// spreadsheet opens the output as it opened the input; an input column named like an
     /// appended one left out. GeoJSON to GeoJSON: each kept feature's coordinates and
     /// properties as written, the columns added as properties. CSV to GeoJSON: Point features
     /// at the latitude/longitude columns (found as `options` says), the other fields as
@@ -53,7 +54,8 @@ extension PointFile {
         if GeoJSON.isGeoJSONPath(path) && geoJSONOutput {
             var kept: [GeoJSONPoint] = []
             var k = 0
-            try GeoJSON.forEachPoint(path: path) { (p) throws(DatasetError) in
+            // Features the reader skipped as bad (--skip-bad-rows) are not among the kept ones.
+            try GeoJSON.forEachPoint(path: path, badFeature: { _ in }) { (p) throws(DatasetError) in
                 guard k < featureIndices.count, Int(featureIndices[k]) == p.index else { return }
                 kept.append(p)
                 k += 1
@@ -85,7 +87,7 @@ extension PointFile {
             }
             try out.commit()
         } else {
-            var out = try CSVWriter(path: output)
+            var out = try CSVWriter(path: output, delimiter: delimiter)
             try out.header(keep.map { rows.header[$0] } + columns.map(\.name))
             for r in 0..<rows.count {
                 for i in keep { rows.withField(r, i) { out.field(bytes: $0) } }
@@ -100,10 +102,13 @@ extension PointFile {
     /// ``GeoJSON/readTable(path:)`` gives them, by feature index).
     private func keptRows() throws(DatasetError) -> EchoRows {
         if GeoJSON.isGeoJSONPath(path) {
-            let table = try GeoJSON.readTable(path: path)
+            let (table, indices) = try GeoJSON.readTable(path: path, skippingBadFeatures: true)
             var rows = EchoRows(header: table.header)
+            // Both ascending: walk the table's rows to each kept feature's.
+            var r = 0
             for index in featureIndices {
-                for field in table.rows[Int(index)] { var f = field; f.withUTF8 { rows.append($0) } }
+                while indices[r] != Int(index) { r += 1 }
+                for field in table.rows[r] { var f = field; f.withUTF8 { rows.append($0) } }
             }
             return rows
         }
