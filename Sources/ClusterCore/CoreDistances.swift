@@ -43,20 +43,28 @@ public enum CoreDistances {
     /// nearest positions (row-major, nearest first, itself included), which let the MST's first
     /// Borůvka round skip most searches. Requires `k + extra <= n`. `nearCapacity` is for tests
     /// (how many leaves near a leaf are checked directly before falling back to searching).
+    ///
+    /// With `weights` (by tree position) the tree's points are *locations*, each standing for
+    /// `weights[p]` co-located input points: the core distance is then the k-th smallest of the
+    /// distances to every input point (a location's own points at distance 0), which is the
+    /// distance to the first of the nearest locations at which the weights add up to k. The
+    /// lists then hold `min(k, n) + extra` locations. (The k nearest locations always suffice:
+    /// each weighs at least 1.)
     static func computeWithNeighbours(
         tree: KDTree, minSamples: Int, convention: MinSamplesConvention, threads: Int,
-        keepNeighbours: Bool, extra: Int, nearCapacity: Int = CoreDistances.nearCapacity
+        keepNeighbours: Bool, extra: Int, weights: [Int32]? = nil, nearCapacity: Int = CoreDistances.nearCapacity
     ) throws(ClusterCoreError) -> (core2: [Double], neighbours: [Int32], k: Int) {
         guard minSamples >= 1 else {
             throw .invalidParameter(name: "minSamples", value: "\(minSamples)", requirement: "must be at least 1")
         }
         let k = convention.neighbourCount(minSamples: minSamples)
         let n = tree.count
-        guard k <= n else {
-            throw .tooFewPoints(count: n, required: k,
+        let pointCount = weights.map { $0.reduce(0) { $0 + Int($1) } } ?? n
+        guard k <= pointCount else {
+            throw .tooFewPoints(count: pointCount, required: k,
                 reason: "minSamples = \(minSamples) (\(convention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
-        let listLength = k + extra
+        let listLength = (weights == nil ? k : min(k, n)) + extra
         precondition(listLength <= n, "cannot list more neighbours than points")
         if n == 0 { return ([], [], k) }
         var neighbours: [Int32] = []
@@ -102,7 +110,18 @@ public enum CoreDistances {
                                              nearCapacity: nearCapacity, stack: stack, boxes: boxes)
                             for j in 0..<(e - s) {
                                 let p = s + j
-                                shared[p] = dist[j * listLength + k - 1]
+                                if let weights {
+                                    // The first listed location at which the weights reach k.
+                                    var total = 0, i = 0
+                                    while true {
+                                        total += Int(weights[Int(pos[j * listLength + i])])
+                                        if total >= k || i == listLength - 1 { break }
+                                        i += 1
+                                    }
+                                    shared[p] = dist[j * listLength + i]
+                                } else {
+                                    shared[p] = dist[j * listLength + k - 1]
+                                }
                                 if let nbs = sharedNeighbours {
                                     for i in 0..<listLength { nbs[p * listLength + i] = pos[j * listLength + i] }
                                 }

@@ -85,11 +85,25 @@ public struct HDBSCANOutputs: OptionSet, Sendable {
 public enum HDBSCAN {
     /// Index, core distances and MST; returns core distances by input row and the MST.
     private static func indexAndMST(
-        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver
+        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver,
+        groupLocations: Bool
     ) throws(ClusterCoreError) -> ([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
         let n = points.count
+        // Co-located points become one weighted location each (see `Locations`): the grouping
+        // is timed as part of the index, which is then built over the locations.
         let input = points
-        let tree = observer.run(HDBSCANStage.index) { KDTree(points: input, threads: threads) }
+        let (located, tree) = observer.run(HDBSCANStage.index) { () -> (Locations?, KDTree) in
+            if groupLocations, let locations = Locations.group(input), locations.count >= 2 {
+                return (locations, KDTree(points: locations.points, threads: threads))
+            }
+            return (nil, KDTree(points: input, threads: threads))
+        }
+        if let located {
+            _ = consume input
+            _ = consume points
+            return try locatedMST(located, tree: tree, pointCount: n, parameters: parameters, threads: threads,
+                                  observer: observer)
+        }
         // The tree holds its own copy of the coordinates; let the input's go.
         _ = consume input
         _ = consume points
@@ -140,7 +154,8 @@ public enum HDBSCAN {
         if points.count < 2 {
             return (MinimumSpanningTree(a: [], b: [], weight: []), [Double](repeating: 0, count: points.count))
         }
-        let (core, mst, _, _, _) = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer)
+        let (core, mst, _, _, _) = try indexAndMST(consume points, parameters: parameters, threads: threads,
+                                                   observer: observer, groupLocations: true)
         return (mst, core)
     }
 
@@ -159,6 +174,15 @@ public enum HDBSCAN {
         _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int = 1,
         keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> HDBSCANResult {
+        try fit(consume points, parameters: parameters, threads: threads, keeping: keeping, observer: observer,
+                groupLocations: true)
+    }
+
+    /// `fit`, with the grouping of co-located points switchable (tests compare both paths).
+    static func fit(
+        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int = 1,
+        keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver(), groupLocations: Bool
+    ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
         let n = points.count
         // The stages run in a nested function so that the index, the neighbour lists and
@@ -167,7 +191,8 @@ public enum HDBSCAN {
         // The linkage is built on tree positions (see SingleLinkageTree); the position
         // arrays die with this stage.
         let (coreByRow, builtMST, positionA, positionB, rowOf) = try indexAndMST(
-            consume points, parameters: parameters, threads: threads, observer: observer)
+            consume points, parameters: parameters, threads: threads, observer: observer,
+            groupLocations: groupLocations)
         let mstWeight = builtMST.totalWeight
         var mst: MinimumSpanningTree? = builtMST
         _ = consume builtMST
