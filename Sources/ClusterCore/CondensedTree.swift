@@ -48,10 +48,20 @@ public struct CondensedTree: Sendable, Equatable {
     ///     the result is the same for any value.
     /// - Complexity: O(n) time and memory beyond the input.
     public init(linkage: SingleLinkageTree, minClusterSize: Int, threads: Int = 1) {
-        let n = linkage.pointCount
+        self.init(linkage: linkage, leaves: nil, minClusterSize: minClusterSize, threads: threads)
+    }
+
+    /// Condenses a single-linkage tree over weighted locations (see `LocatedLeaves`): the tree
+    /// a linkage over every point would condense to, its rows naming points.
+    init(locatedLinkage linkage: SingleLinkageTree, leaves: LocatedLeaves, minClusterSize: Int, threads: Int = 1) {
+        self.init(linkage: linkage, leaves: leaves, minClusterSize: minClusterSize, threads: threads)
+    }
+
+    private init(linkage: SingleLinkageTree, leaves: LocatedLeaves?, minClusterSize: Int, threads: Int) {
+        let n = leaves?.pointCount ?? linkage.pointCount
         pointCount = n
         precondition(minClusterSize >= 2, "minClusterSize must be at least 2")
-        guard let rootNode = linkage.root else {
+        guard let rootNode = linkage.root, n >= 2 else {
             // Zero or one point: just the root; one point gets a row at lambda 0 so every
             // point has one.
             clusterParent = [-1]; clusterBirth = [0]; clusterSize = [Int32(n)]
@@ -85,8 +95,8 @@ public struct CondensedTree: Sendable, Equatable {
                                  childSize: bChildSize.baseAddress!, rowOfPoint: bPointRow.baseAddress!,
                                  clusters: clusterBuffers)
 
-            (rowCount, clusterCount) = Self.condense(linkage, rootNode: rootNode, minClusterSize: minClusterSize,
-                                                     threads: threads, into: out)
+            (rowCount, clusterCount) = Self.condense(linkage, leaves: leaves, rootNode: rootNode,
+                                                     minClusterSize: minClusterSize, threads: threads, into: out)
         }}}}}
 
         rowParent.removeLast(rowCapacity - rowCount); rowChild.removeLast(rowCapacity - rowCount)
@@ -107,23 +117,38 @@ public struct CondensedTree: Sendable, Equatable {
     /// The condensing walk (see `init`), writing rows and clusters into `out`; returns how many
     /// of each it wrote. A function of its own so that its counters stay in registers.
     private static func condense(
-        _ linkage: SingleLinkageTree, rootNode: Int, minClusterSize: Int, threads: Int, into out: RowBuffers
+        _ linkage: SingleLinkageTree, leaves located: LocatedLeaves?, rootNode: Int, minClusterSize: Int, threads: Int,
+        into out: RowBuffers
     ) -> (rows: Int, clusters: Int) {
+        // `n` counts the linkage's leaves (node ids below it are leaves), `points` the points
+        // (cluster ids start there). They differ only over locations.
         let n = linkage.pointCount
+        let points = located?.pointCount ?? n
         var rowCount = 0, clusterCount = 0
         @inline(__always) func addCluster(parent: Int32, birth: Double, size: Int) -> Int32 {
             out.clusterParent[clusterCount] = parent; out.clusterBirth[clusterCount] = birth
             out.clusterSize[clusterCount] = Int32(size); out.stability[clusterCount] = 0
             out.maxLambda[clusterCount] = 0
             clusterCount += 1
-            return Int32(n + clusterCount - 1)
+            return Int32(points + clusterCount - 1)
         }
         @inline(__always) func addRow(parent p: Int32, child c: Int32, lambda l: Double, size: Int32) {
-            if Int(c) < n { out.rowOfPoint[Int(c)] = Int32(rowCount) }
+            if Int(c) < points { out.rowOfPoint[Int(c)] = Int32(rowCount) }
             out.parent[rowCount] = p; out.child[rowCount] = c; out.lambda[rowCount] = l; out.childSize[rowCount] = size
             rowCount += 1
         }
-        _ = addCluster(parent: -1, birth: 0, size: n)
+        _ = addCluster(parent: -1, birth: 0, size: points)
+        // A leaf's points: the point itself, or a location's rows (ascending).
+        @inline(__always) func leafRows(_ leaf: Int) -> Range<Int> {
+            guard let located else { return leaf..<(leaf + 1) }
+            return Int(located.rowStart[leaf])..<Int(located.rowStart[leaf + 1])
+        }
+        @inline(__always) func leafRow(_ k: Int) -> Int32 { located.map { $0.rows[k] } ?? Int32(k) }
+        @inline(__always) func leafWeight(_ leaf: Int32) -> Int32 { located.map { $0.weight[Int(leaf)] } ?? 1 }
+        // Points of a leaf fall out of cluster `cid` at `lam`.
+        @inline(__always) func dropLeaf(_ leaf: Int32, from cid: Int32, at lam: Double) {
+            for k in leafRows(Int(leaf)) { addRow(parent: cid, child: leafRow(k), lambda: lam, size: 1) }
+        }
 
         // The walk below visits merges in tree order, not memory order, so it is bound by
         // memory latency: each merge is packed into one 32-byte record that also carries its
@@ -137,6 +162,9 @@ public struct CondensedTree: Sendable, Equatable {
         // the same pass that packs the merges (children come before their parents).
         let minRow = UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
         defer { minRow.deallocate() }
+        // Leaves under each internal node; over points that is its size.
+        let leafCount = located == nil ? nil : UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
+        defer { leafCount?.deallocate() }
         linkage.distance.withUnsafeBufferPointer { distance in
         linkage.left.withUnsafeBufferPointer { left in
         linkage.right.withUnsafeBufferPointer { right in
@@ -151,17 +179,29 @@ public struct CondensedTree: Sendable, Equatable {
                     if Int(l) >= n {
                         m.leftSize = size[Int(l) - n]
                         if distance[Int(l) - n] == d { m.same |= 1 }
+                    } else if let located {
+                        m.leftSize = located.weight[Int(l)]
+                        if located.inner[Int(l)] == d { m.same |= 4 }
                     }
                     if Int(r) >= n {
                         m.rightSize = size[Int(r) - n]
                         if distance[Int(r) - n] == d { m.same |= 2 }
+                    } else if let located {
+                        m.rightSize = located.weight[Int(r)]
+                        if located.inner[Int(r)] == d { m.same |= 8 }
                     }
                     shared[i] = m
                 }
             }
+            @inline(__always) func leafMinRow(_ leaf: Int32) -> Int32 {
+                located.map { $0.rows[Int($0.rowStart[Int(leaf)])] } ?? leaf
+            }
             for i in 0..<(n - 1) {
                 let l = left[i], r = right[i]
-                minRow[i] = min(Int(l) < n ? l : minRow[Int(l) - n], Int(r) < n ? r : minRow[Int(r) - n])
+                minRow[i] = min(Int(l) < n ? leafMinRow(l) : minRow[Int(l) - n], Int(r) < n ? leafMinRow(r) : minRow[Int(r) - n])
+                if let leafCount {
+                    leafCount[i] = (Int(l) < n ? 1 : leafCount[Int(l) - n]) + (Int(r) < n ? 1 : leafCount[Int(r) - n])
+                }
             }
         }}}}
         // The points in left-to-right order of the tree (`leafOrder`) and where each internal
@@ -175,11 +215,13 @@ public struct CondensedTree: Sendable, Equatable {
         for i in stride(from: n - 2, through: 0, by: -1) {
             let m = merges[i], lo = leafStart[i]
             if Int(m.left) < n { leafOrder[Int(lo)] = m.left } else { leafStart[Int(m.left) - n] = lo }
-            let ro = lo + m.leftSize
+            let ro = lo + (leafCount.map { Int(m.left) < n ? 1 : $0[Int(m.left) - n] } ?? m.leftSize)
             if Int(m.right) < n { leafOrder[Int(ro)] = m.right } else { leafStart[Int(m.right) - n] = ro }
         }
         do {
-            @inline(__always) func minRowOf(_ id: Int32) -> Int32 { Int(id) < n ? id : minRow[Int(id) - n] }
+            @inline(__always) func minRowOf(_ id: Int32) -> Int32 {
+                Int(id) < n ? (located.map { $0.rows[Int($0.rowStart[Int(id)])] } ?? id) : minRow[Int(id) - n]
+            }
 
             // Breadth-first over (level node, cluster id) pairs: at most one entry per internal
             // node. `stack` and `parts` never hold more than n + 1 entries.
@@ -193,17 +235,30 @@ public struct CondensedTree: Sendable, Equatable {
                 queueNode.deallocate(); queueCluster.deallocate(); stack.deallocate(); parts.deallocate()
                 partSize.deallocate(); big.deallocate()
             }
-            queueNode[0] = Int32(rootNode); queueCluster[0] = Int32(n)
+            queueNode[0] = Int32(rootNode); queueCluster[0] = Int32(points)
             var head = 0, tail = 1
             while head < tail {
                 let node = queueNode[head], cid = queueCluster[head]
                 head += 1
+                if Int(node) < n {
+                    // A location of at least minClusterSize points carries a cluster on: at its
+                    // core distance its points part from each other, all at once.
+                    let inner = located!.inner[Int(node)]
+                    let lam = inner > 0 ? 1.0 / inner : Double.infinity
+                    dropLeaf(node, from: cid, at: lam)
+                    let c0 = Int(cid) - points
+                    out.stability[c0] += (lam - out.clusterBirth[c0]) * Double(leafWeight(node))
+                    if lam > out.maxLambda[c0] { out.maxLambda[c0] = lam }
+                    continue
+                }
                 let top = merges[Int(node) - n]
                 let d = top.distance
                 let lam = d > 0 ? 1.0 / d : Double.infinity
 
                 // Collect the parts this cluster splits into when every edge of weight d goes
                 // (with their sizes, from the records already read).
+                // A location whose core distance is d parts into single points here: its size is
+                // negated so it falls out whatever its weight (see `Merge.same`).
                 var partCount = 0
                 if top.same == 0 {
                     parts[0] = top.left; partSize[0] = top.leftSize
@@ -216,10 +271,12 @@ public struct CondensedTree: Sendable, Equatable {
                         sp -= 1
                         let m = merges[Int(stack[sp]) - n]
                         if m.same & 1 != 0 { stack[sp] = m.left; sp += 1 } else {
-                            parts[partCount] = m.left; partSize[partCount] = m.leftSize; partCount += 1
+                            parts[partCount] = m.left; partSize[partCount] = m.same & 4 != 0 ? -m.leftSize : m.leftSize
+                            partCount += 1
                         }
                         if m.same & 2 != 0 { stack[sp] = m.right; sp += 1 } else {
-                            parts[partCount] = m.right; partSize[partCount] = m.rightSize; partCount += 1
+                            parts[partCount] = m.right; partSize[partCount] = m.same & 8 != 0 ? -m.rightSize : m.rightSize
+                            partCount += 1
                         }
                     }
                 }
@@ -227,7 +284,7 @@ public struct CondensedTree: Sendable, Equatable {
                 var leaving = 0
                 for j in 0..<partCount where Int(partSize[j]) >= minClusterSize { big[bigCount] = parts[j]; bigCount += 1 }
 
-                let c0 = Int(cid) - n
+                let c0 = Int(cid) - points
                 if bigCount >= 2 {
                     // Sibling clusters in order of their smallest input row (distinct rows).
                     for i in 1..<bigCount {
@@ -238,7 +295,7 @@ public struct CondensedTree: Sendable, Equatable {
                     }
                     for i in 0..<bigCount {
                         let b = big[i]
-                        let size = Int(b) < n ? 1 : Int(merges[Int(b) - n].size)
+                        let size = Int(b) < n ? Int(leafWeight(b)) : Int(merges[Int(b) - n].size)
                         let newID = addCluster(parent: cid, birth: lam, size: size)
                         addRow(parent: cid, child: newID, lambda: lam, size: Int32(size))
                         leaving += size
@@ -253,9 +310,12 @@ public struct CondensedTree: Sendable, Equatable {
                     let c = parts[j]
                     let size = Int(partSize[j])
                     if size >= minClusterSize { continue }
-                    leaving += size
+                    leaving += abs(size)
                     if Int(c) < n {
-                        addRow(parent: cid, child: c, lambda: lam, size: 1)
+                        dropLeaf(c, from: cid, at: lam)
+                    } else if let leafCount {
+                        let lo = Int(leafStart[Int(c) - n])
+                        for k in lo..<(lo + Int(leafCount[Int(c) - n])) { dropLeaf(leafOrder[k], from: cid, at: lam) }
                     } else {
                         let lo = Int(leafStart[Int(c) - n])
                         for k in lo..<(lo + size) { addRow(parent: cid, child: leafOrder[k], lambda: lam, size: 1) }
@@ -290,7 +350,20 @@ private struct Merge {
     var leftSize: Int32
     var rightSize: Int32
     /// Bit 0: the left child is a merge at this same distance; bit 1: the right child is.
+    /// Over locations, bit 2: the left child is a location whose core distance is this
+    /// distance (its points part here); bit 3: the right child is.
     var same: Int32
+}
+
+/// The leaves of a single-linkage tree over distinct locations (`Locations`), numbered as
+/// the linkage numbers them: each leaf's weight (points), core distance (the distance at which
+/// its points part), and its rows, ascending, at `rows[rowStart[leaf] ..< rowStart[leaf + 1]]`.
+struct LocatedLeaves {
+    let pointCount: Int
+    let weight: [Int32]
+    let inner: [Double]
+    let rowStart: [Int32]
+    let rows: [Int32]
 }
 
 /// Raw per-cluster output buffers of the condensing loop, sized by the bound in

@@ -2,18 +2,11 @@
 // then the MST over the input points put back together (see `Locations` for why it is exact).
 
 extension HDBSCAN {
-    /// Core distances and the MST over the weighted locations in `tree`, then the MST over the
-    /// `pointCount` input points: the locations' edges between their first rows, and inside
-    /// each location of m points a star of m - 1 edges of its core distance from its first row.
-    /// Returns what `indexAndMST` does: core distance by row, the MST over rows (sorted by
-    /// weight; at equal weights a location's inner edges come before the edges between
-    /// locations), and for each edge its ends as *point positions* (locations in tree order,
-    /// each location's rows in a run) with `rowOf` mapping positions back to rows, so the
-    /// linkage's union-find works in spatial order.
+    /// Core distances and the MST over the weighted locations in `tree` (see `LocatedMST`).
     static func locatedMST(
         _ locations: Locations, tree: KDTree, pointCount n: Int, parameters: HDBSCANParameters, threads: Int,
         observer: some StageObserver
-    ) throws(ClusterCoreError) -> ([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
+    ) throws(ClusterCoreError) -> LocatedMST {
         let count = locations.count
         let weightAt = [Int32].filled(count: count, threads: threads) { locations.weight[Int(tree.index[$0])] }
         let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
@@ -38,19 +31,41 @@ extension HDBSCAN {
             let located = MinimumSpanningTree.boruvka(tree: tree, squaredCoreDistances: core2,
                                                       neighbours: handed, listLength: listed + extra,
                                                       coreNeighbourCount: 1, threads: threads)
-            return expand(located.mst, positionA: located.positionA, positionB: located.positionB,
-                          locations: locations, tree: tree, weightAt: weightAt, core2: core2, pointCount: n,
-                          threads: threads)
+            return LocatedMST(located.mst.weight, positionA: located.positionA, positionB: located.positionB,
+                              locations: locations, tree: tree, weightAt: weightAt, core2: core2,
+                              pointCount: n, threads: threads)
         }
     }
+}
 
-    /// The point-level MST (see `locatedMST`) from the locations' MST.
-    private static func expand(
-        _ mst: MinimumSpanningTree, positionA: [Int32], positionB: [Int32], locations: Locations, tree: KDTree,
-        weightAt: [Int32], core2: [Double], pointCount n: Int, threads: Int
-    ) -> ([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
+/// The MST over distinct locations and what turns it back into the MST over the points: the
+/// locations' edges between their first rows, and inside each location of m points a star of
+/// m - 1 edges of its core distance from its first row (see `Locations` for why this is an
+/// MST of the points). Locations are numbered by tree position; *point positions* number the
+/// points with each location's rows in one run, locations in tree order, so the union-find of
+/// a linkage over the points works in spatial order.
+struct LocatedMST {
+    /// The locations' MST edges (tree positions) and weights, ascending.
+    let weight: [Double]
+    let positionA: [Int32]
+    let positionB: [Int32]
+    /// Weight, core distance, rows (by point position) of each location: the linkage's leaves.
+    let leaves: LocatedLeaves
+    /// Core distance of each input row.
+    let coreByRow: [Double]
+    /// Locations of more than one point, in ascending order of core distance (stable: tree
+    /// order), and that distance: their inner edges, merged with the locations' edges.
+    let multi: [Int32]
+    let multiWeight: [Double]
+
+    var pointCount: Int { leaves.pointCount }
+
+    init(_ weight: [Double], positionA: [Int32], positionB: [Int32], locations: Locations, tree: KDTree,
+         weightAt: [Int32], core2: [Double], pointCount n: Int, threads: Int) {
+        self.weight = weight
+        self.positionA = positionA
+        self.positionB = positionB
         let count = locations.count
-        // First point position of each location's run (locations in tree order).
         var offset = [Int32](repeating: 0, count: count + 1)
         for t in 0..<count { offset[t + 1] = offset[t] + weightAt[t] }
         let rowOf = [Int32].initialized(count: n) { out in
@@ -63,60 +78,84 @@ extension HDBSCAN {
                 }
             }
         }
-        let coreByRow = [Double].initialized(count: n) { out in
+        let inner = [Double].filled(count: count, threads: threads) { core2[$0].squareRoot() }
+        coreByRow = [Double].initialized(count: n) { out in
             let shared = SharedBuffer(base: out)
             Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
                 for t in chunk {
-                    let c = core2[t].squareRoot()
-                    for p in Int(offset[t])..<Int(offset[t + 1]) { shared[Int(rowOf[p])] = c }
+                    for p in Int(offset[t])..<Int(offset[t + 1]) { shared[Int(rowOf[p])] = inner[t] }
                 }
             }
         }
-        // Locations with more than one point, by their core distance (stable: tree order).
         var multi: [Int32] = []
         for t in 0..<count where weightAt[t] > 1 { multi.append(Int32(t)) }
-        let multiWeight = multi.map { core2[Int($0)].squareRoot() }
-        let multiOrder = RadixSort.stableOrder(of: multiWeight, threads: threads)
+        let order = RadixSort.stableOrder(of: multi.map { inner[Int($0)] }, threads: threads)
+        self.multi = order.map { multi[Int($0)] }
+        multiWeight = self.multi.map { inner[Int($0)] }
+        leaves = LocatedLeaves(pointCount: n, weight: weightAt, inner: inner, rowStart: offset, rows: rowOf)
+    }
 
-        let m = n - 1
+    /// Calls `inner(location)` for each location's inner edges and `between(i)` for each
+    /// edge between locations, in ascending order of weight (inner edges first at a tie).
+    @inline(__always)
+    private func merged(inner: (Int) -> Void, between: (Int) -> Void) {
+        var i = 0, j = 0
+        while i < weight.count || j < multi.count {
+            if j < multi.count && (i == weight.count || multiWeight[j] <= weight[i]) {
+                inner(j); j += 1
+            } else {
+                between(i); i += 1
+            }
+        }
+    }
+
+    /// The total weight of the MST over the points, summed in ascending order of weight, as
+    /// `MinimumSpanningTree.totalWeight` sums it: bit for bit the same.
+    var totalWeight: Double {
+        var total = 0.0
+        merged(inner: { j in
+            let t = Int(multi[j]), w = multiWeight[j]
+            for _ in 1..<Int(leaves.weight[t]) { total += w }
+        }, between: { i in total += weight[i] })
+        return total
+    }
+
+    /// The MST over the points, with each edge's ends as point positions and the rows of the
+    /// positions (what `SingleLinkageTree` takes).
+    func expanded() -> (mst: MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
+        let m = pointCount - 1
         var a = [Int32](repeating: 0, count: m), b = [Int32](repeating: 0, count: m)
         var pa = [Int32](repeating: 0, count: m), pb = [Int32](repeating: 0, count: m)
-        var weight = [Double](repeating: 0, count: m)
+        var w = [Double](repeating: 0, count: m)
+        let offset = leaves.rowStart
         a.withUnsafeMutableBufferPointer { a in
         b.withUnsafeMutableBufferPointer { b in
         pa.withUnsafeMutableBufferPointer { pa in
         pb.withUnsafeMutableBufferPointer { pb in
-        weight.withUnsafeMutableBufferPointer { weight in
-        rowOf.withUnsafeBufferPointer { rowOf in
-            var out = 0, i = 0, j = 0
-            let edges = mst.count
-            while i < edges || j < multi.count {
-                let inner = j < multi.count && (i == edges || multiWeight[Int(multiOrder[j])] <= mst.weight[i])
-                if inner {
-                    let t = Int(multi[Int(multiOrder[j])]), w = multiWeight[Int(multiOrder[j])]
-                    let first = Int(offset[t])
-                    for p in (first + 1)..<Int(offset[t + 1]) {
-                        // Rows are ascending within a location: the first is the smallest.
-                        a[out] = rowOf[first]; b[out] = rowOf[p]; pa[out] = Int32(first); pb[out] = Int32(p)
-                        weight[out] = w
-                        out += 1
-                    }
-                    j += 1
-                } else {
-                    let p = offset[Int(positionA[i])], q = offset[Int(positionB[i])]
-                    let x = rowOf[Int(p)], y = rowOf[Int(q)]
-                    if x < y {
-                        a[out] = x; b[out] = y; pa[out] = p; pb[out] = q
-                    } else {
-                        a[out] = y; b[out] = x; pa[out] = q; pb[out] = p
-                    }
-                    weight[out] = mst.weight[i]
+        w.withUnsafeMutableBufferPointer { w in
+        leaves.rows.withUnsafeBufferPointer { rowOf in
+            var out = 0
+            merged(inner: { j in
+                let t = Int(multi[j]), first = Int(offset[t])
+                for p in (first + 1)..<Int(offset[t + 1]) {
+                    // Rows are ascending within a location: the first is the smallest.
+                    a[out] = rowOf[first]; b[out] = rowOf[p]; pa[out] = Int32(first); pb[out] = Int32(p)
+                    w[out] = multiWeight[j]
                     out += 1
-                    i += 1
                 }
-            }
+            }, between: { i in
+                let p = offset[Int(positionA[i])], q = offset[Int(positionB[i])]
+                let x = rowOf[Int(p)], y = rowOf[Int(q)]
+                if x < y {
+                    a[out] = x; b[out] = y; pa[out] = p; pb[out] = q
+                } else {
+                    a[out] = y; b[out] = x; pa[out] = q; pb[out] = p
+                }
+                w[out] = weight[i]
+                out += 1
+            })
             precondition(out == m, "the expanded MST has n - 1 edges")
         }}}}}}
-        return (coreByRow, MinimumSpanningTree(a: a, b: b, weight: weight), pa, pb, rowOf)
+        return (MinimumSpanningTree(a: a, b: b, weight: w), pa, pb, leaves.rows)
     }
 }

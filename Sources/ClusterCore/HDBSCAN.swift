@@ -83,11 +83,19 @@ public struct HDBSCANOutputs: OptionSet, Sendable {
 }
 
 public enum HDBSCAN {
-    /// Index, core distances and MST; returns core distances by input row and the MST.
+    /// What the first three stages give: over the points, core distances by input row, the
+    /// MST and its edges' ends as tree positions (with the rows of the positions); or the same
+    /// over distinct locations.
+    enum Spanning {
+        case points([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32])
+        case locations(LocatedMST)
+    }
+
+    /// Index, core distances and MST.
     private static func indexAndMST(
         _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver,
         groupLocations: Bool
-    ) throws(ClusterCoreError) -> ([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]) {
+    ) throws(ClusterCoreError) -> Spanning {
         let n = points.count
         // Co-located points become one weighted location each (see `Locations`): the grouping
         // is timed as part of the index, which is then built over the locations.
@@ -101,8 +109,8 @@ public enum HDBSCAN {
         if let located {
             _ = consume input
             _ = consume points
-            return try locatedMST(located, tree: tree, pointCount: n, parameters: parameters, threads: threads,
-                                  observer: observer)
+            return .locations(try locatedMST(located, tree: tree, pointCount: n, parameters: parameters,
+                                             threads: threads, observer: observer))
         }
         // The tree holds its own copy of the coordinates; let the input's go.
         _ = consume input
@@ -134,7 +142,7 @@ public enum HDBSCAN {
                 for p in chunk { rows[Int(tree.index[p])] = core2[p].squareRoot() }
             }
         }
-        return (coreByRow, mst.mst, mst.positionA, mst.positionB, tree.index)
+        return .points(coreByRow, mst.mst, positionA: mst.positionA, positionB: mst.positionB, rowOf: tree.index)
     }
 
     /// The first three stages alone (index, core distances, MST): the mutual-reachability
@@ -154,9 +162,11 @@ public enum HDBSCAN {
         if points.count < 2 {
             return (MinimumSpanningTree(a: [], b: [], weight: []), [Double](repeating: 0, count: points.count))
         }
-        let (core, mst, _, _, _) = try indexAndMST(consume points, parameters: parameters, threads: threads,
-                                                   observer: observer, groupLocations: true)
-        return (mst, core)
+        switch try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer,
+                               groupLocations: true) {
+        case let .points(core, mst, _, _, _): return (mst, core)
+        case let .locations(located): return (located.expanded().mst, located.coreByRow)
+        }
     }
 
     /// Runs HDBSCAN on planar points.
@@ -190,19 +200,47 @@ public enum HDBSCAN {
         // them: peak memory is that of the largest stage, not of all of them together.
         // The linkage is built on tree positions (see SingleLinkageTree); the position
         // arrays die with this stage.
-        let (coreByRow, builtMST, positionA, positionB, rowOf) = try indexAndMST(
-            consume points, parameters: parameters, threads: threads, observer: observer,
-            groupLocations: groupLocations)
-        let mstWeight = builtMST.totalWeight
-        var mst: MinimumSpanningTree? = builtMST
-        _ = consume builtMST
-        var linkage: SingleLinkageTree? = observer.run(HDBSCANStage.linkage) {
-            SingleLinkageTree(mst: mst!, positionA: positionA, positionB: positionB, rowOf: rowOf,
-                              pointCount: n, threads: threads)
-        }
-        if !keeping.contains(.mst) { mst = nil }
-        var condensed: CondensedTree? = observer.run(HDBSCANStage.condense) {
-            CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize, threads: threads)
+        let spanning = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer,
+                                       groupLocations: groupLocations)
+        let coreByRow: [Double], mstWeight: Double
+        var mst: MinimumSpanningTree?
+        var linkage: SingleLinkageTree?
+        var condensed: CondensedTree?
+        switch spanning {
+        case let .locations(located) where !keeping.contains(.linkage):
+            // Linkage and condensed tree over the locations; the tree over the points is only
+            // put together when asked for.
+            coreByRow = located.coreByRow
+            mstWeight = located.totalWeight
+            if keeping.contains(.mst) { mst = located.expanded().mst }
+            let tree = observer.run(HDBSCANStage.linkage) {
+                SingleLinkageTree(locatedWeights: located.weight, positionA: located.positionA,
+                                  positionB: located.positionB, leafWeight: located.leaves.weight, threads: threads)
+            }
+            condensed = observer.run(HDBSCANStage.condense) {
+                CondensedTree(locatedLinkage: tree, leaves: located.leaves,
+                              minClusterSize: parameters.minClusterSize, threads: threads)
+            }
+        default:
+            let builtMST: MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]
+            switch spanning {
+            case let .points(core, m, a, b, r):
+                coreByRow = core; builtMST = m; positionA = a; positionB = b; rowOf = r
+            case let .locations(located):
+                coreByRow = located.coreByRow
+                (builtMST, positionA, positionB, rowOf) = located.expanded()
+            }
+            mstWeight = builtMST.totalWeight
+            mst = builtMST
+            _ = consume builtMST
+            linkage = observer.run(HDBSCANStage.linkage) {
+                SingleLinkageTree(mst: mst!, positionA: positionA, positionB: positionB, rowOf: rowOf,
+                                  pointCount: n, threads: threads)
+            }
+            if !keeping.contains(.mst) { mst = nil }
+            condensed = observer.run(HDBSCANStage.condense) {
+                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize, threads: threads)
+            }
         }
         if !keeping.contains(.linkage) { linkage = nil }
         let selected = observer.run(HDBSCANStage.select) { ClusterSelection.select(condensed!, options: parameters.selection) }

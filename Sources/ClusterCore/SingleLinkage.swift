@@ -79,3 +79,44 @@ public struct SingleLinkageTree: Sendable, Equatable {
     @inlinable
     public func count(ofNode id: Int) -> Int { id < pointCount ? 1 : Int(size[id - pointCount]) }
 }
+
+extension SingleLinkageTree {
+    /// The tree over weighted leaves (distinct locations, numbered as `positionA`/`positionB`
+    /// number them): `pointCount` counts the leaves and `size[i]` the *points* (leaf weights)
+    /// under merge i. Only `CondensedTree(locatedLinkage:…)` reads it.
+    /// - Precondition: `weight` ascending, the edges spanning `leafWeight.count` leaves.
+    init(locatedWeights weight: [Double], positionA: [Int32], positionB: [Int32], leafWeight: [Int32], threads: Int) {
+        let n = leafWeight.count
+        let m = weight.count
+        precondition(m == n - 1, "an MST over n leaves has n - 1 edges")
+        pointCount = n
+        distance = weight
+        left = .filled(count: m, threads: threads) { _ in 0 }
+        right = .filled(count: m, threads: threads) { _ in 0 }
+        size = .filled(count: m, threads: threads) { _ in 0 }
+        var sets = UnionFind(count: n)
+        var nodeOfRoot = [Int32].filled(count: n, threads: threads) { Int32($0) }
+        var weightOfRoot = leafWeight
+        positionA.withUnsafeBufferPointer { ea in
+        positionB.withUnsafeBufferPointer { eb in
+        left.withUnsafeMutableBufferPointer { left in
+        right.withUnsafeMutableBufferPointer { right in
+        size.withUnsafeMutableBufferPointer { size in
+        weightOfRoot.withUnsafeMutableBufferPointer { weightOfRoot in
+        nodeOfRoot.withUnsafeMutableBufferPointer { nodeOfRoot in
+            sets.withRawAccess { uf in
+                for i in 0..<m {
+                    let ra = uf.find(Int(ea[i])), rb = uf.find(Int(eb[i]))
+                    precondition(ra != rb, "MST edges must not form a cycle")
+                    left[i] = nodeOfRoot[ra]
+                    right[i] = nodeOfRoot[rb]
+                    let total = weightOfRoot[ra] + weightOfRoot[rb]
+                    size[i] = total
+                    let r = uf.unionRoots(ra, rb)
+                    nodeOfRoot[r] = Int32(n + i)
+                    weightOfRoot[r] = total
+                }
+            }
+        }}}}}}}
+    }
+}

@@ -57,36 +57,41 @@ struct LocationsTests {
         #expect(Locations.group(Shapes.uniform(500, seed: 2)) == nil)
     }
 
-    /// Fits both ways and checks every output a user can see.
+    /// Fits both ways and checks every output a user can see: grouped with the linkage and
+    /// condensed tree built over the locations (`keeping` without the linkage) and over the
+    /// points (with it), against the point-by-point path.
     func expectIdentical(_ p: PointSet, _ parameters: HDBSCANParameters, threads: Int = 1,
                          sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let grouped = try HDBSCAN.fit(p, parameters: parameters, threads: threads, groupLocations: true)
         let plain = try HDBSCAN.fit(p, parameters: parameters, threads: threads, groupLocations: false)
-        let what = "n \(p.count), mcs \(parameters.minClusterSize), ms \(parameters.effectiveMinSamples) \(parameters.minSamplesConvention)"
-        #expect(grouped.labeling.labels == plain.labeling.labels, "labels: \(what)", sourceLocation: sourceLocation)
-        #expect(grouped.labeling.probabilities == plain.labeling.probabilities, "probabilities: \(what)", sourceLocation: sourceLocation)
-        #expect(grouped.labeling.outlierScores == plain.labeling.outlierScores, "GLOSH: \(what)", sourceLocation: sourceLocation)
-        #expect(grouped.coreDistances == plain.coreDistances, "core distances: \(what)", sourceLocation: sourceLocation)
-        #expect(grouped.mstWeight == plain.mstWeight, "MST weight: \(what)", sourceLocation: sourceLocation)
-        #expect(grouped.mst?.weight == plain.mst?.weight, "MST weights: \(what)", sourceLocation: sourceLocation)
-        #expect(grouped.selectedClusters == plain.selectedClusters, sourceLocation: sourceLocation)
-        let gt = try #require(grouped.condensedTree), pt = try #require(plain.condensedTree)
-        #expect(gt.stability == pt.stability && gt.clusterParent == pt.clusterParent
-                && gt.clusterBirth == pt.clusterBirth && gt.clusterSize == pt.clusterSize && gt.maxLambda == pt.maxLambda,
-                "condensed clusters: \(what)", sourceLocation: sourceLocation)
-        // Each point falls out of the same cluster at the same lambda (rows of one fall-out
-        // group may come in another order).
-        for i in 0..<p.count {
-            let gr = Int(gt.rowOfPoint[i]), pr = Int(pt.rowOfPoint[i])
-            if gt.parent[gr] != pt.parent[pr] || gt.lambda[gr] != pt.lambda[pr] {
-                Issue.record("point \(i) leaves differently: \(what)", sourceLocation: sourceLocation)
-                break
+        for keeping in [HDBSCANOutputs([.mst, .condensedTree]), .all] {
+            let grouped = try HDBSCAN.fit(p, parameters: parameters, threads: threads, keeping: keeping, groupLocations: true)
+            let what = "n \(p.count), mcs \(parameters.minClusterSize), ms \(parameters.effectiveMinSamples) \(parameters.minSamplesConvention), keeping \(keeping.rawValue)"
+            #expect(grouped.labeling.labels == plain.labeling.labels, "labels: \(what)", sourceLocation: sourceLocation)
+            #expect(grouped.labeling.probabilities == plain.labeling.probabilities, "probabilities: \(what)", sourceLocation: sourceLocation)
+            #expect(grouped.labeling.outlierScores == plain.labeling.outlierScores, "GLOSH: \(what)", sourceLocation: sourceLocation)
+            #expect(grouped.coreDistances == plain.coreDistances, "core distances: \(what)", sourceLocation: sourceLocation)
+            #expect(grouped.mstWeight == plain.mstWeight, "MST weight: \(what)", sourceLocation: sourceLocation)
+            #expect(grouped.mst?.weight == plain.mst?.weight, "MST weights: \(what)", sourceLocation: sourceLocation)
+            #expect(grouped.selectedClusters == plain.selectedClusters, "selected: \(what)", sourceLocation: sourceLocation)
+            let gt = try #require(grouped.condensedTree), pt = try #require(plain.condensedTree)
+            #expect(gt.stability == pt.stability && gt.clusterParent == pt.clusterParent
+                    && gt.clusterBirth == pt.clusterBirth && gt.clusterSize == pt.clusterSize && gt.maxLambda == pt.maxLambda,
+                    "condensed clusters: \(what)", sourceLocation: sourceLocation)
+            #expect(gt.parent.count == pt.parent.count, "condensed rows: \(what)", sourceLocation: sourceLocation)
+            // Each point falls out of the same cluster at the same lambda (rows of one fall-out
+            // group may come in another order).
+            for i in 0..<p.count {
+                let gr = Int(gt.rowOfPoint[i]), pr = Int(pt.rowOfPoint[i])
+                if gt.child[gr] != Int32(i) || gt.parent[gr] != pt.parent[pr] || gt.lambda[gr] != pt.lambda[pr] {
+                    Issue.record("point \(i) leaves differently: \(what)", sourceLocation: sourceLocation)
+                    break
+                }
             }
-        }
-        // The grouped MST is a spanning tree of the points.
-        if let mst = grouped.mst {
-            let linkage = SingleLinkageTree(mst: mst, pointCount: p.count)
-            #expect(linkage.size.last.map(Int.init) == p.count, sourceLocation: sourceLocation)
+            // The grouped MST is a spanning tree of the points.
+            if let mst = grouped.mst {
+                let linkage = SingleLinkageTree(mst: mst, pointCount: p.count)
+                #expect(linkage.size.last.map(Int.init) == p.count, sourceLocation: sourceLocation)
+            }
         }
     }
 
