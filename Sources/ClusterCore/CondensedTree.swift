@@ -35,6 +35,10 @@ public struct CondensedTree: Sendable, Equatable {
     public private(set) var maxLambda: [Double] = []
     /// For each input row, the index of the row in which it falls out.
     public private(set) var rowOfPoint: [Int32] = []
+    /// Over locations without point rows (see `init(locatedLinkage:…)`): by leaf, the cluster
+    /// its points fall out of and the lambda at which they do; empty otherwise.
+    private(set) var leafCluster: [Int32] = []
+    private(set) var leafLambda: [Double] = []
 
     /// Number of clusters in the tree, the root included.
     public var clusterCount: Int { clusterParent.count }
@@ -48,16 +52,24 @@ public struct CondensedTree: Sendable, Equatable {
     ///     the result is the same for any value.
     /// - Complexity: O(n) time and memory beyond the input.
     public init(linkage: SingleLinkageTree, minClusterSize: Int, threads: Int = 1) {
-        self.init(linkage: linkage, leaves: nil, minClusterSize: minClusterSize, threads: threads)
+        self.init(linkage: linkage, leaves: nil, minClusterSize: minClusterSize, pointRows: true, threads: threads)
     }
 
     /// Condenses a single-linkage tree over weighted locations (see `LocatedLeaves`): the tree
-    /// a linkage over every point would condense to, its rows naming points.
-    init(locatedLinkage linkage: SingleLinkageTree, leaves: LocatedLeaves, minClusterSize: Int, threads: Int = 1) {
-        self.init(linkage: linkage, leaves: leaves, minClusterSize: minClusterSize, threads: threads)
+    /// a linkage over every point would condense to, its rows naming points. Without
+    /// `pointRows` the rows hold the child clusters only, and where each leaf's points fall
+    /// out is kept by leaf (`leafCluster`, `leafLambda`: all the points of a location fall out
+    /// together), which is all the labelling needs: at 10M points writing a row per point
+    /// and reading it back cost seconds.
+    init(locatedLinkage linkage: SingleLinkageTree, leaves: LocatedLeaves, minClusterSize: Int, pointRows: Bool,
+         threads: Int = 1) {
+        self.init(linkage: linkage, leaves: leaves, minClusterSize: minClusterSize, pointRows: pointRows,
+                  threads: threads)
     }
 
-    private init(linkage: SingleLinkageTree, leaves: LocatedLeaves?, minClusterSize: Int, threads: Int) {
+    private init(linkage: SingleLinkageTree, leaves: LocatedLeaves?, minClusterSize: Int, pointRows wantRows: Bool = true,
+                 threads: Int) {
+        let pointRows = leaves == nil || wantRows
         let n = leaves?.pointCount ?? linkage.pointCount
         pointCount = n
         precondition(minClusterSize >= 2, "minClusterSize must be at least 2")
@@ -78,12 +90,17 @@ public struct CondensedTree: Sendable, Equatable {
         // The per-row arrays (and rowOfPoint) are the final arrays, written through their
         // buffers and cut to length at the end: copying them out of scratch buffers took 13 ms
         // and 24 MB more peak memory at 1M points.
-        let rowCapacity = n + maxClusters
+        let rowCapacity = (pointRows ? n : 0) + maxClusters
         var rowParent = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
         var rowChild = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
         var rowLambda = [Double].filled(count: rowCapacity, threads: threads) { _ in 0 }
         var rowChildSize = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
-        var pointRow = [Int32].filled(count: n, threads: threads) { _ in 0 }
+        var pointRow = [Int32].filled(count: pointRows ? n : 1, threads: threads) { _ in 0 }
+        var leafCluster = [Int32](), leafLambda = [Double]()
+        if !pointRows {
+            leafCluster = .filled(count: linkage.pointCount, threads: threads) { _ in 0 }
+            leafLambda = .filled(count: linkage.pointCount, threads: threads) { _ in 0 }
+        }
         var rowCount = 0, clusterCount = 0
         let clusterBuffers = ClusterBuffers(clusters: maxClusters)
         rowParent.withUnsafeMutableBufferPointer { bParent in
@@ -95,14 +112,33 @@ public struct CondensedTree: Sendable, Equatable {
                                  childSize: bChildSize.baseAddress!, rowOfPoint: bPointRow.baseAddress!,
                                  clusters: clusterBuffers)
 
-            (rowCount, clusterCount) = Self.condense(linkage, leaves: leaves, rootNode: rootNode,
-                                                     minClusterSize: minClusterSize, threads: threads, into: out)
+            if let leaves {
+                leaves.weight.withUnsafeBufferPointer { weight in
+                leaves.inner.withUnsafeBufferPointer { inner in
+                leaves.rowStart.withUnsafeBufferPointer { rowStart in
+                leaves.rows.withUnsafeBufferPointer { rows in
+                leafCluster.withUnsafeMutableBufferPointer { leafCluster in
+                leafLambda.withUnsafeMutableBufferPointer { leafLambda in
+                    let view = LeafView(pointCount: leaves.pointCount, weight: weight.baseAddress!, inner: inner.baseAddress!,
+                                        rowStart: rowStart.baseAddress!, rows: rows.baseAddress!,
+                                        // (An empty array's buffer may still have an address.)
+                                        cluster: pointRows ? nil : leafCluster.baseAddress,
+                                        lambda: pointRows ? nil : leafLambda.baseAddress)
+                    (rowCount, clusterCount) = Self.condense(linkage, leaves: view, rootNode: rootNode,
+                                                             minClusterSize: minClusterSize, threads: threads, into: out)
+                }}}}}}
+            } else {
+                (rowCount, clusterCount) = Self.condense(linkage, leaves: nil, rootNode: rootNode,
+                                                         minClusterSize: minClusterSize, threads: threads, into: out)
+            }
         }}}}}
 
         rowParent.removeLast(rowCapacity - rowCount); rowChild.removeLast(rowCapacity - rowCount)
         rowLambda.removeLast(rowCapacity - rowCount); rowChildSize.removeLast(rowCapacity - rowCount)
         parent = rowParent; child = rowChild; lambda = rowLambda; childSize = rowChildSize
-        rowOfPoint = pointRow
+        rowOfPoint = pointRows ? pointRow : []
+        self.leafCluster = leafCluster
+        self.leafLambda = leafLambda
         func take<T>(_ buffer: UnsafeMutablePointer<T>, _ count: Int) -> [T] {
             defer { buffer.deallocate() }
             return Array(UnsafeBufferPointer(start: buffer, count: count))
@@ -117,7 +153,7 @@ public struct CondensedTree: Sendable, Equatable {
     /// The condensing walk (see `init`), writing rows and clusters into `out`; returns how many
     /// of each it wrote. A function of its own so that its counters stay in registers.
     private static func condense(
-        _ linkage: SingleLinkageTree, leaves located: LocatedLeaves?, rootNode: Int, minClusterSize: Int, threads: Int,
+        _ linkage: SingleLinkageTree, leaves located: LeafView?, rootNode: Int, minClusterSize: Int, threads: Int,
         into out: RowBuffers
     ) -> (rows: Int, clusters: Int) {
         // `n` counts the linkage's leaves (node ids below it are leaves), `points` the points
@@ -147,6 +183,11 @@ public struct CondensedTree: Sendable, Equatable {
         @inline(__always) func leafWeight(_ leaf: Int32) -> Int32 { located.map { $0.weight[Int(leaf)] } ?? 1 }
         // Points of a leaf fall out of cluster `cid` at `lam`.
         @inline(__always) func dropLeaf(_ leaf: Int32, from cid: Int32, at lam: Double) {
+            if let cluster = located?.cluster {
+                cluster[Int(leaf)] = cid
+                located!.lambda![Int(leaf)] = lam
+                return
+            }
             for k in leafRows(Int(leaf)) { addRow(parent: cid, child: leafRow(k), lambda: lam, size: 1) }
         }
 
@@ -223,10 +264,10 @@ public struct CondensedTree: Sendable, Equatable {
                 Int(id) < n ? (located.map { $0.rows[Int($0.rowStart[Int(id)])] } ?? id) : minRow[Int(id) - n]
             }
 
-            // Breadth-first over (level node, cluster id) pairs: at most one entry per internal
-            // node. `stack` and `parts` never hold more than n + 1 entries.
-            let queueNode = UnsafeMutablePointer<Int32>.allocate(capacity: n)
-            let queueCluster = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+            // Breadth-first over (level node, cluster id) pairs: at most one entry per node (over
+            // locations a leaf can carry a cluster). `stack` and `parts` never hold more than n + 1.
+            let queueNode = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
+            let queueCluster = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
             let stack = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
             let parts = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
             let partSize = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
@@ -364,6 +405,18 @@ struct LocatedLeaves {
     let inner: [Double]
     let rowStart: [Int32]
     let rows: [Int32]
+}
+
+/// `LocatedLeaves` through pointers, for the condensing walk (no reference counting there).
+private struct LeafView {
+    let pointCount: Int
+    let weight: UnsafePointer<Int32>
+    let inner: UnsafePointer<Double>
+    let rowStart: UnsafePointer<Int32>
+    let rows: UnsafePointer<Int32>
+    /// Where each leaf's points fall out, when no point rows are written.
+    let cluster: UnsafeMutablePointer<Int32>?
+    let lambda: UnsafeMutablePointer<Double>?
 }
 
 /// Raw per-cluster output buffers of the condensing loop, sized by the bound in

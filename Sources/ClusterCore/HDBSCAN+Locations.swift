@@ -109,6 +109,19 @@ struct LocatedMST {
         }
     }
 
+    /// The leaf (location, by tree position) of each input row.
+    func leafOfRow(threads: Int) -> [Int32] {
+        let count = leaves.weight.count
+        return [Int32].initialized(count: pointCount) { out in
+            let shared = SharedBuffer(base: out)
+            Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
+                for t in chunk {
+                    for p in Int(leaves.rowStart[t])..<Int(leaves.rowStart[t + 1]) { shared[Int(leaves.rows[p])] = Int32(t) }
+                }
+            }
+        }
+    }
+
     /// The total weight of the MST over the points, summed in ascending order of weight, as
     /// `MinimumSpanningTree.totalWeight` sums it: bit for bit the same.
     var totalWeight: Double {

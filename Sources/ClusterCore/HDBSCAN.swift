@@ -206,6 +206,8 @@ public enum HDBSCAN {
         var mst: MinimumSpanningTree?
         var linkage: SingleLinkageTree?
         var condensed: CondensedTree?
+        // Over locations without the condensed tree's point rows: the leaf of each row.
+        var leafOfRow: [Int32]?
         switch spanning {
         case let .locations(located) where !keeping.contains(.linkage):
             // Linkage and condensed tree over the locations; the tree over the points is only
@@ -217,10 +219,12 @@ public enum HDBSCAN {
                 SingleLinkageTree(locatedWeights: located.weight, positionA: located.positionA,
                                   positionB: located.positionB, leafWeight: located.leaves.weight, threads: threads)
             }
+            let pointRows = keeping.contains(.condensedTree)
             condensed = observer.run(HDBSCANStage.condense) {
-                CondensedTree(locatedLinkage: tree, leaves: located.leaves,
-                              minClusterSize: parameters.minClusterSize, threads: threads)
+                CondensedTree(locatedLinkage: tree, leaves: located.leaves, minClusterSize: parameters.minClusterSize,
+                              pointRows: pointRows, threads: threads)
             }
+            if !pointRows { leafOfRow = located.leafOfRow(threads: threads) }
         default:
             let builtMST: MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]
             switch spanning {
@@ -245,9 +249,15 @@ public enum HDBSCAN {
         if !keeping.contains(.linkage) { linkage = nil }
         let selected = observer.run(HDBSCANStage.select) { ClusterSelection.select(condensed!, options: parameters.selection) }
         let labeling = observer.run(HDBSCANStage.label) {
-            Labeling(tree: condensed!, selected: selected,
-                     allowSingleCluster: parameters.selection.allowSingleCluster,
-                     epsilon: parameters.selection.epsilon, threads: threads)
+            if let leafOfRow {
+                Labeling(locatedTree: condensed!, selected: selected,
+                         allowSingleCluster: parameters.selection.allowSingleCluster,
+                         epsilon: parameters.selection.epsilon, leafOfRow: leafOfRow, threads: threads)
+            } else {
+                Labeling(tree: condensed!, selected: selected,
+                         allowSingleCluster: parameters.selection.allowSingleCluster,
+                         epsilon: parameters.selection.epsilon, threads: threads)
+            }
         }
         if !keeping.contains(.condensedTree) { condensed = nil }
         return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, mstWeight: mstWeight, linkage: linkage,

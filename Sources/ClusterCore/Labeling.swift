@@ -27,13 +27,32 @@ public struct Labeling: Sendable, Equatable {
     /// - Complexity: O(n + c).
     public init(tree: CondensedTree, selected: [Int32], allowSingleCluster: Bool, epsilon: Double,
                 threads: Int = 1) {
+        self.init(tree: tree, selected: selected, allowSingleCluster: allowSingleCluster, epsilon: epsilon,
+                  locationOfRow: nil, threads: threads)
+    }
+
+    /// Labels the points of a condensed tree built over locations without point rows
+    /// (`CondensedTree(locatedLinkage:…pointRows: false)`): each location once, from where its
+    /// points fall out, then every row from its location (`leafOfRow`, the linkage's leaf
+    /// numbering). The same values as labelling point by point: a location's points fall out
+    /// of the same cluster at the same lambda.
+    init(locatedTree tree: CondensedTree, selected: [Int32], allowSingleCluster: Bool, epsilon: Double,
+         leafOfRow: [Int32], threads: Int) {
+        self.init(tree: tree, selected: selected, allowSingleCluster: allowSingleCluster, epsilon: epsilon,
+                  locationOfRow: leafOfRow, threads: threads)
+    }
+
+    private init(tree: CondensedTree, selected: [Int32], allowSingleCluster: Bool, epsilon: Double,
+                 locationOfRow: [Int32]?, threads: Int) {
         let n = tree.pointCount
         let c = tree.clusterCount
         clusterCount = selected.count
-        labels = .filled(count: n, threads: threads) { _ in -1 }
-        probabilities = .filled(count: n, threads: threads) { _ in 0 }
-        outlierScores = .filled(count: n, threads: threads) { _ in 0 }
-        guard n > 0, c > 0 else { return }
+        guard n > 0, c > 0 else {
+            labels = .filled(count: n, threads: threads) { _ in -1 }
+            probabilities = .filled(count: n, threads: threads) { _ in 0 }
+            outlierScores = .filled(count: n, threads: threads) { _ in 0 }
+            return
+        }
 
         // The label of the nearest selected ancestor-or-self of each cluster (-1 if none).
         var labelOfSelected = [Int32](repeating: -1, count: c)
@@ -57,46 +76,71 @@ public struct Labeling: Sendable, Equatable {
             let p = Int(tree.clusterParent[k]) - n
             if subtreeDeath[k] > subtreeDeath[p] { subtreeDeath[p] = subtreeDeath[k] }
         }
+        let maxLambda = tree.maxLambda
 
-        labels.withUnsafeMutableBufferPointer { lb in
-        probabilities.withUnsafeMutableBufferPointer { pb in
-        outlierScores.withUnsafeMutableBufferPointer { ob in
-        inherited.withUnsafeBufferPointer { inherited in
-        subtreeDeath.withUnsafeBufferPointer { subtreeDeath in
-            let labels = SharedBuffer(base: lb.baseAddress!), probabilities = SharedBuffer(base: pb.baseAddress!)
-            let outlierScores = SharedBuffer(base: ob.baseAddress!)
+        /// A point's label, probability and outlier score from the cluster index it falls out
+        /// of and the lambda at which it does.
+        @inline(__always) func values(_ k: Int, _ lam: Double) -> Values {
+            let death = subtreeDeath[k]
+            let outlier: Double
+            if death == 0 || !lam.isFinite {
+                outlier = 0
+            } else if !death.isFinite {
+                outlier = 1
+            } else {
+                outlier = (death - lam) / death
+            }
+            var label = inherited[k]
+            if rootSelected && label == 0 && Int(selected[0]) == n {
+                // Reached the root: scikit-learn labels these only with allowSingleCluster
+                // and a single selected cluster, and only above the threshold.
+                label = (selected.count == 1 && allowSingleCluster && lam >= rootThreshold) ? 0 : -1
+            }
+            var probability = 0.0
+            if label >= 0 {
+                let maxLam = maxLambda[Int(selected[Int(label)]) - n]
+                probability = (maxLam == 0 || lam.isInfinite) ? 1 : min(lam, maxLam) / maxLam
+            }
+            return Values(label: label, probability: probability, outlier: outlier)
+        }
+
+        // Over locations: each location once, packed so a row's lookup reads one cache line.
+        var perLeaf: [Values] = []
+        if locationOfRow != nil {
+            perLeaf = .filled(count: tree.leafCluster.count, threads: threads) { leaf in
+                values(Int(tree.leafCluster[leaf]) - n, tree.leafLambda[leaf])
+            }
+        }
+        var labels = [Int32](), probabilities = [Double](), outlierScores = [Double]()
+        labels = .initialized(count: n) { lb in
+        probabilities = .initialized(count: n) { pb in
+        outlierScores = .initialized(count: n) { ob in
+            let labels = SharedBuffer(base: lb), probabilities = SharedBuffer(base: pb)
+            let outlierScores = SharedBuffer(base: ob)
             Parallel.forEachChunk(count: n, grain: 1 << 15, threads: threads) { chunk, _ in
                 for point in chunk {
-                    let row = Int(tree.rowOfPoint[point])
-                    let k = Int(tree.parent[row]) - n
-                    let lam = tree.lambda[row]
-
-                    let death = subtreeDeath[k]
-                    if death == 0 || !lam.isFinite {
-                        outlierScores[point] = 0
-                    } else if !death.isFinite {
-                        outlierScores[point] = 1
+                    let v: Values
+                    if let locationOfRow {
+                        v = perLeaf[Int(locationOfRow[point])]
                     } else {
-                        outlierScores[point] = (death - lam) / death
+                        let row = Int(tree.rowOfPoint[point])
+                        v = values(Int(tree.parent[row]) - n, tree.lambda[row])
                     }
-
-                    var label = inherited[k]
-                    if rootSelected && label == 0 && Int(selected[0]) == n {
-                        // Reached the root: scikit-learn labels these only with allowSingleCluster
-                        // and a single selected cluster, and only above the threshold.
-                        label = (selected.count == 1 && allowSingleCluster && lam >= rootThreshold) ? 0 : -1
-                    }
-                    labels[point] = label
-                    if label >= 0 {
-                        let maxLam = tree.maxLambda[Int(selected[Int(label)]) - n]
-                        if maxLam == 0 || lam.isInfinite {
-                            probabilities[point] = 1
-                        } else {
-                            probabilities[point] = min(lam, maxLam) / maxLam
-                        }
-                    }
+                    labels[point] = v.label
+                    probabilities[point] = v.probability
+                    outlierScores[point] = v.outlier
                 }
             }
-        }}}}}
+        }}}
+        self.labels = labels
+        self.probabilities = probabilities
+        self.outlierScores = outlierScores
     }
+}
+
+/// One point's outputs.
+private struct Values {
+    var label: Int32
+    var probability: Double
+    var outlier: Double
 }
