@@ -52,10 +52,12 @@ hdbscan on the seoul file of --peer-size, scikit-learn on a seoul file of --skle
 HDBSCAN is quadratic in memory and time). The peers run through scripts/peers/run_peers.py,
 each in its own process, after geocluster's rounds; fast_hdbscan gets an untimed JIT warm-up.
 
-How long (2-core machine): generating the files the first time, about 2 s per 1M for the
-geocluster scenarios and 10 s per 1M for `distinct` (Python), so the 10M files take about
-2.5 minutes (about 1 GB each; use --cache to keep them); then about 20 s per 10M run and 1.5 s
-per 1M run: the default (3 data sets x 1M, 10M x 3 runs) about 4 minutes with cached files.
+How long (2-core machine, measured at 1M on a busy machine, 10M extrapolated): generating a
+1M file takes 2.5 s for the geocluster scenarios and 11 s for `distinct` (Python), so the 10M
+files take about 3 minutes the first time (about 1 GB each; use --cache to keep them); a 1M
+run takes 2-5 s (distinct is the slowest) and a 10M run 20-50 s: the default (3 data sets x
+1M, 10M x 3 runs) takes about 5 minutes with cached files, 8 the first time. `--sizes 1M
+--repeat 1` took 33 s including generating the three files.
 --peers adds an estimated 10-15 minutes at 1M (from the peers' ratios in the README: about 20 s
 a fit for hdbscan_rs, 40 s for fast_hdbscan plus a JIT warm-up, a minute or more for hdbscan,
 times --repeat; scikit-learn a minute or two for its one fit at 100k; importing them takes
@@ -326,7 +328,7 @@ def main(argv=None) -> int:
     print(f"`{shlex.join(['scripts/bench/speed_table.py', *(argv if argv is not None else sys.argv[1:])])}`: "
           f"geocluster {version} ({binary}), {os.cpu_count()} cores ({cpu}), {time.strftime('%Y-%m-%d %H:%M')}; "
           f"`geocluster cluster FILE --min-cluster-size 15 --min-samples 5 --timings -o OUT`, "
-          f"medians of {args.repeat} runs (peak: the largest); seed {args.seed}; took {elapsed / 60:.1f} min.\n")
+          f"median of {args.repeat} runs (peak: the largest); seed {args.seed}; took {elapsed / 60:.1f} min.\n")
     header = ["data", "n", "locations", *SHOWN_STAGES, "fit", "fit / (index + core)", "total process", "peak"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
