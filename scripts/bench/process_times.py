@@ -29,12 +29,18 @@ def run_cluster(binary, path, output, extra=()):
     wall = time.perf_counter() - start
     if r.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{r.stderr}")
+    return wall, parse_timings(r.stderr)
+
+
+def parse_timings(stderr):
+    """{stage: value} from the lines `--timings` writes to standard error ("MST   0.9123 s",
+    "peak memory   124.0 MB"): seconds, and megabytes for peak memory."""
     stages = {}
-    for line in r.stderr.splitlines():
+    for line in stderr.splitlines():
         m = re.match(r"\s*([A-Za-z][A-Za-z ]*?)\s+([0-9.]+) (s|MB)$", line)
         if m:
             stages[m.group(1)] = float(m.group(2))
-    return wall, stages
+    return stages
 
 
 def main(argv):

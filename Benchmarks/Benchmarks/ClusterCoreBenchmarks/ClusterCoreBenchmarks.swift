@@ -1,9 +1,13 @@
 // HDBSCAN, DBSCAN, grid and score benchmarks on seeded estate-like data
 // (Gaussian blobs of 30–400 m with heavy-tailed sizes, officetel strips with 20–50 m jitter,
-// 25 % uniform noise, over a 30 km square), in release builds with two threads.
+// 25 % uniform noise, over a 30 km square; almost no two points at one coordinate), and
+// HDBSCAN on the generator's `seoul` and `duplicates` scenarios (many listings per building),
+// in release builds with two threads.
 //
-// Run with `make bench` (all) or, from Benchmarks/,
-//   swift package --disable-sandbox benchmark --filter "HDBSCAN-1M"
+// Run with `make bench` (all) or, from Benchmarks/, one or a few (--filter is a regular
+// expression the whole name must match):
+//   swift package --disable-sandbox benchmark --filter "HDBSCAN-1M-end-to-end"
+//   swift package --disable-sandbox benchmark --filter "HDBSCAN-(seoul|duplicates)-1M"
 // Benchmark names have no spaces: package-benchmark 1.38 writes a threshold file with spaces
 // turned into `_` but looks it up with the spaces kept, so such a benchmark is never checked.
 // Static thresholds (p90 of each metric, this machine kind) live in Benchmarks/Thresholds/;
@@ -52,6 +56,15 @@ func estatePoints(_ n: Int, seed: UInt64) -> PointSet {
     for _ in 0..<noise { xs.append(side * g.nextDouble()); ys.append(side * g.nextDouble()) }
     // Round to centimetres, as listing coordinates are, which also makes ties realistic.
     return try! PointSet(xs: xs.map { ($0 * 100).rounded() / 100 }, ys: ys.map { ($0 * 100).rounded() / 100 })
+}
+
+/// The projected points of `count` listings of a generator scenario (Datasets, seeded),
+/// rounded to centimetres as `geocluster generate` writes x,y: what `geocluster cluster` reads
+/// from that file, listings of one building at one coordinate.
+func scenarioPoints(_ scenario: Scenario, count: Int, seed: UInt64) -> PointSet {
+    let listings = try! GeneratedListings.generate(model: ScenarioModel(scenario: scenario, count: count, seed: seed))
+    func centimetres(_ v: [Double]) -> [Double] { v.map { ($0 * 100).rounded() / 100 } }
+    return try! PointSet(xs: centimetres(listings.x), ys: centimetres(listings.y))
 }
 
 let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
@@ -125,6 +138,26 @@ let benchmarks: @Sendable () -> Void = {
                 let c = CondensedTree(linkage: l, minClusterSize: 15)
                 blackHole(ClusterSelection.select(c, options: SelectionOptions()))
             }
+        }
+    }
+
+    // HDBSCAN end to end on the generator's scenarios (issue 15), where listings share their
+    // building's coordinates: seoul (1M listings at about 225k locations) and duplicates (90 %
+    // in buildings of 4-16 units). The benchmarks above run on `estatePoints`, where almost
+    // every point has coordinates of its own. `keeping: []` as `geocluster cluster` asks (no
+    // MST, linkage or condensed tree kept), so the fit works over the locations throughout.
+    // Each benchmark runs in a process of its own, so the data is made in its setup (about
+    // 1 s), not above, where every other benchmark of this suite would pay for it too.
+    let scenarioConfiguration = Benchmark.Configuration(
+        metrics: metrics, timeUnits: .milliseconds, warmupIterations: 1,
+        maxDuration: .seconds(30), maxIterations: 5, thresholds: thresholds)
+    for scenario in [Scenario.seoul, .duplicates] {
+        Benchmark("HDBSCAN-\(scenario.rawValue)-1M", configuration: scenarioConfiguration) { benchmark, points in
+            for _ in benchmark.scaledIterations {
+                blackHole(try HDBSCAN.fit(points, parameters: parameters, threads: threads, keeping: []))
+            }
+        } setup: {
+            scenarioPoints(scenario, count: 1_000_000, seed: 1)
         }
     }
 
