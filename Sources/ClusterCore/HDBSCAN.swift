@@ -101,7 +101,7 @@ public enum HDBSCAN {
         // is timed as part of the index, which is then built over the locations.
         let input = points
         let (located, tree) = observer.run(HDBSCANStage.index) { () -> (Locations?, KDTree) in
-            if groupLocations, let locations = Locations.group(input), locations.count >= 2 {
+            if groupLocations, let locations = Locations.group(input, threads: threads), locations.count >= 2 {
                 return (locations, KDTree(points: locations.points, threads: threads))
             }
             return (nil, KDTree(points: input, threads: threads))

@@ -22,65 +22,142 @@ struct Locations {
     var count: Int { weight.count }
 
     /// Groups the rows by coordinates (bit for bit, -0 equal to +0); nil when every point has
-    /// coordinates of its own (then the grouping buys nothing).
-    /// - Complexity: O(n) expected (open addressing on the coordinates' bits).
-    static func group(_ points: PointSet) -> Locations? {
+    /// coordinates of its own (then the grouping buys nothing). Locations are numbered in order
+    /// of their first row, so the result is the same for any `threads`.
+    /// - Complexity: O(n) expected: open addressing on the coordinates' bits, the rows split
+    ///   between two workers by one bit of their hash, each with a table of its own (at 10M
+    ///   rows the table lookups are cache misses, and a worker's table is half the size).
+    static func group(_ points: PointSet, threads: Int = 1) -> Locations? {
         let n = points.count
         if n < 2 { return nil }
-        var capacity = 1
-        while capacity < 2 * n { capacity <<= 1 }
-        let mask = capacity - 1
-        // slot -> location id + 1 (0 = empty)
-        var table = [Int32](repeating: 0, count: capacity)
+        let parts = threads >= 2 ? 2 : 1
         var locationOf = [Int32](repeating: 0, count: n)
-        var firstRow: [Int32] = []
-        firstRow.reserveCapacity(n / 2)
-        var count = 0
+        var found = [Part](repeating: Part(), count: parts)
         points.xs.withUnsafeBufferPointer { xs in
         points.ys.withUnsafeBufferPointer { ys in
-        table.withUnsafeMutableBufferPointer { table in
         locationOf.withUnsafeMutableBufferPointer { locationOf in
-            for row in 0..<n {
-                // `+ 0.0` turns -0.0 into +0.0, so both land in one location (they are equal).
-                let bx = (xs[row] + 0.0).bitPattern, by = (ys[row] + 0.0).bitPattern
-                var h = bx &* 0x9E37_79B9_7F4A_7C15 ^ (by &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
-                h ^= h >> 31
-                var slot = Int(truncatingIfNeeded: h) & mask
-                while true {
-                    let entry = Int(table[slot])
-                    if entry == 0 {
-                        table[slot] = Int32(count + 1)
-                        locationOf[row] = Int32(count)
-                        firstRow.append(Int32(row))
-                        count += 1
-                        break
-                    }
-                    let r = Int(firstRow[entry - 1])
-                    if (xs[r] + 0.0).bitPattern == bx && (ys[r] + 0.0).bitPattern == by {
-                        locationOf[row] = Int32(entry - 1)
-                        break
-                    }
-                    slot = (slot + 1) & mask
+        found.withUnsafeMutableBufferPointer { found in
+            let out = SharedBuffer(base: locationOf.baseAddress!), results = SharedBuffer(base: found.baseAddress!)
+            Parallel.forEachChunk(count: parts, grain: 1, threads: parts) { chunk, _ in
+                for part in chunk {
+                    results[part] = Part.scan(xs: xs, ys: ys, part: part, parts: parts, expected: n / parts, into: out)
                 }
             }
         }}}}
+        let count = found.reduce(0) { $0 + $1.firstRow.count }
         if count == n { return nil }
-        table = []
+        // Global numbering by first row: merge the parts' ascending first rows.
+        var globalOf = found.map { [Int32](repeating: 0, count: $0.firstRow.count) }
+        var xs = [Double](), ys = [Double]()
+        xs.reserveCapacity(count); ys.reserveCapacity(count)
+        var next = [Int](repeating: 0, count: parts)
+        for id in 0..<count {
+            var best = -1
+            for part in 0..<parts where next[part] < found[part].firstRow.count {
+                if best < 0 || found[part].firstRow[next[part]] < found[best].firstRow[next[best]] { best = part }
+            }
+            let local = next[best]
+            globalOf[best][local] = Int32(id)
+            xs.append(found[best].xs[local]); ys.append(found[best].ys[local])
+            next[best] += 1
+        }
+        found = []
+        // Rows to global ids (a row's part is in its top bit), and the weights.
+        locationOf.withUnsafeMutableBufferPointer { locationOf in
+            let ids = SharedBuffer(base: locationOf.baseAddress!)
+            Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
+                for row in chunk {
+                    let v = UInt32(bitPattern: ids[row])
+                    ids[row] = globalOf[Int(v >> 31)][Int(v & 0x7FFF_FFFF)]
+                }
+            }
+        }
         // Counting sort of the rows by location: each location's rows stay ascending.
         var weight = [Int32](repeating: 0, count: count)
         for row in 0..<n { weight[Int(locationOf[row])] += 1 }
         var start = [Int32](repeating: 0, count: count + 1)
         for l in 0..<count { start[l + 1] = start[l] + weight[l] }
-        var next = Array(start.dropLast())
+        var fill = Array(start.dropLast())
         var rows = [Int32](repeating: 0, count: n)
         for row in 0..<n {
             let l = Int(locationOf[row])
-            rows[Int(next[l])] = Int32(row)
-            next[l] += 1
+            rows[Int(fill[l])] = Int32(row)
+            fill[l] += 1
         }
-        let xs = firstRow.map { points.xs[Int($0)] }, ys = firstRow.map { points.ys[Int($0)] }
         // The first row's coordinates are finite (the point set checked them).
         let located = try! PointSet(xs: xs, ys: ys)
         return Locations(points: located, weight: weight, start: start, rows: rows)
+    }
+
+    /// The locations one worker found: those whose hash falls in its part, numbered in order of
+    /// their first row, with their coordinates.
+    private struct Part {
+        var firstRow: [Int32] = []
+        var xs: [Double] = []
+        var ys: [Double] = []
+
+        @inline(__always) static func hash(_ bx: UInt64, _ by: UInt64) -> UInt64 {
+            var h = bx &* 0x9E37_79B9_7F4A_7C15 ^ (by &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            return h
+        }
+
+        /// Scans every row, keeps those of `part` (the hash's top bit, with two parts), and
+        /// writes each kept row's local location id, tagged with the part in bit 31.
+        static func scan(xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>, part: Int, parts: Int,
+                         expected: Int, into out: SharedBuffer<Int32>) -> Part {
+            var result = Part()
+            // Slots hold (hash's upper 32 bits, local id + 1); 0 is empty. The table starts
+            // at a quarter of the rows and doubles at half full.
+            var capacity = 1 << 10
+            while capacity < expected / 2 { capacity <<= 1 }
+            var table = [UInt64](repeating: 0, count: capacity)
+            var mask = capacity - 1
+            let tag = Int32(bitPattern: UInt32(part) << 31)
+            for row in 0..<xs.count {
+                // `+ 0.0` turns -0.0 into +0.0, so both land in one location (they are equal).
+                let x = xs[row] + 0.0, y = ys[row] + 0.0
+                let bx = x.bitPattern, by = y.bitPattern
+                let h = hash(bx, by)
+                if parts == 2 && Int(h >> 63) != part { continue }
+                let high = h >> 32
+                var slot = Int(truncatingIfNeeded: h) & mask
+                while true {
+                    let entry = table[slot]
+                    if entry == 0 {
+                        let id = result.firstRow.count
+                        table[slot] = high << 32 | UInt64(id + 1)
+                        result.firstRow.append(Int32(row)); result.xs.append(x); result.ys.append(y)
+                        out[row] = Int32(id) | tag
+                        if 2 * (id + 1) > capacity {
+                            capacity <<= 1; mask = capacity - 1
+                            table = rehash(result, capacity: capacity)
+                        }
+                        break
+                    }
+                    if entry >> 32 == high {
+                        let id = Int(entry & 0xFFFF_FFFF) - 1
+                        if result.xs[id].bitPattern == bx && result.ys[id].bitPattern == by {
+                            out[row] = Int32(id) | tag
+                            break
+                        }
+                    }
+                    slot = (slot + 1) & mask
+                }
+            }
+            return result
+        }
+
+        private static func rehash(_ part: Part, capacity: Int) -> [UInt64] {
+            var table = [UInt64](repeating: 0, count: capacity)
+            let mask = capacity - 1
+            for id in 0..<part.firstRow.count {
+                let h = hash(part.xs[id].bitPattern, part.ys[id].bitPattern)
+                var slot = Int(truncatingIfNeeded: h) & mask
+                while table[slot] != 0 { slot = (slot + 1) & mask }
+                table[slot] = (h >> 32) << 32 | UInt64(id + 1)
+            }
+            return table
+        }
     }
 }

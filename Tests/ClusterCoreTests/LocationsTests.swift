@@ -33,6 +33,9 @@ struct LocationsTests {
         }
         let p = try PointSet(xs: xs, ys: ys)
         let loc = try #require(Locations.group(p))
+        // Two workers number the locations the same way.
+        let two = try #require(Locations.group(p, threads: 2))
+        #expect(two.points == loc.points && two.weight == loc.weight && two.start == loc.start && two.rows == loc.rows)
         #expect(loc.weight.reduce(0, +) == 3000)
         #expect(loc.count <= 400)
         var seen = Set<Int32>()
@@ -52,6 +55,23 @@ struct LocationsTests {
             let key = "\(loc.points.xs[l] + 0.0),\(loc.points.ys[l] + 0.0)"
             #expect(keyOf[key] == nil, "two locations with the same coordinates")
             keyOf[key] = l
+        }
+        // Thousands of locations (the tables grow several times), each twice, shuffled: the
+        // same grouping as a dictionary keyed by the coordinates, on one and two workers.
+        let u = Shapes.uniform(6000, seed: 5)
+        let doubled = Shapes.shuffled(try PointSet(xs: u.xs + u.xs, ys: u.ys + u.ys), seed: 6).0
+        var byKey: [String: [Int32]] = [:]
+        for r in 0..<doubled.count { byKey["\(doubled.xs[r]),\(doubled.ys[r])", default: []].append(Int32(r)) }
+        for threads in [1, 2] {
+            let g = try #require(Locations.group(doubled, threads: threads))
+            #expect(g.count == 6000)
+            var firstRows: [Int32] = []
+            for l in 0..<g.count {
+                let rows = Array(g.rows[Int(g.start[l])..<Int(g.start[l + 1])])
+                #expect(rows == byKey["\(g.points.xs[l]),\(g.points.ys[l])"])
+                firstRows.append(rows[0])
+            }
+            #expect(firstRows == firstRows.sorted(), "locations numbered by first row")
         }
         // Distinct points: no grouping.
         #expect(Locations.group(Shapes.uniform(500, seed: 2)) == nil)

@@ -229,7 +229,9 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
                 advice = "\(stage) does \(percent(Double(old), Double(new))) more \(what): profile it (`valgrind --tool=callgrind`, README: The regression gate); \(updateAdvice)"
             } else {
                 status = .improvement
-                advice = "\(stage) does \(percent(Double(new), Double(old))) fewer \(what): refresh the baseline (`geocluster check --update-baseline`) so the gain is kept"
+                // The share saved, of the baseline's count (a third fewer, not "+50 %").
+                let saved = percent(Double(old), Double(new)).replacing("-", with: "")
+                advice = "\(stage) does \(saved) fewer \(what): refresh the baseline (`geocluster check --update-baseline`) so the gain is kept"
             }
         }
         return CheckRow(lane: lane, name: name, metric: stage, baseline: "\(old)", current: "\(new)",
