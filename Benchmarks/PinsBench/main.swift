@@ -45,30 +45,33 @@ func option(_ name: String, in args: [String]) -> String? { args.firstIndex(of: 
 let only = option("--only", in: args)
 let rounds = Int(option("--rounds", in: args) ?? "3")!
 
-/// The listings of the file as an app would hold them (`PinListings`), plus their true
-/// positions for the viewport centres and the supercluster baseline. The CSV reader's own
-/// columns are freed on return, so peak memory is the index's, not the reader's.
+/// The listings of the file as an app would hold them (`PinListings`, the file's numeric
+/// columns taken over without a copy), plus their true positions for the viewport centres and
+/// the supercluster baseline. The CSV reader's other columns are freed on return.
 func load(_ path: String) throws -> (listings: PinListings, longitudes: [Double], latitudes: [Double]) {
     let file = try ListingFile.read(path: path, locationColumn: "building_id", required: false)
-    var listings = PinListings(capacity: file.count)
-    for i in 0..<file.count {
-        listings.append(id: Int64(file.ids[i])!, longitude: file.longitudes[i], latitude: file.latitudes[i],
-                        locationKey: file.locations.map { LocationKey(string: $0[i]) },
-                        category: file.categories[i].map { UInt8(ListingCategory.allCases.firstIndex(of: $0)!) },
-                        area: file.areas[i], deposit: file.deposits[i], monthlyRent: file.rents[i])
-    }
+    let listings = PinListings(ids: file.ids.map { Int64($0)! }, longitudes: file.longitudes, latitudes: file.latitudes,
+                               locationKeys: file.locations.map { $0.map(LocationKey.init(string:)) },
+                               categories: file.categories.map { $0.map { UInt8(ListingCategory.allCases.firstIndex(of: $0)!) } ?? PinCategory.none },
+                               areas: file.areas, deposits: file.deposits, monthlyRents: file.rents)
     return (listings, file.longitudes, file.latitudes)
 }
-let (listings, longitudes, latitudes) = try load(path)
 let options = PinOptions(privacy: .displaced(try PrivacyMask(seed: 7)))
-print("\(path): \(listings.count) listings; peak while reading \(Int(peakMB())) MB")
 
 if only == "build" {
-    let t0 = now()
-    let index = try PinIndex(listings: listings, options: options)
-    print("PinIndex build \(fmt(now() - t0)) s, \(index.locationCount) locations, \(index.nodeCount) nodes, peak \(Int(peakMB())) MB (whole process, input included)")
+    // The listings handed over to the build (nothing else holds them), as `geocluster pins`
+    // does: each column is freed once the build has used it.
+    func buildOnly() throws {
+        let listings = try load(path).listings
+        let t0 = now()
+        let index = try PinIndex(listings: consume listings, options: options)
+        print("PinIndex build \(fmt(now() - t0)) s, \(index.locationCount) locations, \(index.nodeCount) nodes, peak \(Int(peakMB())) MB (whole process, input included)")
+    }
+    try buildOnly()
     exit(0)
 }
+let (listings, longitudes, latitudes) = try load(path)
+print("\(path): \(listings.count) listings; peak while reading \(Int(peakMB())) MB")
 if only == "digest" {
     // A fingerprint of the pins at every zoom (ids and counts), to check that a faster build
     // gives the same index.
