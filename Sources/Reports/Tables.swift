@@ -216,7 +216,8 @@ public enum BenchTables {
             Written by `geocluster bench` (see the project README): `index.html` (open it in a
             browser; it makes no network request), `runs.csv`, `summary.csv`, `maps/` (one SVG map
             per dataset × method), `trees/` (one condensed-tree plot per HDBSCAN setting) and
-            `cells/` (each cell's labels, record and output). Text cells that begin with `=`, `+`,
+            `cells/` (each cell's labels, record and output), and with `--pins-zooms` `pins.csv`
+            (map pins per zoom, below). Text cells that begin with `=`, `+`,
             `-`, `@`, a tab or a carriage return are written with a leading `'` so that a
             spreadsheet shows them as text instead of running them. Empty cells mean "not
             measured" (a failed cell, a peer that does not report it, or a dataset without truth).

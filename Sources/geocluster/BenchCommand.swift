@@ -43,7 +43,8 @@ struct BenchCommand: ParsableCommand {
             hdbscan min cluster size 30, min samples 15; dbscan eps 100 m, min samples 10; grid \
             250 m cells, min points 10, adjacent dense cells merged.
             Writes OUT/runs.csv (one row per repeat), OUT/summary.csv, OUT/README.md (the columns), \
-            OUT/maps/, OUT/trees/, OUT/cells/ and OUT/index.html, built in a temporary folder and \
+            OUT/maps/, OUT/trees/, OUT/cells/ and OUT/index.html (with --pins-zooms also OUT/pins.csv, \
+            one row per dataset, pin implementation and zoom), built in a temporary folder and \
             moved into place at the end.
             """
     )
