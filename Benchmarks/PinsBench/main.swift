@@ -4,6 +4,7 @@
 //   geocluster generate --count 1000000 --seed 1 -o seoul-1m.csv
 //   swift build -c release --product pins-bench
 //   .build/release/pins-bench seoul-1m.csv                 # build ratios (3 interleaved rounds) and queries
+//                                                          # (with pysupercluster's build when python3 has it)
 //   .build/release/pins-bench seoul-1m.csv --only build    # the PinIndex alone, for its peak memory
 //
 // The machine is shared and noisy: the three builds are timed in interleaved rounds and
@@ -45,30 +46,33 @@ func option(_ name: String, in args: [String]) -> String? { args.firstIndex(of: 
 let only = option("--only", in: args)
 let rounds = Int(option("--rounds", in: args) ?? "3")!
 
-/// The listings of the file as an app would hold them (`PinListings`), plus their true
-/// positions for the viewport centres and the supercluster baseline. The CSV reader's own
-/// columns are freed on return, so peak memory is the index's, not the reader's.
-func load(_ path: String) throws -> (listings: PinListings, longitudes: [Double], latitudes: [Double]) {
+/// The listings of the file as an app would hold them (`PinListings`, the file's numeric
+/// columns taken over without a copy), plus their true positions for the viewport centres and
+/// the supercluster baseline. The CSV reader's other columns are freed on return.
+func loadListings(_ path: String) throws -> (listings: PinListings, longitudes: [Double], latitudes: [Double]) {
     let file = try ListingFile.read(path: path, locationColumn: "building_id", required: false)
-    var listings = PinListings(capacity: file.count)
-    for i in 0..<file.count {
-        listings.append(id: Int64(file.ids[i])!, longitude: file.longitudes[i], latitude: file.latitudes[i],
-                        locationKey: file.locations.map { LocationKey(string: $0[i]) },
-                        category: file.categories[i].map { UInt8(ListingCategory.allCases.firstIndex(of: $0)!) },
-                        area: file.areas[i], deposit: file.deposits[i], monthlyRent: file.rents[i])
-    }
+    let listings = PinListings(ids: file.ids.map { Int64($0)! }, longitudes: file.longitudes, latitudes: file.latitudes,
+                               locationKeys: file.locations.map { $0.map(LocationKey.init(string:)) },
+                               categories: file.categories.map { $0.map { UInt8(ListingCategory.allCases.firstIndex(of: $0)!) } ?? PinCategory.none },
+                               areas: file.areas, deposits: file.deposits, monthlyRents: file.rents)
     return (listings, file.longitudes, file.latitudes)
 }
-let (listings, longitudes, latitudes) = try load(path)
 let options = PinOptions(privacy: .displaced(try PrivacyMask(seed: 7)))
-print("\(path): \(listings.count) listings; peak while reading \(Int(peakMB())) MB")
 
 if only == "build" {
-    let t0 = now()
-    let index = try PinIndex(listings: listings, options: options)
-    print("PinIndex build \(fmt(now() - t0)) s, \(index.locationCount) locations, \(index.nodeCount) nodes, peak \(Int(peakMB())) MB (whole process, input included)")
+    // The listings handed over to the build (nothing else holds them), as `geocluster pins`
+    // does: each column is freed once the build has used it.
+    func buildOnly() throws {
+        let listings = try loadListings(path).listings
+        let t0 = now()
+        let index = try PinIndex(listings: consume listings, options: options)
+        print("PinIndex build \(fmt(now() - t0)) s, \(index.locationCount) locations, \(index.nodeCount) nodes, peak \(Int(peakMB())) MB (whole process, input included)")
+    }
+    try buildOnly()
     exit(0)
 }
+let (listings, longitudes, latitudes) = try loadListings(path)
+print("\(path): \(listings.count) listings; peak while reading \(Int(peakMB())) MB")
 if only == "digest" {
     // A fingerprint of the pins at every zoom (ids and counts), to check that a faster build
     // gives the same index.
@@ -98,7 +102,37 @@ if only == "hdbscan" {
     exit(0)
 }
 
-var build: [Double] = [], fit: [Double] = [], sc: [Double] = []
+/// pysupercluster (pip package pysupercluster-problematy, C++ from Python) building its index
+/// of the same points, zooms 0–16 with supercluster's defaults, in a Python process of its own
+/// (reading excluded): the build time it prints, or why it could not (not installed).
+let pythonScript = """
+    import sys, time
+    try:
+        import numpy as np, pysupercluster
+    except ImportError as error:
+        print(f"unavailable: {error}; pip install wheel && pip install --no-build-isolation pysupercluster-problematy"); sys.exit(0)
+    header = [h.strip().lower() for h in open(sys.argv[1]).readline().split(",")]
+    points = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1, usecols=[header.index("lon"), header.index("lat")])
+    start = time.perf_counter()
+    pysupercluster.SuperCluster(points, min_zoom=0, max_zoom=16, radius=40, extent=512)
+    print(f"build {time.perf_counter() - start:.6f}")
+    """
+func pysuperclusterBuild(_ path: String) -> (seconds: Double?, message: String) {
+    let script = "/tmp/pins-bench-pysupercluster-\(getpid()).py"
+    guard let f = fopen(script, "w") else { return (nil, "cannot write \(script)") }
+    fputs(pythonScript, f); fclose(f)
+    defer { unlink(script) }
+    guard let pipe = popen("python3 \(script) '\(path)' 2>&1", "r") else { return (nil, "cannot start python3") }
+    var output = ""
+    var line = [CChar](repeating: 0, count: 4096)
+    while fgets(&line, 4096, pipe) != nil { output += String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    pclose(pipe)
+    let last = output.split(separator: "\n").last.map(String.init) ?? "no output from python3"
+    return last.hasPrefix("build ") ? (Double(last.dropFirst(6)), last) : (nil, last)
+}
+
+var build: [Double] = [], fit: [Double] = [], sc: [Double] = [], py: [Double] = []
+var pyMessage = ""
 var index: PinIndex? = nil
 for round in 0..<rounds {
     var t0 = now()
@@ -111,9 +145,16 @@ for round in 0..<rounds {
     t0 = now()
     _ = try Supercluster(longitudes: longitudes, latitudes: latitudes)
     sc.append(now() - t0)
-    print("round \(round + 1): PinIndex \(fmt(build[round])) s, HDBSCAN.fit \(fmt(fit[round])) s, supercluster \(fmt(sc[round])) s; PinIndex/HDBSCAN \(fmt(build[round] / fit[round], 2))")
+    let p = pysuperclusterBuild(path)
+    if let seconds = p.seconds { py.append(seconds) } else { pyMessage = p.message }
+    print("round \(round + 1): PinIndex \(fmt(build[round])) s, HDBSCAN.fit \(fmt(fit[round])) s, supercluster \(fmt(sc[round])) s, "
+          + "pysupercluster \(p.seconds.map { fmt($0) + " s" } ?? p.message); PinIndex/HDBSCAN \(fmt(build[round] / fit[round], 2))"
+          + (p.seconds.map { ", supercluster/pysupercluster \(fmt(sc[round] / $0, 2))" } ?? ""))
 }
-print("median: PinIndex build \(fmt(median(build))) s, HDBSCAN.fit (min_cluster_size 15) \(fmt(median(fit))) s, supercluster (zooms 0-16) \(fmt(median(sc))) s; ratio of medians PinIndex/HDBSCAN \(fmt(median(build) / median(fit), 2)), median of per-round ratios \(fmt(median(zip(build, fit).map { $0 / $1 }), 2))")
+print("median: PinIndex build \(fmt(median(build))) s, HDBSCAN.fit (min_cluster_size 15) \(fmt(median(fit))) s, supercluster (zooms 0-16) \(fmt(median(sc))) s, "
+      + "pysupercluster (zooms 0-16) \(py.isEmpty ? pyMessage : fmt(median(py)) + " s"); ratio of medians PinIndex/HDBSCAN \(fmt(median(build) / median(fit), 2)), "
+      + "median of per-round ratios \(fmt(median(zip(build, fit).map { $0 / $1 }), 2))"
+      + (py.count == rounds ? ", PinIndex/pysupercluster \(fmt(median(zip(build, py).map { $0 / $1 }), 2)), supercluster/pysupercluster \(fmt(median(zip(sc, py).map { $0 / $1 }), 2))" : ""))
 
 // Queries: phone viewports (390 × 844 pt) centred on random listings, per zoom.
 let pins = index!

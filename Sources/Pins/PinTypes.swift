@@ -30,16 +30,24 @@ public enum PinError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Listings to index, column by column (about 60 bytes a listing). Missing numeric
-/// attributes are nil when appended; a listing without a value fails any filter on it.
+/// Listings to index, column by column (about 58 bytes a listing). Missing numeric
+/// attributes are nil when appended (NaN in the columns of `init(ids:…)`); a listing without a
+/// value fails any filter on it.
+///
+/// `PinIndex.init(listings:options:)` consumes the listings: handed over without a copy kept
+/// elsewhere (`PinIndex(listings: consume listings, …)`, or listings built just for the index),
+/// each column is freed as soon as the build has used it, so the listings and the finished index
+/// are not both held in memory.
 public struct PinListings: Sendable {
     /// The caller's listing ids, unique.
-    public private(set) var ids: [Int64] = []
+    public internal(set) var ids: [Int64] = []
     /// True positions in degrees. Read once, by the mask; the index keeps none of them.
     var longitudes: [Double] = []
     var latitudes: [Double] = []
-    /// Location keys (nil: the quantised true coordinate is the key).
-    var keys: [LocationKey?] = []
+    /// Location keys as `LocationKey`'s tag and value; tag 0: none (the quantised true
+    /// coordinate is the key). Two columns rather than `[LocationKey?]`: 9 bytes a listing, not 24.
+    var keyTags: [UInt8] = []
+    var keyValues: [UInt64] = []
     /// Category codes 0..<16 (`PinCategory.none` when absent).
     var categories: [UInt8] = []
     /// Floor area (m²), deposit and monthly rent (in the caller's money unit), NaN when absent.
@@ -50,8 +58,43 @@ public struct PinListings: Sendable {
     /// No listings; reserve room for `capacity`.
     public init(capacity: Int = 0) {
         ids.reserveCapacity(capacity); longitudes.reserveCapacity(capacity); latitudes.reserveCapacity(capacity)
-        keys.reserveCapacity(capacity); categories.reserveCapacity(capacity); areas.reserveCapacity(capacity)
-        deposits.reserveCapacity(capacity); rents.reserveCapacity(capacity)
+        keyTags.reserveCapacity(capacity); keyValues.reserveCapacity(capacity); categories.reserveCapacity(capacity)
+        areas.reserveCapacity(capacity); deposits.reserveCapacity(capacity); rents.reserveCapacity(capacity)
+    }
+
+    /// Listings from whole columns, one element per listing. The arrays are kept as they are
+    /// (no copy): columns a caller already holds, such as a file reader's, become the listings'.
+    /// - Parameters:
+    ///   - locationKeys: one per listing, or nil: the quantised true coordinates are the keys
+    ///     (for a mix of both, use `append`).
+    ///   - categories: codes 0..<16, `PinCategory.none` where absent; nil: none at all.
+    ///   - areas, deposits, monthlyRents: NaN where absent; nil: absent for every listing.
+    ///   Values are validated when the index is built, as with `append`.
+    /// - Precondition: every column given has `ids.count` elements.
+    /// - Complexity: O(n) for the columns not given and the keys; O(1) for the others.
+    public init(ids: [Int64], longitudes: [Double], latitudes: [Double], locationKeys: [LocationKey]? = nil,
+                categories: [UInt8]? = nil, areas: [Double]? = nil, deposits: [Double]? = nil, monthlyRents: [Double]? = nil) {
+        let n = ids.count
+        func check(_ name: String, _ count: Int?) {
+            precondition(count == nil || count == n, "PinListings: \(name) has \(count ?? 0) elements for \(n) ids; give one per listing")
+        }
+        check("longitudes", longitudes.count); check("latitudes", latitudes.count); check("locationKeys", locationKeys?.count)
+        check("categories", categories?.count); check("areas", areas?.count); check("deposits", deposits?.count)
+        check("monthlyRents", monthlyRents?.count)
+        self.ids = ids
+        self.longitudes = longitudes
+        self.latitudes = latitudes
+        if let locationKeys {
+            keyTags = locationKeys.map { UInt8($0.tag) }
+            keyValues = locationKeys.map(\.value)
+        } else {
+            keyTags = [UInt8](repeating: 0, count: n)
+            keyValues = [UInt64](repeating: 0, count: n)
+        }
+        self.categories = categories ?? [UInt8](repeating: PinCategory.none, count: n)
+        self.areas = areas ?? [Double](repeating: .nan, count: n)
+        self.deposits = deposits ?? [Double](repeating: .nan, count: n)
+        self.rents = monthlyRents ?? [Double](repeating: .nan, count: n)
     }
 
     /// The number of listings.
@@ -70,9 +113,17 @@ public struct PinListings: Sendable {
     public mutating func append(id: Int64, longitude: Double, latitude: Double, locationKey: LocationKey? = nil,
                                 category: UInt8? = nil, area: Double? = nil, deposit: Double? = nil,
                                 monthlyRent: Double? = nil) {
-        ids.append(id); longitudes.append(longitude); latitudes.append(latitude); keys.append(locationKey)
+        ids.append(id); longitudes.append(longitude); latitudes.append(latitude)
+        keyTags.append(locationKey.map { UInt8($0.tag) } ?? 0); keyValues.append(locationKey?.value ?? 0)
         categories.append(category ?? PinCategory.none)
         areas.append(area ?? .nan); deposits.append(deposit ?? .nan); rents.append(monthlyRent ?? .nan)
+    }
+
+    /// Listing i's location key: its own, or its quantised true coordinate.
+    @inline(__always)
+    func key(_ i: Int) -> LocationKey {
+        keyTags[i] == 0 ? LocationKey(longitude: longitudes[i], latitude: latitudes[i])
+            : LocationKey(tag: UInt64(keyTags[i]), value: keyValues[i])
     }
 }
 

@@ -85,6 +85,9 @@ public struct LocationKey: Sendable, Hashable, Comparable {
     /// An explicit key, for example a building id (use `init(string:)` for text keys).
     public init(explicit value: UInt64) { tag = 1; self.value = value }
 
+    /// A key from its two words (tag 1 or 2, as stored by `PinListings`).
+    init(tag: UInt64, value: UInt64) { self.tag = tag; self.value = value }
+
     /// A text key (a building id column), as the SipHash of its UTF-8 bytes under a fixed
     /// public key: two different keys collide with probability about n²/2⁶⁵.
     public init(string: String) {

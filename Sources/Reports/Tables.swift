@@ -154,6 +154,28 @@ public enum BenchTables {
         return c
     }()
 
+    /// The columns of `pins.csv` (`bench --pins-zooms`), in order.
+    public static let pinsColumns: [TableColumn<PinsRow>] = {
+        typealias C = TableColumn<PinsRow>
+        @Sendable func n(_ v: Double?, _ d: Int? = nil) -> C.Cell { v.map { .number($0, decimals: d) } ?? .empty }
+        return [
+            C("dataset", "", .none, "as in runs.csv", { .text($0.dataset) }),
+            C("implementation", "", .none, "pinindex (geocluster's PinIndex: privacy mask, then pins cut from one single-linkage hierarchy), supercluster (the supercluster-compatible baseline in Pins, Swift), grid (one pin per occupied 40-pixel cell at its centroid), pysupercluster (the pysupercluster-problematy package, C++ from Python); each in a process of its own", { .text($0.implementation) }),
+            C("version", "", .none, "geocluster's version, or the Python package's", { .text($0.version) }),
+            C("zoom", "", .none, "zoom level (256-pixel tiles)", { .integer($0.zoom) }),
+            C("status", "", .none, "ok, error, timeout, crashed, unavailable (pysupercluster not installed: error says the pip command)", { .text($0.status.rawValue) }),
+            C("error", "", .none, "why the implementation's process did not finish (empty when ok)", { .text($0.error) }),
+            C("pins", "pins", .none, "pins at this zoom over the whole dataset", { $0.pins.map { .integer($0) } ?? .empty }),
+            C("pins_per_viewport", "pins", .none, "mean pins in a 390 × 844 pt phone viewport, over \(PinsRow.viewportsPerZoom) viewports per zoom centred on random listings (the same for every implementation)", { n($0.pinsPerViewport, 1) }),
+            C("ari", "", .higher, "adjusted Rand index of each listing's pin at this zoom against the truth column", { n($0.ari, 4) }),
+            C("overlap_rate", "", .lower, "share of this zoom's pins whose discs, drawn 25–50 pt by the square root of the count (PinIndex's rule, for every implementation), overlap another's", { n($0.overlap, 4) }),
+            C("build_s", "s", .lower, "building the index, every zoom at once (pinindex, supercluster, pysupercluster), or this zoom's binning (grid)", { n($0.buildSeconds, 4) }),
+            C("query_p50_ms", "ms", .lower, "median time of one viewport query at this zoom (pysupercluster: its getClusters called from Python; empty for grid)", { n($0.queryP50.map { $0 * 1e3 }, 3) }),
+            C("query_p99_ms", "ms", .lower, "99th percentile of the same", { n($0.queryP99.map { $0 * 1e3 }, 3) }),
+            C("peak_mb", "MB", .lower, "the implementation's own process's peak resident memory (VmHWM) after reading the file, building and the viewport queries, before the whole-dataset pins and labels are written for scoring; pysupercluster's includes the Python interpreter and numpy", { n($0.peakMegabytes, 1) }),
+        ]
+    }()
+
     /// A text cell that a spreadsheet could run as a formula (it begins with `=`, `+`, `-`,
     /// `@`, a tab or a carriage return) gets a leading apostrophe, the usual neutralisation
     /// (OWASP's CSV injection advice): spreadsheets then show it as text.
@@ -194,7 +216,8 @@ public enum BenchTables {
             Written by `geocluster bench` (see the project README): `index.html` (open it in a
             browser; it makes no network request), `runs.csv`, `summary.csv`, `maps/` (one SVG map
             per dataset × method), `trees/` (one condensed-tree plot per HDBSCAN setting) and
-            `cells/` (each cell's labels, record and output). Text cells that begin with `=`, `+`,
+            `cells/` (each cell's labels, record and output), and with `--pins-zooms` `pins.csv`
+            (map pins per zoom, below). Text cells that begin with `=`, `+`,
             `-`, `@`, a tab or a carriage return are written with a leading `'` so that a
             spreadsheet shows them as text instead of running them. Empty cells mean "not
             measured" (a failed cell, a peer that does not report it, or a dataset without truth).
@@ -205,6 +228,9 @@ public enum BenchTables {
             ## summary.csv — one row per dataset × implementation × method × parameters
 
             \(table(summaryColumns))
+            ## pins.csv — with `--pins-zooms`: one row per dataset × implementation × zoom
+
+            \(table(pinsColumns))
             """
     }
 

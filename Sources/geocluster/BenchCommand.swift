@@ -43,7 +43,8 @@ struct BenchCommand: ParsableCommand {
             hdbscan min cluster size 30, min samples 15; dbscan eps 100 m, min samples 10; grid \
             250 m cells, min points 10, adjacent dense cells merged.
             Writes OUT/runs.csv (one row per repeat), OUT/summary.csv, OUT/README.md (the columns), \
-            OUT/maps/, OUT/trees/, OUT/cells/ and OUT/index.html, built in a temporary folder and \
+            OUT/maps/, OUT/trees/, OUT/cells/ and OUT/index.html (with --pins-zooms also OUT/pins.csv, \
+            one row per dataset, pin implementation and zoom), built in a temporary folder and \
             moved into place at the end.
             """
     )
@@ -116,7 +117,7 @@ struct BenchCommand: ParsableCommand {
             transform: listOption("--min-points", "a whole number", { Int($0) }))
     var minPoints: [Int] = [10]
 
-    @Option(help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline and a 40-pixel grid; pins per 390×844 viewport, ARI, overlap rate, build and query times in OUT/pins.csv.", valueName: "a-b"),
+    @Option(help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline, a 40-pixel grid and pysupercluster (pip package pysupercluster-problematy), each in its own process; pins per 390×844 viewport, ARI, overlap rate, build and query times, peak memory in OUT/pins.csv.", valueName: "a-b"),
             transform: ZoomRange.parse)
     var pinsZooms: ZoomRange?
 
@@ -255,6 +256,18 @@ struct BenchCommand: ParsableCommand {
         for d in datasets where rows.contains(where: { $0.datasetHash == d.hash && $0.status == .ok && !$0.hasTruth }) {
             note("bench: \(d.path) has no truth column of integer labels, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty; HDBSCAN settings are compared by relative validity (rv), DBSCAN and grid settings by DBCV on at most \(Bench.dbcvSampleLimit) points (db) instead")
         }
+        // Map pins per zoom: each implementation in a process of its own, into the work folder.
+        var pinRows: [PinsRow] = []
+        if let zooms = pinsZooms?.zooms {
+            let setup = PinsComparison.Setup(executable: executable, python: plan.python, peerScript: script, timeout: timeout, seed: seed)
+            for d in datasets {
+                note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name): \(PinsComparison.implementations.joined(separator: ", ")), each in its own process")
+                pinRows += try reportingErrors(input: d.path) {
+                    try PinsComparison.run(path: d.path, dataset: d.name, zooms: zooms, setup: setup, folder: work + "/cells/\(d.name)/pins")
+                }
+            }
+            try BenchTables.write(pinRows, columns: BenchTables.pinsColumns, to: work + "/pins.csv")
+        }
         let summary = Summary.make(rows)
         try BenchTables.write(rows, columns: BenchTables.runColumns, to: work + "/runs.csv")
         try BenchTables.write(summary, columns: BenchTables.summaryColumns, to: work + "/summary.csv")
@@ -275,28 +288,25 @@ struct BenchCommand: ParsableCommand {
         moved = true
 
         printSummary(summary)
-        if let zooms = pinsZooms?.zooms {
-            var pinRows: [PinsComparison.Row] = []
-            for d in datasets {
-                note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name)")
-                pinRows += try reportingPinErrors(input: d.path) { try PinsComparison.run(path: d.path, dataset: d.name, zooms: zooms, seed: seed) }
-            }
-            try AtomicFile.write(PinsComparison.csv(pinRows), to: out + "/pins.csv")
-            printPins(pinRows)
-        }
+        if pinsZooms != nil { printPins(pinRows) }
         let failed = rows.filter { $0.status != .ok && $0.status != .skipped && $0.status != .unavailable }.count
         note("bench: \(rows.count) runs (\(failed) failed), \(summary.count) summary rows, \(figures.filter { $0.kind == .map }.count) maps, \(figures.filter { $0.kind == .tree }.count) tree plots; wrote \(out)/index.html, \(out)/runs.csv, \(out)/summary.csv")
     }
 
     /// The map-pin comparison as a table on standard output.
-    private func printPins(_ rows: [PinsComparison.Row]) {
-        print("\ndataset".padded(to: 18) + "zoom  implementation  pins/viewport  ARI     overlap  build s   query p50 ms  p99 ms")
+    private func printPins(_ rows: [PinsRow]) {
+        print("\ndataset".padded(to: 18) + "zoom  implementation  pins/viewport  ARI     overlap  build s   query p50 ms  p99 ms   peak MB")
         for r in rows {
+            let head = r.dataset.padded(to: 17) + String(r.zoom).padded(to: 6) + r.implementation.padded(to: 16)
+            guard r.status == .ok else {
+                print(head + r.status.rawValue + ": " + r.error)
+                continue
+            }
             let ari = r.ari.map { cFormat("%.3f", $0) } ?? "–"
             let q = r.queryP50.map { cFormat("%8.3f", $0 * 1e3) + "      " + cFormat("%7.3f", (r.queryP99 ?? 0) * 1e3) } ?? "       –           –"
-            print(r.dataset.padded(to: 17) + String(r.zoom).padded(to: 6) + r.implementation.padded(to: 16)
-                  + cFormat("%9.1f", r.pinsPerViewport).padded(to: 15) + ari.padded(to: 8) + cFormat("%6.3f", r.overlap).padded(to: 9)
-                  + cFormat("%7.3f", r.buildSeconds).padded(to: 10) + q)
+            print(head + cFormat("%9.1f", r.pinsPerViewport ?? 0).padded(to: 15) + ari.padded(to: 8)
+                  + cFormat("%6.3f", r.overlap ?? 0).padded(to: 9) + cFormat("%7.3f", r.buildSeconds ?? 0).padded(to: 10) + q
+                  + cFormat("%9.0f", r.peakMegabytes ?? 0))
         }
     }
 

@@ -126,8 +126,8 @@ struct MapCommand: ParsableCommand {
     private func drawPins(zoom: Double) throws {
         try reportingPinErrors(input: input) {
             try AtomicFile.checkDestination(output)
-            let data = try source.read(input)
-            let index = try PinIndex(listings: data.listings, options: PinOptions(privacy: try source.policy(), radius: radius))
+            var data = try source.read(input)
+            let index = try PinIndex(listings: data.takeListings(), options: PinOptions(privacy: try source.policy(), radius: radius))
             let z = Int(zoom.rounded(.down))
             let box = bbox.map { PinBoundingBox(minLongitude: $0.minLon, minLatitude: $0.minLat, maxLongitude: $0.maxLon, maxLatitude: $0.maxLat) }
             let pins = try index.pins(zoom: Double(z), bbox: box)

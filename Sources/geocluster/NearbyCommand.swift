@@ -71,8 +71,8 @@ struct NearbyCommand: ParsableCommand {
         try reportingPinErrors(input: input) {
             if let output { try AtomicFile.checkDestination(output) }
             let policy = try source.policy()
-            let data = try source.read(input)
-            let index = try PinIndex(listings: data.listings, options: PinOptions(privacy: policy))
+            var data = try source.read(input)
+            let index = try PinIndex(listings: data.takeListings(), options: PinOptions(privacy: policy))
             let page = try index.nearby(longitude: lon, latitude: lat, radius: radius.metres, filter: filters.pinFilter,
                                         limit: limit, cursor: nil)
             func text(_ v: Double?) -> String { v.map { FormatNumber.trimmed($0, decimals: 2) } ?? "" }

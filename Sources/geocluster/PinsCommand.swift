@@ -95,11 +95,11 @@ struct PinsCommand: ParsableCommand {
         try reportingPinErrors(input: input) {
             try AtomicFile.checkDestination(output)
             let policy = try source.policy()
-            let data = try source.read(input)
+            var data = try source.read(input)
             // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
             // farther than any other), so it skips the core distances.
             let options = PinOptions(privacy: policy, radius: radius, minSamples: minPoints <= 2 ? 1 : minPoints)
-            let index = try PinIndex(listings: data.listings, options: options)
+            let index = try PinIndex(listings: data.takeListings(), options: options)
             let box = bbox.map { PinBoundingBox(minLongitude: $0.minLon, minLatitude: $0.minLat, maxLongitude: $0.maxLon, maxLatitude: $0.maxLat) }
             let filter = filters.pinFilter
             var writer = try GeoJSONWriter(path: output)
@@ -110,7 +110,7 @@ struct PinsCommand: ParsableCommand {
                 written.append("z\(z) \(pins.count)")
             }
             try writer.commit()
-            note("\(data.file.count) listings at \(index.locationCount) locations; pins per zoom: \(written.joined(separator: ", ")); wrote \(output)")
+            note("\(data.count) listings at \(index.locationCount) locations; pins per zoom: \(written.joined(separator: ", ")); wrote \(output)")
         }
     }
 }
@@ -134,13 +134,13 @@ enum PinFeature {
         w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
             PinSource.category(code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
         }))
-        if let id = pin.listingID, let row = source.rowOfID[id].map(Int.init) {
-            let f = source.file
-            w.property("listing_id", inferring: f.ids[row])
-            w.property("category", json: f.categories[row].map { .string($0.rawValue) } ?? .null)
-            w.property("area_m2", json: f.areas[row].isNaN ? .null : number(f.areas[row], 2))
-            w.property("deposit", json: f.deposits[row].isNaN ? .null : number(f.deposits[row], 2))
-            w.property("monthly_rent", json: f.rents[row].isNaN ? .null : number(f.rents[row], 2))
+        if let id = pin.listingID, let leaf = try index.leaves(of: pin.id, limit: 1, cursor: nil).leaves.first {
+            // The listing's own attributes, from the index (which holds them for leaves).
+            w.property("listing_id", inferring: source.idText(id))
+            w.property("category", json: leaf.category.flatMap(PinSource.category).map { .string($0.rawValue) } ?? .null)
+            w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
+            w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
+            w.property("monthly_rent", json: leaf.monthlyRent.map { number($0, 2) } ?? .null)
         }
         if leaves {
             var ids: [JSONValue] = []

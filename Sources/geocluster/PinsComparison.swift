@@ -1,153 +1,176 @@
+import ArgumentParser
 import Datasets
-import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Harness
 import Metrics
 import Pins
 
-/// `bench --pins-zooms A-B`: map pins per zoom on one dataset, three ways — a PinIndex (privacy
-/// mask first), the supercluster baseline (its defaults: radius 40 px of 512-px tiles, true
-/// positions) and a grid of 40-pixel cells (one pin per occupied cell at its centroid) — with
-/// the numbers issue 13 asks for: pins per phone viewport (390 × 844 pt), ARI of the zoom's
-/// grouping against the truth column, overlap rate of the discs drawn at 25–50 pt (the
-/// PinIndex's size rule for all three), build time and viewport query times.
+/// `bench --pins-zooms A-B`: map pins per zoom on one dataset, four ways — a PinIndex (privacy
+/// mask first), the supercluster baseline in Pins (its defaults: radius 40 px of 512-px tiles,
+/// true positions), a grid of 40-pixel cells (one pin per occupied cell at its centroid) and the
+/// pysupercluster package (C++ from Python, the same defaults) — with the numbers issue 13 asks
+/// for: pins per phone viewport (390 × 844 pt), ARI of the zoom's grouping against the truth
+/// column, overlap rate of the discs drawn at 25–50 pt (the PinIndex's size rule for all),
+/// build time, viewport query times and peak memory.
 ///
-/// In the bench process, not a cell of its own: the three share one reading of the file.
+/// Each implementation runs in a process of its own (`geocluster pins-cell`, or
+/// scripts/peers/peer_cell.py `--pins-zooms` for pysupercluster), so its time and memory are
+/// its own; all get the same viewports (written here, centred on random listings, SplitMix64
+/// with the bench seed). This process scores what they write, the same way for all.
 enum PinsComparison {
-    struct Row {
-        var dataset: String
-        var implementation: String
-        var zoom: Int
-        var pins: Int
-        var pinsPerViewport: Double
-        var ari: Double?
-        var overlap: Double
-        /// The whole index (PinIndex, supercluster: every zoom at once) or this zoom's binning (grid).
-        var buildSeconds: Double
-        var queryP50: Double?
-        var queryP99: Double?
-        var peakMegabytes: Double?
+    /// Where the processes are and what they may take.
+    struct Setup {
+        var executable: String
+        var python: String
+        var peerScript: String
+        var timeout: Double
+        var seed: UInt64
     }
 
-    static let viewportCount = 200
+    static let implementations = PinsCellCommand.implementations + ["pysupercluster"]
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-    /// The comparison on the listing file `path` at `zooms`.
-    static func run(path: String, dataset: String, zooms: ClosedRange<Int>, seed: UInt64) throws -> [Row] {
-        let source = PinSource(file: try ListingFile.read(path: path, locationColumn: "building_id", required: false))
+    /// The comparison on the listing file `path` at `zooms`; the cells' files go to `folder`.
+    static func run(path: String, dataset: String, zooms: ClosedRange<Int>, setup: Setup, folder: String) throws -> [PinsRow] {
+        let file = try ListingFile.read(path: path, locationColumn: nil, required: false)
         let truth: [Int32]? = (try? LabelFile.read(path: path, columns: ["truth"], option: "--pins-zooms"))?.labels
-        let file = source.file
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let viewports = folder + "/viewports.csv"
+        try AtomicFile.write(viewportsCSV(longitudes: file.longitudes, latitudes: file.latitudes, zooms: zooms, seed: setup.seed), to: viewports)
         let n = file.count
-        let sizes = PinOptions(privacy: .disabled)
-
-        var t0 = now()
-        let index = try PinIndex(listings: source.listings, options: PinOptions(privacy: .displaced(try PrivacyMask(seed: seed))))
-        let pinBuild = now() - t0
-        let pinPeak = StageClock.peakResidentMegabytes()
-        t0 = now()
-        let baseline = try Supercluster(longitudes: file.longitudes, latitudes: file.latitudes)
-        let baselineBuild = now() - t0
-
-        var g = SplitMix64(seed: seed)
-        var rows: [Row] = []
-        func ari(_ labels: [Int32]) -> Double? {
-            guard let truth, truth.count == labels.count else { return nil }
-            return try? ContingencyTable(truth: truth, predicted: labels).adjustedRandIndex()
-        }
-        func percentile(_ v: [Double], _ p: Double) -> Double {
-            let s = v.sorted()
-            return s[min(s.count - 1, Int(Double(s.count) * p))]
-        }
-        for z in zooms {
-            let boxes = (0..<viewportCount).map { _ -> PinBoundingBox in
-                let i = Int(g.next() % UInt64(n))
-                let lat = file.latitudes[i], lon = file.longitudes[i]
-                let mpp = WebMercator.metresPerPixel(zoom: Double(z), latitude: lat)
-                let m = WebMercator.metresPerDegree(latitude: lat)
-                let w = min(195 * mpp / m.longitude, 179), h = 422 * mpp / m.latitude
-                return PinBoundingBox(minLongitude: max(lon - w, -180), minLatitude: max(lat - h, -85),
-                                      maxLongitude: min(lon + w, 180), maxLatitude: min(lat + h, 85))
-            }
-            // PinIndex: each listing's pin through the leaves.
-            let pins = try index.pins(zoom: Double(z))
-            var labels = [Int32](repeating: -1, count: n)
-            for (k, pin) in pins.enumerated() {
-                var cursor: PinCursor? = nil
-                repeat {
-                    let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
-                    for leaf in page.leaves { labels[Int(source.rowOfID[leaf.id]!)] = Int32(k) }
-                    cursor = page.next
-                } while cursor != nil
-            }
-            var times: [Double] = [], seen = 0
-            var out: [Pin] = []
-            for box in boxes {
-                let t = now()
-                try index.pins(zoom: Double(z), bbox: box, filter: nil, into: &out)
-                times.append(now() - t)
-                seen += out.count
-            }
-            rows.append(Row(dataset: dataset, implementation: "pinindex", zoom: z, pins: pins.count,
-                            pinsPerViewport: Double(seen) / Double(boxes.count), ari: ari(labels),
-                            overlap: try index.overlapRate(zoom: z), buildSeconds: pinBuild,
-                            queryP50: percentile(times, 0.5), queryP99: percentile(times, 0.99), peakMegabytes: pinPeak))
-
-            // The supercluster baseline.
-            let items = baseline.clusters(zoom: z)
-            times = []; seen = 0
-            for box in boxes {
-                let t = now()
-                let found = baseline.clusters(bbox: box, zoom: z)
-                times.append(now() - t)
-                seen += found.count
-            }
-            rows.append(Row(dataset: dataset, implementation: "supercluster", zoom: z, pins: items.count,
-                            pinsPerViewport: Double(seen) / Double(boxes.count), ari: ari(baseline.assignment(zoom: z)),
-                            overlap: PinOverlap.rate(longitudes: items.map(\.longitude), latitudes: items.map(\.latitude),
-                                                     diameters: items.map { sizes.diameter(count: $0.count) }, zoom: z),
-                            buildSeconds: baselineBuild, queryP50: percentile(times, 0.5), queryP99: percentile(times, 0.99),
-                            peakMegabytes: nil))
-
-            // A grid of 40-pixel cells at this zoom, on true positions.
-            t0 = now()
-            let world = 256 * Double(1 << z)
-            var cellOf: [UInt64: Int32] = [:]
-            var sumX: [Double] = [], sumY: [Double] = [], count: [Int] = []
-            var gridLabels = [Int32](repeating: 0, count: n)
-            for i in 0..<n {
-                let x = WebMercator.x(longitude: file.longitudes[i]) * world, y = WebMercator.y(latitude: file.latitudes[i]) * world
-                let key = (UInt64(x / 40) << 32) | UInt64(y / 40)
-                let c: Int32
-                if let found = cellOf[key] { c = found } else {
-                    c = Int32(count.count); cellOf[key] = c
-                    sumX.append(0); sumY.append(0); count.append(0)
+        var rows: [PinsRow] = []
+        for implementation in implementations {
+            let cell = folder + "/" + implementation
+            try FileManager.default.createDirectory(atPath: cell, withIntermediateDirectories: true)
+            let report = cell + "/report.json", pinsPath = cell + "/pins.csv", labelsPath = cell + "/labels.i32"
+            let executable: String, arguments: [String]
+            let zoomText = "\(zooms.lowerBound)-\(zooms.upperBound)"
+            if implementation == "pysupercluster" {
+                guard FileManager.default.fileExists(atPath: setup.peerScript) else {
+                    rows += zooms.map { PinsRow(dataset: dataset, implementation: implementation, zoom: $0, status: .unavailable,
+                                                error: "\(setup.peerScript) not found: run from the geocluster checkout or give --peer-script") }
+                    continue
                 }
-                sumX[Int(c)] += x; sumY[Int(c)] += y; count[Int(c)] += 1
-                gridLabels[i] = c
+                executable = setup.python
+                arguments = [setup.peerScript, "--peer", "supercluster", "--input", path, "--pins-zooms", zoomText,
+                             "--viewports", viewports, "--pins", pinsPath, "--labels", labelsPath, "--report", report]
+            } else {
+                executable = setup.executable
+                arguments = ["pins-cell", path, "--implementation", implementation, "--zooms", zoomText, "--viewports", viewports,
+                             "--seed", "\(setup.seed)", "--pins", pinsPath, "--labels", labelsPath, "--report", report]
             }
-            let gridBuild = now() - t0
-            let lon = (0..<count.count).map { WebMercator.longitude(x: sumX[$0] / Double(count[$0]) / world) }
-            let lat = (0..<count.count).map { WebMercator.latitude(y: sumY[$0] / Double(count[$0]) / world) }
-            seen = 0
-            for box in boxes { seen += lon.indices.filter { box.contains(longitude: lon[$0], latitude: lat[$0]) }.count }
-            rows.append(Row(dataset: dataset, implementation: "grid", zoom: z, pins: count.count,
-                            pinsPerViewport: Double(seen) / Double(boxes.count), ari: ari(gridLabels),
-                            overlap: PinOverlap.rate(longitudes: lon, latitudes: lat, diameters: count.map { sizes.diameter(count: $0) }, zoom: z),
-                            buildSeconds: gridBuild, queryP50: nil, queryP99: nil, peakMegabytes: nil))
+            let outcome = CellProcess.run(executable: Bench.resolve(executable), arguments: arguments, timeout: setup.timeout,
+                                          stdoutPath: cell + "/stdout.txt", stderrPath: cell + "/stderr.txt")
+            func failed(_ status: RunStatus, _ error: String) {
+                rows += zooms.map { PinsRow(dataset: dataset, implementation: implementation, zoom: $0, status: status, error: error) }
+            }
+            let lastLine = outcome.stderrTail.split(separator: "\n").last.map(String.init) ?? ""
+            switch outcome.exit {
+            case .timedOut: failed(.timeout, "killed after the \(cFormat("%g", setup.timeout)) s timeout"); continue
+            case let .signalled(signal):
+                failed(.crashed, "ended by signal \(signal)" + (signal == 9 ? " (SIGKILL: out of memory?)" : "")); continue
+            case let .notStarted(reason):
+                failed(implementation == "pysupercluster" ? .unavailable : .error, "could not start: \(reason)"); continue
+            case .exited: break
+            }
+            guard let data = FileManager.default.contents(atPath: report),
+                  let r = try? JSONDecoder().decode(PinsCellReport.self, from: data) else {
+                failed(.error, "no report" + (lastLine.isEmpty ? "" : ": \(lastLine)")); continue
+            }
+            guard r.status == "ok", let entries = r.zooms else {
+                failed(RunStatus(rawValue: r.status) ?? .error, r.error ?? "status \(r.status)"); continue
+            }
+            do {
+                let pins = try readPins(pinsPath)
+                let labels = try readLabels(labelsPath, count: n, blocks: entries.count)
+                for (k, e) in entries.enumerated() {
+                    var row = PinsRow(dataset: dataset, implementation: implementation, version: r.version ?? "", zoom: e.zoom)
+                    let drawn = pins[e.zoom] ?? ([], [], [])
+                    row.pins = drawn.0.count
+                    row.pinsPerViewport = Double(e.viewport_pins) / Double(PinsRow.viewportsPerZoom)
+                    if let truth, truth.count == n {
+                        row.ari = try? ContingencyTable(truth: truth, predicted: Array(labels[(k * n)..<((k + 1) * n)])).adjustedRandIndex()
+                    }
+                    let sizes = PinOptions(privacy: .disabled)
+                    row.overlap = PinOverlap.rate(longitudes: drawn.0, latitudes: drawn.1, diameters: drawn.2.map { sizes.diameter(count: $0) }, zoom: e.zoom)
+                    row.buildSeconds = e.build_seconds ?? r.build_seconds
+                    if !e.query_seconds.isEmpty {
+                        row.queryP50 = percentile(e.query_seconds, 0.5)
+                        row.queryP99 = percentile(e.query_seconds, 0.99)
+                    }
+                    row.peakMegabytes = r.peak_mb
+                    rows.append(row)
+                }
+            } catch {
+                failed(.error, "\(error)")
+            }
         }
         return rows
     }
 
-    static let header = ["dataset", "implementation", "zoom", "pins", "pins_per_viewport", "ari", "overlap_rate",
-                         "build_s", "query_p50_ms", "query_p99_ms", "peak_mb"]
+    /// `percentile` of `values` (nearest rank, as the benchmark's other percentiles).
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let s = values.sorted()
+        return s[min(s.count - 1, Int(Double(s.count) * p))]
+    }
 
-    /// The rows as CSV (the columns of `header`).
-    static func csv(_ rows: [Row]) -> String {
-        func f(_ v: Double?, _ format: String) -> String { v.map { cFormat(format, $0) } ?? "" }
-        return CSV.format(header: header, rows: rows.map { r in
-            [r.dataset, r.implementation, String(r.zoom), String(r.pins), f(r.pinsPerViewport, "%.1f"), f(r.ari, "%.4f"),
-             f(r.overlap, "%.4f"), f(r.buildSeconds, "%.4f"), f(r.queryP50.map { $0 * 1e3 }, "%.3f"),
-             f(r.queryP99.map { $0 * 1e3 }, "%.3f"), f(r.peakMegabytes, "%.0f")]
-        })
+    /// Phone viewports (390 × 844 pt at the zoom) centred on listings drawn by SplitMix64(seed),
+    /// `PinsRow.viewportsPerZoom` per zoom, as CSV `zoom,min_lon,min_lat,max_lon,max_lat`.
+    static func viewportsCSV(longitudes: [Double], latitudes: [Double], zooms: ClosedRange<Int>, seed: UInt64) -> String {
+        var g = SplitMix64(seed: seed)
+        var text = "zoom,min_lon,min_lat,max_lon,max_lat\n"
+        for z in zooms {
+            for _ in 0..<PinsRow.viewportsPerZoom {
+                let i = Int(g.next() % UInt64(longitudes.count))
+                let lat = latitudes[i], lon = longitudes[i]
+                let mpp = WebMercator.metresPerPixel(zoom: Double(z), latitude: lat)
+                let m = WebMercator.metresPerDegree(latitude: lat)
+                let w = min(195 * mpp / m.longitude, 179), h = 422 * mpp / m.latitude
+                text += "\(z),\(cFormat("%.9f", max(lon - w, -180))),\(cFormat("%.9f", max(lat - h, -85))),"
+                    + "\(cFormat("%.9f", min(lon + w, 180))),\(cFormat("%.9f", min(lat + h, 85)))\n"
+            }
+        }
+        return text
+    }
+
+    /// The viewports of `viewportsCSV`, by zoom.
+    static func readViewports(_ path: String) throws -> [Int: [PinBoundingBox]] {
+        var out: [Int: [PinBoundingBox]] = [:]
+        for fields in try lines(path) {
+            guard fields.count == 5, let z = Int(fields[0]), let a = Double(fields[1]), let b = Double(fields[2]),
+                  let c = Double(fields[3]), let d = Double(fields[4]) else { throw ValidationError("\(path): a line is not zoom,min_lon,min_lat,max_lon,max_lat") }
+            out[z, default: []].append(PinBoundingBox(minLongitude: a, minLatitude: b, maxLongitude: c, maxLatitude: d))
+        }
+        return out
+    }
+
+    /// A cell's pins file, by zoom: longitudes, latitudes, counts.
+    static func readPins(_ path: String) throws -> [Int: ([Double], [Double], [Int])] {
+        var out: [Int: ([Double], [Double], [Int])] = [:]
+        for fields in try lines(path) {
+            guard fields.count == 4, let z = Int(fields[0]), let lon = Double(fields[1]), let lat = Double(fields[2]),
+                  let c = Double(fields[3]) else { throw ValidationError("\(path): a line is not zoom,longitude,latitude,count") }
+            out[z, default: ([], [], [])].0.append(lon)
+            out[z]!.1.append(lat)
+            out[z]!.2.append(Int(c))
+        }
+        return out
+    }
+
+    /// A cell's labels file: `blocks` × `count` little-endian Int32.
+    static func readLabels(_ path: String, count: Int, blocks: Int) throws -> [Int32] {
+        guard let data = FileManager.default.contents(atPath: path), data.count == count * blocks * 4 else {
+            throw ValidationError("\(path): expected \(blocks) blocks of \(count) Int32 labels")
+        }
+        return data.withUnsafeBytes { raw in (0..<(count * blocks)).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) } }
+    }
+
+    /// The comma-separated fields of every line after the header.
+    static func lines(_ path: String) throws -> [[Substring]] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("\(path): cannot read it") }
+        return text.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
     }
 }

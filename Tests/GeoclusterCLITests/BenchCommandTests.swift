@@ -60,25 +60,63 @@ struct BenchCommandTests {
         }
     }
 
-    @Test("--pins-zooms adds the map-pin comparison per zoom: PinIndex, supercluster and grid rows in pins.csv, PinIndex discs never overlap")
+    @Test("--pins-zooms adds the map-pin comparison per zoom: PinIndex, supercluster, grid and pysupercluster rows in pins.csv, each from its own process; PinIndex discs never overlap")
     func pinsComparison() throws {
         try withTemporaryFolder { folder in
             let r = try folder.run("bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "11-14",
-                                   "--out", "out", "--cache", "cache")
+                                   "--out", "out", "--cache", "cache", "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py")
             #expect(r.status == 0, "\(r)")
             let rows = table(try folder.read("out/pins.csv"))
-            #expect(rows.count == 12, "4 zooms × 3 implementations")
-            #expect(Set(rows.map { $0["implementation"]! }) == ["pinindex", "supercluster", "grid"])
-            for row in rows {
-                #expect(row["dataset"] == "seoul-2k" && (11...14).contains(Int(row["zoom"]!)!))
+            #expect(rows.count == 16, "4 zooms × 4 implementations")
+            #expect(rows.map { $0["implementation"]! } == ["pinindex", "supercluster", "grid", "pysupercluster"].flatMap { Array(repeating: $0, count: 4) })
+            let ours = rows.filter { $0["implementation"] != "pysupercluster" }
+            for row in ours {
+                #expect(row["dataset"] == "seoul-2k" && (11...14).contains(Int(row["zoom"]!)!) && row["status"] == "ok")
                 let ari = try #require(Double(row["ari"]!))
                 #expect(ari >= -1 && ari <= 1)
                 #expect(Double(row["pins_per_viewport"]!)! > 0 && Int(row["pins"]!)! > 0)
+                // Its own process's peak memory: a Swift process reading 2k listings, far below a GB.
+                let peak = try #require(Double(row["peak_mb"]!))
+                #expect(peak > 1 && peak < 1000)
             }
             #expect(rows.filter { $0["implementation"] == "pinindex" }.allSatisfy { $0["overlap_rate"] == "0.0000" && !$0["query_p99_ms"]!.isEmpty })
             // supercluster's default radius (20 px at 256-px tiles) leaves 25-50 pt discs overlapping somewhere.
             #expect(rows.filter { $0["implementation"] == "supercluster" }.contains { Double($0["overlap_rate"]!)! > 0 })
-            #expect(r.stdout.contains("pins/viewport"))
+            #expect(rows.filter { $0["implementation"] == "grid" }.allSatisfy { $0["query_p50_ms"]!.isEmpty })
+            // pysupercluster: the same pins as the Swift baseline (same counts, grouping, overlap),
+            // with its own build, query times and memory; or a row saying how to install it.
+            let baseline = rows.filter { $0["implementation"] == "supercluster" }
+            for (py, swift) in zip(rows.filter { $0["implementation"] == "pysupercluster" }, baseline) {
+                if py["status"] == "ok" {
+                    #expect(py["zoom"] == swift["zoom"] && py["pins"] == swift["pins"] && py["ari"] == swift["ari"]
+                            && py["overlap_rate"] == swift["overlap_rate"] && py["pins_per_viewport"] == swift["pins_per_viewport"], "\(py) vs \(swift)")
+                    #expect(!py["build_s"]!.isEmpty && !py["query_p99_ms"]!.isEmpty && !py["peak_mb"]!.isEmpty && !py["version"]!.isEmpty)
+                } else {
+                    #expect(py["status"] == "unavailable" && py["error"]!.contains("pip install"), "\(py)")
+                }
+            }
+            #expect(r.stdout.contains("pins/viewport") && r.stdout.contains("pysupercluster"))
+            let cells = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/cells/seoul-2k/pins"))
+            #expect(Set(cells) == ["viewports.csv", "pinindex", "supercluster", "grid", "pysupercluster"], "\(cells)")
+        }
+    }
+
+    @Test("--pins-zooms without pysupercluster installed: its rows say unavailable with the pip command, the others are measured")
+    func pinsComparisonWithoutPysupercluster() throws {
+        try withTemporaryFolder { folder in
+            // A module of that name that fails to import, first on Python's path.
+            try FileManager.default.createDirectory(atPath: folder.path("fake"), withIntermediateDirectories: true)
+            _ = try folder.write("raise ImportError('simulated: not installed')\n", to: "fake/pysupercluster.py")
+            let r = try folder.run(["bench", "--sizes", "1k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "12-13",
+                                    "--out", "out", "--cache", "cache", "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py"],
+                                   environment: ["PYTHONPATH": folder.path("fake")])
+            #expect(r.status == 0, "\(r)")
+            let rows = table(try folder.read("out/pins.csv"))
+            let py = rows.filter { $0["implementation"] == "pysupercluster" }
+            #expect(py.count == 2)
+            #expect(py.allSatisfy { $0["status"] == "unavailable" && $0["error"]!.contains("pip install --no-build-isolation pysupercluster-problematy") && $0["pins"]!.isEmpty }, "\(py)")
+            #expect(rows.filter { $0["implementation"] != "pysupercluster" }.allSatisfy { $0["status"] == "ok" })
+            #expect(r.stdout.contains("pysupercluster  unavailable: "), "\(r.stdout)")
         }
     }
 

@@ -4,6 +4,10 @@
     python3 scripts/peers/peer_cell.py --peer fast_hdbscan --input cell.csv \
         --params '{"min_cluster_size":15,"min_samples":5}' --labels out.csv --report out.json
 
+    # map pins per zoom (geocluster bench --pins-zooms): supercluster only
+    python3 scripts/peers/peer_cell.py --peer supercluster --input listings.csv --pins-zooms 10-18 \
+        --viewports viewports.csv --pins pins.csv --labels labels.i32 --report out.json
+
 `geocluster bench` starts one fresh process per cell, measures its wall time, kills it on
 timeout, and reads back the two files. This script measures the rest: reading, exactly one
 timed fit (after an untimed JIT warm-up for numba peers), peak memory, and the MST weight
@@ -38,6 +42,7 @@ PEERS = {
                      {"radius": 40.0, "extent": 512.0, "min_zoom": 0, "max_zoom": 16, "zoom": 14, "min_points": 2}),
 }
 WARMUP_POINTS = 2000  # numba compiles per argument type, not per size: a slice is enough
+REPLAY_BLOCK = 20000  # supercluster's replay: items whose neighbour lists are held at once
 
 
 class Outcome(Exception):
@@ -151,6 +156,18 @@ def supercluster_labels(lonlat, clusters: list[dict], p: dict):
     (same ids and counts, centres within 1e-9 degrees); otherwise this raises.
     """
     import numpy as np
+
+    for _, ids, count, item_of_point in supercluster_replay(lonlat, p, [p["zoom"]], {p["zoom"]: clusters}):
+        return np.where(count > 1, ids, -1)[item_of_point]
+
+
+def supercluster_replay(lonlat, p: dict, zooms: list, clusters_at):
+    """Replays supercluster's greedy pass from p["max_zoom"] down to min(zooms) (see
+    supercluster_labels) and yields (zoom, ids, count, item_of_point) at each zoom of `zooms`,
+    after checking the items against the library's pins there, `clusters_at(zoom)` (or a dict
+    zoom -> pins): the same ids and counts, centres within 1e-9 degrees; otherwise it raises.
+    `ids[item_of_point]` is each input point's pin id at that zoom (its row for a lone point)."""
+    import numpy as np
     from scipy.spatial import cKDTree
 
     sin = np.sin(np.radians(lonlat[:, 1]))
@@ -159,15 +176,19 @@ def supercluster_labels(lonlat, clusters: list[dict], p: dict):
     count, ids = np.ones(n), np.arange(n)
     item_of_point = np.arange(n)  # each input point's item at the current zoom
     next_id = n
-    for z in range(p["max_zoom"], p["zoom"] - 1, -1):
-        within = cKDTree(pos).query_ball_point(pos, p["radius"] / (p["extent"] * 2.0 ** z))
+    for z in range(p["max_zoom"], min(zooms) - 1, -1):
+        tree, r = cKDTree(pos), p["radius"] / (p["extent"] * 2.0 ** z)
         taken, group_of, seeds = [False] * len(pos), [0] * len(pos), []
-        for i in range(len(pos)):
-            if not taken[i]:
-                for j in within[i]:  # i itself included
-                    if not taken[j]:
-                        taken[j], group_of[j] = True, len(seeds)
-                seeds.append(i)
+        # Neighbour lists a block of items at a time, for the items not yet taken: all at once
+        # they took 4.7 GB at 1M points (buildings of many listings at zoom 16).
+        for start in range(0, len(pos), REPLAY_BLOCK):
+            block = [i for i in range(start, min(start + REPLAY_BLOCK, len(pos))) if not taken[i]]
+            for i, within in zip(block, tree.query_ball_point(pos[block], r) if block else ()):
+                if not taken[i]:
+                    for j in within:  # i itself included
+                        if not taken[j]:
+                            taken[j], group_of[j] = True, len(seeds)
+                    seeds.append(i)
         group_of = np.asarray(group_of)
         size = np.bincount(group_of)
         new_count = np.bincount(group_of, weights=count)
@@ -176,15 +197,17 @@ def supercluster_labels(lonlat, clusters: list[dict], p: dict):
         ids = np.where(merged, next_id + np.cumsum(merged) - 1, ids[seeds])
         next_id += int(merged.sum())
         count, item_of_point = new_count, group_of[item_of_point]
-
-    lat = np.degrees(2 * np.arctan(np.exp(np.pi * (1 - 2 * pos[:, 1])))) - 90.0
-    ours = {int(i): (c, x, y) for i, c, x, y in zip(ids, count, (pos[:, 0] - 0.5) * 360.0, lat)}
-    theirs = {c["id"]: (c["count"], c["longitude"], c["latitude"]) for c in clusters}
-    if ours.keys() != theirs.keys() or any(
-            ours[i][0] != c or abs(ours[i][1] - x) > 1e-9 or abs(ours[i][2] - y) > 1e-9
-            for i, (c, x, y) in theirs.items()):
-        raise RuntimeError("replaying supercluster's greedy pass did not reproduce its clusters; labels unknown")
-    return np.where(count > 1, ids, -1)[item_of_point]
+        if z not in zooms:
+            continue
+        clusters = clusters_at[z] if isinstance(clusters_at, dict) else clusters_at(z)
+        lat = np.degrees(2 * np.arctan(np.exp(np.pi * (1 - 2 * pos[:, 1])))) - 90.0
+        ours = {int(i): (c, x, y) for i, c, x, y in zip(ids, count, (pos[:, 0] - 0.5) * 360.0, lat)}
+        theirs = {c["id"]: (c["count"], c["longitude"], c["latitude"]) for c in clusters}
+        if ours.keys() != theirs.keys() or any(
+                ours[i][0] != c or abs(ours[i][1] - x) > 1e-9 or abs(ours[i][2] - y) > 1e-9
+                for i, (c, x, y) in theirs.items()):
+            raise RuntimeError(f"replaying supercluster's greedy pass did not reproduce its clusters at zoom {z}; labels unknown")
+        yield z, ids, count, item_of_point
 
 
 # --------------------------------------------------------------------------------------
@@ -246,6 +269,97 @@ def run_cell(args, report: dict) -> None:
     write_atomically(args.labels, lambda path: write_labels(path, ids, labels))
 
 
+# --------------------------------------------------------------------------------------
+# Map pins per zoom (geocluster bench --pins-zooms)
+# --------------------------------------------------------------------------------------
+
+
+def read_viewports(path: Path) -> dict:
+    """zoom -> float64 array (k, 4) of min_lon, min_lat, max_lon, max_lat, from the CSV
+    `zoom,min_lon,min_lat,max_lon,max_lat` that geocluster bench writes."""
+    import numpy as np
+
+    table = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=np.float64)
+    return {int(z): table[table[:, 0] == z, 1:] for z in np.unique(table[:, 0])}
+
+
+def run_pins_cell(args, report: dict) -> None:
+    """The pins cell: pysupercluster built once over all zooms, then per zoom of --pins-zooms:
+    the phone viewports of --viewports queried one by one (each timed), every pin of the zoom
+    (--pins: zoom,longitude,latitude,count) and each input row's pin at the zoom (--labels:
+    little-endian int32, one block of n per zoom, in zoom order). `peak_mb` is read after the
+    build and the viewport queries, before the whole-world pins and the replay (ours, not
+    what an app runs). Above max_zoom supercluster shows the input points themselves."""
+    import numpy as np
+
+    params = parse_params("supercluster", args.params)
+    low, _, high = args.pins_zooms.partition("-")
+    zooms = list(range(int(low), int(high or low) + 1))
+    start = time.perf_counter()
+    _, lonlat = read_points(args.input, ("lon", "lat"), with_ids=False)
+    report["read_seconds"] = time.perf_counter() - start
+    report["points"] = n = len(lonlat)
+    viewports = read_viewports(args.viewports)
+    try:
+        import pysupercluster
+    except ImportError as error:
+        raise Outcome("unavailable", f"cannot import pysupercluster ({error}); install it with "
+                                     f"scripts/peers/install.sh or pip install wheel && "
+                                     f"pip install --no-build-isolation pysupercluster-problematy")
+    report["version"] = dist_version("pysupercluster-problematy")
+    report["settings"] = (f"pysupercluster.SuperCluster(radius={params['radius']} px, extent={params['extent']}, zooms "
+                          f"{params['min_zoom']}-{params['max_zoom']}) on lon/lat; single-threaded C++; queries: "
+                          f"getClusters(viewport, zoom) from Python")
+    world = ((-180.0, 90.0), (180.0, -90.0))
+
+    cpu, start = time.process_time(), time.perf_counter()
+    index = pysupercluster.SuperCluster(lonlat, min_zoom=params["min_zoom"], max_zoom=params["max_zoom"],
+                                        radius=params["radius"], extent=params["extent"])
+    report["build_seconds"] = time.perf_counter() - start
+    report["build_cpu_seconds"] = time.process_time() - cpu
+    entries = []
+    for z in zooms:
+        times, seen = [], 0
+        for min_lon, min_lat, max_lon, max_lat in viewports.get(z, ()):
+            t = time.perf_counter()
+            found = index.getClusters(top_left=(min_lon, max_lat), bottom_right=(max_lon, min_lat), zoom=z)
+            times.append(time.perf_counter() - t)
+            seen += len(found)
+        entries.append({"zoom": z, "query_seconds": times, "viewport_pins": seen})
+    report["peak_mb"] = status_kb("VmHWM") / 1024.0
+
+    replayed = [z for z in zooms if z <= params["max_zoom"]]
+    library = {}
+
+    def clusters_at(z):
+        library[z] = index.getClusters(top_left=world[0], bottom_right=world[1], zoom=z)
+        return library[z]
+
+    # One replay, from max_zoom down, yields the zooms in descending order; files are in
+    # ascending order, so each zoom's pins and labels wait in memory (n int32 a zoom).
+    members = {}
+    for z, ids, _, item_of_point in (supercluster_replay(lonlat, params, replayed, clusters_at) if replayed else ()):
+        clusters = library.pop(z)
+        order = np.array([c["id"] for c in clusters], dtype=np.int64)
+        rank = np.argsort(order)
+        pin_of_item = rank[np.searchsorted(order, ids, sorter=rank)]  # each item's position in `clusters`
+        rows = np.array([(c["longitude"], c["latitude"], c["count"]) for c in clusters], dtype=np.float64).reshape(-1, 3)
+        members[z] = (pin_of_item[item_of_point].astype("<i4"), rows)
+    with open(args.pins, "w") as pins, open(args.labels, "wb") as labels:
+        pins.write("zoom,longitude,latitude,count\n")
+        for entry in entries:
+            z = entry["zoom"]
+            if z > params["max_zoom"]:
+                # supercluster's own rule (its _limitZoom): above max_zoom, the input points.
+                member, rows = np.arange(n, dtype="<i4"), np.column_stack([lonlat, np.ones(n)])
+            else:
+                member, rows = members.pop(z)
+            entry["pins"] = len(rows)
+            np.savetxt(pins, np.column_stack([np.full(len(rows), z), rows]), fmt=["%d", "%.9f", "%.9f", "%d"], delimiter=",")
+            member.tofile(labels)
+    report["zooms"] = entries
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--peer", required=True, help=", ".join(PEERS))
@@ -256,14 +370,24 @@ def main(argv=None) -> int:
     parser.add_argument("--report", required=True, type=Path, help="output: JSON report")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="for peers that take one (default: all cores)")
     parser.add_argument("--sklearn-max-n", type=int, default=150_000, help="skip sklearn's HDBSCAN above this many points")
+    parser.add_argument("--pins-zooms", help="supercluster only: map pins at zooms A-B (geocluster bench --pins-zooms); "
+                                              "--labels is then int32 binary, one block per zoom")
+    parser.add_argument("--viewports", type=Path, help="with --pins-zooms: CSV zoom,min_lon,min_lat,max_lon,max_lat")
+    parser.add_argument("--pins", type=Path, help="with --pins-zooms: output CSV zoom,longitude,latitude,count")
     args = parser.parse_args(argv)
+    if args.pins_zooms is not None and (args.peer != "supercluster" or args.viewports is None or args.pins is None):
+        parser.error("--pins-zooms needs --peer supercluster, --viewports and --pins")
 
     report = {"status": "ok", "error": None, "peer": args.peer, "version": None, "settings": None,
               "points": None, "read_seconds": None, "fit_seconds": None, "fit_cpu_seconds": None, "peak_mb": None,
               "mst_weight": None, "clusters": None, "noise": None}
     code = 0
     try:
-        run_cell(args, report)
+        if args.pins_zooms is not None:
+            report.update({"build_seconds": None, "build_cpu_seconds": None, "zooms": None})
+            run_pins_cell(args, report)
+        else:
+            run_cell(args, report)
     except Outcome as outcome:
         report["status"], report["error"] = outcome.status, str(outcome)
     except (Exception, SystemExit) as error:  # SystemExit: read_points' message for a bad header

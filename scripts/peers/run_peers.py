@@ -70,7 +70,7 @@ def map_min_samples(peer: str, ms_sklearn: int) -> tuple[int, str]:
 # --------------------------------------------------------------------------------------
 
 
-def read_points(path: Path, columns=("x", "y")):
+def read_points(path: Path, columns=("x", "y"), with_ids: bool = True):
     """(ids, float64 array of shape (n, len(columns))) from a CSV with a header row.
 
     Column names are matched case-insensitively. The ids are the `id` column as strings if
@@ -87,7 +87,9 @@ def read_points(path: Path, columns=("x", "y")):
                          f"(missing {', '.join(missing)}), got {header}")
     values = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=np.float64,
                         usecols=[header.index(c) for c in columns])
-    if "id" in header:
+    if not with_ids:
+        ids = None
+    elif "id" in header:
         ids = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=1, dtype=str,
                          usecols=header.index("id")).tolist()
     else:

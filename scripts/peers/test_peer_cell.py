@@ -146,3 +146,56 @@ def test_missing_columns_are_errors(tmp_path):
     code, report, _ = run_cell("supercluster", path, tmp_path)
     assert (code, report["status"]) == (1, "error")
     assert "lon" in report["error"]
+
+
+def run_pins_cell(csv_path, out_dir, zooms="12-18", env=None):
+    """peer_cell.py --pins-zooms as `geocluster bench --pins-zooms` runs it: (exit code,
+    report, pins table as an array of zoom, longitude, latitude, count, labels by zoom)."""
+    viewports = out_dir / "viewports.csv"
+    low, high = (int(z) for z in zooms.split("-"))
+    with open(viewports, "w") as handle:
+        handle.write("zoom,min_lon,min_lat,max_lon,max_lat\n")
+        for z in range(low, high + 1):
+            handle.write(f"{z},126.99,37.49,127.02,37.51\n{z},126.0,36.0,126.1,36.1\n")
+    pins, labels, report = out_dir / "pins.csv", out_dir / "labels.i32", out_dir / "report.json"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--peer", "supercluster", "--input", str(csv_path),
+                           "--pins-zooms", zooms, "--viewports", str(viewports), "--pins", str(pins),
+                           "--labels", str(labels), "--report", str(report)], capture_output=True, text=True, env=env)
+    result = json.loads(report.read_text())
+    if result["status"] != "ok":
+        return proc.returncode, result, None, None
+    table = np.loadtxt(pins, delimiter=",", skiprows=1, ndmin=2)
+    blocks = np.fromfile(labels, dtype="<i4").reshape(high - low + 1, -1)
+    return proc.returncode, result, table, {low + k: blocks[k] for k in range(len(blocks))}
+
+
+def test_pins_per_zoom(points_csv, tmp_path):
+    code, report, pins, labels = run_pins_cell(points_csv, tmp_path)
+    if report["status"] == "unavailable":
+        pytest.skip(report["error"])
+    n = 3 * BLOB + NOISE
+    assert (code, report["status"], report["points"]) == (0, "ok", n)
+    assert report["build_seconds"] > 0 and report["peak_mb"] > 0
+    assert [e["zoom"] for e in report["zooms"]] == list(range(12, 19))
+    for e in report["zooms"]:
+        z = e["zoom"]
+        at = pins[pins[:, 0] == z]
+        # Every row is in exactly one pin, and each pin's count is its rows.
+        assert e["pins"] == len(at) and at[:, 3].sum() == n
+        assert labels[z].min() >= 0 and labels[z].max() < len(at)
+        assert (np.bincount(labels[z], minlength=len(at)) == at[:, 3]).all()
+        assert len(e["query_seconds"]) == 2
+    # Above max_zoom (16) supercluster shows the points themselves; below, the blobs merge.
+    assert [e["pins"] for e in report["zooms"] if e["zoom"] > 16] == [n, n]
+    assert report["zooms"][0]["pins"] < n / 10
+    # The empty viewport (far from the points) returns nothing.
+    assert all(e["viewport_pins"] > 0 for e in report["zooms"])
+
+
+def test_pins_unavailable_library(points_csv, tmp_path):
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "pysupercluster.py").write_text("raise ImportError('simulated: not installed')\n")
+    code, report, pins, _ = run_pins_cell(points_csv, tmp_path, env=dict(os.environ, PYTHONPATH=str(fake)))
+    assert (code, report["status"], pins) == (0, "unavailable", None)
+    assert "pip install --no-build-isolation pysupercluster-problematy" in report["error"]
