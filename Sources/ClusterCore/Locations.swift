@@ -29,7 +29,7 @@ struct Locations {
     ///   rows the table lookups are cache misses, and a worker's table is half the size).
     static func group(_ points: PointSet, threads: Int = 1) -> Locations? {
         let n = points.count
-        if n < 2 { return nil }
+        if n < 2 || !worthGrouping(points) { return nil }
         let parts = threads >= 2 ? 2 : 1
         var locationOf = [Int32](repeating: 0, count: n)
         var found = [Part](repeating: Part(), count: parts)
@@ -87,6 +87,29 @@ struct Locations {
         // The first row's coordinates are finite (the point set checked them).
         let located = try! PointSet(xs: xs, ys: ys)
         return Locations(points: located, weight: weight, start: start, rows: rows)
+    }
+
+    /// Whether enough rows share coordinates for the grouping to pay: every 16th row is
+    /// grouped, and it pays when at least 1 % of those share a location with another sampled
+    /// row. Measured on the generator's data at 1M rows: seoul 12 %, duplicates 24 %, busan
+    /// 11 % (78-81 % of all rows there have a twin); distinct points 0 %. On distinct points
+    /// grouping every row cost a third of the k-d tree's time and 20 MB for nothing; the sample
+    /// costs a sixteenth of that. The result is the same either way (only the speed differs).
+    static func worthGrouping(_ points: PointSet) -> Bool {
+        let n = points.count
+        if n < 4096 { return true }
+        let sample = stride(from: 0, to: n, by: 16).map { $0 }
+        let xs = sample.map { points.xs[$0] }, ys = sample.map { points.ys[$0] }
+        var ids = [Int32](repeating: 0, count: sample.count)
+        let found = xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                ids.withUnsafeMutableBufferPointer { ids in
+                    Part.scan(xs: xs, ys: ys, part: 0, parts: 1, expected: sample.count,
+                              into: SharedBuffer(base: ids.baseAddress!))
+                }
+            }
+        }
+        return 100 * (sample.count - found.firstRow.count) >= sample.count
     }
 
     /// The locations one worker found: those whose hash falls in its part, numbered in order of

@@ -73,8 +73,10 @@ struct LocationsTests {
             }
             #expect(firstRows == firstRows.sorted(), "locations numbered by first row")
         }
-        // Distinct points: no grouping.
+        // Distinct points: no grouping; from 4,096 rows a sample decides whether to try.
         #expect(Locations.group(Shapes.uniform(500, seed: 2)) == nil)
+        #expect(!Locations.worthGrouping(Shapes.uniform(20000, seed: 3)))
+        #expect(Locations.worthGrouping(Self.buildings(3000, maxUnits: 8, seed: 1)))
     }
 
     /// Fits both ways and checks every output a user can see: grouped with the linkage and
