@@ -200,7 +200,7 @@ public enum HDBSCAN {
         // them: peak memory is that of the largest stage, not of all of them together.
         // The linkage is built on tree positions (see SingleLinkageTree); the position
         // arrays die with this stage.
-        let spanning = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer,
+        var spanning: Spanning? = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer,
                                        groupLocations: groupLocations)
         let coreByRow: [Double], mstWeight: Double
         var mst: MinimumSpanningTree?
@@ -208,7 +208,7 @@ public enum HDBSCAN {
         var condensed: CondensedTree?
         // Over locations without the condensed tree's point rows: the leaf of each row.
         var leafOfRow: [Int32]?
-        switch spanning {
+        switch spanning! {
         case let .locations(located) where !keeping.contains(.linkage):
             // Linkage and condensed tree over the locations; the tree over the points is only
             // put together when asked for.
@@ -225,15 +225,18 @@ public enum HDBSCAN {
                               pointRows: pointRows, threads: threads)
             }
             if !pointRows { leafOfRow = located.leafOfRow(threads: threads) }
+            spanning = nil
         default:
             let builtMST: MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]
-            switch spanning {
+            switch spanning! {
             case let .points(core, m, a, b, r):
                 coreByRow = core; builtMST = m; positionA = a; positionB = b; rowOf = r
             case let .locations(located):
                 coreByRow = located.coreByRow
                 (builtMST, positionA, positionB, rowOf) = located.expanded()
             }
+            // The stage's arrays now live only in the locals above (and die with the linkage).
+            spanning = nil
             mstWeight = builtMST.totalWeight
             mst = builtMST
             _ = consume builtMST
