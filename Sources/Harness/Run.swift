@@ -82,6 +82,9 @@ public enum Harness {
         } catch {
             throw .cluster(path: input.path, error)
         }
+        // The reader's threads too, unless the caller chose them.
+        var input = input
+        if input.options.threads == nil { input.options.threads = threads }
         var prepared = try prepare(input, clock: clock)
         // The points move into the clustering: at a million points every copy kept alive
         // counts against the memory budget.

@@ -63,6 +63,36 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The full seoul file as `geocluster generate` writes it (12 columns, 85 MB), read for x,y
+    // (and the id) as `cluster` reads it, then with the filter columns too: category, area_m2,
+    // deposit and monthly_rent parsed in every row, by filters that keep every row. The issue's
+    // figure: no slower than pandas.read_csv(f, usecols=["x","y"]) on the same file
+    // (scripts/bench/reading.py runs that comparison).
+    let seoul = FileManager.default.temporaryDirectory.appendingPathComponent("geocluster-bench-seoul-\(rows)-listings.csv").path
+    if !FileManager.default.fileExists(atPath: seoul) {
+        do {
+            _ = try GeneratedListings.write(model: ScenarioModel(scenario: .seoul, count: rows, seed: 1), to: seoul, format: .csv)
+        } catch {
+            fatalError("cannot write the benchmark input \(seoul): \(error)")
+        }
+    }
+    Benchmark("PointFile.read-1M-seoul-listings-x,y", configuration: config) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let file = try PointFile.read(path: seoul)
+            precondition(file.count == rows)
+            blackHole(file)
+        }
+    }
+    let everyRow = ListingFilter(categories: Set(ListingCategory.allCases), area: ValueRange(lower: 0, upper: nil),
+                                 deposit: ValueRange(lower: 0, upper: nil), rent: ValueRange(lower: 0, upper: nil))
+    Benchmark("PointFile.read-1M-seoul-listings-with-filter-columns", configuration: config) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let file = try PointFile.read(path: seoul, filter: everyRow)
+            precondition(file.count == rows)
+            blackHole(file)
+        }
+    }
+
     // Generation: model, 1M listings, projection and CSV writing, streamed in 64k chunks.
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("geocluster-bench-generate-1m.csv").path
     Benchmark("generate-seoul-1M-to-CSV", configuration: config) { benchmark in

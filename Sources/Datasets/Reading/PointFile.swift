@@ -17,9 +17,10 @@
 /// feature's index; filter attributes are properties of the same names as the CSV columns
 /// (numbers or numeric strings). `lines` hold the line on which each feature starts.
 ///
-/// Reading speed (release build, 2-core development machine): an id,lat,lon,x,y,truth file
-/// of 1M rows (53 MB) reads in 0.17–0.23 s, 4–6M rows per second (the issue asks for 1M);
-/// the DatasetsBenchmarks suite measures it.
+/// Reading speed (release build, 2-core development machine): the 1M-row seoul file (85 MB,
+/// 12 columns) reads in a median 0.15 s on one thread, less on two (see PointFile+CSV.swift
+/// and README "Input files"); the DatasetsBenchmarks suite and scripts/bench/reading.py
+/// measure it.
 public struct PointFile: Sendable {
     /// The path read, as given.
     public var path: String
@@ -84,17 +85,7 @@ public struct PointFile: Sendable {
         if GeoJSON.isGeoJSONPath(path) {
             builder = try readGeoJSON(path: path, prefer: prefer, filter: active, options: options)
         } else {
-            var v = Visitor(path: path, prefer: prefer, filter: active, options: options)
-            let summary = try CSVStreamParser.parse(path: path, delimiter: options.delimiter, into: &v)
-            guard v.sawHeader else { throw .empty(path: path) }
-            guard v.rows.total > 0 else {
-                if let e = v.rows.firstSkipped { throw e }
-                throw .headerOnly(path: path)
-            }
-            builder = v.rows
-            builder.header = v.header
-            builder.hasID = v.idCol >= 0 || v.recordsRowNumbers
-            builder.delimiter = summary.delimiter
+            builder = try readCSV(path: path, prefer: prefer, filter: active, options: options)
         }
         var file = builder.file(path: path)
         if let region = active?.region {
@@ -153,13 +144,40 @@ public struct PointFile: Sendable {
         var skipped = 0, empty = 0
         var firstSkipped: DatasetError?
         var featureIndices: [Int32] = []
+        /// The 0-based row numbers of the kept rows, when they are the ids (CSV without an id
+        /// column, read with a filter or skipping bad rows); written out as id text by `file`.
+        var rowNumbers: [Int] = []
 
         func file(path: String) -> PointFile {
-            PointFile(path: path, header: header,
+            var idBytes = idBytes, idEnds = idEnds
+            if !rowNumbers.isEmpty {
+                idEnds.reserveCapacity(rowNumbers.count)
+                for r in rowNumbers {
+                    PointFile.appendDecimal(r, to: &idBytes)
+                    idEnds.append(UInt32(idBytes.count))
+                }
+            }
+            return PointFile(path: path, header: header,
                       coordinates: TableCoordinates(kind: kind, xOrLongitude: xOrLongitude, yOrLatitude: yOrLatitude),
                       lines: lines, hasIDColumn: hasID, totalRows: total, delimiter: delimiter,
                       skippedRows: skipped, firstSkipped: firstSkipped, emptyRows: empty, featureIndices: featureIndices,
                       idBytes: idBytes, idEnds: idEnds)
+        }
+    }
+
+    /// Appends the decimal digits of `n` ≥ 0 (no String on the way).
+    static func appendDecimal(_ n: Int, to bytes: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { d in
+            var v = n, k = d.count
+            repeat {
+                k -= 1
+                d[k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: d[k...])
         }
     }
 
@@ -177,176 +195,6 @@ public struct PointFile: Sendable {
         guard r.categoryOK, f.numbersPass(area: r.area, deposit: r.deposit, rent: r.rent) else { return false }
         if let box = f.bbox, !box.contains(lon: r.lon, lat: r.lat) { return false }
         return true
-    }
-
-    // MARK: - CSV
-
-    /// What the reader does with each column.
-    private enum Role: UInt8 {
-        case skip, x, y, lon, lat, id, category, area, deposit, rent
-    }
-
-    private struct Visitor: CSVVisitor {
-        let path: String
-        let prefer: CoordinateKind?
-        let filter: ListingFilter?
-        let options: ReadOptions
-        let categoryNames: [[UInt8]]
-        /// Kept rows are named by their row numbers when there is no id column (a filter or
-        /// skipped rows would otherwise renumber them).
-        let recordsRowNumbers: Bool
-        var header: [String] = []
-        var sawHeader = false
-        var roles: [Role] = []
-        var idCol = -1
-        var rows = Builder()
-        var row = RowValues()
-        var x = 0.0, y = 0.0
-        /// `idBytes.count` when the current row started, to drop its id if the row is dropped.
-        var rowIDStart = 0
-        /// Whether the current row has an error, and the first one (reported, or counted under
-        /// `skipBadRows`, when the row ends; only touched when a row fails, so the hot path
-        /// stores one flag).
-        var rowFailed = false
-        var rowError: DatasetError?
-
-        init(path: String, prefer: CoordinateKind?, filter: ListingFilter?, options: ReadOptions) {
-            self.path = path
-            self.prefer = prefer
-            self.filter = filter
-            self.options = options
-            categoryNames = filter?.categoryBytes ?? []
-            recordsRowNumbers = filter != nil || options.skipBadRows
-        }
-
-        /// The field as a finite number; otherwise 0, with the row's error noted.
-        @inline(__always)
-        private mutating func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ line: Int) -> Double {
-            if let v = parseDouble(bytes), v.isFinite { return v }
-            if !rowFailed {
-                rowFailed = true
-                let text = String(decoding: bytes, as: UTF8.self)
-                rowError = parseDouble(bytes) == nil
-                    ? .invalidNumber(path: path, line: line, column: header[index], text: text)
-                    : .nonFinite(path: path, line: line, column: header[index], text: text)
-            }
-            return 0
-        }
-
-        private mutating func outOfRange(_ v: Double, _ index: Int, _ line: Int, _ limit: String) {
-            if !rowFailed {
-                rowFailed = true
-                rowError = .outOfRange(path: path, line: line, column: header[index], value: v, limit: limit)
-            }
-        }
-
-        mutating func field(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, line: Int) throws(DatasetError) {
-            if !sawHeader { header.append(String(decoding: bytes, as: UTF8.self)); return }
-            guard index < roles.count else { return }   // a ragged row; endRecord reports it
-            switch roles[index] {
-            case .skip:
-                return
-            case .x:
-                x = number(bytes, index, line)
-            case .y:
-                y = number(bytes, index, line)
-            case .lon:
-                let v = number(bytes, index, line)
-                if abs(v) > 180 { outOfRange(v, index, line, "longitude must be within ±180") }
-                row.lon = v
-            case .lat:
-                let v = number(bytes, index, line)
-                if abs(v) > 90 { outOfRange(v, index, line, "latitude must be within ±90") }
-                row.lat = v
-            case .id:
-                rows.idBytes.append(contentsOf: bytes)
-            case .category:
-                row.categoryOK = ListingFilter.categoryMatches(bytes, categoryNames)
-            case .area:
-                row.area = number(bytes, index, line)
-            case .deposit:
-                row.deposit = number(bytes, index, line)
-            case .rent:
-                row.rent = number(bytes, index, line)
-            }
-        }
-
-        /// Forgets the id bytes of a row that is not kept.
-        private mutating func dropRowID() {
-            if idCol >= 0 { rows.idBytes.removeLast(rows.idBytes.count - rowIDStart) }
-        }
-
-        mutating func endRecord(line: Int, fieldCount: Int, hasData: Bool) throws(DatasetError) {
-            if !sawHeader {
-                sawHeader = true
-                try assignRoles()
-                return
-            }
-            defer { row.categoryOK = true; rowFailed = false }
-            // A row of empty fields (`;;;`), as spreadsheets leave at the end of an export.
-            guard hasData else { dropRowID(); rows.empty += 1; return }
-            if fieldCount != header.count && !rowFailed {
-                rowFailed = true
-                rowError = .raggedRow(path: path, line: line, expected: header.count, found: fieldCount)
-            }
-            rows.total += 1
-            if rowFailed, let e = rowError {
-                guard options.skipBadRows else { throw e }
-                dropRowID()
-                rows.skipped += 1
-                if rows.firstSkipped == nil { rows.firstSkipped = e }
-                return
-            }
-            if let f = filter, !PointFile.passes(row, f) {
-                dropRowID()
-                return
-            }
-            if idCol >= 0 {
-                rows.idEnds.append(UInt32(rows.idBytes.count))
-                rowIDStart = rows.idBytes.count
-            } else if recordsRowNumbers {
-                // No id column: record the row number, so ids still name input rows.
-                rows.idBytes.append(contentsOf: String(rows.total - 1).utf8)
-                rows.idEnds.append(UInt32(rows.idBytes.count))
-            }
-            if rows.kind == .xy {
-                rows.xOrLongitude.append(x); rows.yOrLatitude.append(y)
-            } else {
-                rows.xOrLongitude.append(row.lon); rows.yOrLatitude.append(row.lat)
-            }
-            if filter?.region != nil { rows.regionLon.append(row.lon); rows.regionLat.append(row.lat) }
-            rows.lines.append(Int32(truncatingIfNeeded: line))
-        }
-
-        /// Finds the columns from the header and gives each its role.
-        private mutating func assignRoles() throws(DatasetError) {
-            let t = CSVTable(path: path, header: header, rows: [], lines: [])
-            let c = try ResolvedColumns.resolve(header: header, path: path, prefer: prefer, options: options)
-            rows.kind = c.kind
-            roles = [Role](repeating: .skip, count: header.count)
-            if rows.kind == .xy { roles[c.first] = .x; roles[c.second] = .y } else { roles[c.first] = .lon; roles[c.second] = .lat }
-            idCol = c.id ?? -1
-            if idCol >= 0 { roles[idCol] = .id }
-            guard let f = filter else { return }
-            if f.needsLonLat && rows.kind == .xy {
-                guard let lon = c.longitude, let lat = c.latitude else {
-                    throw .missingFilterColumn(path: path, option: f.bbox != nil ? "--bbox" : "--within",
-                                               wanted: "lat/latitude and lon/lng/longitude", found: header)
-                }
-                roles[lon] = .lon; roles[lat] = .lat
-            }
-            func attach(_ names: [String], _ role: Role, _ option: String, _ wanted: Bool) throws(DatasetError) {
-                guard wanted else { return }
-                guard let c = t.column(named: names) else {
-                    throw .missingFilterColumn(path: path, option: option, wanted: names.joined(separator: "/"), found: header)
-                }
-                roles[c] = role
-            }
-            try attach(ListingFilter.categoryNames, .category, "--category", f.categories != nil)
-            try attach(ListingFilter.areaNames, .area, "--area", f.area != nil)
-            try attach(ListingFilter.depositNames, .deposit, "--deposit", f.deposit != nil)
-            try attach(ListingFilter.rentNames, .rent, "--rent", f.rent != nil)
-        }
     }
 
     // MARK: - GeoJSON

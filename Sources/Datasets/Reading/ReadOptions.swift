@@ -13,11 +13,14 @@ public struct ReadOptions: Sendable, Equatable {
     /// A malformed row (bad number, out-of-range coordinate, wrong field count) is skipped and
     /// counted instead of ending the read.
     public var skipBadRows: Bool
+    /// Threads that read a CSV file (its parts, split at line ends); nil: one per processor.
+    /// The result is the same for any number.
+    public var threads: Int?
 
     public init(latitude: String? = nil, longitude: String? = nil, x: String? = nil, y: String? = nil,
-                id: String? = nil, delimiter: UInt8? = nil, skipBadRows: Bool = false) {
+                id: String? = nil, delimiter: UInt8? = nil, skipBadRows: Bool = false, threads: Int? = nil) {
         self.latitude = latitude; self.longitude = longitude; self.x = x; self.y = y; self.id = id
-        self.delimiter = delimiter; self.skipBadRows = skipBadRows
+        self.delimiter = delimiter; self.skipBadRows = skipBadRows; self.threads = threads
     }
 
     /// Names tried for each column when none is given, in order of preference (compared
