@@ -44,55 +44,132 @@ extension PinIndex {
         case .disabled: hasher = SipHash24(k0: 0x7069_6e73_2d6f_7065, k1: 0x6e2d_6964_732d_3031); mask = nil
         case .displaced(let m): hasher = SipHash24(k0: m.seed.0 ^ 0x746f_6b65_6e73_2121, k1: m.seed.1); mask = m
         }
-        // Keys are recomputed from the listings where needed (`key(_:)`, a few instructions)
-        // rather than held as a 16-byte-a-listing column.
-        var tokens = [UInt64](); tokens.reserveCapacity(n)
-        for i in 0..<n {
-            let k = listings.key(i)
-            tokens.append(hasher.hash(k.tag, k.value))
+        // Listings are grouped into locations by their key (a hash table, locations numbered
+        // by first row), then the locations, not the listings, are put in the canonical order:
+        // by token (keyed hash of the key) with a radix sort, equal tokens (a 64-bit collision)
+        // by key. Within a location, listings go by id. (Sorting all 1M listings by token and
+        // key, and hashing and masking per listing, was a fifth of the build.)
+        var locOf = [Int32](repeating: 0, count: n)
+        var kTag: [UInt64] = [], kValue: [UInt64] = []
+        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16)
+        do {
+            var capacity = 1 << 12
+            var table = [Int32](repeating: -1, count: capacity)
+            @inline(__always) func slot(_ t: UInt64, _ v: UInt64, _ mask: Int) -> Int {
+                var h = v &+ t &* 0x9E37_79B9_7F4A_7C15
+                h = (h ^ (h >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+                h = (h ^ (h >> 33)) &* 0xC4CE_B9FE_1A85_EC53
+                return Int(truncatingIfNeeded: h ^ (h >> 33)) & mask
+            }
+            listings.keyTags.withUnsafeBufferPointer { tags in
+            listings.keyValues.withUnsafeBufferPointer { values in
+            listings.longitudes.withUnsafeBufferPointer { lons in
+            listings.latitudes.withUnsafeBufferPointer { lats in
+            locOf.withUnsafeMutableBufferPointer { locOf in
+                for i in 0..<n {
+                    let k = tags[i] == 0 ? LocationKey(longitude: lons[i], latitude: lats[i])
+                        : LocationKey(tag: UInt64(tags[i]), value: values[i])
+                    if 2 * kTag.count >= capacity {
+                        capacity *= 2
+                        table = [Int32](repeating: -1, count: capacity)
+                        table.withUnsafeMutableBufferPointer { t in
+                            for l in 0..<kTag.count {
+                                var s = slot(kTag[l], kValue[l], capacity - 1)
+                                while t[s] >= 0 { s = (s + 1) & (capacity - 1) }
+                                t[s] = Int32(l)
+                            }
+                        }
+                    }
+                    let found: Int32 = table.withUnsafeMutableBufferPointer { t in
+                        var s = slot(k.tag, k.value, capacity - 1)
+                        while true {
+                            let l = t[s]
+                            if l < 0 {
+                                t[s] = Int32(kTag.count)
+                                kTag.append(k.tag); kValue.append(k.value)
+                                return t[s]
+                            }
+                            if kTag[Int(l)] == k.tag && kValue[Int(l)] == k.value { return l }
+                            s = (s + 1) & (capacity - 1)
+                        }
+                    }
+                    locOf[i] = found
+                }
+            }}}}}
         }
-        // By token with a radix sort, then runs of equal tokens (one key, or a 64-bit
-        // collision) by key and id: a comparison sort of all 1M listings took 0.15 s.
-        var byToken = (0..<n).map { (key: tokens[$0], root: Int32($0)) }
+        let L = kTag.count
+        var byToken = [(key: UInt64, root: Int32)](unsafeUninitializedCapacity: L) { b, c in
+            for l in 0..<L { b[l] = (hasher.hash(kTag[l], kValue[l]), Int32(l)) }
+            c = L
+        }
         var scratch: [(key: UInt64, root: Int32)] = []
         Cut.sortByKey(&byToken, scratch: &scratch)
         scratch = []
-        var order = byToken.map(\.root)
-        byToken = []
-        var runStart = 0
-        while runStart < n {
-            var runEnd = runStart + 1
-            while runEnd < n && tokens[Int(order[runEnd])] == tokens[Int(order[runStart])] { runEnd += 1 }
-            if runEnd - runStart > 1 {
-                order[runStart..<runEnd].sort { a, b in
-                    let i = Int(a), j = Int(b)
-                    let ki = listings.key(i), kj = listings.key(j)
-                    if ki != kj { return ki < kj }
-                    return listings.ids[i] < listings.ids[j]
+        do {
+            var runStart = 0
+            while runStart < L {
+                var runEnd = runStart + 1
+                while runEnd < L && byToken[runEnd].key == byToken[runStart].key { runEnd += 1 }
+                if runEnd - runStart > 1 {
+                    byToken[runStart..<runEnd].sort { a, b in
+                        (kTag[Int(a.root)], kValue[Int(a.root)]) < (kTag[Int(b.root)], kValue[Int(b.root)])
+                    }
+                }
+                runStart = runEnd
+            }
+        }
+        // Rank of each location; its rows; listings placed in input order, then by id.
+        var rankOf = [Int32](repeating: 0, count: L)
+        var locFirstRow = [Int32](repeating: 0, count: L + 1)   // first position in `order` of each location
+        var order = [Int32](repeating: 0, count: n)
+        rankOf.withUnsafeMutableBufferPointer { rankOf in
+        locFirstRow.withUnsafeMutableBufferPointer { first in
+        order.withUnsafeMutableBufferPointer { order in
+        locOf.withUnsafeBufferPointer { locOf in
+        listings.ids.withUnsafeBufferPointer { ids in
+            for r in 0..<L { rankOf[Int(byToken[r].root)] = Int32(r) }
+            for i in 0..<n { first[Int(rankOf[Int(locOf[i])]) + 1] += 1 }
+            for r in 0..<L { first[r + 1] += first[r] }
+            var next = Array(first[0..<L])
+            next.withUnsafeMutableBufferPointer { next in
+                for i in 0..<n {
+                    let r = Int(rankOf[Int(locOf[i])])
+                    order[Int(next[r])] = Int32(i); next[r] += 1
                 }
             }
-            runStart = runEnd
-        }
-        tokens = []
-        // Runs of one key are one location; its first listing (smallest id) places it.
-        var locFirstRow: [Int32] = []           // first position in `order` of each location
-        var locToken: [UInt64] = []
-        var lLon: [Double] = [], lLat: [Double] = [], lX: [Double] = [], lY: [Double] = []
-        for p in 0..<n {
-            let i = Int(order[p])
-            let key = listings.key(i)
-            if p > 0 && listings.key(Int(order[p - 1])) == key { continue }
-            locFirstRow.append(Int32(p))
-            locToken.append(hasher.hash(key.tag, key.value))
-            var lon = listings.longitudes[i], lat = listings.latitudes[i]
-            if let mask { (lon, lat) = mask.displayedPosition(of: key, longitude: lon, latitude: lat) }
-            lLon.append(lon); lLat.append(lat)
-            lX.append(WebMercator.x(longitude: lon)); lY.append(WebMercator.y(latitude: lat))
-        }
+            for r in 0..<L {
+                let lo = Int(first[r]), hi = Int(first[r + 1])
+                var sorted = true
+                var p = lo + 1
+                while p < hi { if ids[Int(order[p])] < ids[Int(order[p - 1])] { sorted = false; break }; p += 1 }
+                if !sorted {
+                    var slice = UnsafeMutableBufferPointer(rebasing: order[lo..<hi])
+                    slice.sort { ids[Int($0)] < ids[Int($1)] }
+                }
+            }
+        }}}}}
+        locOf = []; rankOf = []
+        // One token, displayed position and Mercator position per location (in canonical order),
+        // placed by its first listing (smallest id).
+        var locToken = [UInt64](repeating: 0, count: L)
+        var lLon = [Double](repeating: 0, count: L), lLat = [Double](repeating: 0, count: L)
+        var lX = [Double](repeating: 0, count: L), lY = [Double](repeating: 0, count: L)
+        listings.longitudes.withUnsafeBufferPointer { lons in
+        listings.latitudes.withUnsafeBufferPointer { lats in
+            for r in 0..<L {
+                let l = Int(byToken[r].root)
+                let key = LocationKey(tag: kTag[l], value: kValue[l])
+                locToken[r] = byToken[r].key
+                let i = Int(order[Int(locFirstRow[r])])
+                var lon = lons[i], lat = lats[i]
+                if let mask { (lon, lat) = mask.displayedPosition(of: key, longitude: lon, latitude: lat) }
+                lLon[r] = lon; lLat[r] = lat
+                lX[r] = WebMercator.x(longitude: lon); lY[r] = WebMercator.y(latitude: lat)
+            }
+        }}
+        byToken = []; kTag = []; kValue = []
         // True positions and keys are not read again.
         listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
-        let L = lLon.count
-        locFirstRow.append(Int32(n))
         let locCount = (0..<L).map { Int32(locFirstRow[$0 + 1] - locFirstRow[$0]) }
 
         // 2. The hierarchy's MST over the displayed locations.
@@ -109,44 +186,70 @@ extension PinIndex {
         cut.run(mst: mst)
         cut.dropWorkingState()
 
-        // 4. Depth-first order of the final forest; rows and node ranges.
+        // 4. Depth-first order of the final forest; rows and node ranges. Children have lower
+        // node numbers than their parent, so sizes add up in ascending order and each node's
+        // children are laid out (in their sibling order) in descending order, roots first in
+        // ascending order: the depth-first order without a walk.
         let nodes = cut.nodeCount
         var start = [Int32](repeating: 0, count: nodes), end = [Int32](repeating: 0, count: nodes)
         var low = [UInt8](repeating: 0, count: nodes)
-        var rowOrder = [Int32](); rowOrder.reserveCapacity(n)   // input index of each row
-        var rowLoc = [Int32](); rowLoc.reserveCapacity(n)
         var minToken = [UInt64](repeating: .max, count: nodes)
-        var runs: (end: [Int32], location: [Int32], x: [Double], y: [Double]) = ([], [], [], [])
-        runs.end.reserveCapacity(L); runs.location.reserveCapacity(L); runs.x.reserveCapacity(L); runs.y.reserveCapacity(L)
-        var stack: [(Int32, Bool)] = cut.roots.reversed().map { ($0, false) }
-        while let item = stack.popLast() {
-            let (v, done) = item
-            let node = Int(v)
-            if done {
-                end[node] = Int32(rowOrder.count)
-                if cut.parent[node] >= 0 {
-                    let p = Int(cut.parent[node])
-                    minToken[p] = min(minToken[p], minToken[node])
+        var firstRun = [Int32](repeating: 0, count: nodes)     // locations before the node's first
+        var rowOrder = [Int32](repeating: 0, count: n)          // input index of each row
+        var rowLoc = [Int32](repeating: 0, count: n)
+        var runs: (end: [Int32], location: [Int32], x: [Double], y: [Double])
+            = ([Int32](repeating: 0, count: L), [Int32](repeating: 0, count: L), [Double](repeating: 0, count: L), [Double](repeating: 0, count: L))
+        start.withUnsafeMutableBufferPointer { start in
+        end.withUnsafeMutableBufferPointer { size in                 // sizes first, ends last
+        firstRun.withUnsafeMutableBufferPointer { firstRun in
+        minToken.withUnsafeMutableBufferPointer { minToken in
+        low.withUnsafeMutableBufferPointer { low in
+        cut.parent.withUnsafeBufferPointer { parent in
+        cut.firstChild.withUnsafeBufferPointer { firstChild in
+        cut.nextSibling.withUnsafeBufferPointer { nextSibling in
+        cut.high.withUnsafeBufferPointer { high in
+            var leaves = [Int32](repeating: 0, count: nodes)
+            leaves.withUnsafeMutableBufferPointer { leaves in
+                for v in 0..<nodes {
+                    if v < L { size[v] = locCount[v]; leaves[v] = 1; minToken[v] = locToken[v] }
+                    let p = Int(parent[v])
+                    if p >= 0 {
+                        size[p] += size[v]; leaves[p] += leaves[v]
+                        if minToken[v] < minToken[p] { minToken[p] = minToken[v] }
+                    }
                 }
-                continue
+                var s: Int32 = 0, f: Int32 = 0
+                for r in cut.roots { start[Int(r)] = s; firstRun[Int(r)] = f; s += size[Int(r)]; f += leaves[Int(r)] }
+                for v in stride(from: nodes - 1, through: L, by: -1) {
+                    var s = start[v], f = firstRun[v]
+                    var c = firstChild[v]
+                    while c >= 0 {
+                        start[Int(c)] = s; firstRun[Int(c)] = f
+                        s += size[Int(c)]; f += leaves[Int(c)]
+                        c = nextSibling[Int(c)]
+                    }
+                }
             }
-            start[node] = Int32(rowOrder.count)
-            low[node] = cut.parent[node] < 0 ? 0 : cut.high[Int(cut.parent[node])] + 1
-            stack.append((v, true))
-            if node < L {
-                for p in Int(locFirstRow[node])..<Int(locFirstRow[node + 1]) { rowOrder.append(order[p]); rowLoc.append(Int32(node)) }
-                minToken[node] = locToken[node]
-                runs.end.append(Int32(rowOrder.count)); runs.location.append(Int32(node))
-                runs.x.append(lX[node]); runs.y.append(lY[node])
-            } else {
-                // Children pushed, then put in reverse so that the first is visited first.
-                let mark = stack.count
-                var c = cut.firstChild[node]
-                while c >= 0 { stack.append((c, false)); c = cut.nextSibling[Int(c)] }
-                stack[mark...].reverse()
+            for v in 0..<nodes {
+                size[v] += start[v]
+                low[v] = parent[v] < 0 ? 0 : high[Int(parent[v])] + 1
             }
-        }
-        order = []
+        }}}}}}}}}
+        rowOrder.withUnsafeMutableBufferPointer { rowOrder in
+        rowLoc.withUnsafeMutableBufferPointer { rowLoc in
+        runs.end.withUnsafeMutableBufferPointer { runEnd in
+        runs.location.withUnsafeMutableBufferPointer { runLocation in
+        runs.x.withUnsafeMutableBufferPointer { runX in
+        runs.y.withUnsafeMutableBufferPointer { runY in
+        order.withUnsafeBufferPointer { order in
+            for l in 0..<L {
+                var row = Int(start[l])
+                for p in Int(locFirstRow[l])..<Int(locFirstRow[l + 1]) { rowOrder[row] = order[p]; rowLoc[row] = Int32(l); row += 1 }
+                let k = Int(firstRun[l])
+                runEnd[k] = end[l]; runLocation[k] = Int32(l); runX[k] = lX[l]; runY[k] = lY[l]
+            }
+        }}}}}}}
+        order = []; firstRun = []
         // Ids: the smallest location token and the count, through the keyed hash.
         var ids = [UInt64](repeating: 0, count: nodes)
         var capacity = 1
@@ -172,24 +275,28 @@ extension PinIndex {
         idTable = table
         runEnd = runs.end; runLocation = runs.location; runX = runs.x; runY = runs.y
         // Each listing column becomes the index's row column, then is freed (see init's doc).
-        rowID = rowOrder.map { listings.ids[Int($0)] }
+        rowID = gather(listings.ids, rowOrder)
         listings.ids = []
         rowLocation = rowLoc
-        let categories = rowOrder.map { listings.categories[Int($0)] }
+        let categories = gather(listings.categories, rowOrder)
         listings.categories = []
         // Each run's categories as bits (bit 16: no category).
         var runMask = [UInt32](repeating: 0, count: runs.end.count)
-        var row = 0
-        for k in 0..<runs.end.count {
-            while row < Int(runs.end[k]) { runMask[k] |= 1 << UInt32(min(categories[row], 16)); row += 1 }
-        }
+        runMask.withUnsafeMutableBufferPointer { runMask in
+        categories.withUnsafeBufferPointer { categories in
+            var row = 0
+            for k in 0..<runs.end.count {
+                let e = Int(runs.end[k])
+                while row < e { runMask[k] |= 1 << UInt32(min(categories[row], 16)); row += 1 }
+            }
+        }}
         runCategories = runMask
-        let deposits = rowOrder.map { listings.deposits[Int($0)] }
+        let deposits = gather(listings.deposits, rowOrder)
         listings.deposits = []
-        let rents = rowOrder.map { listings.rents[Int($0)] }
+        let rents = gather(listings.rents, rowOrder)
         listings.rents = []
         rowCategory = categories
-        rowArea = rowOrder.map { listings.areas[Int($0)] }
+        rowArea = gather(listings.areas, rowOrder)
         listings.areas = []
         rowOrder = []
         rowDeposit = deposits
@@ -206,18 +313,36 @@ extension PinIndex {
         let width = codes.count
         var perNode = [UInt32](repeating: 0, count: nodes * width)
         if width > 0 {
-            for v in 0..<nodes {
-                if v < L {
-                    for r in Int(start[v])..<Int(end[v]) where slotOfCode[Int(categories[r])] >= 0 {
-                        perNode[v * width + slotOfCode[Int(categories[r])]] += 1
+            perNode.withUnsafeMutableBufferPointer { perNode in
+            categories.withUnsafeBufferPointer { categories in
+            cut.parent.withUnsafeBufferPointer { parent in
+                for v in 0..<nodes {
+                    if v < L {
+                        for r in Int(start[v])..<Int(end[v]) {
+                            let k = slotOfCode[Int(categories[r])]
+                            if k >= 0 { perNode[v * width + k] += 1 }
+                        }
                     }
+                    let p = Int(parent[v])
+                    if p >= 0 { for k in 0..<width { perNode[p * width + k] += perNode[v * width + k] } }
                 }
-                let p = Int(cut.parent[v])
-                if p >= 0 { for k in 0..<width { perNode[p * width + k] += perNode[v * width + k] } }
-            }
+            }}}
         }
         categoryCodes = codes
         categoryCounts = perNode
+    }
+}
+
+/// `column[order[r]]` for every r.
+@inline(__always)
+func gather<T>(_ column: [T], _ order: [Int32]) -> [T] {
+    column.withUnsafeBufferPointer { c in
+        order.withUnsafeBufferPointer { o in
+            [T](unsafeUninitializedCapacity: o.count) { b, k in
+                for r in 0..<o.count { (b.baseAddress! + r).initialize(to: c[Int(o[r])]) }
+                k = o.count
+            }
+        }
     }
 }
 
@@ -373,19 +498,43 @@ struct Cut {
             let c = Double(count[Int(r)])
             return (Self.cellKey(sx[Int(r)] / c * world / cell, sy[Int(r)] / c * world / cell), r)
         }
+        // Each sorted list's pins' disc centres (pixels) and diameters, in the list's order:
+        // probes read these in sequence instead of the group arrays at random. They are the
+        // pins' current values: a pin in `everyone` that merged since is skipped, and `moved`
+        // is re-listed after every round.
+        func discs(_ list: [(key: UInt64, root: Int32)], _ xs: inout [Double], _ ys: inout [Double], _ ds: inout [Double]) {
+            let n = list.count
+            xs = [Double](repeating: 0, count: n); ys = xs; ds = xs
+            count.withUnsafeBufferPointer { count in
+            sx.withUnsafeBufferPointer { sx in
+            sy.withUnsafeBufferPointer { sy in
+            xs.withUnsafeMutableBufferPointer { xs in
+            ys.withUnsafeMutableBufferPointer { ys in
+            ds.withUnsafeMutableBufferPointer { ds in
+                for k in 0..<n {
+                    let r = Int(list[k].root)
+                    let c = Double(count[r])
+                    xs[k] = sx[r] / c * world; ys[k] = sy[r] / c * world
+                    ds[k] = options.diameter(count: count[r])
+                }
+            }}}}}}
+        }
         var everyone = current.map(keyed)
         Self.sortByKey(&everyone, scratch: &scratch)
+        var ex: [Double] = [], ey: [Double] = [], ed: [Double] = []
+        discs(everyone, &ex, &ey, &ed)
         var changed = everyone
+        var cx = ex, cy = ey, cd = ed
         var movedList: [Int32] = [], moved: [(key: UInt64, root: Int32)] = []
+        var mx: [Double] = [], my: [Double] = [], md: [Double] = []
         var round = 0
         while true {
             pairs.removeAll(keepingCapacity: true)
             var cursors = [Int](repeating: 0, count: 6)
-            for (key, r) in changed {
+            for q in 0..<changed.count {
+                let (key, r) = changed[q]
                 let ri = Int(r)
-                let ci = Double(count[ri])
-                let xi = sx[ri] / ci * world, yi = sy[ri] / ci * world
-                let di = options.diameter(count: count[ri])
+                let xi = cx[q], yi = cy[q], di = cd[q]
                 let (gx, gy) = (Int64(key & 0xFFFF_FFFF), Int64(key >> 32))
                 // Round 0: each pair once (rj > ri). Later: the unmoved pins, then the moved ones.
                 for source in 0..<(round == 0 ? 1 : 2) {
@@ -396,20 +545,18 @@ struct Cut {
                         guard row >= 0 else { continue }
                         let from = Self.pack(max(gx - 1, 0), row), hiKey = Self.pack(gx + 1, row)
                         // Probes come in key order, so each (source, row) search starts where the
-                // last one ended: a gallop from that cursor instead of a binary search of all.
-                let c = source * 3 + Int(dy + 1)
-                var k = source == 0 ? Self.lowerBound(everyone, from, after: cursors[c]) : Self.lowerBound(moved, from, after: cursors[c])
-                cursors[c] = k
+                        // last one ended: a gallop from that cursor instead of a binary search of all.
+                        let c = source * 3 + Int(dy + 1)
+                        var k = source == 0 ? Self.lowerBound(everyone, from, after: cursors[c]) : Self.lowerBound(moved, from, after: cursors[c])
+                        cursors[c] = k
                         while k < n {
                             let (kk, rj32) = source == 0 ? everyone[k] : moved[k]
                             if kk > hiKey { break }
                             let rj = Int(rj32)
+                            let (xj, yj, dj) = source == 0 ? (ex[k], ey[k], ed[k]) : (mx[k], my[k], md[k])
                             k += 1
                             if round == 0 ? rj <= ri : rj == ri { continue }
                             if unmovedOnly && (movedAt[rj] == Int8(zoom) || uf.find(rj) != rj) { continue }
-                            let cj = Double(count[rj])
-                            let xj = sx[rj] / cj * world, yj = sy[rj] / cj * world
-                            let dj = options.diameter(count: count[rj])
                             let dx = xi - xj, dy = yi - yj
                             let need = (di + dj) / 2
                             let d2 = dx * dx + dy * dy
@@ -434,9 +581,11 @@ struct Cut {
             }
             for c in changed { movedAt[Int(c.root)] = Int8(zoom); movedList.append(c.root) }
             Self.sortByKey(&changed, scratch: &scratch)
+            discs(changed, &cx, &cy, &cd)
             movedList = movedList.filter { uf.find(Int($0)) == Int($0) }
             moved = movedList.map(keyed)
             Self.sortByKey(&moved, scratch: &scratch)
+            discs(moved, &mx, &my, &md)
             round += 1
         }
         if round > 0 { current = current.filter { uf.find(Int($0)) == Int($0) } }
@@ -453,15 +602,19 @@ struct Cut {
         scratch = keys
         var counts = [Int](repeating: 0, count: 1 << 16)
         for shift in stride(from: UInt64(0), to: 64, by: 16) where (varying >> shift) & 0xFFFF != 0 {
-            for d in 0..<counts.count { counts[d] = 0 }
-            for k in keys { counts[Int((k.key >> shift) & 0xFFFF)] += 1 }
-            var sum = 0
-            for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
-            for k in keys {
-                let d = Int((k.key >> shift) & 0xFFFF)
-                scratch[counts[d]] = k
-                counts[d] += 1
-            }
+            counts.withUnsafeMutableBufferPointer { counts in
+            keys.withUnsafeBufferPointer { keys in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                for d in 0..<counts.count { counts[d] = 0 }
+                for k in keys { counts[Int((k.key >> shift) & 0xFFFF)] += 1 }
+                var sum = 0
+                for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
+                for k in keys {
+                    let d = Int((k.key >> shift) & 0xFFFF)
+                    scratch[counts[d]] = k
+                    counts[d] += 1
+                }
+            }}}
             swap(&keys, &scratch)
         }
     }
