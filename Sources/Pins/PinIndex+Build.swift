@@ -1,6 +1,7 @@
 // Building a PinIndex: mask, hierarchy, cut per zoom, order (see PinIndex.swift's header).
 
 import ClusterCore
+import Dispatch
 
 extension PinIndex {
     /// Builds the index in one call.
@@ -32,10 +33,17 @@ extension PinIndex {
                 throw .invalidParameter(name: "category of listing \(listings.ids[i])", value: "\(c)", requirement: "must be a code 0...15")
             }
         }
-        var sortedIDs = listings.ids
-        sortedIDs.sort()
-        for i in 1..<max(sortedIDs.count, 1) where sortedIDs[i] == sortedIDs[i - 1] { throw .duplicateListingID(sortedIDs[i]) }
-        sortedIDs = []
+        // Duplicate ids: none if they ascend (as a file's usually do), else sorted and compared.
+        let ascending = listings.ids.withUnsafeBufferPointer { ids in
+            var k = 1
+            while k < ids.count && ids[k - 1] < ids[k] { k += 1 }
+            return k >= ids.count
+        }
+        if !ascending {
+            var sortedIDs = listings.ids
+            sortedIDs.sort()
+            for i in 1..<max(sortedIDs.count, 1) where sortedIDs[i] == sortedIDs[i - 1] { throw .duplicateListingID(sortedIDs[i]) }
+        }
 
         // 1. Locations in canonical order: by token (keyed hash of the key), key, then id.
         let hasher: SipHash24
@@ -156,7 +164,20 @@ extension PinIndex {
         var lX = [Double](repeating: 0, count: L), lY = [Double](repeating: 0, count: L)
         listings.longitudes.withUnsafeBufferPointer { lons in
         listings.latitudes.withUnsafeBufferPointer { lats in
-            for r in 0..<L {
+        locToken.withUnsafeMutableBufferPointer { locToken in
+        lLon.withUnsafeMutableBufferPointer { lLon in
+        lLat.withUnsafeMutableBufferPointer { lLat in
+        lX.withUnsafeMutableBufferPointer { lX in
+        lY.withUnsafeMutableBufferPointer { lY in
+        byToken.withUnsafeBufferPointer { byToken in
+        order.withUnsafeBufferPointer { order in
+        locFirstRow.withUnsafeBufferPointer { locFirstRow in
+        kTag.withUnsafeBufferPointer { kTag in
+        kValue.withUnsafeBufferPointer { kValue in
+          // Each location on its own (disjoint slots), in parts on `threads` threads.
+          let parts = L >= 1 << 14 ? options.threads : 1
+          inParallel(parts, threads: options.threads) { part in
+            for r in (L * part / parts)..<(L * (part + 1) / parts) {
                 let l = Int(byToken[r].root)
                 let key = LocationKey(tag: kTag[l], value: kValue[l])
                 locToken[r] = byToken[r].key
@@ -166,7 +187,8 @@ extension PinIndex {
                 lLon[r] = lon; lLat[r] = lat
                 lX[r] = WebMercator.x(longitude: lon); lY[r] = WebMercator.y(latitude: lat)
             }
-        }}
+          }
+        }}}}}}}}}}}}
         byToken = []; kTag = []; kValue = []
         // True positions and keys are not read again.
         listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
@@ -301,8 +323,16 @@ extension PinIndex {
         rowOrder = []
         rowDeposit = deposits
         rowRent = rents
-        depositQuantiles = RangeQuantiles(deposits)
-        rentQuantiles = RangeQuantiles(rents)
+        // The two columns' order statistics, on two threads when allowed.
+        var quantiles: (RangeQuantiles?, RangeQuantiles?) = (nil, nil)
+        withUnsafeMutablePointer(to: &quantiles.0) { dq in
+        withUnsafeMutablePointer(to: &quantiles.1) { rq in
+            inParallel(2, threads: options.threads) { part in
+                if part == 0 { dq.pointee = RangeQuantiles(deposits) } else { rq.pointee = RangeQuantiles(rents) }
+            }
+        }}
+        depositQuantiles = quantiles.0!
+        rentQuantiles = quantiles.1!
         // Listings per category present, per node: a location's from its rows, a group's as
         // the sum of its children's (children have lower node numbers than their parent).
         var present = [Bool](repeating: false, count: PinCategory.count)
@@ -330,6 +360,20 @@ extension PinIndex {
         }
         categoryCodes = codes
         categoryCounts = perNode
+    }
+}
+
+/// Calls `body(part)` for every part in `0..<parts`, on up to `threads` threads (inline when
+/// `threads` is 1). Parts must write disjoint memory, so results do not depend on `threads`.
+func inParallel(_ parts: Int, threads: Int, _ body: (Int) -> Void) {
+    if threads <= 1 || parts <= 1 {
+        for part in 0..<parts { body(part) }
+        return
+    }
+    withoutActuallyEscaping(body) { body in
+        // `concurrentPerform` returns only after every part is done.
+        nonisolated(unsafe) let work = body
+        DispatchQueue.concurrentPerform(iterations: parts) { work($0) }
     }
 }
 

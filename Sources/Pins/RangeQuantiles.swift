@@ -107,14 +107,16 @@ struct RangeQuantiles: Sendable {
             o.withUnsafeMutableBufferPointer { o in
             codes.withUnsafeMutableBufferPointer { codes in
             next.withUnsafeMutableBufferPointer { next in
-                for i in 0..<n where (codes[i] >> shift) & 1 == 1 { b[i >> 6] |= 1 << UInt64(i & 63) }
+                for i in 0..<n { b[i >> 6] |= UInt64((codes[i] >> shift) & 1) << UInt64(i & 63) }
                 for w in 0..<words { o[w + 1] = o[w] + UInt32(b[w].nonzeroBitCount) }
                 z = n - Int(o[words])
-                // Stable partition: zeros first, then ones.
+                // Stable partition: zeros first, then ones (without a branch on the bit).
                 var zi = 0, oi = z
                 for i in 0..<n {
                     let c = codes[i]
-                    if (c >> shift) & 1 == 1 { next[oi] = c; oi += 1 } else { next[zi] = c; zi += 1 }
+                    let one = Int((c >> shift) & 1)
+                    next[one == 1 ? oi : zi] = c
+                    oi += one; zi += 1 - one
                 }
             }}}}
             swap(&codes, &next)
