@@ -396,9 +396,14 @@ struct Cut {
     let options: PinOptions
     // Union-find over locations, with each root's group: listings, weighted coordinate sums, box.
     var uf: UnionFind
-    var count: [Int]
-    var sx: [Double], sy: [Double]
-    var bx0: [Double], bx1: [Double], by0: [Double], by1: [Double]
+    /// Each root's group in one record (one cache line), as merges read and write them
+    /// together at random locations.
+    struct Group {
+        var sx: Double, sy: Double
+        var bx0: Double, bx1: Double, by0: Double, by1: Double
+        var count: Int
+    }
+    var groups: [Group]
     /// The node standing for each root's group, as of the end of the last zoom.
     var nodeOf: [Int32]
     /// The zoom at which a root last took part in a merge (−1: never), and the child list of
@@ -423,10 +428,10 @@ struct Cut {
         L = locationCount
         self.options = options
         uf = UnionFind(count: L)
-        count = counts.map { Int($0) }
-        sx = (0..<L).map { xs[$0] * Double(counts[$0]) }
-        sy = (0..<L).map { ys[$0] * Double(counts[$0]) }
-        bx0 = xs; bx1 = xs; by0 = ys; by1 = ys
+        groups = (0..<L).map {
+            Group(sx: xs[$0] * Double(counts[$0]), sy: ys[$0] * Double(counts[$0]),
+                  bx0: xs[$0], bx1: xs[$0], by0: ys[$0], by1: ys[$0], count: Int(counts[$0]))
+        }
         nodeOf = (0..<L).map { Int32($0) }
         mergedAt = [Int8](repeating: -1, count: L)
         movedAt = [Int8](repeating: -1, count: L)
@@ -446,7 +451,7 @@ struct Cut {
     /// bytes a location.
     mutating func dropWorkingState() {
         uf = UnionFind(count: 0)
-        count = []; sx = []; sy = []; bx0 = []; bx1 = []; by0 = []; by1 = []
+        groups = []
         nodeOf = []; mergedAt = []; headOf = []; tailOf = []; movedAt = []; touched = []; current = []
     }
 
@@ -465,9 +470,12 @@ struct Cut {
         nextSibling[Int(ta)] = hb
         let r = uf.withRawAccess { $0.unionRoots(a, b) }
         let o = r == a ? b : a
-        count[r] += count[o]; sx[r] += sx[o]; sy[r] += sy[o]
-        bx0[r] = min(bx0[r], bx0[o]); bx1[r] = max(bx1[r], bx1[o])
-        by0[r] = min(by0[r], by0[o]); by1[r] = max(by1[r], by1[o])
+        var g = groups[r]
+        let h = groups[o]
+        g.count += h.count; g.sx += h.sx; g.sy += h.sy
+        g.bx0 = min(g.bx0, h.bx0); g.bx1 = max(g.bx1, h.bx1)
+        g.by0 = min(g.by0, h.by0); g.by1 = max(g.by1, h.by1)
+        groups[r] = g
         headOf[r] = ha; tailOf[r] = tb
         if Int(mergedAt[r]) != zoom { touched.append(Int32(r)) }
         mergedAt[r] = Int8(zoom)
@@ -487,8 +495,9 @@ struct Cut {
             func tryEdge(_ e: Int, _ cut: inout Cut) -> Bool {
                 let ra = cut.uf.find(Int(mst.a[e])), rb = cut.uf.find(Int(mst.b[e]))
                 if ra == rb { return true }
-                let w = max(cut.bx1[ra], cut.bx1[rb]) - min(cut.bx0[ra], cut.bx0[rb])
-                let h = max(cut.by1[ra], cut.by1[rb]) - min(cut.by0[ra], cut.by0[rb])
+                let ga = cut.groups[ra], gb = cut.groups[rb]
+                let w = max(ga.bx1, gb.bx1) - min(ga.bx0, gb.bx0)
+                let h = max(ga.by1, gb.by1) - min(ga.by0, gb.by0)
                 if w * w + h * h > cap2 { return false }
                 cut.merge(ra, rb, zoom: zoom)
                 return true
@@ -511,9 +520,9 @@ struct Cut {
                 firstChild.append(headOf[r])
                 nextSibling.append(-1)
                 high.append(UInt8(zoom))
-                let c = Double(count[r])
-                nodeCX.append(sx[r] / c); nodeCY.append(sy[r] / c)
-                nodeMinX.append(bx0[r]); nodeMaxX.append(bx1[r]); nodeMinY.append(by0[r]); nodeMaxY.append(by1[r])
+                let c = Double(groups[r].count)
+                nodeCX.append(groups[r].sx / c); nodeCY.append(groups[r].sy / c)
+                nodeMinX.append(groups[r].bx0); nodeMaxX.append(groups[r].bx1); nodeMinY.append(groups[r].by0); nodeMaxY.append(groups[r].by1)
                 var k = headOf[r]
                 while k >= 0 { parent[Int(k)] = v; k = nextSibling[Int(k)] }
                 nodeOf[r] = v
@@ -539,8 +548,8 @@ struct Cut {
         var pairs: [(depth: Double, a: Int32, b: Int32)] = []
         var scratch: [(key: UInt64, root: Int32)] = []
         func keyed(_ r: Int32) -> (key: UInt64, root: Int32) {
-            let c = Double(count[Int(r)])
-            return (Self.cellKey(sx[Int(r)] / c * world / cell, sy[Int(r)] / c * world / cell), r)
+            let c = Double(groups[Int(r)].count)
+            return (Self.cellKey(groups[Int(r)].sx / c * world / cell, groups[Int(r)].sy / c * world / cell), r)
         }
         // Each sorted list's pins' disc centres (pixels) and diameters, in the list's order:
         // probes read these in sequence instead of the group arrays at random. They are the
@@ -549,19 +558,17 @@ struct Cut {
         func discs(_ list: [(key: UInt64, root: Int32)], _ xs: inout [Double], _ ys: inout [Double], _ ds: inout [Double]) {
             let n = list.count
             xs = [Double](repeating: 0, count: n); ys = xs; ds = xs
-            count.withUnsafeBufferPointer { count in
-            sx.withUnsafeBufferPointer { sx in
-            sy.withUnsafeBufferPointer { sy in
+            groups.withUnsafeBufferPointer { groups in
             xs.withUnsafeMutableBufferPointer { xs in
             ys.withUnsafeMutableBufferPointer { ys in
             ds.withUnsafeMutableBufferPointer { ds in
                 for k in 0..<n {
-                    let r = Int(list[k].root)
-                    let c = Double(count[r])
-                    xs[k] = sx[r] / c * world; ys[k] = sy[r] / c * world
-                    ds[k] = options.diameter(count: count[r])
+                    let g = groups[Int(list[k].root)]
+                    let c = Double(g.count)
+                    xs[k] = g.sx / c * world; ys[k] = g.sy / c * world
+                    ds[k] = options.diameter(count: g.count)
                 }
-            }}}}}}
+            }}}}
         }
         var everyone = current.map(keyed)
         Self.sortByKey(&everyone, scratch: &scratch)
