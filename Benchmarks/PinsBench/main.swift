@@ -6,6 +6,7 @@
 //   .build/release/pins-bench seoul-1m.csv                 # build ratios (3 interleaved rounds) and queries
 //                                                          # (with pysupercluster's build when python3 has it)
 //   .build/release/pins-bench seoul-1m.csv --only build    # the PinIndex alone, for its peak memory
+//   .build/release/pins-bench seoul-1m.csv --threads 2     # PinIndex and HDBSCAN.fit on 2 threads each
 //
 // The machine is shared and noisy: the three builds are timed in interleaved rounds and
 // reported as medians and as per-round ratios, which stay comparable when the load changes.
@@ -41,10 +42,13 @@ func fmt(_ v: Double, _ decimals: Int = 3) -> String {
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
-guard let path = args.first else { print("usage: pins-bench FILE.csv [--only build|hdbscan|supercluster] [--rounds 3]"); exit(2) }
+guard let path = args.first else { print("usage: pins-bench FILE.csv [--only build|hdbscan|supercluster] [--rounds 3] [--threads 1]"); exit(2) }
 func option(_ name: String, in args: [String]) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
 let only = option("--only", in: args)
 let rounds = Int(option("--rounds", in: args) ?? "3")!
+/// Worker threads of the PinIndex build and of HDBSCAN.fit alike (default 1; the results are
+/// the same for any count).
+let threads = Int(option("--threads", in: args) ?? "1")!
 
 /// The listings of the file as an app would hold them (`PinListings`, the file's numeric
 /// columns taken over without a copy), plus their true positions for the viewport centres and
@@ -57,7 +61,7 @@ func loadListings(_ path: String) throws -> (listings: PinListings, longitudes: 
                                areas: file.areas, deposits: file.deposits, monthlyRents: file.rents)
     return (listings, file.longitudes, file.latitudes)
 }
-let options = PinOptions(privacy: .displaced(try PrivacyMask(seed: 7)))
+let options = PinOptions(privacy: .displaced(try PrivacyMask(seed: 7)), threads: threads)
 
 if only == "build" {
     // The listings handed over to the build (nothing else holds them), as `geocluster pins`
@@ -97,7 +101,7 @@ let xy = try PointFile.read(path: path, prefer: .xy)
 let points = try PointSet(xs: xy.coordinates.xOrLongitude, ys: xy.coordinates.yOrLatitude)
 if only == "hdbscan" {
     let t0 = now()
-    let r = try HDBSCAN.fit(points, parameters: HDBSCANParameters(minClusterSize: 15), keeping: [])
+    let r = try HDBSCAN.fit(points, parameters: HDBSCANParameters(minClusterSize: 15), threads: threads, keeping: [])
     print("HDBSCAN.fit \(fmt(now() - t0)) s, \(r.selectedClusters.count) clusters, peak \(Int(peakMB())) MB")
     exit(0)
 }
@@ -140,7 +144,7 @@ for round in 0..<rounds {
     index = try PinIndex(listings: listings, options: options)
     build.append(now() - t0)
     t0 = now()
-    _ = try HDBSCAN.fit(points, parameters: HDBSCANParameters(minClusterSize: 15), keeping: [])
+    _ = try HDBSCAN.fit(points, parameters: HDBSCANParameters(minClusterSize: 15), threads: threads, keeping: [])
     fit.append(now() - t0)
     t0 = now()
     _ = try Supercluster(longitudes: longitudes, latitudes: latitudes)

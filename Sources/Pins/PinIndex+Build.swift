@@ -1,6 +1,7 @@
 // Building a PinIndex: mask, hierarchy, cut per zoom, order (see PinIndex.swift's header).
 
 import ClusterCore
+import Dispatch
 
 extension PinIndex {
     /// Builds the index in one call.
@@ -32,10 +33,17 @@ extension PinIndex {
                 throw .invalidParameter(name: "category of listing \(listings.ids[i])", value: "\(c)", requirement: "must be a code 0...15")
             }
         }
-        var sortedIDs = listings.ids
-        sortedIDs.sort()
-        for i in 1..<max(sortedIDs.count, 1) where sortedIDs[i] == sortedIDs[i - 1] { throw .duplicateListingID(sortedIDs[i]) }
-        sortedIDs = []
+        // Duplicate ids: none if they ascend (as a file's usually do), else sorted and compared.
+        let ascending = listings.ids.withUnsafeBufferPointer { ids in
+            var k = 1
+            while k < ids.count && ids[k - 1] < ids[k] { k += 1 }
+            return k >= ids.count
+        }
+        if !ascending {
+            var sortedIDs = listings.ids
+            sortedIDs.sort()
+            for i in 1..<max(sortedIDs.count, 1) where sortedIDs[i] == sortedIDs[i - 1] { throw .duplicateListingID(sortedIDs[i]) }
+        }
 
         // 1. Locations in canonical order: by token (keyed hash of the key), key, then id.
         let hasher: SipHash24
@@ -44,55 +52,146 @@ extension PinIndex {
         case .disabled: hasher = SipHash24(k0: 0x7069_6e73_2d6f_7065, k1: 0x6e2d_6964_732d_3031); mask = nil
         case .displaced(let m): hasher = SipHash24(k0: m.seed.0 ^ 0x746f_6b65_6e73_2121, k1: m.seed.1); mask = m
         }
-        // Keys are recomputed from the listings where needed (`key(_:)`, a few instructions)
-        // rather than held as a 16-byte-a-listing column.
-        var tokens = [UInt64](); tokens.reserveCapacity(n)
-        for i in 0..<n {
-            let k = listings.key(i)
-            tokens.append(hasher.hash(k.tag, k.value))
+        // Listings are grouped into locations by their key (a hash table, locations numbered
+        // by first row), then the locations, not the listings, are put in the canonical order:
+        // by token (keyed hash of the key) with a radix sort, equal tokens (a 64-bit collision)
+        // by key. Within a location, listings go by id. (Sorting all 1M listings by token and
+        // key, and hashing and masking per listing, was a fifth of the build.)
+        var locOf = [Int32](repeating: 0, count: n)
+        var kTag: [UInt64] = [], kValue: [UInt64] = []
+        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16)
+        do {
+            var capacity = 1 << 12
+            var table = [Int32](repeating: -1, count: capacity)
+            @inline(__always) func slot(_ t: UInt64, _ v: UInt64, _ mask: Int) -> Int {
+                var h = v &+ t &* 0x9E37_79B9_7F4A_7C15
+                h = (h ^ (h >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+                h = (h ^ (h >> 33)) &* 0xC4CE_B9FE_1A85_EC53
+                return Int(truncatingIfNeeded: h ^ (h >> 33)) & mask
+            }
+            listings.keyTags.withUnsafeBufferPointer { tags in
+            listings.keyValues.withUnsafeBufferPointer { values in
+            listings.longitudes.withUnsafeBufferPointer { lons in
+            listings.latitudes.withUnsafeBufferPointer { lats in
+            locOf.withUnsafeMutableBufferPointer { locOf in
+                for i in 0..<n {
+                    let k = tags[i] == 0 ? LocationKey(longitude: lons[i], latitude: lats[i])
+                        : LocationKey(tag: UInt64(tags[i]), value: values[i])
+                    if 2 * kTag.count >= capacity {
+                        capacity *= 2
+                        table = [Int32](repeating: -1, count: capacity)
+                        table.withUnsafeMutableBufferPointer { t in
+                            for l in 0..<kTag.count {
+                                var s = slot(kTag[l], kValue[l], capacity - 1)
+                                while t[s] >= 0 { s = (s + 1) & (capacity - 1) }
+                                t[s] = Int32(l)
+                            }
+                        }
+                    }
+                    let found: Int32 = table.withUnsafeMutableBufferPointer { t in
+                        var s = slot(k.tag, k.value, capacity - 1)
+                        while true {
+                            let l = t[s]
+                            if l < 0 {
+                                t[s] = Int32(kTag.count)
+                                kTag.append(k.tag); kValue.append(k.value)
+                                return t[s]
+                            }
+                            if kTag[Int(l)] == k.tag && kValue[Int(l)] == k.value { return l }
+                            s = (s + 1) & (capacity - 1)
+                        }
+                    }
+                    locOf[i] = found
+                }
+            }}}}}
         }
-        // By token with a radix sort, then runs of equal tokens (one key, or a 64-bit
-        // collision) by key and id: a comparison sort of all 1M listings took 0.15 s.
-        var byToken = (0..<n).map { (key: tokens[$0], root: Int32($0)) }
+        let L = kTag.count
+        var byToken = [(key: UInt64, root: Int32)](unsafeUninitializedCapacity: L) { b, c in
+            for l in 0..<L { b[l] = (hasher.hash(kTag[l], kValue[l]), Int32(l)) }
+            c = L
+        }
         var scratch: [(key: UInt64, root: Int32)] = []
         Cut.sortByKey(&byToken, scratch: &scratch)
         scratch = []
-        var order = byToken.map(\.root)
-        byToken = []
-        var runStart = 0
-        while runStart < n {
-            var runEnd = runStart + 1
-            while runEnd < n && tokens[Int(order[runEnd])] == tokens[Int(order[runStart])] { runEnd += 1 }
-            if runEnd - runStart > 1 {
-                order[runStart..<runEnd].sort { a, b in
-                    let i = Int(a), j = Int(b)
-                    let ki = listings.key(i), kj = listings.key(j)
-                    if ki != kj { return ki < kj }
-                    return listings.ids[i] < listings.ids[j]
+        do {
+            var runStart = 0
+            while runStart < L {
+                var runEnd = runStart + 1
+                while runEnd < L && byToken[runEnd].key == byToken[runStart].key { runEnd += 1 }
+                if runEnd - runStart > 1 {
+                    byToken[runStart..<runEnd].sort { a, b in
+                        (kTag[Int(a.root)], kValue[Int(a.root)]) < (kTag[Int(b.root)], kValue[Int(b.root)])
+                    }
+                }
+                runStart = runEnd
+            }
+        }
+        // Rank of each location; its rows; listings placed in input order, then by id.
+        var rankOf = [Int32](repeating: 0, count: L)
+        var locFirstRow = [Int32](repeating: 0, count: L + 1)   // first position in `order` of each location
+        var order = [Int32](repeating: 0, count: n)
+        rankOf.withUnsafeMutableBufferPointer { rankOf in
+        locFirstRow.withUnsafeMutableBufferPointer { first in
+        order.withUnsafeMutableBufferPointer { order in
+        locOf.withUnsafeBufferPointer { locOf in
+        listings.ids.withUnsafeBufferPointer { ids in
+            for r in 0..<L { rankOf[Int(byToken[r].root)] = Int32(r) }
+            for i in 0..<n { first[Int(rankOf[Int(locOf[i])]) + 1] += 1 }
+            for r in 0..<L { first[r + 1] += first[r] }
+            var next = Array(first[0..<L])
+            next.withUnsafeMutableBufferPointer { next in
+                for i in 0..<n {
+                    let r = Int(rankOf[Int(locOf[i])])
+                    order[Int(next[r])] = Int32(i); next[r] += 1
                 }
             }
-            runStart = runEnd
-        }
-        tokens = []
-        // Runs of one key are one location; its first listing (smallest id) places it.
-        var locFirstRow: [Int32] = []           // first position in `order` of each location
-        var locToken: [UInt64] = []
-        var lLon: [Double] = [], lLat: [Double] = [], lX: [Double] = [], lY: [Double] = []
-        for p in 0..<n {
-            let i = Int(order[p])
-            let key = listings.key(i)
-            if p > 0 && listings.key(Int(order[p - 1])) == key { continue }
-            locFirstRow.append(Int32(p))
-            locToken.append(hasher.hash(key.tag, key.value))
-            var lon = listings.longitudes[i], lat = listings.latitudes[i]
-            if let mask { (lon, lat) = mask.displayedPosition(of: key, longitude: lon, latitude: lat) }
-            lLon.append(lon); lLat.append(lat)
-            lX.append(WebMercator.x(longitude: lon)); lY.append(WebMercator.y(latitude: lat))
-        }
+            for r in 0..<L {
+                let lo = Int(first[r]), hi = Int(first[r + 1])
+                var sorted = true
+                var p = lo + 1
+                while p < hi { if ids[Int(order[p])] < ids[Int(order[p - 1])] { sorted = false; break }; p += 1 }
+                if !sorted {
+                    var slice = UnsafeMutableBufferPointer(rebasing: order[lo..<hi])
+                    slice.sort { ids[Int($0)] < ids[Int($1)] }
+                }
+            }
+        }}}}}
+        locOf = []; rankOf = []
+        // One token, displayed position and Mercator position per location (in canonical order),
+        // placed by its first listing (smallest id).
+        var locToken = [UInt64](repeating: 0, count: L)
+        var lLon = [Double](repeating: 0, count: L), lLat = [Double](repeating: 0, count: L)
+        var lX = [Double](repeating: 0, count: L), lY = [Double](repeating: 0, count: L)
+        listings.longitudes.withUnsafeBufferPointer { lons in
+        listings.latitudes.withUnsafeBufferPointer { lats in
+        locToken.withUnsafeMutableBufferPointer { locToken in
+        lLon.withUnsafeMutableBufferPointer { lLon in
+        lLat.withUnsafeMutableBufferPointer { lLat in
+        lX.withUnsafeMutableBufferPointer { lX in
+        lY.withUnsafeMutableBufferPointer { lY in
+        byToken.withUnsafeBufferPointer { byToken in
+        order.withUnsafeBufferPointer { order in
+        locFirstRow.withUnsafeBufferPointer { locFirstRow in
+        kTag.withUnsafeBufferPointer { kTag in
+        kValue.withUnsafeBufferPointer { kValue in
+          // Each location on its own (disjoint slots), in parts on `threads` threads.
+          let parts = L >= 1 << 14 ? options.threads : 1
+          inParallel(parts, threads: options.threads) { part in
+            for r in (L * part / parts)..<(L * (part + 1) / parts) {
+                let l = Int(byToken[r].root)
+                let key = LocationKey(tag: kTag[l], value: kValue[l])
+                locToken[r] = byToken[r].key
+                let i = Int(order[Int(locFirstRow[r])])
+                var lon = lons[i], lat = lats[i]
+                if let mask { (lon, lat) = mask.displayedPosition(of: key, longitude: lon, latitude: lat) }
+                lLon[r] = lon; lLat[r] = lat
+                lX[r] = WebMercator.x(longitude: lon); lY[r] = WebMercator.y(latitude: lat)
+            }
+          }
+        }}}}}}}}}}}}
+        byToken = []; kTag = []; kValue = []
         // True positions and keys are not read again.
         listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
-        let L = lLon.count
-        locFirstRow.append(Int32(n))
         let locCount = (0..<L).map { Int32(locFirstRow[$0 + 1] - locFirstRow[$0]) }
 
         // 2. The hierarchy's MST over the displayed locations.
@@ -109,44 +208,70 @@ extension PinIndex {
         cut.run(mst: mst)
         cut.dropWorkingState()
 
-        // 4. Depth-first order of the final forest; rows and node ranges.
+        // 4. Depth-first order of the final forest; rows and node ranges. Children have lower
+        // node numbers than their parent, so sizes add up in ascending order and each node's
+        // children are laid out (in their sibling order) in descending order, roots first in
+        // ascending order: the depth-first order without a walk.
         let nodes = cut.nodeCount
         var start = [Int32](repeating: 0, count: nodes), end = [Int32](repeating: 0, count: nodes)
         var low = [UInt8](repeating: 0, count: nodes)
-        var rowOrder = [Int32](); rowOrder.reserveCapacity(n)   // input index of each row
-        var rowLoc = [Int32](); rowLoc.reserveCapacity(n)
         var minToken = [UInt64](repeating: .max, count: nodes)
-        var runs: (end: [Int32], location: [Int32], x: [Double], y: [Double]) = ([], [], [], [])
-        runs.end.reserveCapacity(L); runs.location.reserveCapacity(L); runs.x.reserveCapacity(L); runs.y.reserveCapacity(L)
-        var stack: [(Int32, Bool)] = cut.roots.reversed().map { ($0, false) }
-        while let item = stack.popLast() {
-            let (v, done) = item
-            let node = Int(v)
-            if done {
-                end[node] = Int32(rowOrder.count)
-                if cut.parent[node] >= 0 {
-                    let p = Int(cut.parent[node])
-                    minToken[p] = min(minToken[p], minToken[node])
+        var firstRun = [Int32](repeating: 0, count: nodes)     // locations before the node's first
+        var rowOrder = [Int32](repeating: 0, count: n)          // input index of each row
+        var rowLoc = [Int32](repeating: 0, count: n)
+        var runs: (end: [Int32], location: [Int32], x: [Double], y: [Double])
+            = ([Int32](repeating: 0, count: L), [Int32](repeating: 0, count: L), [Double](repeating: 0, count: L), [Double](repeating: 0, count: L))
+        start.withUnsafeMutableBufferPointer { start in
+        end.withUnsafeMutableBufferPointer { size in                 // sizes first, ends last
+        firstRun.withUnsafeMutableBufferPointer { firstRun in
+        minToken.withUnsafeMutableBufferPointer { minToken in
+        low.withUnsafeMutableBufferPointer { low in
+        cut.parent.withUnsafeBufferPointer { parent in
+        cut.firstChild.withUnsafeBufferPointer { firstChild in
+        cut.nextSibling.withUnsafeBufferPointer { nextSibling in
+        cut.high.withUnsafeBufferPointer { high in
+            var leaves = [Int32](repeating: 0, count: nodes)
+            leaves.withUnsafeMutableBufferPointer { leaves in
+                for v in 0..<nodes {
+                    if v < L { size[v] = locCount[v]; leaves[v] = 1; minToken[v] = locToken[v] }
+                    let p = Int(parent[v])
+                    if p >= 0 {
+                        size[p] += size[v]; leaves[p] += leaves[v]
+                        if minToken[v] < minToken[p] { minToken[p] = minToken[v] }
+                    }
                 }
-                continue
+                var s: Int32 = 0, f: Int32 = 0
+                for r in cut.roots { start[Int(r)] = s; firstRun[Int(r)] = f; s += size[Int(r)]; f += leaves[Int(r)] }
+                for v in stride(from: nodes - 1, through: L, by: -1) {
+                    var s = start[v], f = firstRun[v]
+                    var c = firstChild[v]
+                    while c >= 0 {
+                        start[Int(c)] = s; firstRun[Int(c)] = f
+                        s += size[Int(c)]; f += leaves[Int(c)]
+                        c = nextSibling[Int(c)]
+                    }
+                }
             }
-            start[node] = Int32(rowOrder.count)
-            low[node] = cut.parent[node] < 0 ? 0 : cut.high[Int(cut.parent[node])] + 1
-            stack.append((v, true))
-            if node < L {
-                for p in Int(locFirstRow[node])..<Int(locFirstRow[node + 1]) { rowOrder.append(order[p]); rowLoc.append(Int32(node)) }
-                minToken[node] = locToken[node]
-                runs.end.append(Int32(rowOrder.count)); runs.location.append(Int32(node))
-                runs.x.append(lX[node]); runs.y.append(lY[node])
-            } else {
-                // Children pushed, then put in reverse so that the first is visited first.
-                let mark = stack.count
-                var c = cut.firstChild[node]
-                while c >= 0 { stack.append((c, false)); c = cut.nextSibling[Int(c)] }
-                stack[mark...].reverse()
+            for v in 0..<nodes {
+                size[v] += start[v]
+                low[v] = parent[v] < 0 ? 0 : high[Int(parent[v])] + 1
             }
-        }
-        order = []
+        }}}}}}}}}
+        rowOrder.withUnsafeMutableBufferPointer { rowOrder in
+        rowLoc.withUnsafeMutableBufferPointer { rowLoc in
+        runs.end.withUnsafeMutableBufferPointer { runEnd in
+        runs.location.withUnsafeMutableBufferPointer { runLocation in
+        runs.x.withUnsafeMutableBufferPointer { runX in
+        runs.y.withUnsafeMutableBufferPointer { runY in
+        order.withUnsafeBufferPointer { order in
+            for l in 0..<L {
+                var row = Int(start[l])
+                for p in Int(locFirstRow[l])..<Int(locFirstRow[l + 1]) { rowOrder[row] = order[p]; rowLoc[row] = Int32(l); row += 1 }
+                let k = Int(firstRun[l])
+                runEnd[k] = end[l]; runLocation[k] = Int32(l); runX[k] = lX[l]; runY[k] = lY[l]
+            }
+        }}}}}}}
+        order = []; firstRun = []
         // Ids: the smallest location token and the count, through the keyed hash.
         var ids = [UInt64](repeating: 0, count: nodes)
         var capacity = 1
@@ -172,30 +297,42 @@ extension PinIndex {
         idTable = table
         runEnd = runs.end; runLocation = runs.location; runX = runs.x; runY = runs.y
         // Each listing column becomes the index's row column, then is freed (see init's doc).
-        rowID = rowOrder.map { listings.ids[Int($0)] }
+        rowID = gather(listings.ids, rowOrder)
         listings.ids = []
         rowLocation = rowLoc
-        let categories = rowOrder.map { listings.categories[Int($0)] }
+        let categories = gather(listings.categories, rowOrder)
         listings.categories = []
         // Each run's categories as bits (bit 16: no category).
         var runMask = [UInt32](repeating: 0, count: runs.end.count)
-        var row = 0
-        for k in 0..<runs.end.count {
-            while row < Int(runs.end[k]) { runMask[k] |= 1 << UInt32(min(categories[row], 16)); row += 1 }
-        }
+        runMask.withUnsafeMutableBufferPointer { runMask in
+        categories.withUnsafeBufferPointer { categories in
+            var row = 0
+            for k in 0..<runs.end.count {
+                let e = Int(runs.end[k])
+                while row < e { runMask[k] |= 1 << UInt32(min(categories[row], 16)); row += 1 }
+            }
+        }}
         runCategories = runMask
-        let deposits = rowOrder.map { listings.deposits[Int($0)] }
+        let deposits = gather(listings.deposits, rowOrder)
         listings.deposits = []
-        let rents = rowOrder.map { listings.rents[Int($0)] }
+        let rents = gather(listings.rents, rowOrder)
         listings.rents = []
         rowCategory = categories
-        rowArea = rowOrder.map { listings.areas[Int($0)] }
+        rowArea = gather(listings.areas, rowOrder)
         listings.areas = []
         rowOrder = []
         rowDeposit = deposits
         rowRent = rents
-        depositQuantiles = RangeQuantiles(deposits)
-        rentQuantiles = RangeQuantiles(rents)
+        // The two columns' order statistics, on two threads when allowed.
+        var quantiles: (RangeQuantiles?, RangeQuantiles?) = (nil, nil)
+        withUnsafeMutablePointer(to: &quantiles.0) { dq in
+        withUnsafeMutablePointer(to: &quantiles.1) { rq in
+            inParallel(2, threads: options.threads) { part in
+                if part == 0 { dq.pointee = RangeQuantiles(deposits) } else { rq.pointee = RangeQuantiles(rents) }
+            }
+        }}
+        depositQuantiles = quantiles.0!
+        rentQuantiles = quantiles.1!
         // Listings per category present, per node: a location's from its rows, a group's as
         // the sum of its children's (children have lower node numbers than their parent).
         var present = [Bool](repeating: false, count: PinCategory.count)
@@ -206,18 +343,50 @@ extension PinIndex {
         let width = codes.count
         var perNode = [UInt32](repeating: 0, count: nodes * width)
         if width > 0 {
-            for v in 0..<nodes {
-                if v < L {
-                    for r in Int(start[v])..<Int(end[v]) where slotOfCode[Int(categories[r])] >= 0 {
-                        perNode[v * width + slotOfCode[Int(categories[r])]] += 1
+            perNode.withUnsafeMutableBufferPointer { perNode in
+            categories.withUnsafeBufferPointer { categories in
+            cut.parent.withUnsafeBufferPointer { parent in
+                for v in 0..<nodes {
+                    if v < L {
+                        for r in Int(start[v])..<Int(end[v]) {
+                            let k = slotOfCode[Int(categories[r])]
+                            if k >= 0 { perNode[v * width + k] += 1 }
+                        }
                     }
+                    let p = Int(parent[v])
+                    if p >= 0 { for k in 0..<width { perNode[p * width + k] += perNode[v * width + k] } }
                 }
-                let p = Int(cut.parent[v])
-                if p >= 0 { for k in 0..<width { perNode[p * width + k] += perNode[v * width + k] } }
-            }
+            }}}
         }
         categoryCodes = codes
         categoryCounts = perNode
+    }
+}
+
+/// Calls `body(part)` for every part in `0..<parts`, on up to `threads` threads (inline when
+/// `threads` is 1). Parts must write disjoint memory, so results do not depend on `threads`.
+func inParallel(_ parts: Int, threads: Int, _ body: (Int) -> Void) {
+    if threads <= 1 || parts <= 1 {
+        for part in 0..<parts { body(part) }
+        return
+    }
+    withoutActuallyEscaping(body) { body in
+        // `concurrentPerform` returns only after every part is done.
+        nonisolated(unsafe) let work = body
+        DispatchQueue.concurrentPerform(iterations: parts) { work($0) }
+    }
+}
+
+/// `column[order[r]]` for every r.
+@inline(__always)
+func gather<T>(_ column: [T], _ order: [Int32]) -> [T] {
+    column.withUnsafeBufferPointer { c in
+        order.withUnsafeBufferPointer { o in
+            [T](unsafeUninitializedCapacity: o.count) { b, k in
+                for r in 0..<o.count { (b.baseAddress! + r).initialize(to: c[Int(o[r])]) }
+                k = o.count
+            }
+        }
     }
 }
 
@@ -227,9 +396,14 @@ struct Cut {
     let options: PinOptions
     // Union-find over locations, with each root's group: listings, weighted coordinate sums, box.
     var uf: UnionFind
-    var count: [Int]
-    var sx: [Double], sy: [Double]
-    var bx0: [Double], bx1: [Double], by0: [Double], by1: [Double]
+    /// Each root's group in one record (one cache line), as merges read and write them
+    /// together at random locations.
+    struct Group {
+        var sx: Double, sy: Double
+        var bx0: Double, bx1: Double, by0: Double, by1: Double
+        var count: Int
+    }
+    var groups: [Group]
     /// The node standing for each root's group, as of the end of the last zoom.
     var nodeOf: [Int32]
     /// The zoom at which a root last took part in a merge (−1: never), and the child list of
@@ -254,10 +428,10 @@ struct Cut {
         L = locationCount
         self.options = options
         uf = UnionFind(count: L)
-        count = counts.map { Int($0) }
-        sx = (0..<L).map { xs[$0] * Double(counts[$0]) }
-        sy = (0..<L).map { ys[$0] * Double(counts[$0]) }
-        bx0 = xs; bx1 = xs; by0 = ys; by1 = ys
+        groups = (0..<L).map {
+            Group(sx: xs[$0] * Double(counts[$0]), sy: ys[$0] * Double(counts[$0]),
+                  bx0: xs[$0], bx1: xs[$0], by0: ys[$0], by1: ys[$0], count: Int(counts[$0]))
+        }
         nodeOf = (0..<L).map { Int32($0) }
         mergedAt = [Int8](repeating: -1, count: L)
         movedAt = [Int8](repeating: -1, count: L)
@@ -277,7 +451,7 @@ struct Cut {
     /// bytes a location.
     mutating func dropWorkingState() {
         uf = UnionFind(count: 0)
-        count = []; sx = []; sy = []; bx0 = []; bx1 = []; by0 = []; by1 = []
+        groups = []
         nodeOf = []; mergedAt = []; headOf = []; tailOf = []; movedAt = []; touched = []; current = []
     }
 
@@ -296,9 +470,12 @@ struct Cut {
         nextSibling[Int(ta)] = hb
         let r = uf.withRawAccess { $0.unionRoots(a, b) }
         let o = r == a ? b : a
-        count[r] += count[o]; sx[r] += sx[o]; sy[r] += sy[o]
-        bx0[r] = min(bx0[r], bx0[o]); bx1[r] = max(bx1[r], bx1[o])
-        by0[r] = min(by0[r], by0[o]); by1[r] = max(by1[r], by1[o])
+        var g = groups[r]
+        let h = groups[o]
+        g.count += h.count; g.sx += h.sx; g.sy += h.sy
+        g.bx0 = min(g.bx0, h.bx0); g.bx1 = max(g.bx1, h.bx1)
+        g.by0 = min(g.by0, h.by0); g.by1 = max(g.by1, h.by1)
+        groups[r] = g
         headOf[r] = ha; tailOf[r] = tb
         if Int(mergedAt[r]) != zoom { touched.append(Int32(r)) }
         mergedAt[r] = Int8(zoom)
@@ -318,8 +495,9 @@ struct Cut {
             func tryEdge(_ e: Int, _ cut: inout Cut) -> Bool {
                 let ra = cut.uf.find(Int(mst.a[e])), rb = cut.uf.find(Int(mst.b[e]))
                 if ra == rb { return true }
-                let w = max(cut.bx1[ra], cut.bx1[rb]) - min(cut.bx0[ra], cut.bx0[rb])
-                let h = max(cut.by1[ra], cut.by1[rb]) - min(cut.by0[ra], cut.by0[rb])
+                let ga = cut.groups[ra], gb = cut.groups[rb]
+                let w = max(ga.bx1, gb.bx1) - min(ga.bx0, gb.bx0)
+                let h = max(ga.by1, gb.by1) - min(ga.by0, gb.by0)
                 if w * w + h * h > cap2 { return false }
                 cut.merge(ra, rb, zoom: zoom)
                 return true
@@ -342,9 +520,9 @@ struct Cut {
                 firstChild.append(headOf[r])
                 nextSibling.append(-1)
                 high.append(UInt8(zoom))
-                let c = Double(count[r])
-                nodeCX.append(sx[r] / c); nodeCY.append(sy[r] / c)
-                nodeMinX.append(bx0[r]); nodeMaxX.append(bx1[r]); nodeMinY.append(by0[r]); nodeMaxY.append(by1[r])
+                let c = Double(groups[r].count)
+                nodeCX.append(groups[r].sx / c); nodeCY.append(groups[r].sy / c)
+                nodeMinX.append(groups[r].bx0); nodeMaxX.append(groups[r].bx1); nodeMinY.append(groups[r].by0); nodeMaxY.append(groups[r].by1)
                 var k = headOf[r]
                 while k >= 0 { parent[Int(k)] = v; k = nextSibling[Int(k)] }
                 nodeOf[r] = v
@@ -370,22 +548,44 @@ struct Cut {
         var pairs: [(depth: Double, a: Int32, b: Int32)] = []
         var scratch: [(key: UInt64, root: Int32)] = []
         func keyed(_ r: Int32) -> (key: UInt64, root: Int32) {
-            let c = Double(count[Int(r)])
-            return (Self.cellKey(sx[Int(r)] / c * world / cell, sy[Int(r)] / c * world / cell), r)
+            let c = Double(groups[Int(r)].count)
+            return (Self.cellKey(groups[Int(r)].sx / c * world / cell, groups[Int(r)].sy / c * world / cell), r)
+        }
+        // Each sorted list's pins' disc centres (pixels) and diameters, in the list's order:
+        // probes read these in sequence instead of the group arrays at random. They are the
+        // pins' current values: a pin in `everyone` that merged since is skipped, and `moved`
+        // is re-listed after every round.
+        func discs(_ list: [(key: UInt64, root: Int32)], _ xs: inout [Double], _ ys: inout [Double], _ ds: inout [Double]) {
+            let n = list.count
+            xs = [Double](repeating: 0, count: n); ys = xs; ds = xs
+            groups.withUnsafeBufferPointer { groups in
+            xs.withUnsafeMutableBufferPointer { xs in
+            ys.withUnsafeMutableBufferPointer { ys in
+            ds.withUnsafeMutableBufferPointer { ds in
+                for k in 0..<n {
+                    let g = groups[Int(list[k].root)]
+                    let c = Double(g.count)
+                    xs[k] = g.sx / c * world; ys[k] = g.sy / c * world
+                    ds[k] = options.diameter(count: g.count)
+                }
+            }}}}
         }
         var everyone = current.map(keyed)
         Self.sortByKey(&everyone, scratch: &scratch)
+        var ex: [Double] = [], ey: [Double] = [], ed: [Double] = []
+        discs(everyone, &ex, &ey, &ed)
         var changed = everyone
+        var cx = ex, cy = ey, cd = ed
         var movedList: [Int32] = [], moved: [(key: UInt64, root: Int32)] = []
+        var mx: [Double] = [], my: [Double] = [], md: [Double] = []
         var round = 0
         while true {
             pairs.removeAll(keepingCapacity: true)
             var cursors = [Int](repeating: 0, count: 6)
-            for (key, r) in changed {
+            for q in 0..<changed.count {
+                let (key, r) = changed[q]
                 let ri = Int(r)
-                let ci = Double(count[ri])
-                let xi = sx[ri] / ci * world, yi = sy[ri] / ci * world
-                let di = options.diameter(count: count[ri])
+                let xi = cx[q], yi = cy[q], di = cd[q]
                 let (gx, gy) = (Int64(key & 0xFFFF_FFFF), Int64(key >> 32))
                 // Round 0: each pair once (rj > ri). Later: the unmoved pins, then the moved ones.
                 for source in 0..<(round == 0 ? 1 : 2) {
@@ -396,20 +596,18 @@ struct Cut {
                         guard row >= 0 else { continue }
                         let from = Self.pack(max(gx - 1, 0), row), hiKey = Self.pack(gx + 1, row)
                         // Probes come in key order, so each (source, row) search starts where the
-                // last one ended: a gallop from that cursor instead of a binary search of all.
-                let c = source * 3 + Int(dy + 1)
-                var k = source == 0 ? Self.lowerBound(everyone, from, after: cursors[c]) : Self.lowerBound(moved, from, after: cursors[c])
-                cursors[c] = k
+                        // last one ended: a gallop from that cursor instead of a binary search of all.
+                        let c = source * 3 + Int(dy + 1)
+                        var k = source == 0 ? Self.lowerBound(everyone, from, after: cursors[c]) : Self.lowerBound(moved, from, after: cursors[c])
+                        cursors[c] = k
                         while k < n {
                             let (kk, rj32) = source == 0 ? everyone[k] : moved[k]
                             if kk > hiKey { break }
                             let rj = Int(rj32)
+                            let (xj, yj, dj) = source == 0 ? (ex[k], ey[k], ed[k]) : (mx[k], my[k], md[k])
                             k += 1
                             if round == 0 ? rj <= ri : rj == ri { continue }
                             if unmovedOnly && (movedAt[rj] == Int8(zoom) || uf.find(rj) != rj) { continue }
-                            let cj = Double(count[rj])
-                            let xj = sx[rj] / cj * world, yj = sy[rj] / cj * world
-                            let dj = options.diameter(count: count[rj])
                             let dx = xi - xj, dy = yi - yj
                             let need = (di + dj) / 2
                             let d2 = dx * dx + dy * dy
@@ -434,9 +632,11 @@ struct Cut {
             }
             for c in changed { movedAt[Int(c.root)] = Int8(zoom); movedList.append(c.root) }
             Self.sortByKey(&changed, scratch: &scratch)
+            discs(changed, &cx, &cy, &cd)
             movedList = movedList.filter { uf.find(Int($0)) == Int($0) }
             moved = movedList.map(keyed)
             Self.sortByKey(&moved, scratch: &scratch)
+            discs(moved, &mx, &my, &md)
             round += 1
         }
         if round > 0 { current = current.filter { uf.find(Int($0)) == Int($0) } }
@@ -453,15 +653,19 @@ struct Cut {
         scratch = keys
         var counts = [Int](repeating: 0, count: 1 << 16)
         for shift in stride(from: UInt64(0), to: 64, by: 16) where (varying >> shift) & 0xFFFF != 0 {
-            for d in 0..<counts.count { counts[d] = 0 }
-            for k in keys { counts[Int((k.key >> shift) & 0xFFFF)] += 1 }
-            var sum = 0
-            for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
-            for k in keys {
-                let d = Int((k.key >> shift) & 0xFFFF)
-                scratch[counts[d]] = k
-                counts[d] += 1
-            }
+            counts.withUnsafeMutableBufferPointer { counts in
+            keys.withUnsafeBufferPointer { keys in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                for d in 0..<counts.count { counts[d] = 0 }
+                for k in keys { counts[Int((k.key >> shift) & 0xFFFF)] += 1 }
+                var sum = 0
+                for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
+                for k in keys {
+                    let d = Int((k.key >> shift) & 0xFFFF)
+                    scratch[counts[d]] = k
+                    counts[d] += 1
+                }
+            }}}
             swap(&keys, &scratch)
         }
     }

@@ -63,7 +63,8 @@ public struct PinOptions: Sendable, Equatable {
     /// HDBSCAN's `minSamples` (scikit-learn's convention, the location itself counted) for
     /// the mutual-reachability distance of the hierarchy; 1 (default) is plain single linkage.
     public var minSamples: Int
-    /// Worker threads for the MST (the result is the same for any value).
+    /// Worker threads for the MST, the mask and the medians' structures (the result is the
+    /// same for any value).
     public var threads: Int
 
     /// The deepest zoom with pins of its own (22). `expansionZoom` may say 23: apart only beyond.

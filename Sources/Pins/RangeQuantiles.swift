@@ -19,28 +19,78 @@ struct RangeQuantiles: Sendable {
     let ranks: [UInt32]
     let count: Int
 
-    /// - Complexity: O(n log n) for the ranks plus O(n log σ).
+    /// - Complexity: O(n + σ log σ) expected for the ranks plus O(n log σ).
     init(_ column: [Double]) {
         let n = column.count
         count = n
-        let distinct = Self.sortedDistinct(column)
+        // One pass: each value's first-seen number through a hash table of the distinct
+        // values' bit patterns (−0 as +0; a column holds a few thousand distinct values, so the
+        // table stays in cache); then the distinct values are sorted and the numbers become
+        // ranks. (A radix sort of the whole column and a binary search per value took 4× as long.)
+        var capacity = 1 << 10
+        var tableKeys = [UInt64](repeating: 0, count: capacity)
+        var tableSeen = [UInt32](repeating: .max, count: capacity)
+        var seen: [UInt64] = []                      // bit patterns by first-seen number
+        var prefix = [UInt32](repeating: 0, count: n + 1)
+        var codes = [UInt32](repeating: 0, count: n)
+        @inline(__always) func slot(_ bits: UInt64, _ mask: Int) -> Int {
+            var h = bits &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+            return Int(truncatingIfNeeded: h >> 20) & mask
+        }
+        column.withUnsafeBufferPointer { column in
+        prefix.withUnsafeMutableBufferPointer { prefix in
+        codes.withUnsafeMutableBufferPointer { codes in
+            for i in 0..<n {
+                let v = column[i]
+                if v.isNaN {
+                    codes[i] = .max
+                    prefix[i + 1] = prefix[i]
+                    continue
+                }
+                prefix[i + 1] = prefix[i] + 1
+                let bits = v == 0 ? 0 : v.bitPattern
+                if 2 * seen.count >= capacity {
+                    capacity *= 2
+                    tableKeys = [UInt64](repeating: 0, count: capacity)
+                    tableSeen = [UInt32](repeating: .max, count: capacity)
+                    for (k, b) in seen.enumerated() {
+                        var s = slot(b, capacity - 1)
+                        while tableSeen[s] != .max { s = (s + 1) & (capacity - 1) }
+                        tableKeys[s] = b; tableSeen[s] = UInt32(k)
+                    }
+                }
+                let found: UInt32 = tableKeys.withUnsafeMutableBufferPointer { keys in
+                    tableSeen.withUnsafeMutableBufferPointer { numbers in
+                        var s = slot(bits, capacity - 1)
+                        while true {
+                            if numbers[s] == .max {
+                                keys[s] = bits; numbers[s] = UInt32(seen.count)
+                                seen.append(bits)
+                                return numbers[s]
+                            }
+                            if keys[s] == bits { return numbers[s] }
+                            s = (s + 1) & (capacity - 1)
+                        }
+                    }
+                }
+                codes[i] = found
+            }
+        }}}
+        var byValue = Array(0..<UInt32(seen.count))
+        byValue.sort { Double(bitPattern: seen[Int($0)]) < Double(bitPattern: seen[Int($1)]) }
+        let distinct = byValue.map { Double(bitPattern: seen[Int($0)]) }
+        var rankOf = [UInt32](repeating: 0, count: seen.count + 1)
+        for (r, k) in byValue.enumerated() { rankOf[Int(k)] = UInt32(r) }
+        rankOf[seen.count] = UInt32(distinct.count)  // NaN ranks above every number
         values = distinct
         let sigma = distinct.count + 1                // + the rank of NaN
         var width = 1
         while (1 << width) < sigma { width += 1 }
-        var prefix = [UInt32](repeating: 0, count: n + 1)
-        var codes = [UInt32](repeating: 0, count: n)
-        for i in 0..<n {
-            let v = column[i]
-            if v.isNaN {
-                codes[i] = UInt32(distinct.count)
-                prefix[i + 1] = prefix[i]
-            } else {
-                // Binary search for the rank.
-                var lo = 0, hi = distinct.count
-                while lo < hi { let m = (lo + hi) / 2; if distinct[m] < v { lo = m + 1 } else { hi = m } }
-                codes[i] = UInt32(lo)
-                prefix[i + 1] = prefix[i] + 1
+        codes.withUnsafeMutableBufferPointer { codes in
+            rankOf.withUnsafeBufferPointer { rankOf in
+                let nan = seen.count
+                for i in 0..<n { codes[i] = rankOf[codes[i] == .max ? nan : Int(codes[i])] }
             }
         }
         presentPrefix = prefix
@@ -50,56 +100,31 @@ struct RangeQuantiles: Sendable {
         var next = [UInt32](repeating: 0, count: n)
         for level in stride(from: width - 1, through: 0, by: -1) {
             var b = [UInt64](repeating: 0, count: words)
-            var z = 0
-            for i in 0..<n where (codes[i] >> UInt32(level)) & 1 == 1 { b[i >> 6] |= 1 << UInt64(i & 63) }
             var o = [UInt32](repeating: 0, count: words + 1)
-            for w in 0..<words { o[w + 1] = o[w] + UInt32(b[w].nonzeroBitCount) }
-            z = n - Int(o[words])
-            // Stable partition: zeros first, then ones.
-            var zi = 0, oi = z
-            for i in 0..<n {
-                if (codes[i] >> UInt32(level)) & 1 == 1 { next[oi] = codes[i]; oi += 1 } else { next[zi] = codes[i]; zi += 1 }
-            }
+            var z = 0
+            let shift = UInt32(level)
+            b.withUnsafeMutableBufferPointer { b in
+            o.withUnsafeMutableBufferPointer { o in
+            codes.withUnsafeMutableBufferPointer { codes in
+            next.withUnsafeMutableBufferPointer { next in
+                for i in 0..<n { b[i >> 6] |= UInt64((codes[i] >> shift) & 1) << UInt64(i & 63) }
+                for w in 0..<words { o[w + 1] = o[w] + UInt32(b[w].nonzeroBitCount) }
+                z = n - Int(o[words])
+                // Stable partition: zeros first, then ones (without a branch on the bit).
+                var zi = 0, oi = z
+                for i in 0..<n {
+                    let c = codes[i]
+                    let one = Int((c >> shift) & 1)
+                    next[one == 1 ? oi : zi] = c
+                    oi += one; zi += 1 - one
+                }
+            }}}}
             swap(&codes, &next)
             levelBits.append(b); levelOnes.append(o); levelZeros.append(z)
         }
         bits = levelBits
         ones = levelOnes
         zeros = levelZeros
-    }
-
-    /// The distinct non-NaN values of `column`, ascending. Non-negative values (all that a
-    /// PinIndex stores) are radix-sorted as their bit patterns, which order like the values,
-    /// 16 bits a pass, skipping the digits every value shares (whole numbers leave the low
-    /// mantissa bits zero): for two 1M columns this replaced 0.1 s of comparison sorting.
-    static func sortedDistinct(_ column: [Double]) -> [Double] {
-        var keys = column.compactMap { $0.isNaN ? nil : ($0 == 0 ? 0 : $0.bitPattern) }   // −0 as +0
-        if keys.contains(where: { $0 >> 63 != 0 }) {
-            var values = column.filter { !$0.isNaN }
-            values.sort()
-            var distinct: [Double] = []
-            for v in values where distinct.last != v { distinct.append(v) }
-            return distinct
-        }
-        var varying: UInt64 = 0
-        if let first = keys.first { for k in keys { varying |= k ^ first } }
-        var scratch = keys
-        var counts = [Int](repeating: 0, count: 1 << 16)
-        for shift in stride(from: UInt64(0), to: 64, by: 16) where (varying >> shift) & 0xFFFF != 0 {
-            for d in 0..<counts.count { counts[d] = 0 }
-            for k in keys { counts[Int((k >> shift) & 0xFFFF)] += 1 }
-            var sum = 0
-            for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
-            for k in keys {
-                let d = Int((k >> shift) & 0xFFFF)
-                scratch[counts[d]] = k
-                counts[d] += 1
-            }
-            swap(&keys, &scratch)
-        }
-        var distinct: [Double] = []
-        for k in keys where distinct.last?.bitPattern != k { distinct.append(Double(bitPattern: k)) }
-        return distinct
     }
 
     @inline(__always)
