@@ -54,7 +54,7 @@ public enum BenchTables {
     static let stageMeaning: [String: String] = [
         "reading": "reading (and filtering) the input file",
         "projecting": "projecting longitude/latitude with PROJ (0 for x,y input)",
-        "index": "HDBSCAN: building the k-d tree",
+        "index": "HDBSCAN: grouping co-located points into locations (when enough share coordinates) and building the k-d tree",
         "core distances": "HDBSCAN: each point's core distance (k nearest neighbours)",
         "MST": "HDBSCAN: the mutual-reachability minimum spanning tree (Borůvka)",
         "linkage": "HDBSCAN: the single-linkage tree (Kruskal with union-find)",
