@@ -35,8 +35,9 @@ public struct CondensedTree: Sendable, Equatable {
     public private(set) var maxLambda: [Double] = []
     /// For each input row, the index of the row in which it falls out.
     public private(set) var rowOfPoint: [Int32] = []
-    /// Over locations without point rows (see `init(locatedLinkage:…)`): by leaf, the cluster
-    /// its points fall out of and the lambda at which they do; empty otherwise.
+    /// Without point rows (see `init(linkage:minClusterSize:pointRows:threads:)` and
+    /// `init(locatedLinkage:…)`): by leaf (a point, or a location), the cluster its points fall
+    /// out of and the lambda at which they do; empty otherwise.
     private(set) var leafCluster: [Int32] = []
     private(set) var leafLambda: [Double] = []
 
@@ -55,6 +56,14 @@ public struct CondensedTree: Sendable, Equatable {
         self.init(linkage: linkage, leaves: nil, minClusterSize: minClusterSize, pointRows: true, threads: threads)
     }
 
+    /// The same tree, optionally without its point rows: then where each point falls out is
+    /// kept by point (`leafCluster`, `leafLambda`), which is all the labelling needs. Labelling
+    /// from the rows reads two rows at random per point (`rowOfPoint`, then `parent` and
+    /// `lambda`); by point it reads in order.
+    init(linkage: SingleLinkageTree, minClusterSize: Int, pointRows: Bool, threads: Int) {
+        self.init(linkage: linkage, leaves: nil, minClusterSize: minClusterSize, pointRows: pointRows, threads: threads)
+    }
+
     /// Condenses a single-linkage tree over weighted locations (see `LocatedLeaves`): the tree
     /// a linkage over every point would condense to, its rows naming points. Without
     /// `pointRows` the rows hold the child clusters only, and where each leaf's points fall
@@ -67,9 +76,7 @@ public struct CondensedTree: Sendable, Equatable {
                   threads: threads)
     }
 
-    private init(linkage: SingleLinkageTree, leaves: LocatedLeaves?, minClusterSize: Int, pointRows wantRows: Bool = true,
-                 threads: Int) {
-        let pointRows = leaves == nil || wantRows
+    private init(linkage: SingleLinkageTree, leaves: LocatedLeaves?, minClusterSize: Int, pointRows: Bool, threads: Int) {
         let n = leaves?.pointCount ?? linkage.pointCount
         pointCount = n
         precondition(minClusterSize >= 2, "minClusterSize must be at least 2")
@@ -108,8 +115,13 @@ public struct CondensedTree: Sendable, Equatable {
         rowLambda.withUnsafeMutableBufferPointer { bLambda in
         rowChildSize.withUnsafeMutableBufferPointer { bChildSize in
         pointRow.withUnsafeMutableBufferPointer { bPointRow in
+        leafCluster.withUnsafeMutableBufferPointer { bLeafCluster in
+        leafLambda.withUnsafeMutableBufferPointer { bLeafLambda in
             let out = RowBuffers(parent: bParent.baseAddress!, child: bChild.baseAddress!, lambda: bLambda.baseAddress!,
                                  childSize: bChildSize.baseAddress!, rowOfPoint: bPointRow.baseAddress!,
+                                 // (An empty array's buffer may still have an address.)
+                                 leafCluster: pointRows ? nil : bLeafCluster.baseAddress,
+                                 leafLambda: pointRows ? nil : bLeafLambda.baseAddress,
                                  clusters: clusterBuffers)
 
             if let leaves {
@@ -117,21 +129,16 @@ public struct CondensedTree: Sendable, Equatable {
                 leaves.inner.withUnsafeBufferPointer { inner in
                 leaves.rowStart.withUnsafeBufferPointer { rowStart in
                 leaves.rows.withUnsafeBufferPointer { rows in
-                leafCluster.withUnsafeMutableBufferPointer { leafCluster in
-                leafLambda.withUnsafeMutableBufferPointer { leafLambda in
                     let view = LeafView(pointCount: leaves.pointCount, weight: weight.baseAddress!, inner: inner.baseAddress!,
-                                        rowStart: rowStart.baseAddress!, rows: rows.baseAddress!,
-                                        // (An empty array's buffer may still have an address.)
-                                        cluster: pointRows ? nil : leafCluster.baseAddress,
-                                        lambda: pointRows ? nil : leafLambda.baseAddress)
+                                        rowStart: rowStart.baseAddress!, rows: rows.baseAddress!)
                     (rowCount, clusterCount) = Self.condense(linkage, leaves: view, rootNode: rootNode,
                                                              minClusterSize: minClusterSize, threads: threads, into: out)
-                }}}}}}
+                }}}}
             } else {
                 (rowCount, clusterCount) = Self.condense(linkage, leaves: nil, rootNode: rootNode,
                                                          minClusterSize: minClusterSize, threads: threads, into: out)
             }
-        }}}}}
+        }}}}}}}
 
         rowParent.removeLast(rowCapacity - rowCount); rowChild.removeLast(rowCapacity - rowCount)
         rowLambda.removeLast(rowCapacity - rowCount); rowChildSize.removeLast(rowCapacity - rowCount)
@@ -183,9 +190,9 @@ public struct CondensedTree: Sendable, Equatable {
         @inline(__always) func leafWeight(_ leaf: Int32) -> Int32 { located.map { $0.weight[Int(leaf)] } ?? 1 }
         // Points of a leaf fall out of cluster `cid` at `lam`.
         @inline(__always) func dropLeaf(_ leaf: Int32, from cid: Int32, at lam: Double) {
-            if let cluster = located?.cluster {
+            if let cluster = out.leafCluster {
                 cluster[Int(leaf)] = cid
-                located!.lambda![Int(leaf)] = lam
+                out.leafLambda![Int(leaf)] = lam
                 return
             }
             for k in leafRows(Int(leaf)) { addRow(parent: cid, child: leafRow(k), lambda: lam, size: 1) }
@@ -354,9 +361,10 @@ public struct CondensedTree: Sendable, Equatable {
                     leaving += abs(size)
                     if Int(c) < n {
                         dropLeaf(c, from: cid, at: lam)
-                    } else if let leafCount {
+                    } else if leafCount != nil || out.leafCluster != nil {
                         let lo = Int(leafStart[Int(c) - n])
-                        for k in lo..<(lo + Int(leafCount[Int(c) - n])) { dropLeaf(leafOrder[k], from: cid, at: lam) }
+                        let leaves = leafCount.map { Int($0[Int(c) - n]) } ?? size
+                        for k in lo..<(lo + leaves) { dropLeaf(leafOrder[k], from: cid, at: lam) }
                     } else {
                         let lo = Int(leafStart[Int(c) - n])
                         for k in lo..<(lo + size) { addRow(parent: cid, child: leafOrder[k], lambda: lam, size: 1) }
@@ -414,9 +422,6 @@ private struct LeafView {
     let inner: UnsafePointer<Double>
     let rowStart: UnsafePointer<Int32>
     let rows: UnsafePointer<Int32>
-    /// Where each leaf's points fall out, when no point rows are written.
-    let cluster: UnsafeMutablePointer<Int32>?
-    let lambda: UnsafeMutablePointer<Double>?
 }
 
 /// Raw per-cluster output buffers of the condensing loop, sized by the bound in
@@ -442,6 +447,9 @@ private struct RowBuffers {
     let lambda: UnsafeMutablePointer<Double>
     let childSize: UnsafeMutablePointer<Int32>
     let rowOfPoint: UnsafeMutablePointer<Int32>
+    /// Where each leaf's points fall out, when no point rows are written.
+    let leafCluster: UnsafeMutablePointer<Int32>?
+    let leafLambda: UnsafeMutablePointer<Double>?
     let clusterParent: UnsafeMutablePointer<Int32>
     let clusterBirth: UnsafeMutablePointer<Double>
     let clusterSize: UnsafeMutablePointer<Int32>
@@ -449,9 +457,10 @@ private struct RowBuffers {
     let maxLambda: UnsafeMutablePointer<Double>
 
     init(parent: UnsafeMutablePointer<Int32>, child: UnsafeMutablePointer<Int32>, lambda: UnsafeMutablePointer<Double>,
-         childSize: UnsafeMutablePointer<Int32>, rowOfPoint: UnsafeMutablePointer<Int32>, clusters: ClusterBuffers) {
+         childSize: UnsafeMutablePointer<Int32>, rowOfPoint: UnsafeMutablePointer<Int32>,
+         leafCluster: UnsafeMutablePointer<Int32>?, leafLambda: UnsafeMutablePointer<Double>?, clusters: ClusterBuffers) {
         self.parent = parent; self.child = child; self.lambda = lambda; self.childSize = childSize
-        self.rowOfPoint = rowOfPoint
+        self.rowOfPoint = rowOfPoint; self.leafCluster = leafCluster; self.leafLambda = leafLambda
         clusterParent = clusters.clusterParent; clusterBirth = clusters.clusterBirth
         clusterSize = clusters.clusterSize; stability = clusters.stability; maxLambda = clusters.maxLambda
     }

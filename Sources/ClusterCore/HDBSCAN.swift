@@ -245,8 +245,11 @@ public enum HDBSCAN {
                                   pointCount: n, threads: threads)
             }
             if !keeping.contains(.mst) { mst = nil }
+            // Without the condensed tree in the result, its point rows are not written: the
+            // labelling reads where each point falls out by point instead.
             condensed = observer.run(HDBSCANStage.condense) {
-                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize, threads: threads)
+                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize,
+                              pointRows: keeping.contains(.condensedTree), threads: threads)
             }
         }
         if !keeping.contains(.linkage) { linkage = nil }

@@ -17,7 +17,7 @@ public struct Labeling: Sendable, Equatable {
     /// The number of clusters.
     public var clusterCount: Int
 
-    /// Labels the points.
+    /// Labels the points (of a tree with or without point rows).
     /// - Parameters:
     ///   - selected: selected cluster ids, ascending (from `ClusterSelection.select`).
     ///   - allowSingleCluster, epsilon: as given to the selection; they decide which points
@@ -111,6 +111,7 @@ public struct Labeling: Sendable, Equatable {
                 values(Int(tree.leafCluster[leaf]) - n, tree.leafLambda[leaf])
             }
         }
+        let byPoint = locationOfRow == nil && !tree.leafCluster.isEmpty
         var labels = [Int32](), probabilities = [Double](), outlierScores = [Double]()
         labels = .initialized(count: n) { lb in
         probabilities = .initialized(count: n) { pb in
@@ -122,6 +123,9 @@ public struct Labeling: Sendable, Equatable {
                     let v: Values
                     if let locationOfRow {
                         v = perLeaf[Int(locationOfRow[point])]
+                    } else if byPoint {
+                        // A tree without point rows over the points themselves: read in order.
+                        v = values(Int(tree.leafCluster[point]) - n, tree.leafLambda[point])
                     } else {
                         let row = Int(tree.rowOfPoint[point])
                         v = values(Int(tree.parent[row]) - n, tree.lambda[row])
