@@ -270,34 +270,71 @@ public struct CondensedTree: Sendable, Equatable {
             @inline(__always) func minRowOf(_ id: Int32) -> Int32 {
                 Int(id) < n ? (located.map { $0.rows[Int($0.rowStart[Int(id)])] } ?? id) : minRow[Int(id) - n]
             }
+            // A location of at least minClusterSize points carries a cluster on: at its core
+            // distance its points part from each other, all at once.
+            @inline(__always) func leafEvent(_ node: Int32, _ cid: Int32) {
+                let inner = located!.inner[Int(node)]
+                let lam = inner > 0 ? 1.0 / inner : Double.infinity
+                dropLeaf(node, from: cid, at: lam)
+                let c0 = Int(cid) - points
+                out.stability[c0] += (lam - out.clusterBirth[c0]) * Double(leafWeight(node))
+                if lam > out.maxLambda[c0] { out.maxLambda[c0] = lam }
+            }
 
-            // Breadth-first over (level node, cluster id) pairs: at most one entry per node (over
-            // locations a leaf can carry a cluster). `stack` and `parts` never hold more than n + 1.
-            let queueNode = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
-            let queueCluster = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
+            // The walk visits every node that carries a cluster, parents before children, and
+            // numbers clusters breadth-first. With point rows it goes breadth-first itself, over
+            // a queue of (node, cluster id) pairs (at most one entry per node; over locations a
+            // leaf can carry a cluster), so rows come in that order. Without them it scans the
+            // merges downwards instead: a child merge has a smaller index than its parent, so
+            // parents still come first, and every merge it reads is next in memory, where the
+            // queue's order jumped across the records (the breadth-first reads were 40 % of this
+            // stage at 1M points). A cluster's own nodes form one chain, met top-down either
+            // way, so each cluster's stability is summed in the same order. Clusters then get
+            // provisional ids, renumbered breadth-first at the end (`renumberBreadthFirst`).
+            let scan = out.leafCluster != nil
+            let queueNode = scan ? nil : UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
+            let queueCluster = scan ? nil : UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
+            // By merge, when scanning: the (provisional) cluster it carries, or -1, and its depth
+            // in the walk, which the renumbering needs.
+            let carried = scan ? UnsafeMutablePointer<Carried>.allocate(capacity: n - 1) : nil
+            // By provisional cluster, when scanning: the depth of the node where it splits (-1 if
+            // it does not) and its first child cluster (its children are numbered in a row).
+            let splitDepth = scan ? UnsafeMutablePointer<Int32>.allocate(capacity: out.clusterCapacity) : nil
+            let firstChild = scan ? UnsafeMutablePointer<Int32>.allocate(capacity: out.clusterCapacity) : nil
+            // `stack` and `parts` never hold more than n + 1.
             let stack = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
             let parts = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
             let partSize = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
             let big = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
             defer {
-                queueNode.deallocate(); queueCluster.deallocate(); stack.deallocate(); parts.deallocate()
-                partSize.deallocate(); big.deallocate()
+                queueNode?.deallocate(); queueCluster?.deallocate(); carried?.deallocate()
+                splitDepth?.deallocate(); firstChild?.deallocate()
+                stack.deallocate(); parts.deallocate(); partSize.deallocate(); big.deallocate()
             }
-            queueNode[0] = Int32(rootNode); queueCluster[0] = Int32(points)
+            splitDepth?[0] = -1
+            if let carried {
+                let shared = SharedBuffer(base: carried)
+                Parallel.forEachChunk(count: n - 1, grain: 1 << 16, threads: threads) { chunk, _ in
+                    for i in chunk { shared[i] = Carried(cluster: -1, depth: 0) }
+                }
+                carried[rootNode - n] = Carried(cluster: Int32(points), depth: 0)
+            } else {
+                queueNode![0] = Int32(rootNode); queueCluster![0] = Int32(points)
+            }
             var head = 0, tail = 1
-            while head < tail {
-                let node = queueNode[head], cid = queueCluster[head]
-                head += 1
-                if Int(node) < n {
-                    // A location of at least minClusterSize points carries a cluster on: at its
-                    // core distance its points part from each other, all at once.
-                    let inner = located!.inner[Int(node)]
-                    let lam = inner > 0 ? 1.0 / inner : Double.infinity
-                    dropLeaf(node, from: cid, at: lam)
-                    let c0 = Int(cid) - points
-                    out.stability[c0] += (lam - out.clusterBirth[c0]) * Double(leafWeight(node))
-                    if lam > out.maxLambda[c0] { out.maxLambda[c0] = lam }
-                    continue
+            var next = rootNode - n
+            while true {
+                let node: Int32, cid: Int32, depth: Int32
+                if let carried {
+                    while next >= 0 && carried[next].cluster < 0 { next -= 1 }
+                    if next < 0 { break }
+                    node = Int32(n + next); cid = carried[next].cluster; depth = carried[next].depth
+                    next -= 1
+                } else {
+                    if head == tail { break }
+                    node = queueNode![head]; cid = queueCluster![head]; depth = 0
+                    head += 1
+                    if Int(node) < n { leafEvent(node, cid); continue }
                 }
                 let top = merges[Int(node) - n]
                 let d = top.distance
@@ -332,6 +369,15 @@ public struct CondensedTree: Sendable, Equatable {
                 var leaving = 0
                 for j in 0..<partCount where Int(partSize[j]) >= minClusterSize { big[bigCount] = parts[j]; bigCount += 1 }
 
+                // Hands a part on to the walk, carrying cluster `id`.
+                @inline(__always) func push(_ part: Int32, _ id: Int32) {
+                    if let carried {
+                        // A leaf's event waits until this node's own is summed, as in the queue.
+                        if Int(part) >= n { carried[Int(part) - n] = Carried(cluster: id, depth: depth + 1) }
+                    } else {
+                        queueNode![tail] = part; queueCluster![tail] = id; tail += 1
+                    }
+                }
                 let c0 = Int(cid) - points
                 if bigCount >= 2 {
                     // Sibling clusters in order of their smallest input row (distinct rows).
@@ -341,16 +387,19 @@ public struct CondensedTree: Sendable, Equatable {
                         while j > 0 && minRowOf(big[j - 1]) > key { big[j] = big[j - 1]; j -= 1 }
                         big[j] = b
                     }
+                    if let splitDepth { splitDepth[c0] = depth; firstChild![c0] = Int32(clusterCount) }
                     for i in 0..<bigCount {
                         let b = big[i]
                         let size = Int(b) < n ? Int(leafWeight(b)) : Int(merges[Int(b) - n].size)
                         let newID = addCluster(parent: cid, birth: lam, size: size)
-                        addRow(parent: cid, child: newID, lambda: lam, size: Int32(size))
+                        if let splitDepth { splitDepth[Int(newID) - points] = -1 }
+                        // (Scanning, the clusters' rows are written after the renumbering.)
+                        if !scan { addRow(parent: cid, child: newID, lambda: lam, size: Int32(size)) }
                         leaving += size
-                        queueNode[tail] = b; queueCluster[tail] = newID; tail += 1
+                        push(b, newID)
                     }
                 } else if bigCount == 1 {
-                    queueNode[tail] = big[0]; queueCluster[tail] = cid; tail += 1
+                    push(big[0], cid)
                 }
                 // Points of the parts too small to be clusters fall out here, in depth-first
                 // order: a run of `leafOrder`.
@@ -361,7 +410,7 @@ public struct CondensedTree: Sendable, Equatable {
                     leaving += abs(size)
                     if Int(c) < n {
                         dropLeaf(c, from: cid, at: lam)
-                    } else if leafCount != nil || out.leafCluster != nil {
+                    } else if leafCount != nil || scan {
                         let lo = Int(leafStart[Int(c) - n])
                         let leaves = leafCount.map { Int($0[Int(c) - n]) } ?? size
                         for k in lo..<(lo + leaves) { dropLeaf(leafOrder[k], from: cid, at: lam) }
@@ -374,9 +423,73 @@ public struct CondensedTree: Sendable, Equatable {
                     out.stability[c0] += (lam - out.clusterBirth[c0]) * Double(leaving)
                     if lam > out.maxLambda[c0] { out.maxLambda[c0] = lam }
                 }
+                if scan {
+                    for i in 0..<bigCount where Int(big[i]) < n {
+                        leafEvent(big[i], bigCount == 1 ? cid : Int32(clusterCount - bigCount + i + points))
+                    }
+                }
+            }
+            if let splitDepth {
+                renumberBreadthFirst(clusterCount: clusterCount, points: points, leafCount: n, splitDepth: splitDepth,
+                                     firstChild: firstChild!, threads: threads, out: out)
+                rowCount = clusterCount - 1
             }
         }
         return (rowCount, clusterCount)
+    }
+
+    /// Gives the clusters of a scanning walk (provisional ids in the order the scan made them)
+    /// the ids the breadth-first walk gives, and writes their rows. The queue meets nodes
+    /// level by level, and within a level left to right (children in the order they were
+    /// pushed), so its splits come in order of (depth of the splitting node, the splitting
+    /// cluster's preorder rank in the cluster tree), each numbering its children in a row.
+    private static func renumberBreadthFirst(
+        clusterCount c: Int, points: Int, leafCount: Int, splitDepth: UnsafeMutablePointer<Int32>,
+        firstChild: UnsafeMutablePointer<Int32>, threads: Int, out: RowBuffers
+    ) {
+        var childCount = [Int32](repeating: 0, count: c)
+        for k in 1..<max(c, 1) { childCount[Int(out.clusterParent[k]) - points] += 1 }
+        @inline(__always) func children(_ k: Int) -> Range<Int> {
+            splitDepth[k] < 0 ? 0..<0 : Int(firstChild[k])..<(Int(firstChild[k]) + Int(childCount[k]))
+        }
+        var splits: [(key: UInt64, cluster: Int32)] = []
+        var stack: [Int32] = [0], rank: UInt64 = 0
+        while let k = stack.popLast() {
+            if splitDepth[Int(k)] >= 0 { splits.append(((UInt64(splitDepth[Int(k)]) << 32) | rank, k)) }
+            rank += 1
+            for child in children(Int(k)).reversed() { stack.append(Int32(child)) }
+        }
+        splits.sort { $0.key < $1.key }
+        var final = [Int32](repeating: -1, count: c)
+        final[0] = 0
+        var next: Int32 = 1
+        for split in splits {
+            for child in children(Int(split.cluster)) { final[child] = next; next += 1 }
+        }
+        precondition(Int(next) == c, "every cluster but the root is the child of one split")
+
+        let parent = Array(UnsafeBufferPointer(start: out.clusterParent, count: c))
+        let birth = Array(UnsafeBufferPointer(start: out.clusterBirth, count: c))
+        let size = Array(UnsafeBufferPointer(start: out.clusterSize, count: c))
+        let stability = Array(UnsafeBufferPointer(start: out.stability, count: c))
+        let maxLambda = Array(UnsafeBufferPointer(start: out.maxLambda, count: c))
+        for k in 0..<c {
+            let f = Int(final[k])
+            out.clusterParent[f] = k == 0 ? -1 : Int32(points) + final[Int(parent[k]) - points]
+            out.clusterBirth[f] = birth[k]; out.clusterSize[f] = size[k]
+            out.stability[f] = stability[k]; out.maxLambda[f] = maxLambda[k]
+        }
+        // The clusters' rows, in id order as the queue writes them.
+        for k in 1..<max(c, 1) {
+            out.parent[k - 1] = out.clusterParent[k]; out.child[k - 1] = Int32(points + k)
+            out.lambda[k - 1] = out.clusterBirth[k]; out.childSize[k - 1] = out.clusterSize[k]
+        }
+        let leafCluster = SharedBuffer(base: out.leafCluster!)
+        final.withUnsafeBufferPointer { final in
+            Parallel.forEachChunk(count: leafCount, grain: 1 << 16, threads: threads) { chunk, _ in
+                for l in chunk { leafCluster[l] = Int32(points) + final[Int(leafCluster[l]) - points] }
+            }
+        }
     }
 
     /// Child cluster ids of every cluster (index `id - pointCount`), in id order.
@@ -402,6 +515,13 @@ private struct Merge {
     /// Over locations, bit 2: the left child is a location whose core distance is this
     /// distance (its points part here); bit 3: the right child is.
     var same: Int32
+}
+
+/// A merge's place in the scanning walk: the (provisional) cluster it carries, -1 for none,
+/// and its depth in the walk.
+private struct Carried {
+    var cluster: Int32
+    var depth: Int32
 }
 
 /// The leaves of a single-linkage tree over distinct locations (`Locations`), numbered as
@@ -432,8 +552,10 @@ private struct ClusterBuffers {
     let clusterSize: UnsafeMutablePointer<Int32>
     let stability: UnsafeMutablePointer<Double>
     let maxLambda: UnsafeMutablePointer<Double>
+    let capacity: Int
 
     init(clusters: Int) {
+        capacity = clusters
         clusterParent = .allocate(capacity: clusters); clusterBirth = .allocate(capacity: clusters)
         clusterSize = .allocate(capacity: clusters); stability = .allocate(capacity: clusters)
         maxLambda = .allocate(capacity: clusters)
@@ -455,6 +577,7 @@ private struct RowBuffers {
     let clusterSize: UnsafeMutablePointer<Int32>
     let stability: UnsafeMutablePointer<Double>
     let maxLambda: UnsafeMutablePointer<Double>
+    let clusterCapacity: Int
 
     init(parent: UnsafeMutablePointer<Int32>, child: UnsafeMutablePointer<Int32>, lambda: UnsafeMutablePointer<Double>,
          childSize: UnsafeMutablePointer<Int32>, rowOfPoint: UnsafeMutablePointer<Int32>,
@@ -463,5 +586,6 @@ private struct RowBuffers {
         self.rowOfPoint = rowOfPoint; self.leafCluster = leafCluster; self.leafLambda = leafLambda
         clusterParent = clusters.clusterParent; clusterBirth = clusters.clusterBirth
         clusterSize = clusters.clusterSize; stability = clusters.stability; maxLambda = clusters.maxLambda
+        clusterCapacity = clusters.capacity
     }
 }

@@ -75,6 +75,33 @@ struct HDBSCANPropertyTests {
         #expect(some.linkage == nil && some.mst == all.mst && some.condensedTree == all.condensedTree)
     }
 
+    @Test("without the condensed tree kept, the labelling is the same on either path, ties and all")
+    func labellingWithoutPointRows() throws {
+        // Without `.condensedTree` the condensing walk scans the merges instead of going
+        // breadth-first and keeps no point rows; cluster ids, stabilities and labels must not
+        // change. Coincident points and a grid make many ties; over points and over locations.
+        let data = [Shapes.gridWithDuplicates(3000, seed: 4), LocationsTests.buildings(600, maxUnits: 30, seed: 8),
+                    Shapes.blobs(4000, seed: 12)]
+        let selections = [SelectionOptions(), SelectionOptions(method: .leaf), SelectionOptions(epsilon: 20),
+                          SelectionOptions(allowSingleCluster: true)]
+        for p in data {
+            for (mcs, ms) in [(5, 3), (40, 40)] {
+                for selection in selections {
+                    let parameters = HDBSCANParameters(minClusterSize: mcs, minSamples: ms, selection: selection)
+                    for grouped in [false, true] {
+                        let all = try HDBSCAN.fit(p, parameters: parameters, threads: 1, groupLocations: grouped)
+                        let none = try HDBSCAN.fit(p, parameters: parameters, threads: 2, keeping: [],
+                                                   groupLocations: grouped)
+                        let what = "n \(p.count), mcs \(mcs), ms \(ms), \(selection), grouped \(grouped)"
+                        #expect(none.selectedClusters == all.selectedClusters, "selected: \(what)")
+                        let same = none.labeling == all.labeling
+                        #expect(same, "labelling: \(what)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("coincident points: no NaN, always in the same cluster")
     func duplicates() throws {
         var pts: [(Double, Double)] = []
