@@ -76,12 +76,24 @@ public struct Labeling: Sendable, Equatable {
             let p = Int(tree.clusterParent[k]) - n
             if subtreeDeath[k] > subtreeDeath[p] { subtreeDeath[p] = subtreeDeath[k] }
         }
-        let maxLambda = tree.maxLambda
+        // What a point's values need from the cluster it falls out of, in one record: the
+        // per-point pass read it through three dependent lookups (inherited label, selected
+        // cluster, its death) and waited on them.
+        let perCluster = (0..<c).map { k in
+            let label = inherited[k]
+            // Reached the root: scikit-learn labels these only with allowSingleCluster and a
+            // single selected cluster, and only above the threshold.
+            let viaRoot = rootSelected && label == 0 && Int(selected[0]) == n
+            return ClusterValues(label: label, viaRoot: viaRoot, subtreeDeath: subtreeDeath[k],
+                                 labelDeath: label >= 0 ? tree.maxLambda[Int(selected[Int(label)]) - n] : 0)
+        }
+        let rootAlone = selected.count == 1 && allowSingleCluster
 
         /// A point's label, probability and outlier score from the cluster index it falls out
         /// of and the lambda at which it does.
         @inline(__always) func values(_ k: Int, _ lam: Double) -> Values {
-            let death = subtreeDeath[k]
+            let cluster = perCluster[k]
+            let death = cluster.subtreeDeath
             let outlier: Double
             if death == 0 || !lam.isFinite {
                 outlier = 0
@@ -90,15 +102,11 @@ public struct Labeling: Sendable, Equatable {
             } else {
                 outlier = (death - lam) / death
             }
-            var label = inherited[k]
-            if rootSelected && label == 0 && Int(selected[0]) == n {
-                // Reached the root: scikit-learn labels these only with allowSingleCluster
-                // and a single selected cluster, and only above the threshold.
-                label = (selected.count == 1 && allowSingleCluster && lam >= rootThreshold) ? 0 : -1
-            }
+            var label = cluster.label
+            if cluster.viaRoot { label = (rootAlone && lam >= rootThreshold) ? 0 : -1 }
             var probability = 0.0
             if label >= 0 {
-                let maxLam = maxLambda[Int(selected[Int(label)]) - n]
+                let maxLam = cluster.labelDeath
                 probability = (maxLam == 0 || lam.isInfinite) ? 1 : min(lam, maxLam) / maxLam
             }
             return Values(label: label, probability: probability, outlier: outlier)
@@ -140,6 +148,16 @@ public struct Labeling: Sendable, Equatable {
         self.probabilities = probabilities
         self.outlierScores = outlierScores
     }
+}
+
+/// One cluster's part of its points' outputs: the label it passes on (before the root rule),
+/// whether that label is the root's, the largest lambda in its subtree (GLOSH) and that of the
+/// selected cluster its label names (membership).
+private struct ClusterValues {
+    var label: Int32
+    var viaRoot: Bool
+    var subtreeDeath: Double
+    var labelDeath: Double
 }
 
 /// One point's outputs.
