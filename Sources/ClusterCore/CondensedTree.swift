@@ -38,9 +38,9 @@ public struct CondensedTree: Sendable, Equatable {
     /// Without point rows (see `init(linkage:minClusterSize:pointRows:threads:)` and
     /// `init(locatedLinkage:…)`): by leaf (a point, or a location), the cluster its points fall
     /// out of and the lambda at which they do; empty otherwise.
-    /// (One record per leaf: the condensing walk writes them in tree order, at random in
-    /// memory, and one write per leaf instead of two, into separate arrays, took this stage
-    /// from 0.215 to 0.187 s at 1M distinct points, for 4 MB more.)
+    /// (One record per leaf, as the records are written in tree order, at random in memory:
+    /// one write per leaf instead of two into separate arrays took this stage from 0.215 to
+    /// 0.187 s at 1M distinct points when the walk itself wrote them.)
     private(set) var leafFall: [LeafFall] = []
 
     /// Number of clusters in the tree, the root included.
@@ -106,7 +106,6 @@ public struct CondensedTree: Sendable, Equatable {
         var rowChildSize = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
         var pointRow = [Int32].filled(count: pointRows ? n : 1, threads: threads) { _ in 0 }
         var leafFall = [LeafFall]()
-        if !pointRows { leafFall = .filled(count: linkage.pointCount, threads: threads) { _ in LeafFall(lambda: 0, cluster: 0) } }
         var rowCount = 0, clusterCount = 0
         let clusterBuffers = ClusterBuffers(clusters: maxClusters)
         rowParent.withUnsafeMutableBufferPointer { bParent in
@@ -114,11 +113,10 @@ public struct CondensedTree: Sendable, Equatable {
         rowLambda.withUnsafeMutableBufferPointer { bLambda in
         rowChildSize.withUnsafeMutableBufferPointer { bChildSize in
         pointRow.withUnsafeMutableBufferPointer { bPointRow in
-        leafFall.withUnsafeMutableBufferPointer { bLeafFall in
             let out = RowBuffers(parent: bParent.baseAddress!, child: bChild.baseAddress!, lambda: bLambda.baseAddress!,
                                  childSize: bChildSize.baseAddress!, rowOfPoint: bPointRow.baseAddress!,
                                  // (An empty array's buffer may still have an address.)
-                                 leafFall: pointRows ? nil : bLeafFall.baseAddress,
+                                 byLeaf: !pointRows,
                                  clusters: clusterBuffers)
 
             if let leaves {
@@ -128,14 +126,14 @@ public struct CondensedTree: Sendable, Equatable {
                 leaves.rows.withUnsafeBufferPointer { rows in
                     let view = LeafView(pointCount: leaves.pointCount, weight: weight.baseAddress!, inner: inner.baseAddress!,
                                         rowStart: rowStart.baseAddress!, rows: rows.baseAddress!)
-                    (rowCount, clusterCount) = Self.condense(linkage, leaves: view, rootNode: rootNode,
+                    (rowCount, clusterCount, leafFall) = Self.condense(linkage, leaves: view, rootNode: rootNode,
                                                              minClusterSize: minClusterSize, threads: threads, into: out)
                 }}}}
             } else {
-                (rowCount, clusterCount) = Self.condense(linkage, leaves: nil, rootNode: rootNode,
+                (rowCount, clusterCount, leafFall) = Self.condense(linkage, leaves: nil, rootNode: rootNode,
                                                          minClusterSize: minClusterSize, threads: threads, into: out)
             }
-        }}}}}}
+        }}}}}
 
         rowParent.removeLast(rowCapacity - rowCount); rowChild.removeLast(rowCapacity - rowCount)
         rowLambda.removeLast(rowCapacity - rowCount); rowChildSize.removeLast(rowCapacity - rowCount)
@@ -158,7 +156,7 @@ public struct CondensedTree: Sendable, Equatable {
     private static func condense(
         _ linkage: SingleLinkageTree, leaves located: LeafView?, rootNode: Int, minClusterSize: Int, threads: Int,
         into out: RowBuffers
-    ) -> (rows: Int, clusters: Int) {
+    ) -> (rows: Int, clusters: Int, leafFall: [LeafFall]) {
         // `n` counts the linkage's leaves (node ids below it are leaves), `points` the points
         // (cluster ids start there). They differ only over locations.
         let n = linkage.pointCount
@@ -184,10 +182,18 @@ public struct CondensedTree: Sendable, Equatable {
         }
         @inline(__always) func leafRow(_ k: Int) -> Int32 { located.map { $0.rows[k] } ?? Int32(k) }
         @inline(__always) func leafWeight(_ leaf: Int32) -> Int32 { located.map { $0.weight[Int(leaf)] } ?? 1 }
+        // Without point rows, where points fall out is noted as one event per leaf or per part
+        // too small to be a cluster, in walk order, and written by leaf after the walk, on all
+        // workers: the walk's own writes by leaf landed at random in memory, one thread waiting
+        // on each (40 % of this stage at 1M points).
+        let drops = out.byLeaf ? UnsafeMutablePointer<Drop>.allocate(capacity: n) : nil
+        defer { drops?.deallocate() }
+        var dropCount = 0
         // Points of a leaf fall out of cluster `cid` at `lam`.
         @inline(__always) func dropLeaf(_ leaf: Int32, from cid: Int32, at lam: Double) {
-            if let fall = out.leafFall {
-                fall[Int(leaf)] = LeafFall(lambda: lam, cluster: cid)
+            if let drops {
+                drops[dropCount] = Drop(lambda: lam, node: leaf, cluster: cid)
+                dropCount += 1
                 return
             }
             for k in leafRows(Int(leaf)) { addRow(parent: cid, child: leafRow(k), lambda: lam, size: 1) }
@@ -200,11 +206,10 @@ public struct CondensedTree: Sendable, Equatable {
         // from 0.12 s to 0.08 s at 1M points; the child fields from 0.08 s to the figure in
         // README.)
         let merges = UnsafeMutablePointer<Merge>.allocate(capacity: n - 1)
-        defer { merges.deallocate() }
+        // (`merges` and `minRow` are freed with the walk's buffers, before `leafFall` is made.)
         // Smallest input row below each internal node, to order sibling clusters; computed in
         // the same pass that packs the merges (children come before their parents).
         let minRow = UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
-        defer { minRow.deallocate() }
         // Leaves under each internal node; over points that is its size.
         let leafCount = located == nil ? nil : UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
         defer { leafCount?.deallocate() }
@@ -261,6 +266,8 @@ public struct CondensedTree: Sendable, Equatable {
             let ro = lo + (leafCount.map { Int(m.left) < n ? 1 : $0[Int(m.left) - n] } ?? m.leftSize)
             if Int(m.right) < n { leafOrder[Int(ro)] = m.right } else { leafStart[Int(m.right) - n] = ro }
         }
+        // Provisional cluster index -> final, when scanning (see `renumberBreadthFirst`).
+        var final: [Int32] = []
         do {
             @inline(__always) func minRowOf(_ id: Int32) -> Int32 {
                 Int(id) < n ? (located.map { $0.rows[Int($0.rowStart[Int(id)])] } ?? id) : minRow[Int(id) - n]
@@ -286,7 +293,7 @@ public struct CondensedTree: Sendable, Equatable {
             // stage at 1M points). A cluster's own nodes form one chain, met top-down either
             // way, so each cluster's stability is summed in the same order. Clusters then get
             // provisional ids, renumbered breadth-first at the end (`renumberBreadthFirst`).
-            let scan = out.leafFall != nil
+            let scan = out.byLeaf
             let queueNode = scan ? nil : UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
             let queueCluster = scan ? nil : UnsafeMutablePointer<Int32>.allocate(capacity: 2 * n)
             // By merge, when scanning: the (provisional) cluster it carries, or -1, and its depth
@@ -305,6 +312,7 @@ public struct CondensedTree: Sendable, Equatable {
                 queueNode?.deallocate(); queueCluster?.deallocate(); carried?.deallocate()
                 splitDepth?.deallocate(); firstChild?.deallocate()
                 stack.deallocate(); parts.deallocate(); partSize.deallocate(); big.deallocate()
+                merges.deallocate(); minRow.deallocate()
             }
             splitDepth?[0] = -1
             if let carried {
@@ -403,12 +411,12 @@ public struct CondensedTree: Sendable, Equatable {
                     let size = Int(partSize[j])
                     if size >= minClusterSize { continue }
                     leaving += abs(size)
-                    if Int(c) < n {
+                    if Int(c) < n || scan {
+                        // (An internal node stands for its leaves: see `drops`.)
                         dropLeaf(c, from: cid, at: lam)
-                    } else if leafCount != nil || scan {
+                    } else if let leafCount {
                         let lo = Int(leafStart[Int(c) - n])
-                        let leaves = leafCount.map { Int($0[Int(c) - n]) } ?? size
-                        for k in lo..<(lo + leaves) { dropLeaf(leafOrder[k], from: cid, at: lam) }
+                        for k in lo..<(lo + Int(leafCount[Int(c) - n])) { dropLeaf(leafOrder[k], from: cid, at: lam) }
                     } else {
                         let lo = Int(leafStart[Int(c) - n])
                         for k in lo..<(lo + size) { addRow(parent: cid, child: leafOrder[k], lambda: lam, size: 1) }
@@ -425,23 +433,45 @@ public struct CondensedTree: Sendable, Equatable {
                 }
             }
             if let splitDepth {
-                renumberBreadthFirst(clusterCount: clusterCount, points: points, leafCount: n, splitDepth: splitDepth,
-                                     firstChild: firstChild!, threads: threads, out: out)
+                final = renumberBreadthFirst(clusterCount: clusterCount, points: points, splitDepth: splitDepth,
+                                             firstChild: firstChild!, out: out)
                 rowCount = clusterCount - 1
             }
         }
-        return (rowCount, clusterCount)
+        guard let drops else { return (rowCount, clusterCount, []) }
+        // Made only now, with the walk's buffers (the merges above all) freed: this stage's
+        // memory peaks at the end of the walk, and the records need not be alive then.
+        // Every leaf falls out once, so the events write every record, each once.
+        let leafFall = [LeafFall].initialized(count: n) { fall in
+            let shared = SharedBuffer(base: fall)
+            linkage.size.withUnsafeBufferPointer { size in
+            final.withUnsafeBufferPointer { final in
+                Parallel.forEachChunk(count: dropCount, grain: 1 << 12, threads: threads) { chunk, _ in
+                    for e in chunk {
+                        let drop = drops[e]
+                        let value = LeafFall(lambda: drop.lambda, cluster: Int32(points) + final[Int(drop.cluster) - points])
+                        let c = Int(drop.node)
+                        if c < n { shared[c] = value; continue }
+                        let lo = Int(leafStart[c - n])
+                        let leaves = Int(leafCount.map { $0[c - n] } ?? size[c - n])
+                        for k in lo..<(lo + leaves) { shared[Int(leafOrder[k])] = value }
+                    }
+                }
+            }}
+        }
+        return (rowCount, clusterCount, leafFall)
     }
 
     /// Gives the clusters of a scanning walk (provisional ids in the order the scan made them)
-    /// the ids the breadth-first walk gives, and writes their rows. The queue meets nodes
+    /// the ids the breadth-first walk gives, and writes their rows; returns each provisional
+    /// cluster's final index (id - `points`). The queue meets nodes
     /// level by level, and within a level left to right (children in the order they were
     /// pushed), so its splits come in order of (depth of the splitting node, the splitting
     /// cluster's preorder rank in the cluster tree), each numbering its children in a row.
     private static func renumberBreadthFirst(
-        clusterCount c: Int, points: Int, leafCount: Int, splitDepth: UnsafeMutablePointer<Int32>,
-        firstChild: UnsafeMutablePointer<Int32>, threads: Int, out: RowBuffers
-    ) {
+        clusterCount c: Int, points: Int, splitDepth: UnsafeMutablePointer<Int32>,
+        firstChild: UnsafeMutablePointer<Int32>, out: RowBuffers
+    ) -> [Int32] {
         var childCount = [Int32](repeating: 0, count: c)
         for k in 1..<max(c, 1) { childCount[Int(out.clusterParent[k]) - points] += 1 }
         @inline(__always) func children(_ k: Int) -> Range<Int> {
@@ -479,12 +509,7 @@ public struct CondensedTree: Sendable, Equatable {
             out.parent[k - 1] = out.clusterParent[k]; out.child[k - 1] = Int32(points + k)
             out.lambda[k - 1] = out.clusterBirth[k]; out.childSize[k - 1] = out.clusterSize[k]
         }
-        let fall = SharedBuffer(base: out.leafFall!)
-        final.withUnsafeBufferPointer { final in
-            Parallel.forEachChunk(count: leafCount, grain: 1 << 16, threads: threads) { chunk, _ in
-                for l in chunk { fall[l].cluster = Int32(points) + final[Int(fall[l].cluster) - points] }
-            }
-        }
+        return final
     }
 
     /// Child cluster ids of every cluster (index `id - pointCount`), in id order.
@@ -515,6 +540,14 @@ private struct Merge {
 /// Where a leaf's points fall out of the condensed tree: the cluster and the lambda.
 struct LeafFall: Equatable {
     var lambda: Double
+    var cluster: Int32
+}
+
+/// Points falling out of a cluster in the scanning walk: a leaf's, or those of every leaf under
+/// an internal node (`node >= n`), at `lambda`, out of (provisional) `cluster`.
+private struct Drop {
+    var lambda: Double
+    var node: Int32
     var cluster: Int32
 }
 
@@ -570,8 +603,8 @@ private struct RowBuffers {
     let lambda: UnsafeMutablePointer<Double>
     let childSize: UnsafeMutablePointer<Int32>
     let rowOfPoint: UnsafeMutablePointer<Int32>
-    /// Where each leaf's points fall out, when no point rows are written.
-    let leafFall: UnsafeMutablePointer<LeafFall>?
+    /// Whether no point rows are written: where each leaf's points fall out is returned by leaf.
+    let byLeaf: Bool
     let clusterParent: UnsafeMutablePointer<Int32>
     let clusterBirth: UnsafeMutablePointer<Double>
     let clusterSize: UnsafeMutablePointer<Int32>
@@ -581,9 +614,9 @@ private struct RowBuffers {
 
     init(parent: UnsafeMutablePointer<Int32>, child: UnsafeMutablePointer<Int32>, lambda: UnsafeMutablePointer<Double>,
          childSize: UnsafeMutablePointer<Int32>, rowOfPoint: UnsafeMutablePointer<Int32>,
-         leafFall: UnsafeMutablePointer<LeafFall>?, clusters: ClusterBuffers) {
+         byLeaf: Bool, clusters: ClusterBuffers) {
         self.parent = parent; self.child = child; self.lambda = lambda; self.childSize = childSize
-        self.rowOfPoint = rowOfPoint; self.leafFall = leafFall
+        self.rowOfPoint = rowOfPoint; self.byLeaf = byLeaf
         clusterParent = clusters.clusterParent; clusterBirth = clusters.clusterBirth
         clusterSize = clusters.clusterSize; stability = clusters.stability; maxLambda = clusters.maxLambda
         clusterCapacity = clusters.capacity
