@@ -38,10 +38,8 @@ public struct CondensedTree: Sendable, Equatable {
     /// Without point rows (see `init(linkage:minClusterSize:pointRows:threads:)` and
     /// `init(locatedLinkage:…)`): by leaf (a point, or a location), the cluster its points fall
     /// out of and the lambda at which they do; empty otherwise.
-    /// (One record per leaf, as the records are written in tree order, at random in memory:
-    /// one write per leaf instead of two into separate arrays took this stage from 0.215 to
-    /// 0.187 s at 1M distinct points when the walk itself wrote them.)
-    private(set) var leafFall: [LeafFall] = []
+    private(set) var leafCluster: [Int32] = []
+    private(set) var leafLambda: [Double] = []
 
     /// Number of clusters in the tree, the root included.
     public var clusterCount: Int { clusterParent.count }
@@ -59,7 +57,7 @@ public struct CondensedTree: Sendable, Equatable {
     }
 
     /// The same tree, optionally without its point rows: then where each point falls out is
-    /// kept by point (`leafFall`), which is all the labelling needs. Labelling
+    /// kept by point (`leafCluster`, `leafLambda`), which is all the labelling needs. Labelling
     /// from the rows reads two rows at random per point (`rowOfPoint`, then `parent` and
     /// `lambda`); by point it reads in order.
     init(linkage: SingleLinkageTree, minClusterSize: Int, pointRows: Bool, threads: Int) {
@@ -69,7 +67,7 @@ public struct CondensedTree: Sendable, Equatable {
     /// Condenses a single-linkage tree over weighted locations (see `LocatedLeaves`): the tree
     /// a linkage over every point would condense to, its rows naming points. Without
     /// `pointRows` the rows hold the child clusters only, and where each leaf's points fall
-    /// out is kept by leaf (`leafFall`: all the points of a location fall out
+    /// out is kept by leaf (`leafCluster`, `leafLambda`: all the points of a location fall out
     /// together), which is all the labelling needs: at 10M points writing a row per point
     /// and reading it back cost seconds.
     init(locatedLinkage linkage: SingleLinkageTree, leaves: LocatedLeaves, minClusterSize: Int, pointRows: Bool,
@@ -105,7 +103,7 @@ public struct CondensedTree: Sendable, Equatable {
         var rowLambda = [Double].filled(count: rowCapacity, threads: threads) { _ in 0 }
         var rowChildSize = [Int32].filled(count: rowCapacity, threads: threads) { _ in 0 }
         var pointRow = [Int32].filled(count: pointRows ? n : 1, threads: threads) { _ in 0 }
-        var leafFall = [LeafFall]()
+        var leafCluster = [Int32](), leafLambda = [Double]()
         var rowCount = 0, clusterCount = 0
         let clusterBuffers = ClusterBuffers(clusters: maxClusters)
         rowParent.withUnsafeMutableBufferPointer { bParent in
@@ -126,11 +124,11 @@ public struct CondensedTree: Sendable, Equatable {
                 leaves.rows.withUnsafeBufferPointer { rows in
                     let view = LeafView(pointCount: leaves.pointCount, weight: weight.baseAddress!, inner: inner.baseAddress!,
                                         rowStart: rowStart.baseAddress!, rows: rows.baseAddress!)
-                    (rowCount, clusterCount, leafFall) = Self.condense(linkage, leaves: view, rootNode: rootNode,
+                    (rowCount, clusterCount, leafCluster, leafLambda) = Self.condense(linkage, leaves: view, rootNode: rootNode,
                                                              minClusterSize: minClusterSize, threads: threads, into: out)
                 }}}}
             } else {
-                (rowCount, clusterCount, leafFall) = Self.condense(linkage, leaves: nil, rootNode: rootNode,
+                (rowCount, clusterCount, leafCluster, leafLambda) = Self.condense(linkage, leaves: nil, rootNode: rootNode,
                                                          minClusterSize: minClusterSize, threads: threads, into: out)
             }
         }}}}}
@@ -139,7 +137,8 @@ public struct CondensedTree: Sendable, Equatable {
         rowLambda.removeLast(rowCapacity - rowCount); rowChildSize.removeLast(rowCapacity - rowCount)
         parent = rowParent; child = rowChild; lambda = rowLambda; childSize = rowChildSize
         rowOfPoint = pointRows ? pointRow : []
-        self.leafFall = leafFall
+        self.leafCluster = leafCluster
+        self.leafLambda = leafLambda
         func take<T>(_ buffer: UnsafeMutablePointer<T>, _ count: Int) -> [T] {
             defer { buffer.deallocate() }
             return Array(UnsafeBufferPointer(start: buffer, count: count))
@@ -156,7 +155,7 @@ public struct CondensedTree: Sendable, Equatable {
     private static func condense(
         _ linkage: SingleLinkageTree, leaves located: LeafView?, rootNode: Int, minClusterSize: Int, threads: Int,
         into out: RowBuffers
-    ) -> (rows: Int, clusters: Int, leafFall: [LeafFall]) {
+    ) -> (rows: Int, clusters: Int, leafCluster: [Int32], leafLambda: [Double]) {
         // `n` counts the linkage's leaves (node ids below it are leaves), `points` the points
         // (cluster ids start there). They differ only over locations.
         let n = linkage.pointCount
@@ -206,7 +205,7 @@ public struct CondensedTree: Sendable, Equatable {
         // from 0.12 s to 0.08 s at 1M points; the child fields from 0.08 s to the figure in
         // README.)
         let merges = UnsafeMutablePointer<Merge>.allocate(capacity: n - 1)
-        // (`merges` and `minRow` are freed with the walk's buffers, before `leafFall` is made.)
+        // (`merges` and `minRow` are freed with the walk's buffers, before `leafCluster` is made.)
         // Smallest input row below each internal node, to order sibling clusters; computed in
         // the same pass that packs the merges (children come before their parents).
         let minRow = UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
@@ -438,28 +437,33 @@ public struct CondensedTree: Sendable, Equatable {
                 rowCount = clusterCount - 1
             }
         }
-        guard let drops else { return (rowCount, clusterCount, []) }
+        guard let drops else { return (rowCount, clusterCount, [], []) }
         // Made only now, with the walk's buffers (the merges above all) freed: this stage's
-        // memory peaks at the end of the walk, and the records need not be alive then.
-        // Every leaf falls out once, so the events write every record, each once.
-        let leafFall = [LeafFall].initialized(count: n) { fall in
-            let shared = SharedBuffer(base: fall)
+        // memory peaks at the end of the walk, and these need not be alive then.
+        // Every leaf falls out once, so the events write every element, each once.
+        var leafLambda = [Double]()
+        let leafCluster = [Int32].initialized(count: n) { cluster in
+        leafLambda = [Double].initialized(count: n) { lambda in
+            let clusters = SharedBuffer(base: cluster), lambdas = SharedBuffer(base: lambda)
             linkage.size.withUnsafeBufferPointer { size in
             final.withUnsafeBufferPointer { final in
                 Parallel.forEachChunk(count: dropCount, grain: 1 << 12, threads: threads) { chunk, _ in
                     for e in chunk {
                         let drop = drops[e]
-                        let value = LeafFall(lambda: drop.lambda, cluster: Int32(points) + final[Int(drop.cluster) - points])
+                        let cid = Int32(points) + final[Int(drop.cluster) - points], lam = drop.lambda
                         let c = Int(drop.node)
-                        if c < n { shared[c] = value; continue }
+                        if c < n { clusters[c] = cid; lambdas[c] = lam; continue }
                         let lo = Int(leafStart[c - n])
                         let leaves = Int(leafCount.map { $0[c - n] } ?? size[c - n])
-                        for k in lo..<(lo + leaves) { shared[Int(leafOrder[k])] = value }
+                        for k in lo..<(lo + leaves) {
+                            let leaf = Int(leafOrder[k])
+                            clusters[leaf] = cid; lambdas[leaf] = lam
+                        }
                     }
                 }
             }}
-        }
-        return (rowCount, clusterCount, leafFall)
+        }}
+        return (rowCount, clusterCount, leafCluster, leafLambda)
     }
 
     /// Gives the clusters of a scanning walk (provisional ids in the order the scan made them)
@@ -535,12 +539,6 @@ private struct Merge {
     /// Over locations, bit 2: the left child is a location whose core distance is this
     /// distance (its points part here); bit 3: the right child is.
     var same: Int32
-}
-
-/// Where a leaf's points fall out of the condensed tree: the cluster and the lambda.
-struct LeafFall: Equatable {
-    var lambda: Double
-    var cluster: Int32
 }
 
 /// Points falling out of a cluster in the scanning walk: a leaf's, or those of every leaf under

@@ -115,11 +115,11 @@ public struct Labeling: Sendable, Equatable {
         // Over locations: each location once, packed so a row's lookup reads one cache line.
         var perLeaf: [Values] = []
         if locationOfRow != nil {
-            perLeaf = .filled(count: tree.leafFall.count, threads: threads) { leaf in
-                values(Int(tree.leafFall[leaf].cluster) - n, tree.leafFall[leaf].lambda)
+            perLeaf = .filled(count: tree.leafCluster.count, threads: threads) { leaf in
+                values(Int(tree.leafCluster[leaf]) - n, tree.leafLambda[leaf])
             }
         }
-        let byPoint = locationOfRow == nil && !tree.leafFall.isEmpty
+        let byPoint = locationOfRow == nil && !tree.leafCluster.isEmpty
         var labels = [Int32](), probabilities = [Double](), outlierScores = [Double]()
         labels = .initialized(count: n) { lb in
         probabilities = .initialized(count: n) { pb in
@@ -133,8 +133,7 @@ public struct Labeling: Sendable, Equatable {
                         v = perLeaf[Int(locationOfRow[point])]
                     } else if byPoint {
                         // A tree without point rows over the points themselves: read in order.
-                        let fall = tree.leafFall[point]
-                        v = values(Int(fall.cluster) - n, fall.lambda)
+                        v = values(Int(tree.leafCluster[point]) - n, tree.leafLambda[point])
                     } else {
                         let row = Int(tree.rowOfPoint[point])
                         v = values(Int(tree.parent[row]) - n, tree.lambda[row])
