@@ -113,7 +113,6 @@ public struct CondensedTree: Sendable, Equatable {
         pointRow.withUnsafeMutableBufferPointer { bPointRow in
             let out = RowBuffers(parent: bParent.baseAddress!, child: bChild.baseAddress!, lambda: bLambda.baseAddress!,
                                  childSize: bChildSize.baseAddress!, rowOfPoint: bPointRow.baseAddress!,
-                                 // (An empty array's buffer may still have an address.)
                                  byLeaf: !pointRows,
                                  clusters: clusterBuffers)
 
@@ -468,10 +467,10 @@ public struct CondensedTree: Sendable, Equatable {
 
     /// Gives the clusters of a scanning walk (provisional ids in the order the scan made them)
     /// the ids the breadth-first walk gives, and writes their rows; returns each provisional
-    /// cluster's final index (id - `points`). The queue meets nodes
-    /// level by level, and within a level left to right (children in the order they were
-    /// pushed), so its splits come in order of (depth of the splitting node, the splitting
-    /// cluster's preorder rank in the cluster tree), each numbering its children in a row.
+    /// cluster's final index (id - `points`). The queue meets nodes level by level, and within
+    /// a level left to right (children in the order they were pushed), so its splits come in
+    /// order of (depth of the splitting node, the splitting cluster's preorder rank in the
+    /// cluster tree), each numbering its children in a row.
     private static func renumberBreadthFirst(
         clusterCount c: Int, points: Int, splitDepth: UnsafeMutablePointer<Int32>,
         firstChild: UnsafeMutablePointer<Int32>, out: RowBuffers
