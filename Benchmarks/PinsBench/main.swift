@@ -80,10 +80,17 @@ print("\(path): \(listings.count) listings; peak while reading \(Int(peakMB())) 
 if only == "digest" {
     // A fingerprint of the pins at every zoom (ids and counts), to check that a faster build
     // gives the same index.
+    // Pins are taken in id order (the order a query returns them in is not part of the
+    // contract): id, count, position, box, expansion zoom and medians.
     let index = try PinIndex(listings: listings, options: options)
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for z in 0...22 {
-        for p in try index.pins(zoom: Double(z)) { for w in [p.id.rawValue, UInt64(p.count), UInt64(z)] { h = (h ^ w) &* 0x100_0000_01b3 } }
+        for p in try index.pins(zoom: Double(z)).sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+            let words = [p.id.rawValue, UInt64(p.count), UInt64(z), p.longitude.bitPattern, p.latitude.bitPattern,
+                         p.bbox.minLongitude.bitPattern, p.bbox.maxLatitude.bitPattern, UInt64(bitPattern: Int64(p.expansionZoom ?? -1)),
+                         (p.medianDeposit ?? -1).bitPattern, (p.medianMonthlyRent ?? -1).bitPattern]
+            for w in words { h = (h ^ w) &* 0x100_0000_01b3 }
+        }
     }
     print("digest \(String(h, radix: 16)), nodes \(index.nodeCount)")
     exit(0)
