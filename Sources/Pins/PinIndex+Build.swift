@@ -106,11 +106,11 @@ extension PinIndex {
             }}}}}
         }
         let L = kTag.count
-        var byToken = [(key: UInt64, root: Int32)](unsafeUninitializedCapacity: L) { b, c in
-            for l in 0..<L { b[l] = (hasher.hash(kTag[l], kValue[l]), Int32(l)) }
+        var byToken = [TokenRoot](unsafeUninitializedCapacity: L) { b, c in
+            for l in 0..<L { b[l] = TokenRoot(key: hasher.hash(kTag[l], kValue[l]), root: Int32(l)) }
             c = L
         }
-        var scratch: [(key: UInt64, root: Int32)] = []
+        var scratch: [TokenRoot] = []
         Cut.sortByKey(&byToken, scratch: &scratch)
         scratch = []
         do {
@@ -390,26 +390,49 @@ func gather<T>(_ column: [T], _ order: [Int32]) -> [T] {
     }
 }
 
+/// A record sorted by a 64-bit key (`Cut.sortByKey`).
+protocol KeyedRecord { var key: UInt64 { get } }
+extension Cut.Disc: KeyedRecord {}
+struct TokenRoot: KeyedRecord { var key: UInt64; var root: Int32 }
+
 /// The per-zoom cut over a union-find of locations (step 3 of PinIndex.swift's header).
 struct Cut {
     let L: Int
     let options: PinOptions
-    // Union-find over locations, with each root's group: listings, weighted coordinate sums, box.
-    var uf: UnionFind
-    /// Each root's group in one record (one cache line), as merges read and write them
-    /// together at random locations.
+    /// Each location's union-find entry and, at a root, its group (listings, weighted
+    /// coordinate sums, box) and child list: 64 bytes, one cache line each (see `GroupTable`).
+    /// Merges follow the MST's weight order, at random places, and a merge reads and writes
+    /// all of this at both roots: in separate arrays (the union-find, the groups, the node of
+    /// each root, the head and tail of its child list) one merge touched about a dozen cache
+    /// lines, and the cut was bound by those misses.
     struct Group {
         var sx: Double, sy: Double
         var bx0: Double, bx1: Double, by0: Double, by1: Double
-        var count: Int
+        /// Listings in the group (at a root).
+        var count: Int32
+        /// Union-find parent (itself at a root); union by `size`, path halving.
+        var parent: Int32
+        /// Locations in the set (at a root).
+        var size: Int32
+        /// At a root: the node standing for its group as of the end of the last zoom, or, once
+        /// the root has merged at this zoom (`mergedAt`), the tail of the child list it gathers,
+        /// kept circular through `nextSibling` (the tail's next is the head) until its node is made.
+        var link: Int32
     }
-    var groups: [Group]
-    /// The node standing for each root's group, as of the end of the last zoom.
-    var nodeOf: [Int32]
-    /// The zoom at which a root last took part in a merge (−1: never), and the child list of
-    /// the node it will become (head and tail, linked through `nextSibling`).
+    /// The records, cache-line aligned.
+    final class GroupTable {
+        let base: UnsafeMutablePointer<Group>
+        let count: Int
+        init(count: Int) {
+            self.count = count
+            base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Group>.stride, alignment: 64)
+                .bindMemory(to: Group.self, capacity: max(count, 1))
+        }
+        deinit { base.deinitialize(count: count); base.deallocate() }
+    }
+    var table: GroupTable
+    /// The zoom at which a root last took part in a merge (−1: never).
     var mergedAt: [Int8]
-    var headOf: [Int32], tailOf: [Int32]
     /// The zoom at which an overlap merge last moved a root (−1: never; see `resolveOverlaps`).
     var movedAt: [Int8]
     var touched: [Int32] = []
@@ -427,16 +450,16 @@ struct Cut {
     init(locationCount: Int, counts: [Int32], xs: [Double], ys: [Double], options: PinOptions) {
         L = locationCount
         self.options = options
-        uf = UnionFind(count: L)
-        groups = (0..<L).map {
-            Group(sx: xs[$0] * Double(counts[$0]), sy: ys[$0] * Double(counts[$0]),
-                  bx0: xs[$0], bx1: xs[$0], by0: ys[$0], by1: ys[$0], count: Int(counts[$0]))
+        precondition(MemoryLayout<Group>.stride == 64, "a group record is one cache line")
+        table = GroupTable(count: L)
+        for l in 0..<L {
+            (table.base + l).initialize(to: Group(
+                sx: xs[l] * Double(counts[l]), sy: ys[l] * Double(counts[l]),
+                bx0: xs[l], bx1: xs[l], by0: ys[l], by1: ys[l],
+                count: counts[l], parent: Int32(l), size: 1, link: Int32(l)))
         }
-        nodeOf = (0..<L).map { Int32($0) }
         mergedAt = [Int8](repeating: -1, count: L)
         movedAt = [Int8](repeating: -1, count: L)
-        headOf = [Int32](repeating: -1, count: L)
-        tailOf = [Int32](repeating: -1, count: L)
         current = (0..<L).map { Int32($0) }
         // Location nodes: shown down from maxZoom + 1.
         parent = [Int32](repeating: -1, count: L)
@@ -450,33 +473,57 @@ struct Cut {
     /// Frees the per-location working arrays once `run` is done (the nodes stay): about 100
     /// bytes a location.
     mutating func dropWorkingState() {
-        uf = UnionFind(count: 0)
-        groups = []
-        nodeOf = []; mergedAt = []; headOf = []; tailOf = []; movedAt = []; touched = []; current = []
+        table = GroupTable(count: 0)
+        mergedAt = []; movedAt = []; touched = []; current = []
     }
+
+    /// The root of location x's set.
+    @inline(__always)
+    func find(_ x: Int) -> Int {
+        let g = table.base
+        var x = x
+        while Int(g[x].parent) != x {
+            // Path halving: point x at its grandparent, then step there.
+            let p = g[Int(g[x].parent)].parent
+            g[x].parent = p
+            x = Int(p)
+        }
+        return x
+    }
+
+    /// A root's group.
+    @inline(__always)
+    func group(_ r: Int) -> Group { table.base[r] }
 
     /// Merges the groups of roots `a` and `b` at `zoom`; returns the new root.
     @discardableResult
     mutating func merge(_ a: Int, _ b: Int, zoom: Int) -> Int {
-        // Each side's contribution to the new node's children: its node from the zoom above,
-        // or the children it already gathered at this zoom.
-        func list(_ r: Int) -> (Int32, Int32) {
-            if Int(mergedAt[r]) == zoom { return (headOf[r], tailOf[r]) }
-            let v = nodeOf[r]
-            nextSibling[Int(v)] = -1
-            return (v, v)
+        let g = table.base
+        // Each side's contribution to the new node's children, as the tail of a circular list:
+        // its node from the zoom above (a list of one), or the children it already gathered at
+        // this zoom. The new list is a's followed by b's.
+        let tb = nextSibling.withUnsafeMutableBufferPointer { next in
+            func tail(_ r: Int) -> Int {
+                let t = Int(g[r].link)
+                if Int(mergedAt[r]) != zoom { next[t] = Int32(t) }
+                return t
+            }
+            let ta = tail(a), tb = tail(b)
+            let ha = next[ta], hb = next[tb]
+            next[ta] = hb; next[tb] = ha
+            return tb
         }
-        let (ha, ta) = list(a), (hb, tb) = list(b)
-        nextSibling[Int(ta)] = hb
-        let r = uf.withRawAccess { $0.unionRoots(a, b) }
-        let o = r == a ? b : a
-        var g = groups[r]
-        let h = groups[o]
-        g.count += h.count; g.sx += h.sx; g.sy += h.sy
-        g.bx0 = min(g.bx0, h.bx0); g.bx1 = max(g.bx1, h.bx1)
-        g.by0 = min(g.by0, h.by0); g.by1 = max(g.by1, h.by1)
-        groups[r] = g
-        headOf[r] = ha; tailOf[r] = tb
+        var r = a, o = b
+        if g[r].size < g[o].size { swap(&r, &o) }
+        var x = g[r]
+        let h = g[o]
+        g[o].parent = Int32(r)
+        x.size += h.size
+        x.count += h.count; x.sx += h.sx; x.sy += h.sy
+        x.bx0 = min(x.bx0, h.bx0); x.bx1 = max(x.bx1, h.bx1)
+        x.by0 = min(x.by0, h.by0); x.by1 = max(x.by1, h.by1)
+        x.link = Int32(tb)
+        g[r] = x
         if Int(mergedAt[r]) != zoom { touched.append(Int32(r)) }
         mergedAt[r] = Int8(zoom)
         mergedAt[o] = Int8(zoom)
@@ -493,9 +540,9 @@ struct Cut {
             // a. Threshold merges: waiting edges first (all shorter than the new ones).
             var waiting: [Int32] = []
             func tryEdge(_ e: Int, _ cut: inout Cut) -> Bool {
-                let ra = cut.uf.find(Int(mst.a[e])), rb = cut.uf.find(Int(mst.b[e]))
+                let ra = cut.find(Int(mst.a[e])), rb = cut.find(Int(mst.b[e]))
                 if ra == rb { return true }
-                let ga = cut.groups[ra], gb = cut.groups[rb]
+                let ga = cut.group(ra), gb = cut.group(rb)
                 let w = max(ga.bx1, gb.bx1) - min(ga.bx0, gb.bx0)
                 let h = max(ga.by1, gb.by1) - min(ga.by0, gb.by0)
                 if w * w + h * h > cap2 { return false }
@@ -508,89 +555,127 @@ struct Cut {
                 nextEdge += 1
             }
             pending = waiting
-            current = current.filter { uf.find(Int($0)) == Int($0) }
+            current = current.filter { find(Int($0)) == Int($0) }
             // b. Overlap merges, in rounds.
             resolveOverlaps(zoom: zoom, world: world)
             // New nodes for the groups that changed.
             for r32 in touched {
                 let r = Int(r32)
-                guard uf.find(r) == r, Int(mergedAt[r]) == zoom else { continue }
+                guard find(r) == r, Int(mergedAt[r]) == zoom else { continue }
+                let g = group(r)
                 let v = Int32(parent.count)
+                // Break the circular child list after its tail.
+                let tail = Int(g.link)
+                let head = nextSibling[tail]
+                nextSibling[tail] = -1
                 parent.append(-1)
-                firstChild.append(headOf[r])
+                firstChild.append(head)
                 nextSibling.append(-1)
                 high.append(UInt8(zoom))
-                let c = Double(groups[r].count)
-                nodeCX.append(groups[r].sx / c); nodeCY.append(groups[r].sy / c)
-                nodeMinX.append(groups[r].bx0); nodeMaxX.append(groups[r].bx1); nodeMinY.append(groups[r].by0); nodeMaxY.append(groups[r].by1)
-                var k = headOf[r]
+                let c = Double(g.count)
+                nodeCX.append(g.sx / c); nodeCY.append(g.sy / c)
+                nodeMinX.append(g.bx0); nodeMaxX.append(g.bx1); nodeMinY.append(g.by0); nodeMaxY.append(g.by1)
+                var k = head
                 while k >= 0 { parent[Int(k)] = v; k = nextSibling[Int(k)] }
-                nodeOf[r] = v
-                mergedAt[r] = -1                   // the group is a node again: list(_:) starts afresh
+                table.base[r].link = v
+                mergedAt[r] = -1                   // the group is a node again: its list starts afresh
             }
             touched.removeAll(keepingCapacity: true)
         }
-        roots = current.map { nodeOf[Int($0)] }.sorted()
+        roots = current.map { table.base[Int($0)].link }.sorted()
+    }
+
+    /// A pin's drawn disc at one zoom: its grid cell's key, centre (pixels), diameter, root.
+    struct Disc {
+        var key: UInt64
+        var x: Double, y: Double, d: Double
+        var root: Int32
     }
 
     /// Merges pins at `zoom` until no two drawn discs overlap.
     ///
     /// Discs are found through a grid of `maxDiameter`-pixel cells (two discs overlap only if
-    /// their centres are in neighbouring cells): the pins sorted by cell, and each looks at the
-    /// 3 × 3 cells around its own. The first round tests every pin against every pin; a later
-    /// round only the pins the previous round's merges made ("changed"), against the pins no
-    /// overlap merge has moved (from the first round's sorted list) and against every moved
-    /// pin. Two pins that did not move since they were last tested do not overlap, so the
-    /// rounds find the same pairs as testing every pin each time (at 1M listings, 225k
-    /// locations, that re-sorting of every pin in every round was a fifth of the build).
+    /// their centres are in neighbouring cells): the discs sorted by cell, row by row. The first
+    /// round tests each pair once, looking from every disc only forwards in that order (the rest
+    /// of its own cell, the next cell of its row, the three cells of the next row). A later
+    /// round tests only the pins the previous round's merges made ("changed") against the pins
+    /// no overlap merge has moved (from the first round's sorted list) and against every moved
+    /// pin, in the 3 × 3 cells around each. Two pins that did not move since they were last
+    /// tested do not overlap, so the rounds find the same pairs as testing every pin each time
+    /// (at 1M listings, 225k locations, re-sorting every pin in every round was a fifth of the
+    /// build).
+    ///
+    /// Each disc is computed once per list, in one pass over the pins in root order (`current`
+    /// ascends, so the group records are read nearly in sequence), and carried through the
+    /// sort: reading the records again at random in cell order cost more than the probes.
     mutating func resolveOverlaps(zoom: Int, world: Double) {
         let cell = options.maxDiameter
         var pairs: [(depth: Double, a: Int32, b: Int32)] = []
-        var scratch: [(key: UInt64, root: Int32)] = []
-        func keyed(_ r: Int32) -> (key: UInt64, root: Int32) {
-            let c = Double(groups[Int(r)].count)
-            return (Self.cellKey(groups[Int(r)].sx / c * world / cell, groups[Int(r)].sy / c * world / cell), r)
+        var scratch: [Disc] = []
+        func discs(_ roots: [Int32]) -> [Disc] {
+            let groups = table.base
+            return roots.map { r in
+                let g = groups[Int(r)]
+                let c = Double(g.count)
+                let x = g.sx / c * world, y = g.sy / c * world
+                return Disc(key: Self.cellKey(x / cell, y / cell), x: x, y: y, d: options.diameter(count: Int(g.count)), root: r)
+            }
         }
-        // Each sorted list's pins' disc centres (pixels) and diameters, in the list's order:
-        // probes read these in sequence instead of the group arrays at random. They are the
-        // pins' current values: a pin in `everyone` that merged since is skipped, and `moved`
-        // is re-listed after every round.
-        func discs(_ list: [(key: UInt64, root: Int32)], _ xs: inout [Double], _ ys: inout [Double], _ ds: inout [Double]) {
-            let n = list.count
-            xs = [Double](repeating: 0, count: n); ys = xs; ds = xs
-            groups.withUnsafeBufferPointer { groups in
-            xs.withUnsafeMutableBufferPointer { xs in
-            ys.withUnsafeMutableBufferPointer { ys in
-            ds.withUnsafeMutableBufferPointer { ds in
-                for k in 0..<n {
-                    let g = groups[Int(list[k].root)]
-                    let c = Double(g.count)
-                    xs[k] = g.sx / c * world; ys[k] = g.sy / c * world
-                    ds[k] = options.diameter(count: g.count)
-                }
-            }}}}
-        }
-        var everyone = current.map(keyed)
+        var everyone = discs(current)
         Self.sortByKey(&everyone, scratch: &scratch)
-        var ex: [Double] = [], ey: [Double] = [], ed: [Double] = []
-        discs(everyone, &ex, &ey, &ed)
-        var changed = everyone
-        var cx = ex, cy = ey, cd = ed
-        var movedList: [Int32] = [], moved: [(key: UInt64, root: Int32)] = []
-        var mx: [Double] = [], my: [Double] = [], md: [Double] = []
+        var changed: [Disc] = []
+        var movedList: [Int32] = [], moved: [Disc] = []
+        @inline(__always) func test(_ a: Disc, _ b: Disc, into pairs: inout [(depth: Double, a: Int32, b: Int32)]) {
+            let dx = a.x - b.x, dy = a.y - b.y
+            let need = (a.d + b.d) / 2
+            let d2 = dx * dx + dy * dy
+            if d2 < need * need { pairs.append((d2.squareRoot() / need, min(a.root, b.root), max(a.root, b.root))) }
+        }
+        // Round 0: every pair once, each disc looking forwards in cell order.
+        everyone.withUnsafeBufferPointer { all in
+            var next = 0                            // cursor into the next row, moving forwards
+            for q in 0..<all.count {
+                let a = all[q]
+                let (gx, gy) = (Int64(a.key & 0xFFFF_FFFF), Int64(a.key >> 32))
+                let sameRowEnd = Self.pack(gx + 1, gy)
+                var k = q + 1
+                while k < all.count && all[k].key <= sameRowEnd { test(a, all[k], into: &pairs); k += 1 }
+                let from = Self.pack(max(gx - 1, 0), gy + 1), to = Self.pack(gx + 1, gy + 1)
+                next = Self.lowerBound(all, from, after: max(next, k))
+                k = next
+                while k < all.count && all[k].key <= to { test(a, all[k], into: &pairs); k += 1 }
+            }
+        }
         var round = 0
-        while true {
+        while !pairs.isEmpty {
+            pairs.sort { ($0.depth, $0.a, $0.b) < ($1.depth, $1.a, $1.b) }
+            // Every overlapping pair merges, most overlapping first (a chain of overlaps joins
+            // in one round); the merged discs are tested again in the next round.
+            var fresh: [Int32] = []
+            for p in pairs {
+                let ra = find(Int(p.a)), rb = find(Int(p.b))
+                if ra != rb { fresh.append(Int32(merge(ra, rb, zoom: zoom))) }
+            }
+            var changedRoots: [Int32] = []
+            for r in fresh where find(Int(r)) == Int(r) && movedAt[Int(r)] != Int8(zoom) - 64 {
+                movedAt[Int(r)] = Int8(zoom) - 64          // marks "in `changed` already" for this round
+                changedRoots.append(r)
+            }
+            for r in changedRoots { movedAt[Int(r)] = Int8(zoom); movedList.append(r) }
+            changed = discs(changedRoots)
+            Self.sortByKey(&changed, scratch: &scratch)
+            movedList = movedList.filter { find(Int($0)) == Int($0) }
+            moved = discs(movedList)
+            Self.sortByKey(&moved, scratch: &scratch)
+            round += 1
+
+            // Later rounds: the changed pins against the unmoved pins, then against the moved ones.
             pairs.removeAll(keepingCapacity: true)
             var cursors = [Int](repeating: 0, count: 6)
-            for q in 0..<changed.count {
-                let (key, r) = changed[q]
-                let ri = Int(r)
-                let xi = cx[q], yi = cy[q], di = cd[q]
-                let (gx, gy) = (Int64(key & 0xFFFF_FFFF), Int64(key >> 32))
-                // Round 0: each pair once (rj > ri). Later: the unmoved pins, then the moved ones.
-                for source in 0..<(round == 0 ? 1 : 2) {
-                    let unmovedOnly = round > 0 && source == 0
-                    let n = source == 0 ? everyone.count : moved.count
+            for a in changed {
+                let (gx, gy) = (Int64(a.key & 0xFFFF_FFFF), Int64(a.key >> 32))
+                for source in 0..<2 {
+                    let list = source == 0 ? everyone : moved
                     for dy in -1...1 {
                         let row = gy + Int64(dy)
                         guard row >= 0 else { continue }
@@ -598,53 +683,27 @@ struct Cut {
                         // Probes come in key order, so each (source, row) search starts where the
                         // last one ended: a gallop from that cursor instead of a binary search of all.
                         let c = source * 3 + Int(dy + 1)
-                        var k = source == 0 ? Self.lowerBound(everyone, from, after: cursors[c]) : Self.lowerBound(moved, from, after: cursors[c])
+                        var k = Self.lowerBound(list, from, after: cursors[c])
                         cursors[c] = k
-                        while k < n {
-                            let (kk, rj32) = source == 0 ? everyone[k] : moved[k]
-                            if kk > hiKey { break }
-                            let rj = Int(rj32)
-                            let (xj, yj, dj) = source == 0 ? (ex[k], ey[k], ed[k]) : (mx[k], my[k], md[k])
+                        while k < list.count {
+                            let b = list[k]
+                            if b.key > hiKey { break }
                             k += 1
-                            if round == 0 ? rj <= ri : rj == ri { continue }
-                            if unmovedOnly && (movedAt[rj] == Int8(zoom) || uf.find(rj) != rj) { continue }
-                            let dx = xi - xj, dy = yi - yj
-                            let need = (di + dj) / 2
-                            let d2 = dx * dx + dy * dy
-                            if d2 < need * need { pairs.append((d2.squareRoot() / need, Int32(min(ri, rj)), Int32(max(ri, rj)))) }
+                            let rj = Int(b.root)
+                            if rj == Int(a.root) { continue }
+                            if source == 0 && (movedAt[rj] == Int8(zoom) || find(rj) != rj) { continue }
+                            test(a, b, into: &pairs)
                         }
                     }
                 }
             }
-            if pairs.isEmpty { break }
-            pairs.sort { ($0.depth, $0.a, $0.b) < ($1.depth, $1.a, $1.b) }
-            // Every overlapping pair merges, most overlapping first (a chain of overlaps joins
-            // in one round); the merged discs are tested again in the next round.
-            var fresh: [Int32] = []
-            for p in pairs {
-                let ra = uf.find(Int(p.a)), rb = uf.find(Int(p.b))
-                if ra != rb { fresh.append(Int32(merge(ra, rb, zoom: zoom))) }
-            }
-            changed.removeAll(keepingCapacity: true)
-            for r in fresh where uf.find(Int(r)) == Int(r) && movedAt[Int(r)] != Int8(zoom) - 64 {
-                movedAt[Int(r)] = Int8(zoom) - 64          // marks "in `changed` already" for this round
-                changed.append(keyed(r))
-            }
-            for c in changed { movedAt[Int(c.root)] = Int8(zoom); movedList.append(c.root) }
-            Self.sortByKey(&changed, scratch: &scratch)
-            discs(changed, &cx, &cy, &cd)
-            movedList = movedList.filter { uf.find(Int($0)) == Int($0) }
-            moved = movedList.map(keyed)
-            Self.sortByKey(&moved, scratch: &scratch)
-            discs(moved, &mx, &my, &md)
-            round += 1
         }
-        if round > 0 { current = current.filter { uf.find(Int($0)) == Int($0) } }
+        if round > 0 { current = current.filter { find(Int($0)) == Int($0) } }
     }
 
     /// Sorts by key, stably: least-significant-digit radix sort, 16-bit digits, skipping the
     /// digits that every key shares (a city's cells share their high bits).
-    static func sortByKey(_ keys: inout [(key: UInt64, root: Int32)], scratch: inout [(key: UInt64, root: Int32)]) {
+    static func sortByKey<T: KeyedRecord>(_ keys: inout [T], scratch: inout [T]) {
         let n = keys.count
         if n < 256 { keys.sort { $0.key < $1.key }; return }
         var varying: UInt64 = 0
@@ -680,12 +739,16 @@ struct Cut {
 
     /// The first position at or after `start` whose key is not below `key`: a gallop
     /// (steps 1, 2, 4, … from `start`), then a binary search in the last step.
-    static func lowerBound(_ keys: [(key: UInt64, root: Int32)], _ key: UInt64, after start: Int) -> Int {
+    static func lowerBound<T: KeyedRecord>(_ keys: UnsafeBufferPointer<T>, _ key: UInt64, after start: Int) -> Int {
         var lo = start, step = 1
         var hi = start
         while hi < keys.count && keys[hi].key < key { lo = hi + 1; hi = start + step; step <<= 1 }
         hi = min(hi, keys.count)
         while lo < hi { let m = (lo + hi) / 2; if keys[m].key < key { lo = m + 1 } else { hi = m } }
         return lo
+    }
+
+    static func lowerBound<T: KeyedRecord>(_ keys: [T], _ key: UInt64, after start: Int) -> Int {
+        keys.withUnsafeBufferPointer { lowerBound($0, key, after: start) }
     }
 }

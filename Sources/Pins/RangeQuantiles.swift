@@ -97,27 +97,39 @@ struct RangeQuantiles: Sendable {
         ranks = codes
         var levelBits: [[UInt64]] = [], levelOnes: [[UInt32]] = [], levelZeros: [Int] = []
         let words = n / 64 + 1
+        // The ones on each level do not depend on the order the levels above leave the codes
+        // in: counted for all levels in one pass, so that each level is then one pass that
+        // writes its bit words and partitions the codes together (three passes a level before).
+        var onesAt = [Int](repeating: 0, count: width)
+        codes.withUnsafeBufferPointer { codes in
+            for c in codes { var c = c, b = 0; while c != 0 { onesAt[b] += Int(c & 1); c >>= 1; b += 1 } }
+        }
         var next = [UInt32](repeating: 0, count: n)
         for level in stride(from: width - 1, through: 0, by: -1) {
             var b = [UInt64](repeating: 0, count: words)
             var o = [UInt32](repeating: 0, count: words + 1)
-            var z = 0
+            let z = n - onesAt[level]
             let shift = UInt32(level)
             b.withUnsafeMutableBufferPointer { b in
             o.withUnsafeMutableBufferPointer { o in
             codes.withUnsafeMutableBufferPointer { codes in
             next.withUnsafeMutableBufferPointer { next in
-                for i in 0..<n { b[i >> 6] |= UInt64((codes[i] >> shift) & 1) << UInt64(i & 63) }
-                for w in 0..<words { o[w + 1] = o[w] + UInt32(b[w].nonzeroBitCount) }
-                z = n - Int(o[words])
                 // Stable partition: zeros first, then ones (without a branch on the bit).
                 var zi = 0, oi = z
-                for i in 0..<n {
-                    let c = codes[i]
-                    let one = Int((c >> shift) & 1)
-                    next[one == 1 ? oi : zi] = c
-                    oi += one; zi += 1 - one
+                for w in 0..<words {
+                    var word: UInt64 = 0
+                    let lo = w << 6, hi = min(lo + 64, n)
+                    for i in lo..<hi {
+                        let c = codes[i]
+                        let one = Int((c >> shift) & 1)
+                        word |= UInt64(one) << UInt64(i & 63)
+                        next[one == 1 ? oi : zi] = c
+                        oi += one; zi += 1 - one
+                    }
+                    b[w] = word
+                    o[w + 1] = o[w] + UInt32(word.nonzeroBitCount)
                 }
+                precondition(zi == z && oi == n, "the ones counted per level")
             }}}}
             swap(&codes, &next)
             levelBits.append(b); levelOnes.append(o); levelZeros.append(z)

@@ -80,22 +80,27 @@ enum ElementaryMath {
     private static let ln2Hi = 6.931_471_803_691_238_164_90e-01
     private static let ln2Lo = 1.908_214_929_270_587_700_02e-10
 
-    /// 1/k! for k = 0...17 (each the correctly rounded quotient of exact factorials).
-    private static let inverseFactorial: [Double] = {
-        var f = 1.0, out: [Double] = []
-        for k in 0...17 { if k > 1 { f *= Double(k) }; out.append(1 / f) }
-        return out
-    }()
+    /// 1/k! for k = 2...17: the correctly rounded quotients 1/k! (k! is exact in a double up
+    /// to 17!), written out as literals so that the polynomials below read constants rather
+    /// than a lazily made array (that array's access and retain were a third of the mask's time).
+    private static let f2 = 0.5, f3 = 0.16666666666666666, f4 = 0.041666666666666664
+    private static let f5 = 0.008333333333333333, f6 = 0.001388888888888889, f7 = 0.0001984126984126984
+    private static let f8 = 2.48015873015873e-05, f9 = 2.7557319223985893e-06, f10 = 2.755731922398589e-07
+    private static let f11 = 2.505210838544172e-08, f12 = 2.08767569878681e-09, f13 = 1.6059043836821613e-10
+    private static let f14 = 1.1470745597729725e-11, f15 = 7.647163731819816e-13, f16 = 4.779477332387385e-14
+    private static let f17 = 2.8114572543455206e-15
 
     /// sin and cos of r with |r| <= π/4 by their Taylor series to r^17 and r^16 (the first
-    /// omitted terms are below 1e-16).
+    /// omitted terms are below 1e-16), by Horner's rule.
     @inline(__always)
     private static func kernel(_ r: Double) -> (sin: Double, cos: Double) {
-        let r2 = r * r, f = inverseFactorial
-        var s = -f[17]
-        for k in stride(from: 15, through: 3, by: -2) { s = (k % 4 == 1 ? f[k] : -f[k]) + r2 * s }
-        var c = f[16]
-        for k in stride(from: 14, through: 2, by: -2) { c = (k % 4 == 0 ? f[k] : -f[k]) + r2 * c }
+        let r2 = r * r
+        var s = -f17
+        s = -f15 + r2 * s; s = f13 + r2 * s; s = -f11 + r2 * s; s = f9 + r2 * s
+        s = -f7 + r2 * s; s = f5 + r2 * s; s = -f3 + r2 * s
+        var c = f16
+        c = -f14 + r2 * c; c = f12 + r2 * c; c = -f10 + r2 * c; c = f8 + r2 * c
+        c = -f6 + r2 * c; c = f4 + r2 * c; c = -f2 + r2 * c
         return (r + r * r2 * s, 1 + r2 * c)
     }
 
@@ -144,8 +149,12 @@ enum ElementaryMath {
         if m > 1.414_213_562_373_095_048_8 { m *= 0.5; e += 1 }
         // log m = 2·atanh(s), s = (m − 1)/(m + 1), |s| <= 0.1716.
         let s = (m - 1) / (m + 1), s2 = s * s
-        var t = 1.0 / 23
-        for k in stride(from: 21, through: 3, by: -2) { t = 1.0 / Double(k) + s2 * t }
+        // Σ s^(2j)/(2j+1) by Horner's rule, from 1/23 down to 1/3 (each the rounded quotient).
+        var t = 0.043478260869565216
+        t = 0.047619047619047616 + s2 * t; t = 0.05263157894736842 + s2 * t; t = 0.058823529411764705 + s2 * t
+        t = 0.06666666666666667 + s2 * t; t = 0.07692307692307693 + s2 * t; t = 0.09090909090909091 + s2 * t
+        t = 0.1111111111111111 + s2 * t; t = 0.14285714285714285 + s2 * t; t = 0.2 + s2 * t
+        t = 0.3333333333333333 + s2 * t
         let logM = 2 * s + 2 * s * s2 * t
         return e * ln2Hi + (logM + e * ln2Lo)
     }
@@ -157,8 +166,10 @@ enum ElementaryMath {
         if x < -745.1 { return 0 }
         let k = (x / 0.693_147_180_559_945_309_42).rounded(.toNearestOrEven)
         let r = (x - k * ln2Hi) - k * ln2Lo          // |r| <= ln2/2
-        var p = inverseFactorial[14]                  // Taylor to r^14/14!; the rest is below 1e-17
-        for i in stride(from: 13, through: 1, by: -1) { p = inverseFactorial[i] + r * p }
+        var p = f14                                   // Taylor to r^14/14!; the rest is below 1e-17
+        p = f13 + r * p; p = f12 + r * p; p = f11 + r * p; p = f10 + r * p; p = f9 + r * p
+        p = f8 + r * p; p = f7 + r * p; p = f6 + r * p; p = f5 + r * p; p = f4 + r * p
+        p = f3 + r * p; p = f2 + r * p; p = 1 + r * p
         let er = 1 + r * p
         let ki = Int(k)
         if ki > 1000 { return er * Double(sign: .plus, exponent: 1000, significand: 1) * Double(sign: .plus, exponent: ki - 1000, significand: 1) }
