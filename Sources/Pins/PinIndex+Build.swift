@@ -59,7 +59,8 @@ extension PinIndex {
         // key, and hashing and masking per listing, was a fifth of the build.)
         var locOf = [Int32](repeating: 0, count: n)
         var kTag: [UInt64] = [], kValue: [UInt64] = []
-        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16)
+        var firstRow: [Int32] = []          // each location's first row in input order
+        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16); firstRow.reserveCapacity(n / 4 + 16)
         do {
             var capacity = 1 << 12
             var table = [Int32](repeating: -1, count: capacity)
@@ -94,7 +95,7 @@ extension PinIndex {
                             let l = t[s]
                             if l < 0 {
                                 t[s] = Int32(kTag.count)
-                                kTag.append(k.tag); kValue.append(k.value)
+                                kTag.append(k.tag); kValue.append(k.value); firstRow.append(Int32(i))
                                 return t[s]
                             }
                             if kTag[Int(l)] == k.tag && kValue[Int(l)] == k.value { return l }
@@ -156,39 +157,64 @@ extension PinIndex {
                 }
             }
         }}}}}
-        locOf = []; rankOf = []
+        rankOf = []
         // One token, displayed position and Mercator position per location (in canonical order),
-        // placed by its first listing (smallest id).
+        // placed by its first listing (smallest id). Worked out in the order locations were
+        // numbered (first seen in the input), where their keys and first rows are read in
+        // sequence, then put in canonical order in one gather of a record per location: in
+        // canonical order, four reads a location landed at random (the key's two words and the
+        // row's coordinates), and this step was a tenth of the build.
+        if !ascending {
+            // Each location's smallest id instead of its first row.
+            listings.ids.withUnsafeBufferPointer { ids in
+            firstRow.withUnsafeMutableBufferPointer { firstRow in
+            locOf.withUnsafeBufferPointer { locOf in
+                for i in 0..<n {
+                    let l = Int(locOf[i])
+                    if ids[i] < ids[Int(firstRow[l])] { firstRow[l] = Int32(i) }
+                }
+            }}}
+        }
+        locOf = []
+        struct Placed { var lon: Double, lat: Double, x: Double, y: Double }
+        var placed = [Placed](repeating: Placed(lon: 0, lat: 0, x: 0, y: 0), count: L)
+        listings.longitudes.withUnsafeBufferPointer { lons in
+        listings.latitudes.withUnsafeBufferPointer { lats in
+        placed.withUnsafeMutableBufferPointer { placed in
+        firstRow.withUnsafeBufferPointer { firstRow in
+        kTag.withUnsafeBufferPointer { kTag in
+        kValue.withUnsafeBufferPointer { kValue in
+          // Each location on its own (disjoint slots), in parts on `threads` threads.
+          let parts = L >= 1 << 14 ? options.threads : 1
+          inParallel(parts, threads: options.threads) { part in
+            for l in (L * part / parts)..<(L * (part + 1) / parts) {
+                let i = Int(firstRow[l])
+                var lon = lons[i], lat = lats[i]
+                if let mask {
+                    (lon, lat) = mask.displayedPosition(of: LocationKey(tag: kTag[l], value: kValue[l]), longitude: lon, latitude: lat)
+                }
+                placed[l] = Placed(lon: lon, lat: lat, x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat))
+            }
+          }
+        }}}}}}
+        firstRow = []
         var locToken = [UInt64](repeating: 0, count: L)
         var lLon = [Double](repeating: 0, count: L), lLat = [Double](repeating: 0, count: L)
         var lX = [Double](repeating: 0, count: L), lY = [Double](repeating: 0, count: L)
-        listings.longitudes.withUnsafeBufferPointer { lons in
-        listings.latitudes.withUnsafeBufferPointer { lats in
         locToken.withUnsafeMutableBufferPointer { locToken in
         lLon.withUnsafeMutableBufferPointer { lLon in
         lLat.withUnsafeMutableBufferPointer { lLat in
         lX.withUnsafeMutableBufferPointer { lX in
         lY.withUnsafeMutableBufferPointer { lY in
         byToken.withUnsafeBufferPointer { byToken in
-        order.withUnsafeBufferPointer { order in
-        locFirstRow.withUnsafeBufferPointer { locFirstRow in
-        kTag.withUnsafeBufferPointer { kTag in
-        kValue.withUnsafeBufferPointer { kValue in
-          // Each location on its own (disjoint slots), in parts on `threads` threads.
-          let parts = L >= 1 << 14 ? options.threads : 1
-          inParallel(parts, threads: options.threads) { part in
-            for r in (L * part / parts)..<(L * (part + 1) / parts) {
-                let l = Int(byToken[r].root)
-                let key = LocationKey(tag: kTag[l], value: kValue[l])
+        placed.withUnsafeBufferPointer { placed in
+            for r in 0..<L {
+                let p = placed[Int(byToken[r].root)]
                 locToken[r] = byToken[r].key
-                let i = Int(order[Int(locFirstRow[r])])
-                var lon = lons[i], lat = lats[i]
-                if let mask { (lon, lat) = mask.displayedPosition(of: key, longitude: lon, latitude: lat) }
-                lLon[r] = lon; lLat[r] = lat
-                lX[r] = WebMercator.x(longitude: lon); lY[r] = WebMercator.y(latitude: lat)
+                lLon[r] = p.lon; lLat[r] = p.lat; lX[r] = p.x; lY[r] = p.y
             }
-          }
-        }}}}}}}}}}}}
+        }}}}}}}
+        placed = []
         byToken = []; kTag = []; kValue = []
         // True positions and keys are not read again.
         listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
@@ -197,8 +223,13 @@ extension PinIndex {
         // 2. The hierarchy's MST over the displayed locations.
         let mst: MinimumSpanningTree
         do {
-            mst = try HDBSCAN.minimumSpanningTree(try PointSet(xs: lX, ys: lY), minSamples: min(options.minSamples, max(L, 1)),
-                                                  threads: options.threads).mst
+            if options.minSamples == 1 {
+                // Plain single linkage: the Euclidean MST, from the Delaunay triangulation.
+                mst = try MinimumSpanningTree.euclidean(xs: lX, ys: lY, threads: options.threads)
+            } else {
+                mst = try HDBSCAN.minimumSpanningTree(try PointSet(xs: lX, ys: lY), minSamples: min(options.minSamples, max(L, 1)),
+                                                      threads: options.threads).mst
+            }
         } catch {
             throw .invalidParameter(name: "minSamples", value: "\(options.minSamples)", requirement: "\(error)")
         }
@@ -433,6 +464,10 @@ struct Cut {
     var table: GroupTable
     /// The zoom at which a root last took part in a merge (−1: never).
     var mergedAt: [Int8]
+    /// Whether a location has stopped being a root (its set merged into another): the pin
+    /// lists are filtered by this byte rather than by `find`, which read a whole record per pin
+    /// (at 225k pins, 14 MB a pass, several passes a zoom).
+    var absorbed: [Bool]
     /// The zoom at which an overlap merge last moved a root (−1: never; see `resolveOverlaps`).
     var movedAt: [Int8]
     var touched: [Int32] = []
@@ -459,6 +494,7 @@ struct Cut {
                 count: counts[l], parent: Int32(l), size: 1, link: Int32(l)))
         }
         mergedAt = [Int8](repeating: -1, count: L)
+        absorbed = [Bool](repeating: false, count: L)
         movedAt = [Int8](repeating: -1, count: L)
         current = (0..<L).map { Int32($0) }
         // Location nodes: shown down from maxZoom + 1.
@@ -474,7 +510,7 @@ struct Cut {
     /// bytes a location.
     mutating func dropWorkingState() {
         table = GroupTable(count: 0)
-        mergedAt = []; movedAt = []; touched = []; current = []
+        mergedAt = []; absorbed = []; movedAt = []; touched = []; current = []
     }
 
     /// The root of location x's set.
@@ -518,6 +554,7 @@ struct Cut {
         var x = g[r]
         let h = g[o]
         g[o].parent = Int32(r)
+        absorbed[o] = true
         x.size += h.size
         x.count += h.count; x.sx += h.sx; x.sy += h.sy
         x.bx0 = min(x.bx0, h.bx0); x.bx1 = max(x.bx1, h.bx1)
@@ -555,13 +592,13 @@ struct Cut {
                 nextEdge += 1
             }
             pending = waiting
-            current = current.filter { find(Int($0)) == Int($0) }
+            current = current.filter { !absorbed[Int($0)] }
             // b. Overlap merges, in rounds.
             resolveOverlaps(zoom: zoom, world: world)
             // New nodes for the groups that changed.
             for r32 in touched {
                 let r = Int(r32)
-                guard find(r) == r, Int(mergedAt[r]) == zoom else { continue }
+                guard !absorbed[r], Int(mergedAt[r]) == zoom else { continue }
                 let g = group(r)
                 let v = Int32(parent.count)
                 // Break the circular child list after its tail.
@@ -657,14 +694,14 @@ struct Cut {
                 if ra != rb { fresh.append(Int32(merge(ra, rb, zoom: zoom))) }
             }
             var changedRoots: [Int32] = []
-            for r in fresh where find(Int(r)) == Int(r) && movedAt[Int(r)] != Int8(zoom) - 64 {
+            for r in fresh where !absorbed[Int(r)] && movedAt[Int(r)] != Int8(zoom) - 64 {
                 movedAt[Int(r)] = Int8(zoom) - 64          // marks "in `changed` already" for this round
                 changedRoots.append(r)
             }
             for r in changedRoots { movedAt[Int(r)] = Int8(zoom); movedList.append(r) }
             changed = discs(changedRoots)
             Self.sortByKey(&changed, scratch: &scratch)
-            movedList = movedList.filter { find(Int($0)) == Int($0) }
+            movedList = movedList.filter { !absorbed[Int($0)] }
             moved = discs(movedList)
             Self.sortByKey(&moved, scratch: &scratch)
             round += 1
@@ -691,42 +728,55 @@ struct Cut {
                             k += 1
                             let rj = Int(b.root)
                             if rj == Int(a.root) { continue }
-                            if source == 0 && (movedAt[rj] == Int8(zoom) || find(rj) != rj) { continue }
+                            if source == 0 && (movedAt[rj] == Int8(zoom) || absorbed[rj]) { continue }
                             test(a, b, into: &pairs)
                         }
                     }
                 }
             }
         }
-        if round > 0 { current = current.filter { find(Int($0)) == Int($0) } }
+        if round > 0 { current = current.filter { !absorbed[Int($0)] } }
     }
 
     /// Sorts by key, stably: least-significant-digit radix sort, 16-bit digits, skipping the
-    /// digits that every key shares (a city's cells share their high bits).
+    /// digits that every key shares (a city's cells share their high bits). Below 4096 records
+    /// a comparison sort on (key, position) instead: the 65,536 counters of a radix pass cost
+    /// more than such a list, and the overlap rounds sort many short lists. The scratch
+    /// buffer is the caller's, kept across calls and grown when needed (copying the records
+    /// into it to size it cost more than a radix pass).
     static func sortByKey<T: KeyedRecord>(_ keys: inout [T], scratch: inout [T]) {
         let n = keys.count
-        if n < 256 { keys.sort { $0.key < $1.key }; return }
+        if n < 4096 {
+            if n > 1 {
+                keys = keys.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+            }
+            return
+        }
         var varying: UInt64 = 0
         let first = keys[0].key
         for k in keys { varying |= k.key ^ first }
-        scratch = keys
+        if scratch.count < n { scratch = keys }
+        var inScratch = false
         var counts = [Int](repeating: 0, count: 1 << 16)
-        for shift in stride(from: UInt64(0), to: 64, by: 16) where (varying >> shift) & 0xFFFF != 0 {
-            counts.withUnsafeMutableBufferPointer { counts in
-            keys.withUnsafeBufferPointer { keys in
-            scratch.withUnsafeMutableBufferPointer { scratch in
+        keys.withUnsafeMutableBufferPointer { keys in
+        scratch.withUnsafeMutableBufferPointer { scratch in
+        counts.withUnsafeMutableBufferPointer { counts in
+            for shift in stride(from: UInt64(0), to: 64, by: 16) where (varying >> shift) & 0xFFFF != 0 {
+                let src = inScratch ? UnsafeMutableBufferPointer(rebasing: scratch[0..<n]) : keys
+                let dst = inScratch ? keys : UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
                 for d in 0..<counts.count { counts[d] = 0 }
-                for k in keys { counts[Int((k.key >> shift) & 0xFFFF)] += 1 }
+                for k in src { counts[Int((k.key >> shift) & 0xFFFF)] += 1 }
                 var sum = 0
                 for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
-                for k in keys {
+                for k in src {
                     let d = Int((k.key >> shift) & 0xFFFF)
-                    scratch[counts[d]] = k
+                    dst[counts[d]] = k
                     counts[d] += 1
                 }
-            }}}
-            swap(&keys, &scratch)
-        }
+                inScratch.toggle()
+            }
+            if inScratch { for i in 0..<n { keys[i] = scratch[i] } }
+        }}}
     }
 
     @inline(__always)
