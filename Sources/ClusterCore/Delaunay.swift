@@ -34,7 +34,8 @@ struct DelaunayTriangulation {
     init?(xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>) {
         let n = xs.count
         guard n >= 3, n < Int(Int32.max) / 3 else { return nil }
-        guard let built = DelaunaySweep(xs: xs, ys: ys)?.run() else { return nil }
+        guard let sweep = DelaunaySweep(xs: xs, ys: ys) else { return nil }
+        guard let built = sweep.run() else { return nil }
         self = built
     }
 
@@ -159,68 +160,106 @@ private struct DelaunaySweep {
     /// The sweep over the points in insertion order (`xs`, `ys`; seeds `i0`, `i1`, `i2`).
     private func sweep(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, i0: Int, i1: Int, i2: Int,
                        order: [Int32], px: [Double], py: [Double]) -> DelaunayTriangulation? {
-        // x and y side by side: one cache line per point read.
-        let xy = UnsafeMutablePointer<Double>.allocate(capacity: 2 * n)
-        defer { xy.deallocate() }
-        for i in 0..<n { xy[2 * i] = xs[i]; xy[2 * i + 1] = ys[i] }
-        let maxTriangles = 2 * n - 5
-        var triangles = [Int32](repeating: 0, count: 3 * maxTriangles)
-        var halfedges = [Int32](repeating: -1, count: 3 * maxTriangles)
-        var hullPrev = [Int32](repeating: 0, count: n)
-        var hullNext = [Int32](repeating: 0, count: n)
-        var hullTri = [Int32](repeating: -1, count: n)
-        var hashSize = 1
-        while hashSize * hashSize < n { hashSize += 1 }
-        var hash = [Int32](repeating: -1, count: hashSize)
-        var duplicates: [(point: Int32, of: Int32)] = []
-        var stack = [Int32](repeating: 0, count: 1024)
-        var triangleCount = 0
-        var failed = false
-        var hullStart = i0
+        let state = SweepState(xs: xs, ys: ys, count: n, cx: cx, cy: cy)
+        guard state.run(i0: i0, i1: i1, i2: i2) else { return nil }
+        // A triangulation of the v distinct points with h of them on the hull has 2v − h − 2
+        // triangles; anything else means a point was lost.
+        let distinct = n - state.duplicates.count
+        guard state.triangleCount == 2 * distinct - state.hullSize() - 2 else { return nil }
+        let m = 3 * state.triangleCount
+        return DelaunayTriangulation(triangles: Array(UnsafeBufferPointer(start: state.tri, count: m)),
+                                     halfedges: Array(UnsafeBufferPointer(start: state.half, count: m)),
+                                     point: order, x: px, y: py, duplicates: state.duplicates)
+    }
+}
 
-        triangles.withUnsafeMutableBufferPointer { triangles in
-        halfedges.withUnsafeMutableBufferPointer { halfedges in
-        hullPrev.withUnsafeMutableBufferPointer { hullPrev in
-        hullNext.withUnsafeMutableBufferPointer { hullNext in
-        hullTri.withUnsafeMutableBufferPointer { hullTri in
-        hash.withUnsafeMutableBufferPointer { hash in
-            let tri = triangles.baseAddress!, half = halfedges.baseAddress!
-            @inline(__always) func hashKey(_ i: Int) -> Int {
-                let a = DelaunaySweep.pseudoAngle(xy[2 * (i)] - cx, xy[2 * (i) + 1] - cy)
-                return min(Int(a * Double(hashSize)), hashSize - 1)     // a in [0, 1]
-            }
-            @inline(__always) func link(_ a: Int, _ b: Int) {
-                half[a] = Int32(b)
-                if b >= 0 { half[b] = Int32(a) }
-            }
-            /// Adds triangle (a, b, c), its half-edges opposite `ha`, `hb`, `hc`; returns its first half-edge.
-            @inline(__always) func add(_ a: Int, _ b: Int, _ c: Int, _ ha: Int, _ hb: Int, _ hc: Int) -> Int {
-                let t = 3 * triangleCount
-                tri[t] = Int32(a); tri[t + 1] = Int32(b); tri[t + 2] = Int32(c)
-                link(t, ha); link(t + 1, hb); link(t + 2, hc)
-                triangleCount += 1
-                return t
-            }
-            /// Flips edges until every edge reachable from `start` is locally Delaunay. A hull
-            /// edge that a flip moves to another slot is followed in `hullTri`.
-            func legalize(_ start: Int) {
-                var top = 0
-                var a = start
-                while true {
-                    let b = Int(half[a])
-                    if b < 0 {
-                        if top == 0 { return }
-                        top -= 1; a = Int(stack[top]); continue
-                    }
-                    let a0 = a - a % 3, b0 = b - b % 3
-                    let al = a0 + (a + 1) % 3, ar = a0 + (a + 2) % 3, bl = b0 + (b + 2) % 3
-                    let p0 = Int(tri[ar]), pr = Int(tri[a]), pl = Int(tri[al]), p1 = Int(tri[bl])
-                    let inside = Predicates.incircle(xy[2 * (p0)], xy[2 * (p0) + 1], xy[2 * (pr)], xy[2 * (pr) + 1], xy[2 * (pl)], xy[2 * (pl) + 1], xy[2 * (p1)], xy[2 * (p1) + 1]) > 0
-                    if !inside {
-                        if top == 0 { return }
-                        top -= 1; a = Int(stack[top]); continue
-                    }
-                    // Flip: triangles (pr, pl, p0) and (pl, pr, p1) become (p1, pl, p0) and (p0, pr, p1).
+/// The sweep's buffers and steps, over raw memory (nested functions capturing the counters and
+/// the flip stack made every access go through a box: the sweep ran at half this speed).
+private final class SweepState {
+    let n: Int
+    /// x and y side by side: one cache line per point read.
+    let xy: UnsafeMutablePointer<Double>
+    let tri: UnsafeMutablePointer<Int32>
+    let half: UnsafeMutablePointer<Int32>
+    let hullPrev: UnsafeMutablePointer<Int32>, hullNext: UnsafeMutablePointer<Int32>
+    /// The half-edge on the hull that starts at each hull vertex.
+    let hullTri: UnsafeMutablePointer<Int32>
+    let hash: UnsafeMutablePointer<Int32>
+    let hashSize: Int
+    var stack: UnsafeMutablePointer<Int32>
+    var stackCapacity = 1024
+    let cx: Double, cy: Double
+    var triangleCount = 0
+    var hullStart = 0
+    var duplicates: [(point: Int32, of: Int32)] = []
+
+    init(xs: UnsafePointer<Double>, ys: UnsafePointer<Double>, count n: Int, cx: Double, cy: Double) {
+        self.n = n
+        self.cx = cx; self.cy = cy
+        xy = .allocate(capacity: 2 * n)
+        for i in 0..<n { xy[2 * i] = xs[i]; xy[2 * i + 1] = ys[i] }
+        let maxHalf = 3 * max(2 * n - 5, 1)
+        tri = .allocate(capacity: maxHalf)
+        half = .allocate(capacity: maxHalf)
+        hullPrev = .allocate(capacity: n); hullNext = .allocate(capacity: n)
+        hullTri = .allocate(capacity: n)
+        hullTri.initialize(repeating: -1, count: n)
+        var size = 1
+        while size * size < n { size += 1 }
+        hashSize = size
+        hash = .allocate(capacity: size)
+        hash.initialize(repeating: -1, count: size)
+        stack = .allocate(capacity: stackCapacity)
+    }
+
+    deinit {
+        xy.deallocate(); tri.deallocate(); half.deallocate()
+        hullPrev.deallocate(); hullNext.deallocate(); hullTri.deallocate(); hash.deallocate(); stack.deallocate()
+    }
+
+    @inline(__always) func x(_ i: Int) -> Double { xy[2 * i] }
+    @inline(__always) func y(_ i: Int) -> Double { xy[2 * i + 1] }
+
+    @inline(__always) func hashKey(_ i: Int) -> Int {
+        let a = DelaunaySweep.pseudoAngle(x(i) - cx, y(i) - cy)
+        return min(Int(a * Double(hashSize)), hashSize - 1)     // a in [0, 1]
+    }
+
+    @inline(__always) func link(_ a: Int, _ b: Int) {
+        half[a] = Int32(b)
+        if b >= 0 { half[b] = Int32(a) }
+    }
+
+    /// Adds triangle (a, b, c), its half-edges opposite `ha`, `hb`, `hc`; returns its first half-edge.
+    @inline(__always) func add(_ a: Int, _ b: Int, _ c: Int, _ ha: Int, _ hb: Int, _ hc: Int) -> Int {
+        let t = 3 * triangleCount
+        tri[t] = Int32(a); tri[t + 1] = Int32(b); tri[t + 2] = Int32(c)
+        link(t, ha); link(t + 1, hb); link(t + 2, hc)
+        triangleCount += 1
+        return t
+    }
+
+    @inline(__always) func orient(_ a: Int, _ b: Int, _ px: Double, _ py: Double) -> Double {
+        Predicates.orient(x(a), y(a), x(b), y(b), px, py)
+    }
+
+    /// Flips edges until every edge reachable from `start` is locally Delaunay. A hull edge
+    /// that a flip moves to another slot is followed in `hullTri`.
+    func legalize(_ start: Int) {
+        var top = 0
+        var a = start
+        while true {
+            let b = Int(half[a])
+            var flip = false
+            let a0 = a - a % 3
+            let ar = a0 + (a + 2) % 3
+            if b >= 0 {
+                let al = a0 + (a + 1) % 3
+                let b0 = b - b % 3, bl = b0 + (b + 2) % 3
+                let p0 = Int(tri[ar]), pr = Int(tri[a]), pl = Int(tri[al]), p1 = Int(tri[bl])
+                if Predicates.incircle(x(p0), y(p0), x(pr), y(pr), x(pl), y(pl), x(p1), y(p1)) > 0 {
+                    flip = true
+                    // Triangles (pr, pl, p0) and (pl, pr, p1) become (p1, pl, p0) and (p0, pr, p1).
                     tri[a] = Int32(p1); tri[b] = Int32(p0)
                     let hbl = Int(half[bl]), har = Int(half[ar])
                     link(a, hbl)                       // p1 → pl now sits at a
@@ -228,91 +267,95 @@ private struct DelaunaySweep {
                     link(b, har)                       // p0 → pr now sits at b
                     if har < 0 { hullTri[p0] = Int32(b) }
                     link(ar, bl)                       // the new diagonal
-                    let br = b0 + (b + 1) % 3
-                    if top == stack.count { stack.append(contentsOf: [Int32](repeating: 0, count: stack.count)) }
-                    stack[top] = Int32(br); top += 1
+                    if top == stackCapacity {
+                        let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * stackCapacity)
+                        bigger.update(from: stack, count: top)
+                        stack.deallocate()
+                        stack = bigger; stackCapacity *= 2
+                    }
+                    stack[top] = Int32(b0 + (b + 1) % 3); top += 1
                 }
             }
+            if !flip {
+                if top == 0 { return }
+                top -= 1; a = Int(stack[top])
+            }
+        }
+    }
 
-            // The seed triangle.
-            _ = add(i0, i1, i2, -1, -1, -1)
-            hullNext[i0] = Int32(i1); hullPrev[i2] = Int32(i1)
-            hullNext[i1] = Int32(i2); hullPrev[i0] = Int32(i2)
-            hullNext[i2] = Int32(i0); hullPrev[i1] = Int32(i0)
-            hullTri[i0] = 0; hullTri[i1] = 1; hullTri[i2] = 2
-            hash[hashKey(i0)] = Int32(i0); hash[hashKey(i1)] = Int32(i1); hash[hashKey(i2)] = Int32(i2)
-            let seeds = (i0, i1, i2)
+    /// Inserts every point; false when one cannot be placed.
+    func run(i0: Int, i1: Int, i2: Int) -> Bool {
+        _ = add(i0, i1, i2, -1, -1, -1)
+        hullNext[i0] = Int32(i1); hullPrev[i2] = Int32(i1)
+        hullNext[i1] = Int32(i2); hullPrev[i0] = Int32(i2)
+        hullNext[i2] = Int32(i0); hullPrev[i1] = Int32(i0)
+        hullTri[i0] = 0; hullTri[i1] = 1; hullTri[i2] = 2
+        hash[hashKey(i0)] = Int32(i0); hash[hashKey(i1)] = Int32(i1); hash[hashKey(i2)] = Int32(i2)
+        hullStart = i0
 
-            var previous = -1
-            var runFirst = -1                           // the first point at `previous`'s position
-            for i in 0..<n {
-                if previous >= 0 && xy[2 * (i)] == xy[2 * (previous)] && xy[2 * (i) + 1] == xy[2 * (previous) + 1] {
-                    duplicates.append((Int32(i), Int32(runFirst)))
-                    continue
-                }
-                previous = i; runFirst = i
-                if i == seeds.0 || i == seeds.1 || i == seeds.2 { continue }
-                let x = xy[2 * (i)], y = xy[2 * (i) + 1]
-                // A hull vertex near i's angle, then forwards to an edge i sees.
-                var start = -1
-                let key = hashKey(i)
-                for j in 0..<hashSize {
-                    let s = Int(hash[key + j < hashSize ? key + j : key + j - hashSize])
-                    if s >= 0 && Int(hullNext[s]) != s { start = s; break }
-                }
-                guard start >= 0 else { failed = true; return }
-                start = Int(hullPrev[start])
-                var e = start
-                while true {
-                    let q = Int(hullNext[e])
-                    if Predicates.orient(xy[2 * (e)], xy[2 * (e) + 1], xy[2 * (q)], xy[2 * (q) + 1], x, y) < 0 { break }
-                    e = q
-                    if e == start { e = -1; break }
-                }
-                guard e >= 0 else { failed = true; return }   // inside the hull: only inside the seed triangle
-
-                // The first triangle, then forwards and backwards along the visible edges.
-                var t = add(e, i, Int(hullNext[e]), -1, -1, Int(hullTri[e]))
+        var previous = -1
+        for i in 0..<n {
+            let px = x(i), py = y(i)
+            if previous >= 0 && px == x(previous) && py == y(previous) {
+                duplicates.append((Int32(i), Int32(previous)))
+                continue
+            }
+            previous = i
+            if i == i0 || i == i1 || i == i2 { continue }
+            // A hull vertex near i's angle, then forwards to an edge i sees.
+            var start = -1
+            let key = hashKey(i)
+            for j in 0..<hashSize {
+                let s = Int(hash[key + j < hashSize ? key + j : key + j - hashSize])
+                if s >= 0 && Int(hullNext[s]) != s { start = s; break }
+            }
+            guard start >= 0 else { return false }
+            start = Int(hullPrev[start])
+            var e = start
+            while true {
+                let q = Int(hullNext[e])
+                if orient(e, q, px, py) < 0 { break }
+                e = q
+                if e == start { return false }         // inside the hull: only inside the seed triangle
+            }
+            // The first triangle, then forwards and backwards along the visible edges.
+            var t = add(e, i, Int(hullNext[e]), -1, -1, Int(hullTri[e]))
+            hullTri[i] = Int32(t + 1)
+            hullTri[e] = Int32(t)
+            legalize(t + 2)
+            var m = Int(hullNext[e])
+            while true {
+                let q = Int(hullNext[m])
+                guard orient(m, q, px, py) < 0 else { break }
+                t = add(m, i, q, Int(hullTri[i]), -1, Int(hullTri[m]))
                 hullTri[i] = Int32(t + 1)
-                hullTri[e] = Int32(t)
                 legalize(t + 2)
-                var m = Int(hullNext[e])
-                while true {
-                    let q = Int(hullNext[m])
-                    guard Predicates.orient(xy[2 * (m)], xy[2 * (m) + 1], xy[2 * (q)], xy[2 * (q) + 1], x, y) < 0 else { break }
-                    t = add(m, i, q, Int(hullTri[i]), -1, Int(hullTri[m]))
-                    hullTri[i] = Int32(t + 1)
-                    legalize(t + 2)
-                    hullNext[m] = Int32(m)               // removed from the hull
-                    m = q
-                }
-                while true {
-                    let q = Int(hullPrev[e])
-                    guard Predicates.orient(xy[2 * (q)], xy[2 * (q) + 1], xy[2 * (e)], xy[2 * (e) + 1], x, y) < 0 else { break }
-                    t = add(q, i, e, -1, Int(hullTri[e]), Int(hullTri[q]))
-                    hullTri[q] = Int32(t)
-                    legalize(t + 2)
-                    hullNext[e] = Int32(e)
-                    e = q
-                }
-                hullStart = e
-                hullPrev[i] = Int32(e); hullNext[e] = Int32(i)
-                hullPrev[m] = Int32(i); hullNext[i] = Int32(m)
-                hash[hashKey(i)] = Int32(i)
-                hash[hashKey(e)] = Int32(e)
+                hullNext[m] = Int32(m)               // removed from the hull
+                m = q
             }
-        }}}}}}
-        if failed { return nil }
-        // A triangulation of the v distinct points with h of them on the hull has 2v − h − 2
-        // triangles; anything else means a point was lost.
+            while true {
+                let q = Int(hullPrev[e])
+                guard orient(q, e, px, py) < 0 else { break }
+                t = add(q, i, e, -1, Int(hullTri[e]), Int(hullTri[q]))
+                hullTri[q] = Int32(t)
+                legalize(t + 2)
+                hullNext[e] = Int32(e)
+                e = q
+            }
+            hullStart = e
+            hullPrev[i] = Int32(e); hullNext[e] = Int32(i)
+            hullPrev[m] = Int32(i); hullNext[i] = Int32(m)
+            hash[hashKey(i)] = Int32(i)
+            hash[hashKey(e)] = Int32(e)
+        }
+        return true
+    }
+
+    /// The number of vertices on the hull.
+    func hullSize() -> Int {
         var h = 1
         var w = Int(hullNext[hullStart])
         while w != hullStart && h <= n { h += 1; w = Int(hullNext[w]) }
-        let distinct = n - duplicates.count
-        guard triangleCount == 2 * distinct - h - 2 else { return nil }
-        triangles.removeLast(triangles.count - 3 * triangleCount)
-        halfedges.removeLast(halfedges.count - 3 * triangleCount)
-        return DelaunayTriangulation(triangles: triangles, halfedges: halfedges, point: order, x: px, y: py,
-                                     duplicates: duplicates)
+        return h
     }
 }

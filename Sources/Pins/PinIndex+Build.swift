@@ -62,8 +62,13 @@ extension PinIndex {
         var firstRow: [Int32] = []          // each location's first row in input order
         kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16); firstRow.reserveCapacity(n / 4 + 16)
         do {
+            // Each slot holds its key beside the location number, so a probe reads one cache
+            // line (comparing against the key arrays was a second miss per listing).
+            struct Slot { var value: UInt64; var tag: UInt32; var location: Int32 }
             var capacity = 1 << 12
-            var table = [Int32](repeating: -1, count: capacity)
+            var t = UnsafeMutableBufferPointer<Slot>.allocate(capacity: capacity)
+            t.initialize(repeating: Slot(value: 0, tag: 0, location: -1))
+            defer { t.deallocate() }
             @inline(__always) func slot(_ t: UInt64, _ v: UInt64, _ mask: Int) -> Int {
                 var h = v &+ t &* 0x9E37_79B9_7F4A_7C15
                 h = (h ^ (h >> 33)) &* 0xFF51_AFD7_ED55_8CCD
@@ -80,29 +85,29 @@ extension PinIndex {
                         : LocationKey(tag: UInt64(tags[i]), value: values[i])
                     if 2 * kTag.count >= capacity {
                         capacity *= 2
-                        table = [Int32](repeating: -1, count: capacity)
-                        table.withUnsafeMutableBufferPointer { t in
-                            for l in 0..<kTag.count {
-                                var s = slot(kTag[l], kValue[l], capacity - 1)
-                                while t[s] >= 0 { s = (s + 1) & (capacity - 1) }
-                                t[s] = Int32(l)
-                            }
+                        t.deallocate()
+                        t = .allocate(capacity: capacity)
+                        t.initialize(repeating: Slot(value: 0, tag: 0, location: -1))
+                        for l in 0..<kTag.count {
+                            var s = slot(kTag[l], kValue[l], capacity - 1)
+                            while t[s].location >= 0 { s = (s + 1) & (capacity - 1) }
+                            t[s] = Slot(value: kValue[l], tag: UInt32(kTag[l]), location: Int32(l))
                         }
                     }
-                    let found: Int32 = table.withUnsafeMutableBufferPointer { t in
-                        var s = slot(k.tag, k.value, capacity - 1)
-                        while true {
-                            let l = t[s]
-                            if l < 0 {
-                                t[s] = Int32(kTag.count)
-                                kTag.append(k.tag); kValue.append(k.value); firstRow.append(Int32(i))
-                                return t[s]
-                            }
-                            if kTag[Int(l)] == k.tag && kValue[Int(l)] == k.value { return l }
-                            s = (s + 1) & (capacity - 1)
+                    var s = slot(k.tag, k.value, capacity - 1)
+                    let tag32 = UInt32(k.tag)
+                    while true {
+                        let e = t[s]
+                        if e.location < 0 {
+                            let l = Int32(kTag.count)
+                            t[s] = Slot(value: k.value, tag: tag32, location: l)
+                            kTag.append(k.tag); kValue.append(k.value); firstRow.append(Int32(i))
+                            locOf[i] = l
+                            break
                         }
+                        if e.value == k.value && e.tag == tag32 { locOf[i] = e.location; break }
+                        s = (s + 1) & (capacity - 1)
                     }
-                    locOf[i] = found
                 }
             }}}}}
         }
@@ -467,7 +472,16 @@ struct Cut {
     /// Whether a location has stopped being a root (its set merged into another): the pin
     /// lists are filtered by this byte rather than by `find`, which read a whole record per pin
     /// (at 225k pins, 14 MB a pass, several passes a zoom).
-    var absorbed: [Bool]
+    var state: [UInt8]
+    static let absorbedBit: UInt8 = 1, dirtyBit: UInt8 = 2
+    @inline(__always) func isAbsorbed(_ r: Int) -> Bool { state[r] & Self.absorbedBit != 0 }
+    /// The discs of the last zoom's pins, sorted by cell, carried to the next zoom (see
+    /// `resolveOverlaps`), and the roots whose group changed since (merged: their disc moved).
+    var discBuffers: DiscBuffers
+    var discsCarried = false
+    /// Where the touched records' loads go (see `run`), so that they are not optimised away.
+    var touchSink: Int32 = 0
+    var dirtyList: [Int32] = []
     /// The zoom at which an overlap merge last moved a root (−1: never; see `resolveOverlaps`).
     var movedAt: [Int8]
     var touched: [Int32] = []
@@ -494,7 +508,8 @@ struct Cut {
                 count: counts[l], parent: Int32(l), size: 1, link: Int32(l)))
         }
         mergedAt = [Int8](repeating: -1, count: L)
-        absorbed = [Bool](repeating: false, count: L)
+        state = [UInt8](repeating: 0, count: L)
+        discBuffers = DiscBuffers(capacity: L)
         movedAt = [Int8](repeating: -1, count: L)
         current = (0..<L).map { Int32($0) }
         // Location nodes: shown down from maxZoom + 1.
@@ -510,7 +525,8 @@ struct Cut {
     /// bytes a location.
     mutating func dropWorkingState() {
         table = GroupTable(count: 0)
-        mergedAt = []; absorbed = []; movedAt = []; touched = []; current = []
+        mergedAt = []; state = []; movedAt = []; touched = []; current = []
+        discBuffers = DiscBuffers(capacity: 0); dirtyList = []
     }
 
     /// The root of location x's set.
@@ -554,7 +570,8 @@ struct Cut {
         var x = g[r]
         let h = g[o]
         g[o].parent = Int32(r)
-        absorbed[o] = true
+        state[o] |= Self.absorbedBit
+        if state[r] & Self.dirtyBit == 0 { state[r] |= Self.dirtyBit; dirtyList.append(Int32(r)) }
         x.size += h.size
         x.count += h.count; x.sx += h.sx; x.sy += h.sy
         x.bx0 = min(x.bx0, h.bx0); x.bx1 = max(x.bx1, h.bx1)
@@ -588,17 +605,27 @@ struct Cut {
             }
             for e in pending where !tryEdge(Int(e), &self) { waiting.append(e) }
             while nextEdge < mst.count && mst.weight[nextEdge] <= t {
+                if nextEdge & 7 == 0 {
+                    // Touch the next batch's records first: their loads are independent, so
+                    // they overlap instead of each stalling the merge that needs it.
+                    var sink: Int32 = 0
+                    let g = table.base
+                    for k in min(nextEdge + 8, mst.count)..<min(nextEdge + 16, mst.count) {
+                        sink &+= g[Int(mst.a[k])].parent &+ g[Int(mst.b[k])].parent
+                    }
+                    touchSink &+= sink
+                }
                 if !tryEdge(nextEdge, &self) { waiting.append(Int32(nextEdge)) }
                 nextEdge += 1
             }
             pending = waiting
-            current = current.filter { !absorbed[Int($0)] }
+            current = current.filter { !isAbsorbed(Int($0)) }
             // b. Overlap merges, in rounds.
             resolveOverlaps(zoom: zoom, world: world)
             // New nodes for the groups that changed.
             for r32 in touched {
                 let r = Int(r32)
-                guard !absorbed[r], Int(mergedAt[r]) == zoom else { continue }
+                guard !isAbsorbed(r), Int(mergedAt[r]) == zoom else { continue }
                 let g = group(r)
                 let v = Int32(parent.count)
                 // Break the circular child list after its tail.
@@ -627,6 +654,21 @@ struct Cut {
         var key: UInt64
         var x: Double, y: Double, d: Double
         var root: Int32
+    }
+
+    /// Two buffers of discs, one pin list each (the last zoom's, the one being made), allocated
+    /// once: the lists are rebuilt at every zoom, and fresh arrays of that size (9 MB at 225k
+    /// pins) came back from the kernel page by page, zeroed, every time.
+    final class DiscBuffers {
+        var last: UnsafeMutablePointer<Disc>, next: UnsafeMutablePointer<Disc>
+        var lastCount = 0
+        init(capacity: Int) {
+            last = .allocate(capacity: max(capacity, 1)); next = .allocate(capacity: max(capacity, 1))
+        }
+        deinit { last.deallocate(); next.deallocate() }
+        /// The list just written to `next` (`count` discs) becomes the last one.
+        func swap(count: Int) { (last, next) = (next, last); lastCount = count }
+        var lastList: UnsafeBufferPointer<Disc> { UnsafeBufferPointer(start: last, count: lastCount) }
     }
 
     /// Merges pins at `zoom` until no two drawn discs overlap.
@@ -658,8 +700,69 @@ struct Cut {
                 return Disc(key: Self.cellKey(x / cell, y / cell), x: x, y: y, d: options.diameter(count: Int(g.count)), root: r)
             }
         }
-        var everyone = discs(current)
-        Self.sortByKey(&everyone, scratch: &scratch)
+        let buffers = discBuffers
+        if !discsCarried {
+            var first = discs(current)
+            Self.sortByCell(&first, scratch: &scratch)
+            first.withUnsafeBufferPointer { first in buffers.next.update(from: first.baseAddress!, count: first.count) }
+            buffers.swap(count: first.count)
+            discsCarried = true
+        } else {
+            // The pins that merged since the last zoom, afresh.
+            var freshRoots: [Int32] = []
+            for r in dirtyList where !isAbsorbed(Int(r)) { freshRoots.append(r) }
+            var fresh = discs(freshRoots)
+            Self.sortByCell(&fresh, scratch: &scratch)
+            // The last zoom's sorted discs of the others, coarsened: a pin that has not merged
+            // since keeps its centroid, so its centre in pixels halves exactly (a power-of-two
+            // scale) and its cell is (gx >> 1, gy >> 1) (⌊q/2⌋ = ⌊⌊q⌋/2⌋, and q/2 is exact). In
+            // row-major order the two fine rows of a coarse row are each sorted by gx, so
+            // merging the two restores the order, and the fresh discs are merged in on the way:
+            // one pass instead of recomputing and re-sorting every pin at every zoom.
+            let out = buffers.next
+            var written = 0
+            fresh.withUnsafeBufferPointer { fresh in
+            state.withUnsafeBufferPointer { state in
+                let last = buffers.lastList
+                let n = last.count
+                var f = 0
+                var k = 0
+                while k < n {
+                    let row = (last[k].key >> 32) >> 1
+                    var split = k
+                    while split < n && last[split].key >> 32 == row << 1 { split += 1 }
+                    var end = split
+                    while end < n && last[end].key >> 32 == (row << 1) | 1 { end += 1 }
+                    // Merge [k, split) (fine row 2r) and [split, end) (2r + 1) by the coarse gx.
+                    var i = k, j = split
+                    while i < split || j < end {
+                        let t: Int
+                        if i < split && (j >= end || (last[i].key & 0xFFFF_FFFF) >> 1 <= (last[j].key & 0xFFFF_FFFF) >> 1) {
+                            t = i; i += 1
+                        } else {
+                            t = j; j += 1
+                        }
+                        let d = last[t]
+                        let r = Int(d.root)
+                        if state[r] != 0 { continue }       // absorbed, or merged since
+                        let x = d.x * 0.5, y = d.y * 0.5
+                        let key = Self.cellKey(x / cell, y / cell)
+                        assert(key == Self.pack(Int64(d.key & 0xFFFF_FFFF) >> 1, Int64(d.key >> 32) >> 1), "a halved centre's cell")
+                        while f < fresh.count && fresh[f].key < key { (out + written).initialize(to: fresh[f]); written += 1; f += 1 }
+                        (out + written).initialize(to: Disc(key: key, x: x, y: y, d: d.d, root: d.root))
+                        written += 1
+                    }
+                    k = end
+                }
+                while f < fresh.count { (out + written).initialize(to: fresh[f]); written += 1; f += 1 }
+            }}
+            buffers.swap(count: written)
+            assert(written == current.count, "every pin once")
+        }
+        // Marks made from here on (this zoom's overlap merges) apply to the next zoom's list.
+        for r in dirtyList { state[Int(r)] &= ~Self.dirtyBit }
+        dirtyList.removeAll(keepingCapacity: true)
+        let everyone = buffers.lastList
         var changed: [Disc] = []
         var movedList: [Int32] = [], moved: [Disc] = []
         @inline(__always) func test(_ a: Disc, _ b: Disc, into pairs: inout [(depth: Double, a: Int32, b: Int32)]) {
@@ -669,7 +772,8 @@ struct Cut {
             if d2 < need * need { pairs.append((d2.squareRoot() / need, min(a.root, b.root), max(a.root, b.root))) }
         }
         // Round 0: every pair once, each disc looking forwards in cell order.
-        everyone.withUnsafeBufferPointer { all in
+        do {
+            let all = everyone
             var next = 0                            // cursor into the next row, moving forwards
             for q in 0..<all.count {
                 let a = all[q]
@@ -694,25 +798,26 @@ struct Cut {
                 if ra != rb { fresh.append(Int32(merge(ra, rb, zoom: zoom))) }
             }
             var changedRoots: [Int32] = []
-            for r in fresh where !absorbed[Int(r)] && movedAt[Int(r)] != Int8(zoom) - 64 {
+            for r in fresh where !isAbsorbed(Int(r)) && movedAt[Int(r)] != Int8(zoom) - 64 {
                 movedAt[Int(r)] = Int8(zoom) - 64          // marks "in `changed` already" for this round
                 changedRoots.append(r)
             }
             for r in changedRoots { movedAt[Int(r)] = Int8(zoom); movedList.append(r) }
             changed = discs(changedRoots)
-            Self.sortByKey(&changed, scratch: &scratch)
-            movedList = movedList.filter { !absorbed[Int($0)] }
+            Self.sortByCell(&changed, scratch: &scratch)
+            movedList = movedList.filter { !isAbsorbed(Int($0)) }
             moved = discs(movedList)
-            Self.sortByKey(&moved, scratch: &scratch)
+            Self.sortByCell(&moved, scratch: &scratch)
             round += 1
 
             // Later rounds: the changed pins against the unmoved pins, then against the moved ones.
             pairs.removeAll(keepingCapacity: true)
             var cursors = [Int](repeating: 0, count: 6)
+            moved.withUnsafeBufferPointer { movedDiscs in
             for a in changed {
                 let (gx, gy) = (Int64(a.key & 0xFFFF_FFFF), Int64(a.key >> 32))
                 for source in 0..<2 {
-                    let list = source == 0 ? everyone : moved
+                    let list = source == 0 ? everyone : movedDiscs
                     for dy in -1...1 {
                         let row = gy + Int64(dy)
                         guard row >= 0 else { continue }
@@ -728,14 +833,15 @@ struct Cut {
                             k += 1
                             let rj = Int(b.root)
                             if rj == Int(a.root) { continue }
-                            if source == 0 && (movedAt[rj] == Int8(zoom) || absorbed[rj]) { continue }
+                            if source == 0 && (movedAt[rj] == Int8(zoom) || isAbsorbed(rj)) { continue }
                             test(a, b, into: &pairs)
                         }
                     }
                 }
             }
+            }
         }
-        if round > 0 { current = current.filter { !absorbed[Int($0)] } }
+        if round > 0 { current = current.filter { !isAbsorbed(Int($0)) } }
     }
 
     /// Sorts by key, stably: least-significant-digit radix sort, 16-bit digits, skipping the
@@ -770,6 +876,45 @@ struct Cut {
                 for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
                 for k in src {
                     let d = Int((k.key >> shift) & 0xFFFF)
+                    dst[counts[d]] = k
+                    counts[d] += 1
+                }
+                inScratch.toggle()
+            }
+            if inScratch { for i in 0..<n { keys[i] = scratch[i] } }
+        }}}
+    }
+
+    /// Sorts discs by cell, row by row (as `sortByKey`, stably), on the cell coordinates less
+    /// their minimum packed into one 32-bit word when they fit: 11-bit digits then (2,048
+    /// counters, which stay in cache while records are scattered; with 65,536 the scatter's
+    /// writes missed) and usually three passes. Otherwise `sortByKey`.
+    static func sortByCell(_ discs: inout [Disc], scratch: inout [Disc]) {
+        let n = discs.count
+        if n < 4096 { sortByKey(&discs, scratch: &scratch); return }
+        var gx0 = UInt64.max, gy0 = UInt64.max, gx1: UInt64 = 0, gy1: UInt64 = 0
+        for d in discs {
+            let gx = d.key & 0xFFFF_FFFF, gy = d.key >> 32
+            gx0 = min(gx0, gx); gx1 = max(gx1, gx); gy0 = min(gy0, gy); gy1 = max(gy1, gy)
+        }
+        let bitsX = UInt64(64 - (gx1 - gx0).leadingZeroBitCount), bitsY = UInt64(64 - (gy1 - gy0).leadingZeroBitCount)
+        guard bitsX + bitsY <= 33 else { sortByKey(&discs, scratch: &scratch); return }
+        @inline(__always) func compact(_ key: UInt64) -> UInt64 { ((key >> 32) - gy0) << bitsX | ((key & 0xFFFF_FFFF) - gx0) }
+        if scratch.count < n { scratch = discs }
+        var inScratch = false
+        var counts = [Int](repeating: 0, count: 1 << 11)
+        discs.withUnsafeMutableBufferPointer { keys in
+        scratch.withUnsafeMutableBufferPointer { scratch in
+        counts.withUnsafeMutableBufferPointer { counts in
+            for shift in stride(from: UInt64(0), to: bitsX + bitsY, by: 11) {
+                let src = inScratch ? UnsafeMutableBufferPointer(rebasing: scratch[0..<n]) : keys
+                let dst = inScratch ? keys : UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+                for d in 0..<counts.count { counts[d] = 0 }
+                for k in src { counts[Int((compact(k.key) >> shift) & 0x7FF)] += 1 }
+                var sum = 0
+                for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
+                for k in src {
+                    let d = Int((compact(k.key) >> shift) & 0x7FF)
                     dst[counts[d]] = k
                     counts[d] += 1
                 }
