@@ -427,7 +427,7 @@ func gather<T>(_ column: [T], _ order: [Int32]) -> [T] {
 }
 
 /// A record sorted by a 64-bit key (`Cut.sortByKey`).
-protocol KeyedRecord { var key: UInt64 { get } }
+protocol KeyedRecord { var key: UInt64 { get }; var root: Int32 { get } }
 extension Cut.Disc: KeyedRecord {}
 struct TokenRoot: KeyedRecord { var key: UInt64; var root: Int32 }
 
@@ -846,16 +846,15 @@ struct Cut {
 
     /// Sorts by key, stably: least-significant-digit radix sort, 16-bit digits, skipping the
     /// digits that every key shares (a city's cells share their high bits). Below 4096 records
-    /// a comparison sort on (key, position) instead: the 65,536 counters of a radix pass cost
-    /// more than such a list, and the overlap rounds sort many short lists. The scratch
+    /// a comparison sort on (key, root) in place instead (a root twice in a list is the same
+    /// record twice): the 65,536 counters of a radix pass cost more than such a list, and the
+    /// overlap rounds sort many short lists. The scratch
     /// buffer is the caller's, kept across calls and grown when needed (copying the records
     /// into it to size it cost more than a radix pass).
     static func sortByKey<T: KeyedRecord>(_ keys: inout [T], scratch: inout [T]) {
         let n = keys.count
         if n < 4096 {
-            if n > 1 {
-                keys = keys.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
-            }
+            keys.sort { ($0.key, $0.root) < ($1.key, $1.root) }
             return
         }
         var varying: UInt64 = 0
