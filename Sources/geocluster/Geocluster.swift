@@ -51,6 +51,16 @@ struct Geocluster: ParsableCommand {
         main(nil)
     }
 
+    /// For the commands that build a map-pin index (`pins`, `pins-cell`, `nearby`, `map --zoom`):
+    /// lets freed arrays stay in the heap for the build's next step to reuse (see
+    /// `geocluster_keep_freed_memory`). The build makes and drops many arrays of a few MB (per
+    /// location, per zoom, per row column); with the fixed 1 MiB threshold each came back from
+    /// the kernel page by page: `geocluster pins` on 1M seoul listings took 122,867 page faults.
+    /// The pins budget (300 MB at 1M listings) leaves room for what the heap keeps.
+    static func keepFreedMemoryForPins() {
+        _ = geocluster_keep_freed_memory()
+    }
+
     /// For an input file small enough that peak memory is no concern (under 16 MiB, about
     /// 400,000 rows of x,y), lets freed arrays stay in the heap for the next stage to reuse
     /// (see `geocluster_keep_freed_memory`). At 100k points this saves about 2,300 of 6,500

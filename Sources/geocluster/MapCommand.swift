@@ -124,6 +124,7 @@ struct MapCommand: ParsableCommand {
 
     /// `--zoom`: the pins of one zoom at their drawn sizes, on a map at that zoom's scale.
     private func drawPins(zoom: Double) throws {
+        Geocluster.keepFreedMemoryForPins()
         try reportingPinErrors(input: input) {
             try AtomicFile.checkDestination(output)
             var data = try source.read(input)

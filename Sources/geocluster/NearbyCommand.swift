@@ -68,6 +68,7 @@ struct NearbyCommand: ParsableCommand {
     }
 
     func run() throws {
+        Geocluster.keepFreedMemoryForPins()
         try reportingPinErrors(input: input) {
             if let output { try AtomicFile.checkDestination(output) }
             let policy = try source.policy()

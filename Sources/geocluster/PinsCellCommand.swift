@@ -68,6 +68,7 @@ struct PinsCellCommand: ParsableCommand {
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     func run() throws {
+        Geocluster.keepFreedMemoryForPins()
         var r = PinsCellReport(status: "ok", version: Geocluster.version)
         var failure: String?
         do {

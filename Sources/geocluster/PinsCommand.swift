@@ -92,6 +92,7 @@ struct PinsCommand: ParsableCommand {
     }
 
     func run() throws {
+        Geocluster.keepFreedMemoryForPins()
         try reportingPinErrors(input: input) {
             try AtomicFile.checkDestination(output)
             let policy = try source.policy()
