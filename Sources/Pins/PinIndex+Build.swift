@@ -848,9 +848,9 @@ struct Cut {
     /// digits that every key shares (a city's cells share their high bits). Below 4096 records
     /// a comparison sort on (key, root) in place instead (a root twice in a list is the same
     /// record twice): the 65,536 counters of a radix pass cost more than such a list, and the
-    /// overlap rounds sort many short lists. The scratch
-    /// buffer is the caller's, kept across calls and grown when needed (copying the records
-    /// into it to size it cost more than a radix pass).
+    /// overlap rounds sort many short lists. The scratch buffer is the caller's, kept across
+    /// calls and grown when needed (copying the records into it to size it cost more than a
+    /// radix pass).
     static func sortByKey<T: KeyedRecord>(_ keys: inout [T], scratch: inout [T]) {
         let n = keys.count
         if n < 4096 {
@@ -860,28 +860,8 @@ struct Cut {
         var varying: UInt64 = 0
         let first = keys[0].key
         for k in keys { varying |= k.key ^ first }
-        if scratch.count < n { scratch = keys }
-        var inScratch = false
-        var counts = [Int](repeating: 0, count: 1 << 16)
-        keys.withUnsafeMutableBufferPointer { keys in
-        scratch.withUnsafeMutableBufferPointer { scratch in
-        counts.withUnsafeMutableBufferPointer { counts in
-            for shift in stride(from: UInt64(0), to: 64, by: 16) where (varying >> shift) & 0xFFFF != 0 {
-                let src = inScratch ? UnsafeMutableBufferPointer(rebasing: scratch[0..<n]) : keys
-                let dst = inScratch ? keys : UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
-                for d in 0..<counts.count { counts[d] = 0 }
-                for k in src { counts[Int((k.key >> shift) & 0xFFFF)] += 1 }
-                var sum = 0
-                for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
-                for k in src {
-                    let d = Int((k.key >> shift) & 0xFFFF)
-                    dst[counts[d]] = k
-                    counts[d] += 1
-                }
-                inScratch.toggle()
-            }
-            if inScratch { for i in 0..<n { keys[i] = scratch[i] } }
-        }}}
+        let shifts = stride(from: UInt64(0), to: 64, by: 16).filter { (varying >> $0) & 0xFFFF != 0 }
+        radixPasses(&keys, scratch: &scratch, bits: 16, shifts: shifts) { $0.key }
     }
 
     /// Sorts discs by cell, row by row (as `sortByKey`, stably), on the cell coordinates less
@@ -899,21 +879,34 @@ struct Cut {
         let bitsX = UInt64(64 - (gx1 - gx0).leadingZeroBitCount), bitsY = UInt64(64 - (gy1 - gy0).leadingZeroBitCount)
         guard bitsX + bitsY <= 33 else { sortByKey(&discs, scratch: &scratch); return }
         @inline(__always) func compact(_ key: UInt64) -> UInt64 { ((key >> 32) - gy0) << bitsX | ((key & 0xFFFF_FFFF) - gx0) }
-        if scratch.count < n { scratch = discs }
+        radixPasses(&discs, scratch: &scratch, bits: 11, shifts: Array(stride(from: UInt64(0), to: bitsX + bitsY, by: 11))) {
+            compact($0.key)
+        }
+    }
+
+    /// The passes of a stable least-significant-digit radix sort of `keys` by `key(record)`:
+    /// one pass per shift in `shifts`, on the `bits`-bit digit there, through `scratch` (the
+    /// caller's, grown when needed), ending in `keys`.
+    @inline(__always)
+    private static func radixPasses<T>(_ keys: inout [T], scratch: inout [T], bits: Int, shifts: [UInt64],
+                                       key: (T) -> UInt64) {
+        let n = keys.count
+        if scratch.count < n { scratch = keys }
+        let mask = UInt64(1 << bits - 1)
         var inScratch = false
-        var counts = [Int](repeating: 0, count: 1 << 11)
-        discs.withUnsafeMutableBufferPointer { keys in
+        var counts = [Int](repeating: 0, count: 1 << bits)
+        keys.withUnsafeMutableBufferPointer { keys in
         scratch.withUnsafeMutableBufferPointer { scratch in
         counts.withUnsafeMutableBufferPointer { counts in
-            for shift in stride(from: UInt64(0), to: bitsX + bitsY, by: 11) {
+            for shift in shifts {
                 let src = inScratch ? UnsafeMutableBufferPointer(rebasing: scratch[0..<n]) : keys
                 let dst = inScratch ? keys : UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
                 for d in 0..<counts.count { counts[d] = 0 }
-                for k in src { counts[Int((compact(k.key) >> shift) & 0x7FF)] += 1 }
+                for k in src { counts[Int((key(k) >> shift) & mask)] += 1 }
                 var sum = 0
                 for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
                 for k in src {
-                    let d = Int((compact(k.key) >> shift) & 0x7FF)
+                    let d = Int((key(k) >> shift) & mask)
                     dst[counts[d]] = k
                     counts[d] += 1
                 }
