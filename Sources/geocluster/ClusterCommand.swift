@@ -8,6 +8,7 @@ import Foundation
 #endif
 import Dispatch
 import Harness
+import CSystemTuning
 
 extension CoordinateKind: ExpressibleByArgument {}
 
@@ -76,6 +77,7 @@ struct ClusterCommand: ParsableCommand {
             // one could not be.
             for path in [output, condensedTree, mst].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
             let filter = try filters.makeFilter()
+            Geocluster.useHugePagesIfLarge(input: input)
             Geocluster.keepFreedMemoryIfSmall(input: input)
             var keeping: HDBSCANOutputs = []
             if mst != nil { keeping.insert(.mst) }
@@ -137,5 +139,8 @@ struct ClusterCommand: ParsableCommand {
         if let peak = StageClock.peakResidentMegabytes() {
             note("peak memory".padded(to: 20) + cFormat("%9.1f MB", peak))
         }
+        // Whether glibc asked for 2 MiB pages (see `Geocluster.useHugePagesIfLarge`).
+        let pages = geocluster_huge_pages() != 0 ? "on" : "off"
+        note("huge pages".padded(to: 20) + String(repeating: " ", count: 9 - pages.count) + pages)
     }
 }

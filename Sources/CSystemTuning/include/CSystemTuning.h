@@ -21,4 +21,24 @@ int geocluster_keep_freed_memory(void);
 /// file out, 2.5-3.5 ms for a 4 MB file; with the blocks allocated first it does not.
 int geocluster_reserve_file_space(int fd, long long offset, long long length);
 
+/// Transparent huge pages for the large arrays of a big input. Where the kernel gives huge
+/// pages only to memory that asks for them (`/sys/kernel/mm/transparent_hugepage/enabled` is
+/// `madvise`, Debian's default), glibc asks for them on every mapping it makes when started
+/// with the tunable `glibc.malloc.hugetlb=1`, and tunables are read only at start: so this
+/// starts the program again (`execv` of `/proc/self/exe` with the same arguments) with the
+/// tunable added to `GLIBC_TUNABLES`. It returns, doing nothing, when the kernel mode is
+/// another, when the process already was started again, when `GEOCLUSTER_HUGE_PAGES=0` is set,
+/// on systems other than Linux with glibc, or if the exec fails.
+void geocluster_restart_with_huge_pages(char *const argv[]);
+
+/// To be called first thing in `main`: in a process started by
+/// `geocluster_restart_with_huge_pages`, puts `GLIBC_TUNABLES` back as it was (the tunable is
+/// already in effect, and child processes — peers, bench cells — must get the user's
+/// environment). Returns 1 in such a process, 0 otherwise.
+int geocluster_restore_environment(void);
+
+/// 1 in a process started again by `geocluster_restart_with_huge_pages` (glibc then asks for
+/// huge pages on its mappings), else 0.
+int geocluster_huge_pages(void);
+
 #endif

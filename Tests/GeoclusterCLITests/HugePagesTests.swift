@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `cluster` on an input of 16 MiB or more starts itself again with transparent huge pages
+/// (see `Geocluster.useHugePagesIfLarge`): same output, `--timings` says so, and the switch
+/// `GEOCLUSTER_HUGE_PAGES=0` and the user's own `GLIBC_TUNABLES` are respected.
+@Suite("Huge pages for large inputs")
+struct HugePagesTests {
+    /// Whether this kernel gives huge pages on request only (the case the restart is for).
+    static let madviseMode: Bool = {
+        let mode = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
+        return mode.contains("[madvise]")
+    }()
+
+    /// Three blobs whose rows carry a 64 KiB text column: a file past the 16 MiB threshold
+    /// that clusters in milliseconds.
+    static func largeFile(in folder: TemporaryFolder) throws -> Blobs {
+        let blobs = Blobs.planar(perBlob: 100)
+        let padding = String(repeating: "p", count: 64 << 10)
+        var text = "id,x,y,note\n"
+        for line in blobs.text.split(separator: "\n").dropFirst() { text += line + "," + padding + "\n" }
+        #expect(text.utf8.count >= 16 << 20)
+        _ = try folder.write(text, to: "big.csv")
+        return blobs
+    }
+
+    static func pagesLine(_ stderr: String) -> String? {
+        stderr.split(separator: "\n").first { $0.hasPrefix("huge pages") }.map { String($0.split(separator: " ").last!) }
+    }
+
+    @Test("the restarted run gives the same labels, says so in --timings, and can be switched off")
+    func sameOutput() throws {
+        try withTemporaryFolder { folder in
+            let blobs = try Self.largeFile(in: folder)
+            let args = ["cluster", "big.csv", "--min-cluster-size", "5", "--timings", "-o"]
+            let on = try folder.run(args + ["on.csv"])
+            try #require(on.status == 0 && !on.crashed, "\(on)")
+            let off = try folder.run(args + ["off.csv"], environment: ["GEOCLUSTER_HUGE_PAGES": "0"])
+            try #require(off.status == 0 && !off.crashed, "\(off)")
+            // The user's own tunables are kept (a harmless one here) and the restart still happens.
+            let own = try folder.run(args + ["own.csv"], environment: ["GLIBC_TUNABLES": "glibc.malloc.perturb=0"])
+            try #require(own.status == 0 && !own.crashed, "\(own)")
+            // A user who set the tunable decides alone: no restart.
+            let set = try folder.run(args + ["set.csv"], environment: ["GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"])
+            try #require(set.status == 0 && !set.crashed, "\(set)")
+
+            #expect(Self.pagesLine(on.stderr) == (Self.madviseMode ? "on" : "off"), "\(on.stderr)")
+            #expect(Self.pagesLine(own.stderr) == (Self.madviseMode ? "on" : "off"), "\(own.stderr)")
+            #expect(Self.pagesLine(off.stderr) == "off")
+            #expect(Self.pagesLine(set.stderr) == "off")
+            let reference = try folder.read("off.csv")
+            for name in ["on.csv", "own.csv", "set.csv"] { #expect(try folder.read(name) == reference, "\(name)") }
+            expectThreeBlobClusters(try Labels(csv: reference), blobs)
+            // One run's messages, not two: the restart happens before anything is written.
+            #expect(on.stderr.components(separatedBy: "300 points").count == 2, "\(on.stderr)")
+        }
+    }
+
+    @Test("a small input is not restarted")
+    func smallInput() throws {
+        try withTemporaryFolder { folder in
+            _ = try folder.write(Blobs.planar(perBlob: 50).text, to: "small.csv")
+            let r = try folder.run(["cluster", "small.csv", "--min-cluster-size", "5", "--timings", "-o", "l.csv"])
+            try #require(r.status == 0, "\(r)")
+            #expect(Self.pagesLine(r.stderr) == "off")
+        }
+    }
+}
