@@ -32,6 +32,16 @@ int geocluster_keep_freed_memory(void) {
 #endif
 }
 
+int geocluster_reuse_freed_memory(void) {
+#if defined(__GLIBC__)
+    // No allocation gets a mapping of its own (every one comes from the heap), and the heap is
+    // never given back while the process runs (2 GiB - 1 is the largest trim threshold).
+    return mallopt(M_MMAP_MAX, 0) && mallopt(M_TRIM_THRESHOLD, 0x7FFFFFFF);
+#else
+    return 0;
+#endif
+}
+
 int geocluster_reserve_file_space(int fd, long long offset, long long length) {
 #if defined(__linux__)
     return fallocate(fd, 0, (off_t)offset, (off_t)length) == 0 ? 0 : -1;

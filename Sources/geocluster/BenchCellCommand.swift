@@ -22,8 +22,7 @@ struct BenchCellCommand: ParsableCommand {
         let clock = StageClock()
         do {
             let m = try Method(name: method, parameterText: parameters)
-            Geocluster.useHugePagesIfLarge(input: input)
-            Geocluster.keepFreedMemoryIfSmall(input: input)
+            Geocluster.tuneMemory(forInput: input)
             let result = try Harness.run(RunInput(path: input), method: m, threads: threads, clock: clock)
             try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
             try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)

@@ -77,8 +77,7 @@ struct ClusterCommand: ParsableCommand {
             // one could not be.
             for path in [output, condensedTree, mst].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
             let filter = try filters.makeFilter()
-            Geocluster.useHugePagesIfLarge(input: input)
-            Geocluster.keepFreedMemoryIfSmall(input: input)
+            Geocluster.tuneMemory(forInput: input)
             var keeping: HDBSCANOutputs = []
             if mst != nil { keeping.insert(.mst) }
             if condensedTree != nil { keeping.insert(.condensedTree) }
@@ -139,8 +138,11 @@ struct ClusterCommand: ParsableCommand {
         if let peak = StageClock.peakResidentMegabytes() {
             note("peak memory".padded(to: 20) + cFormat("%9.1f MB", peak))
         }
-        // Whether glibc asked for 2 MiB pages (see `Geocluster.useHugePagesIfLarge`).
-        let pages = geocluster_huge_pages() != 0 ? "on" : "off"
-        note("huge pages".padded(to: 20) + String(repeating: " ", count: 9 - pages.count) + pages)
+        // How memory was used (see `Geocluster.tuneMemory(forInput:)`).
+        func word(_ name: String, _ value: String) -> String {
+            name.padded(to: 20) + String(repeating: " ", count: max(0, 9 - value.count)) + value
+        }
+        note(word("huge pages", geocluster_huge_pages() != 0 ? "on" : "off"))
+        note(word("freed memory", MemoryTier(input: input)?.keepsFreedMemory ?? false ? "kept" : "returned"))
     }
 }

@@ -21,7 +21,7 @@ struct Geocluster: ParsableCommand {
 
     /// Entry point: sets up the allocator, then parses and runs the command.
     static func main() {
-        // In a process `useHugePagesIfLarge` started again: the user's environment back first.
+        // In a process `tuneMemory(forInput:)` started again: the user's environment back first.
         _ = geocluster_restore_environment()
         // glibc raises its mmap threshold each time a large block is freed, after which big
         // arrays come from the heap and their pages stay resident when freed. A fixed
@@ -74,20 +74,36 @@ struct Geocluster: ParsableCommand {
         _ = geocluster_keep_freed_memory()
     }
 
-    /// For an input file of 16 MiB or more (about 200,000 listings with every column): starts
-    /// the process again with transparent huge pages for glibc's mappings (see
-    /// `geocluster_restart_with_huge_pages`; on a kernel in `madvise` mode only, and not with
-    /// `GEOCLUSTER_HUGE_PAGES=0`). A large run allocates and touches gigabytes of fresh arrays
-    /// over its stages (at 10M seoul listings 588,000 page faults, 2.6 s of system time), one 4 KiB
-    /// fault each; a 2 MiB page takes one. Measured with `scripts/bench/process_times.py`
-    /// (interleaved, release): process minus reading on seoul 1M 0.534 → 0.462 s (median of 9),
-    /// on seoul 10M 6.64 → 5.72 s (median of 4); peak memory 119 → 129 MB and 634 → 648 MB
-    /// (mappings round up to 2 MiB). Smaller inputs keep their pages (`keepFreedMemoryIfSmall`),
-    /// and restarting would cost more than it saves.
-    static func useHugePagesIfLarge(input path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 16 << 20 else { return }
-        geocluster_restart_with_huge_pages(CommandLine.unsafeArgv)
+    /// How `cluster` and `bench-cell` use memory, by the size of the input file:
+    /// - under 16 MiB (about 200,000 listings with every column): freed arrays stay in the heap
+    ///   (`keepFreedMemoryIfSmall`);
+    /// - from 16 MiB: the process starts again with transparent huge pages for glibc's memory
+    ///   (see `geocluster_restart_with_huge_pages`; on a kernel in `madvise` mode only, and not
+    ///   with `GEOCLUSTER_HUGE_PAGES=0`): a large run allocates and touches gigabytes of fresh
+    ///   arrays over its stages (at 10M seoul listings 588,000 page faults, 2.6 s of system
+    ///   time), one fault per 4 KiB, where a 2 MiB page takes one;
+    /// - from 256 MiB (about 3M listings with every column, 7M of x,y alone): besides, every
+    ///   array comes from the heap and freed ones stay there (`geocluster_reuse_freed_memory`),
+    ///   so later stages reuse pages instead of having the kernel zero fresh ones (at 10M seoul
+    ///   listings the zeroing alone was 1.6 s of CPU). The heap's fragmentation raises the peak
+    ///   by about 30 %: at 10M seoul listings 648 → 842 MB, well under the 1.2 GB budget; at 1M
+    ///   distinct points it would be 126 → 158 MB, over that size's 150 MB budget, hence the
+    ///   threshold.
+    ///
+    /// Measured with `scripts/bench/process_times.py` and `/usr/bin/time` (release, same
+    /// files, runs interleaved): process minus reading on seoul 1M (`generate --count 1000000
+    /// --seed 1`) 0.534 → 0.462 s with huge pages (median of 9), peak 119 → 129 MB; seoul 10M
+    /// (`--count 10000000 --seed 3`) whole process about 8.1 s → 6.0 s with both, peak 648 →
+    /// 842 MB. Output is the same in every mode.
+    static func tuneMemory(forInput path: String) {
+        guard let tier = MemoryTier(input: path) else { return }
+        switch tier {
+        case .small: _ = geocluster_keep_freed_memory()
+        case .large: geocluster_restart_with_huge_pages(CommandLine.unsafeArgv)
+        case .veryLarge:
+            geocluster_restart_with_huge_pages(CommandLine.unsafeArgv)
+            _ = geocluster_reuse_freed_memory()
+        }
     }
 
     static let configuration = CommandConfiguration(
@@ -168,4 +184,21 @@ extension String {
     func padded(to width: Int) -> String {
         count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
+}
+
+/// The input sizes `Geocluster.tuneMemory(forInput:)` tells apart.
+enum MemoryTier {
+    case small, large, veryLarge
+
+    /// The tier of a regular file; nil for anything else (standard input, a pipe, a missing file).
+    init?(input path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        self = size < 16 << 20 ? .small : size < 256 << 20 ? .large : .veryLarge
+    }
+
+    /// Whether freed memory stays in the process for reuse (else arrays of 1 MiB or more go
+    /// back to the system when freed: see `main()`).
+    var keepsFreedMemory: Bool { self != .large }
 }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `cluster` on an input of 16 MiB or more starts itself again with transparent huge pages
-/// (see `Geocluster.useHugePagesIfLarge`): same output, `--timings` says so, and the switch
+/// (see `Geocluster.tuneMemory(forInput:)`): same output, `--timings` says so, and the switch
 /// `GEOCLUSTER_HUGE_PAGES=0` and the user's own `GLIBC_TUNABLES` are respected.
 @Suite("Huge pages for large inputs")
 struct HugePagesTests {
@@ -13,21 +13,25 @@ struct HugePagesTests {
         return mode.contains("[madvise]")
     }()
 
-    /// Three blobs whose rows carry a 64 KiB text column: a file past the 16 MiB threshold
-    /// that clusters in milliseconds.
-    static func largeFile(in folder: TemporaryFolder) throws -> Blobs {
+    /// Three blobs whose rows carry a text column of `padding` bytes: a large file that
+    /// clusters in milliseconds (300 rows).
+    static func largeFile(in folder: TemporaryFolder, name: String = "big.csv", padding: Int = 64 << 10) throws -> Blobs {
         let blobs = Blobs.planar(perBlob: 100)
-        let padding = String(repeating: "p", count: 64 << 10)
-        var text = "id,x,y,note\n"
-        for line in blobs.text.split(separator: "\n").dropFirst() { text += line + "," + padding + "\n" }
-        #expect(text.utf8.count >= 16 << 20)
-        _ = try folder.write(text, to: "big.csv")
+        let note = [UInt8](repeating: UInt8(ascii: "p"), count: padding)
+        var bytes = Array("id,x,y,note\n".utf8)
+        for line in blobs.text.split(separator: "\n").dropFirst() {
+            bytes += Array(line.utf8) + [UInt8(ascii: ",")] + note + [UInt8(ascii: "\n")]
+        }
+        _ = try folder.write(bytes: bytes, to: name)
         return blobs
     }
 
-    static func pagesLine(_ stderr: String) -> String? {
-        stderr.split(separator: "\n").first { $0.hasPrefix("huge pages") }.map { String($0.split(separator: " ").last!) }
+    /// The value of a `--timings` line (`huge pages`, `freed memory`).
+    static func timing(_ name: String, _ stderr: String) -> String? {
+        stderr.split(separator: "\n").first { $0.hasPrefix(name) }.map { String($0.split(separator: " ").last!) }
     }
+
+    static func pagesLine(_ stderr: String) -> String? { timing("huge pages", stderr) }
 
     @Test("the restarted run gives the same labels, says so in --timings, and can be switched off")
     func sameOutput() throws {
@@ -49,11 +53,31 @@ struct HugePagesTests {
             #expect(Self.pagesLine(own.stderr) == (Self.madviseMode ? "on" : "off"), "\(own.stderr)")
             #expect(Self.pagesLine(off.stderr) == "off")
             #expect(Self.pagesLine(set.stderr) == "off")
+            // From 16 MiB freed arrays go back to the system (the 1M budget of 150 MB).
+            #expect(Self.timing("freed memory", on.stderr) == "returned")
             let reference = try folder.read("off.csv")
             for name in ["on.csv", "own.csv", "set.csv"] { #expect(try folder.read(name) == reference, "\(name)") }
             expectThreeBlobClusters(try Labels(csv: reference), blobs)
             // One run's messages, not two: the restart happens before anything is written.
             #expect(on.stderr.components(separatedBy: "300 points").count == 2, "\(on.stderr)")
+        }
+    }
+
+    @Test("from 256 MiB freed memory is kept for reuse, same labels")
+    func veryLargeInput() throws {
+        try withTemporaryFolder { folder in
+            // 300 rows of 900 KiB: past 256 MiB.
+            let blobs = try Self.largeFile(in: folder, name: "huge.csv", padding: 900 << 10)
+            let r = try folder.run(["cluster", "huge.csv", "--min-cluster-size", "5", "--timings", "-o", "l.csv"])
+            try #require(r.status == 0 && !r.crashed, "\(r)")
+            #expect(Self.timing("freed memory", r.stderr) == "kept")
+            #expect(Self.pagesLine(r.stderr) == (Self.madviseMode ? "on" : "off"))
+            expectThreeBlobClusters(try Labels(csv: try folder.read("l.csv")), blobs)
+            // The same labels as from the small file's usual path.
+            _ = try folder.write(blobs.text, to: "small.csv")
+            let small = try folder.run(["cluster", "small.csv", "--min-cluster-size", "5", "-o", "s.csv"])
+            try #require(small.status == 0, "\(small)")
+            #expect(try folder.read("l.csv") == (try folder.read("s.csv")))
         }
     }
 
@@ -64,6 +88,7 @@ struct HugePagesTests {
             let r = try folder.run(["cluster", "small.csv", "--min-cluster-size", "5", "--timings", "-o", "l.csv"])
             try #require(r.status == 0, "\(r)")
             #expect(Self.pagesLine(r.stderr) == "off")
+            #expect(Self.timing("freed memory", r.stderr) == "kept")
         }
     }
 }

@@ -12,6 +12,12 @@ int geocluster_fix_mmap_threshold(int bytes);
 /// no such settings.
 int geocluster_keep_freed_memory(void);
 
+/// For very large inputs: every allocation comes from the heap, and freed memory stays there
+/// for later stages to reuse, whatever its size (mmap disabled, trim threshold 2 GiB). A page
+/// the kernel hands out is zeroed first; reused, it is not. The peak then includes the heap's
+/// fragmentation. Returns 1 on success, 0 where the C library has no such settings.
+int geocluster_reuse_freed_memory(void);
+
 /// Allocates disk blocks for `length` bytes at `offset` of the open file `fd` before they are
 /// written (Linux `fallocate`, mode 0: the file grows to cover the range). Returns 0 on
 /// success, -1 where the system or file system cannot (the caller then just writes).
