@@ -88,7 +88,8 @@ struct Geocluster: ParsableCommand {
     ///   listings the zeroing alone was 1.6 s of CPU). The heap's fragmentation raises the peak
     ///   by about 30 %: at 10M seoul listings 648 → 842 MB, well under the 1.2 GB budget; at 1M
     ///   distinct points it would be 126 → 158 MB, over that size's 150 MB budget, hence the
-    ///   threshold.
+    ///   threshold. At 10M distinct points 1.15 → 1.32 GB for 17.7 → 14.1 s:
+    ///   `GEOCLUSTER_REUSE_FREED_MEMORY=0` keeps the leaner behaviour.
     ///
     /// Measured with `scripts/bench/process_times.py` and `/usr/bin/time` (release, same
     /// files, runs interleaved): process minus reading on seoul 1M (`generate --count 1000000
@@ -102,7 +103,7 @@ struct Geocluster: ParsableCommand {
         case .large: geocluster_restart_with_huge_pages(CommandLine.unsafeArgv)
         case .veryLarge:
             geocluster_restart_with_huge_pages(CommandLine.unsafeArgv)
-            _ = geocluster_reuse_freed_memory()
+            if MemoryTier.reusesFreedMemory { _ = geocluster_reuse_freed_memory() }
         }
     }
 
@@ -200,5 +201,14 @@ enum MemoryTier {
 
     /// Whether freed memory stays in the process for reuse (else arrays of 1 MiB or more go
     /// back to the system when freed: see `main()`).
-    var keepsFreedMemory: Bool { self != .large }
+    var keepsFreedMemory: Bool {
+        switch self {
+        case .small: true
+        case .large: false
+        case .veryLarge: Self.reusesFreedMemory
+        }
+    }
+
+    /// Whether very large inputs keep freed memory (unless `GEOCLUSTER_REUSE_FREED_MEMORY=0`).
+    static var reusesFreedMemory: Bool { getenv("GEOCLUSTER_REUSE_FREED_MEMORY").map { String(cString: $0) != "0" } ?? true }
 }

@@ -72,6 +72,12 @@ struct HugePagesTests {
             try #require(r.status == 0 && !r.crashed, "\(r)")
             #expect(Self.timing("freed memory", r.stderr) == "kept")
             #expect(Self.pagesLine(r.stderr) == (Self.madviseMode ? "on" : "off"))
+            // The lean behaviour on request, same labels.
+            let lean = try folder.run(["cluster", "huge.csv", "--min-cluster-size", "5", "--timings", "-o", "lean.csv"],
+                                      environment: ["GEOCLUSTER_REUSE_FREED_MEMORY": "0"])
+            try #require(lean.status == 0, "\(lean)")
+            #expect(Self.timing("freed memory", lean.stderr) == "returned")
+            #expect(try folder.read("lean.csv") == (try folder.read("l.csv")))
             expectThreeBlobClusters(try Labels(csv: try folder.read("l.csv")), blobs)
             // The same labels as from the small file's usual path.
             _ = try folder.write(blobs.text, to: "small.csv")
