@@ -86,16 +86,16 @@ struct Geocluster: ParsableCommand {
     ///   array comes from the heap and freed ones stay there (`geocluster_reuse_freed_memory`),
     ///   so later stages reuse pages instead of having the kernel zero fresh ones (at 10M seoul
     ///   listings the zeroing alone was 1.6 s of CPU). The heap's fragmentation raises the peak
-    ///   by about 30 %: at 10M seoul listings 648 → 842 MB, well under the 1.2 GB budget; at 1M
-    ///   distinct points it would be 126 → 158 MB, over that size's 150 MB budget, hence the
-    ///   threshold. At 10M distinct points 1.15 → 1.32 GB for 17.7 → 14.1 s:
+    ///   by about 30 %: at 10M seoul listings 663 → 842 MB (huge pages alone → both), well
+    ///   under the 1.2 GB budget; at 1M distinct points it would be 126 → 158 MB, over that
+    ///   size's 150 MB budget, hence the threshold. At 10M distinct points 1.15 → 1.32 GB for 17.7 → 14.1 s:
     ///   `GEOCLUSTER_REUSE_FREED_MEMORY=0` keeps the leaner behaviour.
     ///
     /// Measured with `scripts/bench/process_times.py` and `/usr/bin/time` (release, same
     /// files, runs interleaved): process minus reading on seoul 1M (`generate --count 1000000
     /// --seed 1`) 0.534 → 0.462 s with huge pages (median of 9), peak 119 → 129 MB; seoul 10M
-    /// (`--count 10000000 --seed 3`) whole process about 8.1 s → 6.0 s with both, peak 648 →
-    /// 842 MB. Output is the same in every mode.
+    /// (`--count 10000000 --seed 3`) whole process about 8.1 s with huge pages alone → 6.0 s
+    /// with both, peak 663 → 842 MB. Output is the same in every mode.
     static func tuneMemory(forInput path: String) {
         guard let tier = MemoryTier(input: path) else { return }
         switch tier {
