@@ -69,9 +69,7 @@ struct Geocluster: ParsableCommand {
     /// page faults, each about 2 µs on these machines: process time −2 ms (median of 25,
     /// interleaved). Larger inputs keep the fixed 1 MiB threshold set in `main()`.
     static func keepFreedMemoryIfSmall(input path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size < 16 << 20 else { return }
-        _ = geocluster_keep_freed_memory()
+        if MemoryTier(input: path) == .small { _ = geocluster_keep_freed_memory() }
     }
 
     /// How `cluster` and `bench-cell` use memory, by the size of the input file:
@@ -88,8 +86,8 @@ struct Geocluster: ParsableCommand {
     ///   listings the zeroing alone was 1.6 s of CPU). The heap's fragmentation raises the peak
     ///   by about 30 %: at 10M seoul listings 663 → 842 MB (huge pages alone → both), well
     ///   under the 1.2 GB budget; at 1M distinct points it would be 126 → 158 MB, over that
-    ///   size's 150 MB budget, hence the threshold. At 10M distinct points 1.15 → 1.32 GB for 17.7 → 14.1 s:
-    ///   `GEOCLUSTER_REUSE_FREED_MEMORY=0` keeps the leaner behaviour.
+    ///   size's 150 MB budget, hence the threshold. At 10M distinct points 1.15 → 1.32 GB for
+    ///   17.7 → 14.1 s: `GEOCLUSTER_REUSE_FREED_MEMORY=0` keeps the leaner behaviour.
     ///
     /// Measured with `scripts/bench/process_times.py` and `/usr/bin/time` (release, same
     /// files, runs interleaved): process minus reading on seoul 1M (`generate --count 1000000
@@ -99,7 +97,7 @@ struct Geocluster: ParsableCommand {
     static func tuneMemory(forInput path: String) {
         guard let tier = MemoryTier(input: path) else { return }
         switch tier {
-        case .small: _ = geocluster_keep_freed_memory()
+        case .small: keepFreedMemoryIfSmall(input: path)
         case .large: geocluster_restart_with_huge_pages(CommandLine.unsafeArgv)
         case .veryLarge:
             geocluster_restart_with_huge_pages(CommandLine.unsafeArgv)

@@ -30,9 +30,9 @@ int geocluster_reserve_file_space(int fd, long long offset, long long length);
 /// Transparent huge pages for the large arrays of a big input. Where the kernel gives huge
 /// pages only to memory that asks for them (`/sys/kernel/mm/transparent_hugepage/enabled` is
 /// `madvise`, as on this project's machines), glibc asks for them on every mapping it makes
-/// when started with the tunable `glibc.malloc.hugetlb=1`, and tunables are read only at start: so this
-/// starts the program again (`execv` of `/proc/self/exe` with the same arguments) with the
-/// tunable added to `GLIBC_TUNABLES`. It returns, doing nothing, when the kernel mode is
+/// when started with the tunable `glibc.malloc.hugetlb=1`, and tunables are read only at
+/// start: so this starts the program again (`execv` of `/proc/self/exe` with the same
+/// arguments) with the tunable added to `GLIBC_TUNABLES`. It returns, doing nothing, when the kernel mode is
 /// another, when the process already was started again, when `GEOCLUSTER_HUGE_PAGES=0` is set,
 /// on systems other than Linux with glibc, or if the exec fails.
 void geocluster_restart_with_huge_pages(char *const argv[]);
