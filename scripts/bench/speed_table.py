@@ -54,8 +54,8 @@ each in its own process, after geocluster's rounds; fast_hdbscan gets an untimed
 
 How long: the default takes minutes, most of it generating the 10M files the first time (use
 --cache to keep them: about 1 GB each), and --peers adds a quarter of an hour or so at 1M (the
-peers' fits, times --repeat). Measured durations: docs/performance.md ("Which tool answers
-which question").
+peers' fits, times --repeat). Measured durations: docs/performance.md ("The tools' own run
+times").
 
 Standard library and pandas only (the peers bring their own packages).
 """
