@@ -14,15 +14,15 @@ setup-test:
 	@scripts/setup.sh --test
 
 # The release binary carries the Swift runtime and libraries (--static-swift-stdlib): it starts
-# without the loader resolving a dozen shared libraries' symbols (a 20-point `cluster` run
-# 11.2 -> 8.0 ms, medians of 40) and runs where no Swift toolchain is installed.
+# without the loader resolving a dozen shared libraries' symbols (docs/performance.md) and runs
+# where no Swift toolchain is installed.
 build: setup
 	$(SWIFT) build -c release --static-swift-stdlib --product geocluster
 
 # The main job on the embedded default data: the benchmark of HDBSCAN, DBSCAN and grid
 # clustering on the seeded `seoul` scenario at 10k and 100k listings (generated once into
 # datasets/cache/), 3 repeats, each cell in its own process; writes $(OUT)/index.html, the CSV
-# tables, maps and condensed-tree plots. Peers: `make peers`, or add --peers (README).
+# tables, maps and condensed-tree plots. Peers: `make peers`, or add --peers (docs/commands.md).
 demo: build
 	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT)
 	@echo "report: $(OUT)/index.html (tables: $(OUT)/summary.csv, $(OUT)/runs.csv; columns: $(OUT)/README.md)"
@@ -36,8 +36,8 @@ test-slowest: setup-test
 	@SWIFT=$(SWIFT) scripts/test-summary.sh --serial
 
 # The same benchmark with the Python peers side by side (installs them from PyPI first): the
-# README's "Speed and memory" table, about 80 s. scikit-learn's quadratic HDBSCAN only at 10k
-# (at 100k it takes over two minutes a repeat).
+# README's "Speed and memory" table. scikit-learn's quadratic HDBSCAN only at 10k (at 100k a
+# repeat takes minutes).
 peers: build
 	scripts/peers/install.sh
 	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT) --sklearn-max-n 20000 \
@@ -45,7 +45,7 @@ peers: build
 
 # The regression gate: this build against the committed baseline (reports/baseline.json):
 # exact results, instruction and allocation counts per stage (valgrind), calibrated CPU time.
-# Exit 0 pass, 2 regression, 3 improvement (refresh the baseline on purpose: README).
+# Exit 0 pass, 2 regression, 3 improvement (refresh the baseline on purpose: docs/gate.md).
 check: build setup-test
 	$(BIN) check --baseline reports/baseline.json
 

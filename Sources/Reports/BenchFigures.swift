@@ -13,7 +13,8 @@ import Harness
 /// run's map and tree in the same colours.
 public enum BenchFigures {
     /// Above this many points a map's outlines are convex hulls instead of concave ones: GEOS's
-    /// concave hull of 850k points takes about 4 s, the convex one about 1 s.
+    /// concave hull of a large cluster takes several times as long as the convex one and would
+    /// dominate the report (measured: docs/performance.md).
     public static let concaveHullLimit = 200_000
 
     /// The file name a figure of `dataset`, `method` and `parameters` gets (no spaces or `=`).

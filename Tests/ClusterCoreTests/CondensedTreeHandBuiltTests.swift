@@ -2,7 +2,7 @@ import Testing
 import ClusterCore
 
 // Hand-built single-linkage trees with every expected value worked out from the definitions
-// (README, "What HDBSCAN computes here, exactly"), so the n-ary tie rule, stabilities,
+// (docs/commands.md, "What HDBSCAN computes here, exactly"), so the n-ary tie rule, stabilities,
 // selection and labelling are pinned row by row instead of end to end.
 //
 // Every distance is a power of two, so every lambda (1 / distance), stability and probability
@@ -155,7 +155,7 @@ struct CondensedTreeHandBuiltTests {
         // Either order of the tied edges gives this tree. scikit-learn agrees with it row for
         // row when A–B comes first; with A–S first it makes a cluster A∪S, drops S from it at
         // 1/4 and labels S with A's cluster (probability 0.25 / 1): the sequential rule
-        // README's n-ary rule replaces.
+        // n-ary rule of docs/commands.md replaces.
         #expect(Self.twoGroupsAndAPair(bridges: [(0, 8, 4), (3, 4, 4)]) == t)
     }
 

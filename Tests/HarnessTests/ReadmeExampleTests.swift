@@ -4,7 +4,7 @@ import Geo
 import Testing
 import TestSupport
 
-/// The README's library example (GeoclusterKit), compiled and run as it stands there.
+/// The README's library example (GeoclusterKit; README.md, "Quick start"), compiled and run as it stands there.
 @Suite("README library example")
 struct ReadmeExampleTests {
     /// The README's example between the markers, verbatim but for the path.

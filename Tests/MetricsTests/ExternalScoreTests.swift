@@ -231,7 +231,7 @@ struct ExternalScoreTests {
         let elapsed = try clock.measure { s = try ClusteringScores(truth: t, predicted: p) }
         #expect(s!.predictedLabelCount > 2000)
         #expect(s!.adjustedMutualInformation > 0.5 && s!.adjustedMutualInformation < 1)
-        // Generous: debug builds are ~10x slower than release (release: see README).
+        // Generous: debug builds are ~10x slower than release (release: see docs/performance.md, "Per-command figures").
         #expect(elapsed < .seconds(30))
     }
 }

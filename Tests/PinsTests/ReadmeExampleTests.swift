@@ -1,10 +1,10 @@
 import Testing
 import Pins
 
-/// The README's "Map pins" example, line for line (so it compiles), with what it shows checked.
+/// The library example of docs/pins.md ("Library"), line for line (so it compiles), with what it shows checked.
 @Suite struct ReadmeExampleTests {
     @Test func readmeExample() throws {
-        // --- README example begins
+        // --- docs/pins.md example begins
         var listings = PinListings(capacity: 3)
         // Two flats in one building (one location key: one displacement, one building pin) …
         listings.append(id: 1, longitude: 127.0276, latitude: 37.4979, locationKey: LocationKey(string: "building-17"),
@@ -24,7 +24,7 @@ import Pins
         let cheap = try index.pins(zoom: 17, bbox: viewport, filter: PinFilter(deposit: PinValueRange(upper: 40_000)))
         let page = try index.leaves(of: city[0].id, limit: 2, cursor: nil)   // page.next: the next page
         let near = try index.nearby(longitude: 127.028, latitude: 37.498, radius: 5_000)
-        // --- README example ends
+        // --- docs/pins.md example ends
 
         #expect(city.count == 1 && city[0].kind == .cluster && city[0].count == 3)
         #expect(city[0].medianDeposit == 30_000 && city[0].categoryCounts[0] == 2 && city[0].categoryCounts[3] == 1)

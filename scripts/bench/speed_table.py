@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The speed table of issue 15 from one run: every data set x size, stages, peak memory, and the
+"""The speed table of docs/performance.md from one run: every data set x size, stages, peak memory, and the
 pandas and peer ratios measured in the same sitting.
 
 Usage (from the repository root, after `make build`):
@@ -38,7 +38,7 @@ Columns of the table (seconds are medians over the R runs of each file):
   fit                     index + core distances + MST + linkage + condense + select + label,
                           per run, then the median: the clustering alone, comparable with a
                           peer library's fit()
-  fit / (index + core)    per-run ratio, median (the issue's target: at most 2)
+  fit / (index + core)    per-run ratio, median (the target: docs/performance.md)
   total process           wall time of the whole `geocluster cluster` process (start, reading,
                           clustering, writing the labels, exit), measured by this script
   peak                    the process's peak resident set, from /usr/bin/time (its
@@ -52,16 +52,10 @@ hdbscan on the seoul file of --peer-size, scikit-learn on a seoul file of --skle
 HDBSCAN is quadratic in memory and time). The peers run through scripts/peers/run_peers.py,
 each in its own process, after geocluster's rounds; fast_hdbscan gets an untimed JIT warm-up.
 
-How long (2-core machine, measured at 1M on a busy machine, 10M extrapolated): generating a
-1M file takes 2.5 s for the geocluster scenarios and 11 s for `distinct` (Python), so the 10M
-files take about 3 minutes the first time (about 1 GB each; use --cache to keep them); a 1M
-run takes 2-5 s (distinct is the slowest) and a 10M run 20-50 s: the default (3 data sets x
-1M, 10M x 3 runs) takes about 5 minutes with cached files, 8 the first time. `--sizes 1M
---repeat 1` took 33 s including generating the three files.
---peers adds an estimated 10-15 minutes at 1M (from the peers' ratios in the README: about 20 s
-a fit for hdbscan_rs, 40 s for fast_hdbscan plus a JIT warm-up, a minute or more for hdbscan,
-times --repeat; scikit-learn a minute or two for its one fit at 100k; importing them takes
-seconds each). At --peer-size 20k --sklearn-size 5k it took 4 minutes on a busy machine.
+How long: the default takes minutes, most of it generating the 10M files the first time (use
+--cache to keep them: about 1 GB each), and --peers adds a quarter of an hour or so at 1M (the
+peers' fits, times --repeat). Measured durations: docs/performance.md ("The tools' own run
+times").
 
 Standard library and pandas only (the peers bring their own packages).
 """

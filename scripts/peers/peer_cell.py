@@ -180,7 +180,7 @@ def supercluster_replay(lonlat, p: dict, zooms: list, clusters_at):
         tree, r = cKDTree(pos), p["radius"] / (p["extent"] * 2.0 ** z)
         taken, group_of, seeds = [False] * len(pos), [0] * len(pos), []
         # Neighbour lists a block of items at a time, for the items not yet taken: all at once
-        # they took 4.7 GB at 1M points (buildings of many listings at zoom 16).
+        # they need gigabytes at 1M points (buildings of many listings at high zooms).
         for start in range(0, len(pos), REPLAY_BLOCK):
             block = [i for i in range(start, min(start + REPLAY_BLOCK, len(pos))) if not taken[i]]
             for i, within in zip(block, tree.query_ball_point(pos[block], r) if block else ()):

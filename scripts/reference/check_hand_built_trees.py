@@ -6,8 +6,8 @@ make_single_linkage, _condense_tree and tree_to_labels, and checks the values th
 expect: condensed rows, stabilities (scikit-learn's _compute_stability formula, which is
 not exported, written out below), labels and probabilities. Where a tie decides something
 (cases a and b) it checks the documented difference instead: scikit-learn merges tied edges
-one at a time, geocluster splits them all at once (README, "What HDBSCAN computes here,
-exactly").
+one at a time, geocluster splits them all at once (docs/commands.md, "What HDBSCAN computes
+here, exactly").
 
 Run from anywhere:  python scripts/reference/check_hand_built_trees.py
 It prints one line per check and exits non-zero on the first mismatch.

@@ -11,7 +11,7 @@
 // Benchmark names have no spaces: package-benchmark 1.38 writes a threshold file with spaces
 // turned into `_` but looks it up with the spaces kept, so such a benchmark is never checked.
 // Static thresholds (p90 of each metric, this machine kind) live in Benchmarks/Thresholds/;
-// `make bench-check` compares a run with them (README: Benchmarks).
+// `make bench-check` compares a run with them (docs/gate.md).
 import Benchmark
 import ClusterCore
 import Datasets
@@ -70,8 +70,8 @@ func scenarioPoints(_ scenario: Scenario, count: Int, seed: UInt64) -> PointSet 
 let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
 
 /// The metrics recorded and gated against the committed static thresholds (package-benchmark
-/// compares their p90). Time is noisy on a shared two-core machine (±15 %, slow spells up to
-/// +45 %; a two-threaded benchmark doubles its time when another process holds a core): a
+/// compares their p90). Time is noisy on a shared two-core machine (slow spells come and go,
+/// and a two-threaded benchmark doubles its time when another process holds a core): a
 /// loose band that catches gross regressions only (`geocluster check` gates speed
 /// finely, with instruction counts and A/B runs). Allocation counts are held tighter; they
 /// move a few per cent with how the two worker threads split the work. (CPU time and peak
@@ -141,13 +141,13 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // HDBSCAN end to end on the generator's scenarios (issue 15), where listings share their
-    // building's coordinates: seoul (1M listings at about 225k locations) and duplicates (90 %
-    // in buildings of 4-16 units). The benchmarks above run on `estatePoints`, where almost
+    // HDBSCAN end to end on the generator's scenarios, where listings share their building's
+    // coordinates: seoul (about 4.4 listings per location) and duplicates (90 % in buildings
+    // of 4-16 units). The benchmarks above run on `estatePoints`, where almost
     // every point has coordinates of its own. `keeping: []` as `geocluster cluster` asks (no
     // MST, linkage or condensed tree kept), so the fit works over the locations throughout.
-    // Each benchmark runs in a process of its own, so the data is made in its setup (about
-    // 1 s), not above, where every other benchmark of this suite would pay for it too.
+    // Each benchmark runs in a process of its own, so the data is made in its setup, not
+    // above, where every other benchmark of this suite would pay for it too.
     let scenarioConfiguration = Benchmark.Configuration(
         metrics: metrics, timeUnits: .milliseconds, warmupIterations: 1,
         maxDuration: .seconds(30), maxIterations: 5, thresholds: thresholds)
@@ -161,7 +161,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // DBSCAN (scikit-learn's semantics, exact) and grid clustering; target DBSCAN 1M < 0.5 s.
+    // DBSCAN (scikit-learn's semantics, exact) and grid clustering (targets: docs/performance.md).
     let dbscan = DBSCANParameters(eps: 100, minSamples: 5)
     let grid = GridParameters(cellSize: 100, minPoints: 5, mergeAdjacent: true)
     for (s, iterations) in zip(sizes.indices, [20, 10]) {

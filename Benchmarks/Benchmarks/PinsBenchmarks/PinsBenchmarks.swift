@@ -1,10 +1,10 @@
-// Map-pin benchmarks (issue 13): building a PinIndex from 1M seoul listings beside one HDBSCAN
-// fit of the same points and the supercluster baseline, and phone-viewport queries.
+// Map-pin benchmarks: building a PinIndex from 1M seoul listings beside one HDBSCAN fit of
+// the same points and the supercluster baseline, and phone-viewport queries.
 //
-// Targets: the PinIndex build at most 1.5 × the HDBSCAN fit (compare the two p50s of one run:
-// the machine is shared and noisy); under 300 MB peak; a viewport query under 5 ms and a
-// filtered one under 20 ms at the 99th percentile. `Benchmarks/PinsBench` (a plain program)
-// prints the same comparison per round and the queries per zoom.
+// The targets they are read against (the build as a multiple of the fit, peak memory, query
+// p99s) are in docs/performance.md; compare the build's and the fit's p50s of one run, as the
+// machine is shared and noisy. `Benchmarks/PinsBench` (a plain program) prints the same
+// comparison per round and the queries per zoom.
 //
 // Run with `make bench` or, from Benchmarks/,
 //   swift package --disable-sandbox benchmark --target PinsBenchmarks

@@ -2,10 +2,9 @@
 //
 // Why: libproj pulls about forty shared libraries into the process (curl, gnutls, kerberos,
 // sqlite, tiff ...), and every symbol the dynamic loader resolves at start-up then searches
-// that longer list. Measured on the CI machine (release builds, median of 40 starts): a
-// Swift program printing one line starts in 4.7 ms alone and in 14.3 ms when linked with
-// -lproj -lgeos_c, which was a tenth of a whole 100k-point `geocluster cluster` run that
-// never calls either library (planar x,y input). Loading them on first use keeps that cost
+// that longer list: linked with -lproj -lgeos_c, a program that never calls either library
+// starts several times slower, a noticeable share of a whole `geocluster cluster` run on
+// planar x,y input (measured: docs/performance.md). Loading them on first use keeps that cost
 // for the commands that project or build geometry, where it is small next to their work.
 //
 // How: the headers give every type and function declaration; `gc_proj_functions` and

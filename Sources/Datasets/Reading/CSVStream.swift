@@ -115,10 +115,8 @@ public struct CSVStreamParser {
     /// The hot loop scans a block for the next special byte (comma, quote, CR, LF) and hands
     /// the field between delimiters to the visitor straight out of the block. Only a field
     /// that spans two blocks, holds quotes or is followed by a bare CR is copied into
-    /// `field` first. Measured in release on a 1M-row id,lat,lon,x,y,truth file (52 MB):
-    /// `PointFile.read` took 0.49 s with the previous byte-at-a-time loop, which appended
-    /// every byte to `field`, and 0.30 s with this one (both with `strtod` numbers; 0.165 s
-    /// with `parseDouble`'s fast path added).
+    /// `field` first; the previous loop, which appended every byte to `field`, was much
+    /// slower (measured: docs/performance.md).
     struct State {
         /// Bytes of the current field held over: a field spanning blocks, or one with quotes.
         var field: [UInt8] = []

@@ -17,9 +17,8 @@
 /// feature's index; filter attributes are properties of the same names as the CSV columns
 /// (numbers or numeric strings). `lines` hold the line on which each feature starts.
 ///
-/// Reading speed (release build, 2-core development machine): the 1M-row seoul file (85 MB,
-/// 12 columns) reads in a median 0.15 s on one thread, less on two (see PointFile+CSV.swift
-/// and README "Input files"); the DatasetsBenchmarks suite and scripts/bench/reading.py
+/// Reading speed: how the CSV path gets it, PointFile+CSV.swift; the figures,
+/// docs/performance.md ("Reading"); the DatasetsBenchmarks suite and scripts/bench/reading.py
 /// measure it.
 public struct PointFile: Sendable {
     /// The path read, as given.

@@ -134,8 +134,8 @@ struct AtomicOutput: ~Copyable {
 
     /// Appends a number in [0, 1] rounded to 10 decimals (ties away from zero, exactly as
     /// `(value * 1e10).rounded()`), trailing zeros dropped: `0.25`, `1`, `0.0000000001`.
-    /// Written for the label files' two such columns: a million rows of them took 61 ms on one
-    /// thread through the general path (a libm `round` call and digit-by-digit loops).
+    /// Written for the label files' two such columns, which the general path (a libm `round`
+    /// call and digit-by-digit loops) made a visible part of writing the labels.
     @inline(__always) mutating func appendUnitInterval10(_ value: Double) {
         let x = value * 10_000_000_000
         var scaled = UInt64(x)
@@ -218,9 +218,9 @@ struct AtomicOutput: ~Copyable {
     ///
     /// A temporary file first gets disk blocks for the bytes (`fallocate`, where the system has
     /// it): on ext4, `rename` over an existing destination otherwise allocates the new file's
-    /// blocks itself and starts writing it out before returning — 2.5-3.5 ms of every 100k-point
-    /// run that replaces its previous output, measured with `strace -T`; 0.2 ms with the blocks
-    /// allocated as the bytes are written. Failure to allocate is ignored: the write reports
+    /// blocks itself and starts writing it out before returning, a stall in every run that
+    /// replaces its previous output (measured with `strace -T`: docs/performance.md). Failure
+    /// to allocate is ignored: the write reports
     /// any real problem (a full disk) itself.
     private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatasetError) {
         guard let start = bytes.baseAddress else { return }

@@ -9,9 +9,9 @@ import Dispatch
 /// on `commit()`, so a failed run never leaves a half-written file; if the writer is dropped
 /// without `commit()`, the temporary file is removed.
 ///
-/// Fields are appended through a 1 MiB buffer without creating strings for numbers: writing
-/// a million `id,label,probability,outlier_score` rows took 0.6 s with string interpolation
-/// and about 0.1 s this way. Rows end with LF.
+/// Fields are appended through a 1 MiB buffer without creating strings for numbers: string
+/// interpolation made writing label rows several times slower (measured:
+/// docs/performance.md). Rows end with LF.
 ///
 /// A non-copyable struct rather than a class: its hot appends then need no runtime exclusivity
 /// checks (a class version spent a third of its time in them).
@@ -48,10 +48,8 @@ public struct CSVWriter: ~Copyable {
     /// a single thread writes. Each thread keeps its buffer from batch to batch (fresh buffers
     /// per part cost more in page faults than the formatting they spread). Two sets of buffers
     /// alternate: while the workers format one batch, one of them writes the previous batch to
-    /// the file, so the system calls overlap the formatting instead of following it. Measured
-    /// at 1M label rows (`geocluster cluster /tmp/peers/e1m.csv ... -o /dev/null --timings
-    /// --threads T`, best of 6): writing 0.084 s with T = 1, 0.052 s with T = 2 before the
-    /// overlap; see README for the figures with it.
+    /// the file, so the system calls overlap the formatting instead of following it. (What
+    /// the second thread and the overlap each saved: docs/performance.md.)
     public mutating func writeRows(
         count: Int, threads: Int, _ row: @Sendable (inout CSVWriter, Int) -> Void
     ) throws(DatasetError) {
