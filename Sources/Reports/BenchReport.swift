@@ -21,6 +21,10 @@ public enum BenchReport {
         public var pinRows: [PinsRow]?
         /// The report folder.
         public var out: String
+
+        public init(rows: [RunRow], summary: [SummaryRow], figures: [ReportFigure], pinRows: [PinsRow]?, out: String) {
+            self.rows = rows; self.summary = summary; self.figures = figures; self.pinRows = pinRows; self.out = out
+        }
     }
 
     /// Runs the benchmark `request` describes and writes its report into `request.out`.

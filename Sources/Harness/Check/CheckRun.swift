@@ -56,6 +56,10 @@ public struct CheckBaselineUpdate: Sendable {
     public var changes: CheckVerdict?
     /// Lanes that could not be measured, and why.
     public var warnings: [String]
+
+    public init(path: String, written: CheckBaseline, changes: CheckVerdict?, warnings: [String]) {
+        self.path = path; self.written = written; self.changes = changes; self.warnings = warnings
+    }
 }
 
 extension Check {
