@@ -1,10 +1,9 @@
 // What a geocluster process does to itself, and why
 // ===================================================
 //
-// Every command runs its work in one process whose memory use it sets up itself, so that the
-// peak stays near the largest stage's working set and large inputs do not drown in page faults
-// (docs/process.md has the measurements behind each choice; the output is the same in every
-// mode):
+// A geocluster process sets up its own memory use, so that its peak stays near the largest
+// stage's working set and large inputs do not drown in page faults (docs/process.md has the
+// measurements behind each choice; the output is the same in every mode):
 //
 // 1. At start, for every command (`ProcessTuning.start()`):
 //    - the environment is put back as the user gave it, if this process is the huge-page
