@@ -1,5 +1,4 @@
 import ArgumentParser
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
