@@ -28,12 +28,12 @@
 //      glibc has to ask;
 //    - from 256 MiB (`.veryLarge`): besides, every array comes from the heap and freed ones
 //      stay there, so later stages reuse pages instead of having the kernel zero fresh ones.
-//      The heap's fragmentation raises the peak by about a third, which smaller inputs' memory
-//      budgets do not allow: hence the threshold.
+//      The heap's fragmentation raises the peak, which smaller inputs' memory budgets do not
+//      allow: hence the threshold.
 //    `tree` keeps freed memory for small inputs only (`keepFreedMemoryIfSmall(input:)`).
 // 4. Commands that build a map-pin index (`pins`, `pins-cell`, `nearby`, `map --zoom`) keep
 //    freed memory whatever the size (`keepFreedMemoryForPins()`): the build makes and drops
-//    many arrays of a few MB, each of which would otherwise come back from the kernel page by
+//    many mid-sized arrays, each of which would otherwise come back from the kernel page by
 //    page.
 //
 // Environment variables that steer it:
