@@ -20,6 +20,11 @@ public struct BenchProgress: Sendable {
     /// the first cell has finished).
     public var elapsed: Double
     public var remaining: Double?
+
+    public init(cell: Int, cells: Int, dataset: String, label: String, elapsed: Double, remaining: Double?) {
+        self.cell = cell; self.cells = cells; self.dataset = dataset; self.label = label
+        self.elapsed = elapsed; self.remaining = remaining
+    }
 }
 
 /// Runs a `BenchPlan`: every cell (dataset × implementation × method × parameters × repeat)

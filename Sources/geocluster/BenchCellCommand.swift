@@ -20,16 +20,12 @@ struct BenchCellCommand: ParsableCommand {
 
     func run() throws {
         let clock = StageClock()
-        do {
+        try reportingErrors {
             let m = try Method(name: method, parameterText: parameters)
             Geocluster.tuneMemory(forInput: input)
             let result = try Harness.run(RunInput(path: input), method: m, threads: threads, clock: clock)
             try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
             try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)
-        } catch let e as HarnessError {
-            throw fail(e)
-        } catch let e as DatasetError {
-            throw fail(e)
         }
     }
 }

@@ -1,14 +1,8 @@
 import ArgumentParser
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 import Harness
 import Reports
@@ -75,87 +69,18 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let fm = FileManager.default
-        let lanes = Set(self.lanes)
-        do {
-            var theSuite = suite == "default" ? CheckSuite.default : try CheckSuite.read(path: suite)
-            if let r = repeats { theSuite.repeats = r }
-            let suiteName = suite == "default" ? "default" : String(suite.split(separator: "/").last ?? "")
-            let old: CheckBaseline?
-            if !updateBaseline {
-                old = try CheckBaseline.read(path: baseline)
-            } else if fm.fileExists(atPath: baseline) {
-                do {
-                    old = try CheckBaseline.read(path: baseline)
-                } catch {
-                    note("check: warning: replacing \(baseline), which is not a readable baseline (\(error))")
-                    old = nil
-                }
-            } else {
-                old = nil
+        try reportingErrors {
+            let request = CheckRequest(baseline: baseline, suite: suite, lanes: Set(lanes), against: against,
+                                       updateBaseline: updateBaseline, repeats: repeats, cache: cache, threads: threads,
+                                       version: Geocluster.version)
+            switch try Check.run(request, progress: { note("check: " + $0) }) {
+            case let .updated(update):
+                print(CheckReport.baselineUpdate(update), terminator: "")
+                for w in update.warnings { note("check: warning: \(w)") }
+            case let .verdict(verdict):
+                print(try CheckReport.deliver(verdict, format: format, to: report), terminator: "")
+                if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
             }
-
-            let work = fm.temporaryDirectory.path + "/geocluster-check-\(getpid())"
-            try? fm.removeItem(atPath: work)
-            do {
-                try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
-            } catch {
-                throw HarnessError.bench("\(work): cannot create the check's scratch folder (\(error))")
-            }
-            defer { try? fm.removeItem(atPath: work) }
-            let executable = BenchCommand.executablePath()
-            let options = CheckOptions(
-                suite: theSuite, suiteName: suiteName, lanes: lanes, cache: cache, executable: executable,
-                against: against, threads: threads, work: work, version: Geocluster.version,
-                commit: BenchCommand.gitCommit(near: executable), machine: Machine.fingerprint())
-            let measurement = try Check.measure(options) { note("check: " + $0) }
-
-            if updateBaseline {
-                var fresh = measurement.results
-                if let old {
-                    fresh.tolerances = old.tolerances
-                    // Per-row tolerance overrides survive; lanes not run keep their old rows.
-                    for k in fresh.counts.indices {
-                        if let o = old.counts.first(where: { $0.name == fresh.counts[k].name && $0.stage == fresh.counts[k].stage }) {
-                            fresh.counts[k].instructionsRelative = o.instructionsRelative
-                            fresh.counts[k].instructionsAbsolute = o.instructionsAbsolute
-                        }
-                    }
-                    if !lanes.contains(.quality) { fresh.quality = old.quality }
-                    if !lanes.contains(.counts) { fresh.counts = old.counts }
-                    if !lanes.contains(.wall) { fresh.wall = old.wall }
-                }
-                try AtomicFile.write(fresh.json(), to: baseline)
-                if let old {
-                    let diff = CheckVerdict.compare(baseline: old, current: measurement, lanes: lanes)
-                    let moved = diff.rows.filter { $0.status != .pass && $0.status != .skipped }
-                    print("check: wrote \(baseline); against the previous baseline: \(diff.tally)")
-                    for r in moved {
-                        print("  \(r.status.rawValue): \(r.lane) \(r.name) \(r.metric): \(r.baseline) -> \(r.current) (\(r.change))")
-                    }
-                } else {
-                    print("check: wrote \(baseline) (\(fresh.quality.count) quality cases, \(fresh.counts.count) stage counts, \(fresh.wall.count) timed cases); commit it")
-                }
-                for w in measurement.warnings { note("check: warning: \(w)") }
-                return
-            }
-
-            let verdict = CheckVerdict.compare(baseline: old!, current: measurement, lanes: lanes)
-            let rendered = CheckReport.render(verdict, format: format)
-            if let report {
-                try AtomicFile.write(rendered, to: report)
-                print(CheckReport.headline(verdict))
-                for w in verdict.warnings { print("warning: \(w)") }
-                for line in CheckReport.actions(verdict) { print("  " + line) }
-                print("verdict: \(report)")
-            } else {
-                print(rendered, terminator: "")
-            }
-            if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
-        } catch let e as HarnessError {
-            throw fail(e)
-        } catch let e as DatasetError {
-            throw fail(e)
         }
     }
 }

@@ -8,7 +8,6 @@ import Foundation
 #endif
 import Dispatch
 import Harness
-import CSystemTuning
 
 extension CoordinateKind: ExpressibleByArgument {}
 
@@ -72,7 +71,7 @@ struct ClusterCommand: ParsableCommand {
 
     func run() throws {
         let clock = StageClock()
-        do {
+        try reportingErrors {
             // Refuse a bad destination before any work, so no output is written when another
             // one could not be.
             for path in [output, condensedTree, mst].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
@@ -89,7 +88,7 @@ struct ClusterCommand: ParsableCommand {
             runInput.distanceOption = methodOptions.distanceOption
             let method = try methodOptions.method()
             let record: RunRecord
-            do {
+            do throws(HarnessError) {
                 record = try Harness.run(runInput, method: method, threads: runOptions.threads, keeping: keeping, clock: clock)
             } catch {
                 throw fail(methodOptions.hdbscan.explain(error))
@@ -111,10 +110,6 @@ struct ClusterCommand: ParsableCommand {
             }
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")
             if timings { report(clock) }
-        } catch let e as DatasetError {
-            throw fail(e)
-        } catch let e as HarnessError {
-            throw fail(e)
         }
     }
 
@@ -138,11 +133,11 @@ struct ClusterCommand: ParsableCommand {
         if let peak = StageClock.peakResidentMegabytes() {
             note("peak memory".padded(to: 20) + cFormat("%9.1f MB", peak))
         }
-        // How memory was used (see `Geocluster.tuneMemory(forInput:)`).
+        // How the process set up its memory (ProcessTuning.swift).
         func word(_ name: String, _ value: String) -> String {
             name.padded(to: 20) + String(repeating: " ", count: max(0, 9 - value.count)) + value
         }
-        note(word("huge pages", geocluster_huge_pages() != 0 ? "on" : "off"))
-        note(word("freed memory", MemoryTier(input: input)?.keepsFreedMemory ?? false ? "kept" : "returned"))
+        note(word("huge pages", ProcessTuning.hugePages ? "on" : "off"))
+        note(word("freed memory", ProcessTuning.keepsFreedMemory(input: input) ? "kept" : "returned"))
     }
 }

@@ -74,19 +74,18 @@ struct TreeCommand: ParsableCommand {
     func run() throws {
         let parameters = try hdbscan.parameters()
         let clock = StageClock()
-        let record: RunRecord
-        do {
+        let record: RunRecord = try reportingErrors {
             try AtomicFile.checkDestination(output)
             Geocluster.keepFreedMemoryIfSmall(input: input)
             var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs,
                                     options: inputOptions.readOptions)
             if let e = hdbscan.epsilon, e > 0 { runInput.distanceOption = ("--epsilon", e) }
-            record = try Harness.run(runInput, method: .hdbscan(parameters), threads: runOptions.threads,
-                                     keeping: [.condensedTree], clock: clock)
-        } catch let e as DatasetError {
-            throw fail(e)
-        } catch let e as HarnessError {
-            throw fail(hdbscan.explain(e))
+            do throws(HarnessError) {
+                return try Harness.run(runInput, method: .hdbscan(parameters), threads: runOptions.threads,
+                                       keeping: [.condensedTree], clock: clock)
+            } catch {
+                throw fail(hdbscan.explain(error))
+            }
         }
         reportSkipped(record.file)
         warnAboutCoordinates(record, inputOptions)

@@ -1,0 +1,109 @@
+import Datasets
+import Harness
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A `geocluster bench` run from request to report folder: the datasets and plan (Harness),
+/// every cell in its own process (`Bench.run`), then the tables, figures and page written here
+/// into a staging folder that is moved into place only when all of it is written. It lives in
+/// Reports because Reports is the one module that sees both the runner and the writers.
+public enum BenchReport {
+    /// What a run leaves for the console.
+    public struct Outcome: Sendable {
+        /// One row per cell, and the summary made from them.
+        public var rows: [RunRow]
+        public var summary: [SummaryRow]
+        public var figures: [ReportFigure]
+        /// The map-pin comparison's rows, when one ran.
+        public var pinRows: [PinsRow]?
+        /// The report folder.
+        public var out: String
+
+        public init(rows: [RunRow], summary: [SummaryRow], figures: [ReportFigure], pinRows: [PinsRow]?, out: String) {
+            self.rows = rows; self.summary = summary; self.figures = figures; self.pinRows = pinRows; self.out = out
+        }
+    }
+
+    /// Runs the benchmark `request` describes and writes its report into `request.out`.
+    /// - Parameters:
+    ///   - progress: shows a transient console line as each cell starts (nil when standard
+    ///     error is not a terminal); the run ends those lines with an empty `note`.
+    ///   - note: receives the run's console lines (datasets, missing truth).
+    ///   - pins: the map-pin comparison, run after the cells, writing into the plan's work
+    ///     folder; nil to compare none.
+    /// - Throws: `HarnessError` or `DatasetError` for what stops the whole run; a failed cell
+    ///   is a row. The report folder is then left as it was.
+    public static func run(_ request: BenchRequest, progress: ((BenchProgress) -> Void)?, note: (String) -> Void,
+                           pins: ((BenchPlan) throws -> [PinsRow])? = nil) throws -> Outcome {
+        let datasets = try request.datasets(note: note)
+        return try BenchStagingFolder.staged(out: request.out) { folder in
+            let previous = request.resume ? BenchTables.readRuns(path: request.out + "/runs.csv") : []
+            let plan = try request.plan(datasets: datasets, work: folder.path, previous: previous)
+            let rows = try Bench.run(plan) { progress?($0) }
+            if progress != nil { note("") }
+            for line in BenchRequest.truthNotes(rows: rows, datasets: datasets) { note(line) }
+            let pinRows = try pins?(plan)
+            let (summary, figures) = try write(rows: rows, pinRows: pinRows, plan: plan, commandLine: request.commandLine)
+            return Outcome(rows: rows, summary: summary, figures: figures, pinRows: pinRows, out: request.out)
+        }
+    }
+
+    /// Writes the report of `rows` into the plan's work folder: pins.csv (when `pinRows` is
+    /// given), runs.csv, summary.csv, README.md (what every column means), the maps and tree
+    /// plots, and index.html.
+    /// - Returns: the summary and the figures drawn.
+    public static func write(rows: [RunRow], pinRows: [PinsRow]?, plan: BenchPlan,
+                             commandLine: String) throws -> (summary: [SummaryRow], figures: [ReportFigure]) {
+        let folder = plan.work
+        if let pinRows { try BenchTables.write(pinRows, columns: BenchTables.pinsColumns, to: folder + "/pins.csv") }
+        let summary = Summary.make(rows)
+        try BenchTables.write(rows, columns: BenchTables.runColumns, to: folder + "/runs.csv")
+        try BenchTables.write(summary, columns: BenchTables.summaryColumns, to: folder + "/summary.csv")
+        try AtomicFile.write(BenchTables.columnsDocument(), to: folder + "/README.md")
+        let figures = try BenchFigures.draw(summary: summary, rows: rows, datasets: plan.datasets, threads: plan.threads, folder: folder)
+        let info = ReportInfo(title: "geocluster benchmark", generatedAt: Date.now.formatted(.iso8601),
+                              version: plan.version, commit: plan.commit, machine: plan.machine, commandLine: commandLine)
+        try AtomicFile.write(HTMLReport.render(summary: summary, figures: figures, info: info), to: folder + "/index.html")
+        return (summary, figures)
+    }
+
+    /// The console line of a cell starting: a carriage return, the cell and the time spent and
+    /// left (cut to 150 characters), and "erase to end of line", so one line updates in place.
+    public static func progressLine(_ p: BenchProgress) -> String {
+        let left = p.remaining.map { ReportFormat.printf(", ~%.0f s left", [$0]) } ?? ""
+        let line = "[\(p.cell)/\(p.cells)] \(p.dataset) \(p.label)  \(ReportFormat.printf("%.0f s", [p.elapsed]))\(left)"
+        return "\r" + String(line.prefix(150)) + "\u{1B}[K"
+    }
+
+    /// The summary as a console table: a header, then one line per row; `*` marks the best
+    /// setting of a sweep (by ARI; without truth by relative validity, `rv`, for HDBSCAN and
+    /// by DBCV on a subsample, `db`, for DBSCAN and grid).
+    public static func summaryTable(_ summary: [SummaryRow]) -> String {
+        func pad(_ text: String, _ width: Int) -> String { ReportFormat.padded(text, to: width) }
+        func c(_ format: String, _ value: Double) -> String { ReportFormat.printf(format, [value]) }
+        let width = max(17, (summary.map(\.dataset.count).max() ?? 0) + 2)
+        var text = pad("dataset", width)
+            + "implementation  method        parameters                              fit s (median)  ARI       clusters  status\n"
+        for s in summary {
+            let fit = s.fitSeconds.map { c("%10.4f", $0.median) } ?? "         –"
+            let score = s.ari.map { c("%.3f", $0) } ?? s.relativeValidity.map { c("rv %.3f", $0) }
+                ?? s.dbcv.map { c("db %.3f", $0) } ?? "–    "
+            let ari = score + (s.bestInSweep ? "*" : "")
+            let clusters = s.clusters.map { "\($0)" } ?? "–"
+            text += pad(s.dataset, width) + pad(s.implementation, 16) + pad(s.method, 14) + pad(s.parameters, 40)
+                + fit + "      " + pad(ari, 10) + pad(clusters, 10)
+                + s.status.rawValue + (s.error.isEmpty ? "" : ": " + String(s.error.prefix(60))) + "\n"
+        }
+        return text
+    }
+
+    /// The run's last console line: how many runs failed, what was drawn, what was written.
+    public static func closingNote(_ o: Outcome) -> String {
+        let failed = o.rows.filter { $0.status != .ok && $0.status != .skipped && $0.status != .unavailable }.count
+        let maps = o.figures.filter { $0.kind == .map }.count, trees = o.figures.filter { $0.kind == .tree }.count
+        return "bench: \(o.rows.count) runs (\(failed) failed), \(o.summary.count) summary rows, \(maps) maps, \(trees) tree plots; wrote \(o.out)/index.html, \(o.out)/runs.csv, \(o.out)/summary.csv"
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Harness
+import Testing
+import TestSupport
+
+/// What `geocluster check --update-baseline` keeps of the baseline it replaces, and how the
+/// previous baseline is found: what the command did itself before, tested without a process.
+@Suite("Check: the previous baseline and the merge of a refreshed one")
+struct CheckRunTests {
+    @Test("a refresh keeps the old tolerances, hand-set row tolerances and the lanes not run")
+    func merge() {
+        var old = CheckTests.baseline()
+        old.tolerances.wallMinEffect = 0.3
+        old.counts[0].instructionsRelative = 0.05
+        old.counts[0].instructionsAbsolute = 1_000_000
+        var measured = CheckTests.baseline()
+        measured.commit = "new"
+        measured.counts[0].instructions = 60_000_000
+        measured.quality[0].clusters = 6
+        measured.wall = []
+
+        #expect(CheckBaseline.merged(measured, keeping: nil, lanes: [.quality]) == measured)
+        let merged = CheckBaseline.merged(measured, keeping: old, lanes: [.quality, .counts])
+        #expect(merged.commit == "new" && merged.tolerances.wallMinEffect == 0.3)
+        #expect(merged.counts[0].instructions == 60_000_000 && merged.counts[0].instructionsRelative == 0.05
+            && merged.counts[0].instructionsAbsolute == 1_000_000)
+        #expect(merged.quality[0].clusters == 6)
+        #expect(merged.wall == old.wall, "the wall lane did not run: its rows stay")
+        let qualityOnly = CheckBaseline.merged(measured, keeping: old, lanes: [.quality])
+        #expect(qualityOnly.counts == old.counts && qualityOnly.quality[0].clusters == 6)
+    }
+
+    @Test("the previous baseline: required to compare; when updating, a missing one is none and an unreadable one is replaced with a warning")
+    func previous() throws {
+        try withTemporaryFolder { folder in
+            let missing = folder.path("none.json")
+            #expect(throws: HarnessError.self) { _ = try CheckBaseline.previous(at: missing, updating: false) }
+            var warnings: [String] = []
+            #expect(try CheckBaseline.previous(at: missing, updating: true) { warnings.append($0) } == nil)
+            #expect(warnings.isEmpty)
+
+            let bad = try folder.write("{not json", to: "bad.json")
+            #expect(try CheckBaseline.previous(at: bad, updating: true) { warnings.append($0) } == nil)
+            #expect(warnings.count == 1 && warnings[0].hasPrefix("warning: replacing \(bad), which is not a readable baseline ("))
+
+            let good = try folder.write(CheckTests.baseline().json(), to: "good.json")
+            #expect(try CheckBaseline.previous(at: good, updating: false) == CheckTests.baseline())
+            #expect(try CheckBaseline.previous(at: good, updating: true) == CheckTests.baseline())
+        }
+    }
+}
