@@ -1,4 +1,5 @@
 import Geo
+import Pins
 
 /// Generated listings as a struct of arrays: one entry per listing in each array.
 public struct ListingChunk: Sendable, Equatable {
@@ -170,8 +171,8 @@ public struct ListingGenerator: Sendable {
                 lon = comp.centreLon + (along * dx - across * dy) / e.metresPerDegreeLon
                 lat = comp.centreLat + (along * dy + across * dx) / e.metresPerDegreeLat
             case .uniform:
-                lon = rng.nextDouble(in: e.box.minLon, e.box.maxLon)
-                lat = rng.nextDouble(in: e.box.minLat, e.box.maxLat)
+                lon = rng.nextDouble(in: e.box.minLongitude, e.box.maxLongitude)
+                lat = rng.nextDouble(in: e.box.minLatitude, e.box.maxLatitude)
             }
             lon = Self.round6(lon); lat = Self.round6(lat)
             if e.contains(lon: lon, lat: lat) { return (lon, lat) }
