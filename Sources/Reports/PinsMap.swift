@@ -6,49 +6,13 @@ import Pins
 /// at that zoom's scale (1 pt = 1 pixel of 256-pixel tiles), each listing at its displayed
 /// position in its pin's colour.
 public enum PinsMap {
-    /// What to draw.
-    public struct Request {
-        public var input: String
-        public var source: PinSourceSettings
-        /// The zoom (fractions floor).
-        public var zoom: Double
-        /// The part shown; nil: the pins' extent plus half the largest disc all round.
-        public var bbox: BoundingBox?
-        /// The pins' merge threshold in pixels.
-        public var radius: Double
-        /// The map's title (default: "Map pins at zoom Z").
-        public var title: String?
-        /// The SVG file (written whole or not at all).
-        public var output: String
-
-        public init(input: String, source: PinSourceSettings, zoom: Double, bbox: BoundingBox? = nil, radius: Double = 40,
-                    title: String? = nil, output: String) {
-            self.input = input; self.source = source; self.zoom = zoom; self.bbox = bbox; self.radius = radius
-            self.title = title; self.output = output
-        }
-    }
-
-    /// What was drawn.
-    public struct Summary: Sendable, Equatable {
-        public var zoom: Int
-        public var pins: Int
-        public var listings: Int
-        /// The SVG's size in bytes.
-        public var bytes: Int
-
-        /// What `geocluster map --zoom` prints.
-        public func report(output: String) -> String {
-            "\(pins) pins at zoom \(zoom) over \(listings) listings; map written to \(output) (\(bytes / 1024) KiB)"
-        }
-    }
-
     /// The largest map side drawn, pt.
     public static let maxSide = 4000.0
 
     /// Builds the index, draws the zoom's pins and writes the SVG.
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options),
     ///   `ReportsError` (no pins to draw, or a map too large).
-    public static func draw(_ request: Request) throws -> Summary {
+    public static func draw(_ request: PinsMapRequest) throws -> PinsMapSummary {
         try AtomicFile.checkDestination(request.output)
         var data = try request.source.read(request.input)
         let options = PinOptions(privacy: try request.source.policy(), radius: request.radius)
@@ -73,7 +37,7 @@ public enum PinsMap {
         mapOptions.frame = frame
         let svg = ClusterMap.render(map, options: mapOptions)
         try AtomicFile.write(svg, to: request.output)
-        return Summary(zoom: z, pins: pins.count, listings: leaves.longitudes.count, bytes: svg.utf8.count)
+        return PinsMapSummary(zoom: z, pins: pins.count, listings: leaves.longitudes.count, bytes: svg.utf8.count)
     }
 
     /// The frame at zoom `z`: `bbox`, or the pins' extent plus half the largest disc all round.
@@ -110,5 +74,41 @@ public enum ReportsError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .mapTooLarge(zoom, width, height):
             return "at zoom \(zoom) the pins span \(width) × \(height) pt; give --bbox to draw part of them (at most 4000 pt a side)"
         }
+    }
+}
+
+/// What `PinsMap.draw` draws: the `geocluster map --zoom` options.
+public struct PinsMapRequest {
+    public var input: String
+    public var source: PinSourceSettings
+    /// The zoom (fractions floor).
+    public var zoom: Double
+    /// The part shown; nil: the pins' extent plus half the largest disc all round.
+    public var bbox: BoundingBox?
+    /// The pins' merge threshold in pixels.
+    public var radius: Double
+    /// The map's title (default: "Map pins at zoom Z").
+    public var title: String?
+    /// The SVG file (written whole or not at all).
+    public var output: String
+
+    public init(input: String, source: PinSourceSettings, zoom: Double, bbox: BoundingBox? = nil, radius: Double = 40,
+                title: String? = nil, output: String) {
+        self.input = input; self.source = source; self.zoom = zoom; self.bbox = bbox; self.radius = radius
+        self.title = title; self.output = output
+    }
+}
+
+/// What `PinsMap.draw` drew.
+public struct PinsMapSummary: Sendable, Equatable {
+    public var zoom: Int
+    public var pins: Int
+    public var listings: Int
+    /// The SVG's size in bytes.
+    public var bytes: Int
+
+    /// What `geocluster map --zoom` prints.
+    public func report(output: String) -> String {
+        "\(pins) pins at zoom \(zoom) over \(listings) listings; map written to \(output) (\(bytes / 1024) KiB)"
     }
 }

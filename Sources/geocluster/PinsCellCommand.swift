@@ -21,7 +21,7 @@ struct PinsCellCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = PinsCell.Request(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
+        let request = PinsCellRequest(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
                                        seed: seed, pins: pins, labels: labels, report: report, version: Geocluster.version)
         let written: PinsCellReport
         do { written = try PinsCell.run(request) } catch { throw fail("\(error)") }

@@ -21,27 +21,6 @@ public enum PinsCell {
     /// The implementations a pins cell runs (the comparison adds pysupercluster, run by Python).
     public static let implementations = ["pinindex", "supercluster", "grid"]
 
-    /// One cell's inputs and output files.
-    public struct Request: Sendable {
-        public var input: String
-        public var implementation: String
-        public var zooms: ClosedRange<Int>
-        /// The viewports file (`PinsComparison.viewportsCSV`).
-        public var viewports: String
-        /// The privacy mask's seed (PinIndex).
-        public var seed: UInt64
-        public var pins: String
-        public var labels: String
-        public var report: String
-        /// The version the report names.
-        public var version: String
-
-        public init(input: String, implementation: String, zooms: ClosedRange<Int>, viewports: String, seed: UInt64,
-                    pins: String, labels: String, report: String, version: String) {
-            self.input = input; self.implementation = implementation; self.zooms = zooms; self.viewports = viewports
-            self.seed = seed; self.pins = pins; self.labels = labels; self.report = report; self.version = version
-        }
-    }
 
     /// A zoom's pins (longitude, latitude, count) and each row's pin, made after the peak is read.
     typealias Output = (zoom: Int, make: () throws -> ([(Double, Double, Int)], [Int32]))
@@ -51,7 +30,7 @@ public enum PinsCell {
     /// - Returns: the report written.
     /// - Throws: only when the report itself cannot be written (`DatasetError`).
     @discardableResult
-    public static func run(_ request: Request) throws -> PinsCellReport {
+    public static func run(_ request: PinsCellRequest) throws -> PinsCellReport {
         let r = measure(request)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -61,7 +40,7 @@ public enum PinsCell {
     }
 
     /// The cell's work and its report, failures included (status `error`).
-    public static func measure(_ request: Request) -> PinsCellReport {
+    public static func measure(_ request: PinsCellRequest) -> PinsCellReport {
         var r = PinsCellReport(status: "ok", version: request.version)
         do {
             try measure(request, into: &r)
@@ -73,7 +52,7 @@ public enum PinsCell {
         return r
     }
 
-    static func measure(_ q: Request, into r: inout PinsCellReport) throws {
+    static func measure(_ q: PinsCellRequest, into r: inout PinsCellReport) throws {
         guard implementations.contains(q.implementation) else {
             throw HarnessError.bench("--implementation must be one of \(implementations.joined(separator: ", "))")
         }
@@ -95,7 +74,7 @@ public enum PinsCell {
     }
 
     /// The PinIndex: privacy mask, one hierarchy, viewport queries per zoom.
-    static func pinIndex(_ file: consuming ListingFile, _ q: Request, _ boxes: [Int: [BoundingBox]],
+    static func pinIndex(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                          _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
         r.settings = "PinIndex: privacy mask (seed \(q.seed)), then pins cut from one single-linkage hierarchy; radius 40 px, discs 25–50 pt"
         let n = file.count
@@ -122,7 +101,7 @@ public enum PinsCell {
     }
 
     /// The supercluster baseline in Pins, on true positions.
-    static func supercluster(_ file: consuming ListingFile, _ q: Request, _ boxes: [Int: [BoundingBox]],
+    static func supercluster(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                              _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
         let options = SuperclusterOptions()
         r.settings = "supercluster baseline (Pins, Swift): radius \(Int(options.radius)) px of \(Int(options.extent))-px tiles, zooms \(options.minZoom)-\(options.maxZoom), true positions"
@@ -147,7 +126,7 @@ public enum PinsCell {
     }
 
     /// One pin per occupied 40-pixel cell at its centroid, per zoom, on true positions.
-    static func grid(_ file: consuming ListingFile, _ q: Request, _ boxes: [Int: [BoundingBox]],
+    static func grid(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                      _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) -> [Output] {
         r.settings = "grid: one pin per occupied 40-pixel cell (256-px tiles) at its centroid, true positions; no query index"
         let n = file.count
@@ -200,5 +179,27 @@ public enum PinsCell {
             rowLabels.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, labelsFile) }
             entries[k].pins = pinRows.count
         }
+    }
+}
+
+/// One pins cell's inputs and output files (`PinsCell.run`; the `geocluster pins-cell` options).
+public struct PinsCellRequest: Sendable {
+    public var input: String
+    public var implementation: String
+    public var zooms: ClosedRange<Int>
+    /// The viewports file (`PinsComparison.viewportsCSV`).
+    public var viewports: String
+    /// The privacy mask's seed (PinIndex).
+    public var seed: UInt64
+    public var pins: String
+    public var labels: String
+    public var report: String
+    /// The version the report names.
+    public var version: String
+
+    public init(input: String, implementation: String, zooms: ClosedRange<Int>, viewports: String, seed: UInt64,
+                pins: String, labels: String, report: String, version: String) {
+        self.input = input; self.implementation = implementation; self.zooms = zooms; self.viewports = viewports
+        self.seed = seed; self.pins = pins; self.labels = labels; self.report = report; self.version = version
     }
 }

@@ -48,7 +48,7 @@ public enum PinsComparison {
         try AtomicFile.write(viewportsCSV(longitudes: file.longitudes, latitudes: file.latitudes, zooms: zooms, seed: setup.seed), to: viewports)
         var rows: [PinsRow] = []
         for implementation in implementations {
-            let cell = Cell(dataset: dataset, implementation: implementation, zooms: zooms,
+            let cell = ImplementationRun(dataset: dataset, implementation: implementation, zooms: zooms,
                             folder: folder + "/" + implementation, count: file.count, truth: truth)
             try FileManager.default.createDirectory(atPath: cell.folder, withIntermediateDirectories: true)
             rows += cell.run(path: path, viewports: viewports, setup: setup)
@@ -57,7 +57,7 @@ public enum PinsComparison {
     }
 
     /// One implementation's cell: its process, then its rows.
-    struct Cell {
+    struct ImplementationRun {
         var dataset: String, implementation: String, zooms: ClosedRange<Int>, folder: String
         /// Listings in the file, and its truth column if it has one.
         var count: Int, truth: [Int32]?

@@ -4,53 +4,9 @@ import Pins
 /// `geocluster pins`: the map pins of a listing file at some zooms, written as one GeoJSON
 /// FeatureCollection (every position a displayed one; no true coordinate is written).
 public enum PinsExport {
-    /// What to write.
-    public struct Request {
-        public var input: String
-        public var source: PinSourceSettings
-        /// Merge threshold in pixels of 256-pixel tiles.
-        public var radius: Double
-        /// HDBSCAN's min_samples for the hierarchy (the location itself counted).
-        public var minPoints: Int
-        /// The zooms, ascending.
-        public var zooms: [Int]
-        /// Only pins whose centroid lies in the box.
-        public var bbox: BoundingBox?
-        /// Query-time filter: pins over the listings that pass.
-        public var filter: AttributeFilter?
-        /// Add each pin's listing ids.
-        public var leaves: Bool
-        public var output: String
-
-        public init(input: String, source: PinSourceSettings, radius: Double = 40, minPoints: Int = 2, zooms: [Int],
-                    bbox: BoundingBox? = nil, filter: AttributeFilter? = nil, leaves: Bool = false, output: String) {
-            self.input = input; self.source = source; self.radius = radius; self.minPoints = minPoints
-            self.zooms = zooms; self.bbox = bbox; self.filter = filter; self.leaves = leaves; self.output = output
-        }
-    }
-
-    /// What was written.
-    public struct Summary: Sendable, Equatable {
-        public var listings: Int
-        public var locations: Int
-        /// Pins per zoom, in the request's order.
-        public var pinsPerZoom: [(zoom: Int, pins: Int)]
-
-        /// What `geocluster pins` reports on standard error (before the output's name).
-        public var report: String {
-            "\(listings) listings at \(locations) locations; pins per zoom: "
-                + pinsPerZoom.map { "z\($0.zoom) \($0.pins)" }.joined(separator: ", ")
-        }
-
-        public static func == (a: Self, b: Self) -> Bool {
-            a.listings == b.listings && a.locations == b.locations
-                && a.pinsPerZoom.elementsEqual(b.pinsPerZoom) { $0.zoom == $1.zoom && $0.pins == $1.pins }
-        }
-    }
-
     /// Builds the index and writes every zoom's pins to `request.output` (whole or not at all).
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
-    public static func write(_ request: Request) throws -> Summary {
+    public static func write(_ request: PinsRequest) throws -> PinsSummary {
         try AtomicFile.checkDestination(request.output)
         let policy = try request.source.policy()
         var data = try request.source.read(request.input)
@@ -70,7 +26,7 @@ public enum PinsExport {
             written.append((z, pins.count))
         }
         try writer.commit()
-        return Summary(listings: data.count, locations: index.locationCount, pinsPerZoom: written)
+        return PinsSummary(listings: data.count, locations: index.locationCount, pinsPerZoom: written)
     }
 }
 
@@ -128,5 +84,49 @@ enum PinFeature {
         if let c = f.categories, !(leaf.category.map { c.contains($0) } ?? false) { return false }
         func within(_ r: ValueRange?, _ v: Double?) -> Bool { r.map { $0.contains(v ?? .nan) } ?? true }
         return within(f.area, leaf.area) && within(f.deposit, leaf.deposit) && within(f.monthlyRent, leaf.monthlyRent)
+    }
+}
+
+/// What `PinsExport.write` writes: the `geocluster pins` options.
+public struct PinsRequest {
+    public var input: String
+    public var source: PinSourceSettings
+    /// Merge threshold in pixels of 256-pixel tiles.
+    public var radius: Double
+    /// HDBSCAN's min_samples for the hierarchy (the location itself counted).
+    public var minPoints: Int
+    /// The zooms, ascending.
+    public var zooms: [Int]
+    /// Only pins whose centroid lies in the box.
+    public var bbox: BoundingBox?
+    /// Query-time filter: pins over the listings that pass.
+    public var filter: AttributeFilter?
+    /// Add each pin's listing ids.
+    public var leaves: Bool
+    public var output: String
+
+    public init(input: String, source: PinSourceSettings, radius: Double = 40, minPoints: Int = 2, zooms: [Int],
+                bbox: BoundingBox? = nil, filter: AttributeFilter? = nil, leaves: Bool = false, output: String) {
+        self.input = input; self.source = source; self.radius = radius; self.minPoints = minPoints
+        self.zooms = zooms; self.bbox = bbox; self.filter = filter; self.leaves = leaves; self.output = output
+    }
+}
+
+/// What `PinsExport.write` wrote.
+public struct PinsSummary: Sendable, Equatable {
+    public var listings: Int
+    public var locations: Int
+    /// Pins per zoom, in the request's order.
+    public var pinsPerZoom: [(zoom: Int, pins: Int)]
+
+    /// What `geocluster pins` reports on standard error (before the output's name).
+    public var report: String {
+        "\(listings) listings at \(locations) locations; pins per zoom: "
+            + pinsPerZoom.map { "z\($0.zoom) \($0.pins)" }.joined(separator: ", ")
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.listings == b.listings && a.locations == b.locations
+            && a.pinsPerZoom.elementsEqual(b.pinsPerZoom) { $0.zoom == $1.zoom && $0.pins == $1.pins }
     }
 }
