@@ -25,7 +25,7 @@ public enum ListingCategory: String, CaseIterable, Sendable, Comparable {
     public static let noneCode: UInt8 = 0xFF
 
     /// The category's code in `PinListings` and `PinLeaf`: its position in `allCases`.
-    public var code: UInt8 {
+    @inlinable public var code: UInt8 {
         switch self {
         case .apartment: return 0
         case .officetel: return 1
@@ -59,10 +59,10 @@ public struct CategorySet: Sendable, Hashable, ExpressibleByArrayLiteral {
     /// The set of these categories' codes.
     public init(_ categories: some Sequence<ListingCategory>) { self.init(categories.map(\.code)) }
     public init(arrayLiteral codes: UInt8...) { self.init(codes) }
-    @inline(__always) public func contains(_ code: UInt8) -> Bool {
+    @inlinable @inline(__always) public func contains(_ code: UInt8) -> Bool {
         Int(code) < ListingCategory.codeCount && mask & (1 << UInt16(code)) != 0
     }
-    @inline(__always) public func contains(_ category: ListingCategory) -> Bool { contains(category.code) }
+    @inlinable @inline(__always) public func contains(_ category: ListingCategory) -> Bool { contains(category.code) }
     public mutating func insert(_ category: ListingCategory) { mask |= 1 << UInt16(category.code) }
     /// The named categories in the set, in `allCases` order.
     public var categories: [ListingCategory] { ListingCategory.allCases.filter { contains($0) } }
@@ -77,7 +77,7 @@ public struct ValueRange: Sendable, Hashable, CustomStringConvertible {
     public var upper: Double?
     public init(lower: Double? = nil, upper: Double? = nil) { self.lower = lower; self.upper = upper }
     /// Whether `value` lies in the range; NaN (a missing value) never does.
-    @inline(__always) public func contains(_ value: Double) -> Bool {
+    @inlinable @inline(__always) public func contains(_ value: Double) -> Bool {
         if value.isNaN { return false }
         if let l = lower, value < l { return false }
         if let u = upper, value > u { return false }
@@ -115,7 +115,7 @@ public struct AttributeFilter: Sendable, Hashable {
     public var isEmpty: Bool { categories == nil && area == nil && deposit == nil && monthlyRent == nil }
 
     /// Whether the numeric attributes pass (an unset range passes everything).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func numbersPass(area a: Double, deposit d: Double, monthlyRent r: Double) -> Bool {
         (area?.contains(a) ?? true) && (deposit?.contains(d) ?? true) && (monthlyRent?.contains(r) ?? true)
     }
@@ -155,7 +155,7 @@ public struct BoundingBox: Sendable, Hashable {
     }
 
     /// Whether (longitude, latitude) is inside or on the edge (across the antimeridian too).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func contains(longitude: Double, latitude: Double) -> Bool {
         guard latitude >= minLatitude && latitude <= maxLatitude else { return false }
         if minLongitude <= maxLongitude { return longitude >= minLongitude && longitude <= maxLongitude }
