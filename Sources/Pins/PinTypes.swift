@@ -106,7 +106,7 @@ public struct PinListings: Sendable {
     ///   - longitude, latitude: the true position in degrees (WGS 84).
     ///   - locationKey: listings with one key are one location (one building pin, one
     ///     displacement); nil uses the true coordinate quantised to 1e-6°.
-    ///   - category: a code 0..<16 of the caller's choosing (the CLI numbers its categories).
+    ///   - category: a code 0..<16: a `ListingCategory.code`, or one of the caller's choosing.
     ///   - area: floor area in m²; deposit, monthlyRent: in the caller's unit (the CLI's is
     ///     10,000 KRW). Validated when the index is built.
     /// - Complexity: amortised O(1).

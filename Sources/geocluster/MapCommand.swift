@@ -126,7 +126,7 @@ struct MapCommand: ParsableCommand {
     private func drawPins(zoom: Double) throws {
         Geocluster.keepFreedMemoryForPins()
         let request = PinsMapRequest(input: input, source: source.settings, zoom: zoom, bbox: bbox, radius: radius,
-                                      title: title, output: output)
+                                     title: title, output: output)
         let summary = try reportingPinErrors(input: input) { try PinsMap.draw(request) }
         print(summary.report(output: output))
     }

@@ -71,7 +71,7 @@ struct NearbyCommand: ParsableCommand {
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
         let request = NearbyRequest(input: input, source: source.settings, longitude: lon, latitude: lat,
-                                         radius: radius.metres, limit: limit, filter: filters.filter, output: output)
+                                    radius: radius.metres, limit: limit, filter: filters.filter, output: output)
         let result = try reportingPinErrors(input: input) { try PinsNearby.run(request) }
         if let text = result.text { print(text, terminator: "") }
         note("\(result.total) listings within \(Int(radius.metres)) m; \(result.listed) listed" + (output.map { "; wrote \($0)" } ?? ""))

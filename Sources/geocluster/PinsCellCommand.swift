@@ -22,7 +22,7 @@ struct PinsCellCommand: ParsableCommand {
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
         let request = PinsCellRequest(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
-                                       seed: seed, pins: pins, labels: labels, report: report, version: Geocluster.version)
+                                      seed: seed, pins: pins, labels: labels, report: report, version: Geocluster.version)
         let written: PinsCellReport
         do { written = try PinsCell.run(request) } catch { throw fail("\(error)") }
         if written.status != "ok" { throw ExitCode(1) }

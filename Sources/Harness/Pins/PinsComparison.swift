@@ -49,7 +49,7 @@ public enum PinsComparison {
         var rows: [PinsRow] = []
         for implementation in implementations {
             let cell = ImplementationRun(dataset: dataset, implementation: implementation, zooms: zooms,
-                            folder: folder + "/" + implementation, count: file.count, truth: truth)
+                                         folder: folder + "/" + implementation, count: file.count, truth: truth)
             try FileManager.default.createDirectory(atPath: cell.folder, withIntermediateDirectories: true)
             rows += cell.run(path: path, viewports: viewports, setup: setup)
         }
