@@ -5,10 +5,12 @@
 // Data flows one way: input (Datasets) -> projection (Geo) -> index ... labels (ClusterCore)
 // -> scores (Metrics) -> runs, timings and records (Harness) -> tables, maps, plots, HTML
 // (Reports) -> the CLI (geocluster). The dependency graph below follows that flow but is not
-// a chain: ClusterCore and Metrics depend on nothing (pure Swift), Datasets on Geo, Harness on
-// the four below it, Reports on Harness and Geo; no module imports against the flow. Pins (map
-// pins per zoom level, privacy mask, supercluster baseline) sits beside that flow and depends
-// on ClusterCore only, with no Foundation and no C library, so an iOS or macOS app can embed it.
+// a chain: ClusterCore and Metrics depend on nothing (pure Swift), Datasets on Geo and Pins,
+// Harness on the five below it, Reports on Harness, Geo and Pins; no module imports against the
+// flow. Pins (map pins per zoom level, privacy mask, supercluster baseline) sits beside that
+// flow and depends on ClusterCore only, with no Foundation and no C library, so an iOS or macOS
+// app can embed it; it also holds the listing vocabulary every module shares (ListingCategory,
+// ValueRange, BoundingBox, AttributeFilter, WebMercator).
 import PackageDescription
 
 let package = Package(
@@ -41,17 +43,18 @@ let package = Package(
         // positions, with queries and filters, plus a supercluster-compatible baseline. Pure
         // Swift on ClusterCore alone: no Foundation, no C library (Web Mercator maths is its own).
         .target(name: "Pins", dependencies: ["ClusterCore"]),
-        .target(name: "Datasets", dependencies: ["Geo", "CSystemTuning"]),
+        .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning"]),
         .target(name: "Metrics"),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
-        // in their own processes, records and summaries.
+        // in their own processes, records and summaries; the map-pin glue (listing file to
+        // PinIndex, the pins cell and the pins comparison).
         // SHA-256 is Harness's own (SHA256.swift): swift-crypto imports Foundation.
-        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Datasets", "Metrics"]),
+        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Pins", "Datasets", "Metrics"]),
         // CSV tables, SVG maps and plots, the HTML report: from Harness records and Geo shapes.
         // SVG and HTML come from Reports' own XMLWriter, not Plot or swift-mustache: both import
         // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and
         // Plot writes attribute values unescaped.
-        .target(name: "Reports", dependencies: ["Harness", "Geo", "Datasets"]),
+        .target(name: "Reports", dependencies: ["Harness", "Geo", "Pins", "Datasets"]),
         // The C library tuned for geocluster: glibc's malloc thresholds (freed large arrays leave
         // the process, or for small inputs stay for the next stage to reuse) and fallocate, so
         // replacing an output file does not stall in rename.
@@ -64,18 +67,19 @@ let package = Package(
             ]
         ),
         // The map-pin benchmark program (Benchmarks/PinsBench/main.swift says how to run it):
-        // PinIndex build against HDBSCAN and the supercluster baseline, queries per zoom.
-        .executableTarget(name: "pins-bench", dependencies: ["Pins", "Datasets", "ClusterCore"], path: "Benchmarks/PinsBench"),
+        // PinIndex build against HDBSCAN and the supercluster baseline, queries per zoom; its
+        // clock and peak memory are Harness's.
+        .executableTarget(name: "pins-bench", dependencies: ["Pins", "Datasets", "ClusterCore", "Harness"], path: "Benchmarks/PinsBench"),
         // Helpers every test target shares (the seeded test generator, fixture paths, temporary
         // folders); depends on nothing and is in no product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore", "TestSupport"]),
         .testTarget(name: "PinsTests", dependencies: ["Pins", "TestSupport"]),
-        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
+        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "Pins", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Pins", "TestSupport"]),
         .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "Pins", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,25 +12,16 @@
 // reported as medians and as per-round ratios, which stay comparable when the load changes.
 import ClusterCore
 import Datasets
-import Dispatch
+import Harness
 import Pins
 #if canImport(Glibc)
 import Glibc
 #endif
 
-func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-/// VmHWM of this process, MB.
-func peakMB() -> Double {
-    guard let f = fopen("/proc/self/status", "r") else { return 0 }
-    defer { fclose(f) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, 256, f) != nil {
-        let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if s.hasPrefix("VmHWM:") { return Double(s.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) } ?? 0) / 1024 }
-    }
-    return 0
-}
+// The clock and the peak-memory reading are Harness's, as every other timing in geocluster.
+func now() -> Double { StageClock.now() }
+/// VmHWM of this process, MB (0 where /proc does not report it).
+func peakMB() -> Double { StageClock.peakResidentMegabytes() ?? 0 }
 
 func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
 func ms(_ s: Double) -> String { String(Int((s * 1e4).rounded())) .withDecimal(1) }
@@ -57,7 +48,7 @@ func loadListings(_ path: String) throws -> (listings: PinListings, longitudes: 
     let file = try ListingFile.read(path: path, locationColumn: "building_id", required: false)
     let listings = PinListings(ids: file.ids.map { Int64($0)! }, longitudes: file.longitudes, latitudes: file.latitudes,
                                locationKeys: file.locations.map { $0.map(LocationKey.init(string:)) },
-                               categories: file.categories.map { $0.map { UInt8(ListingCategory.allCases.firstIndex(of: $0)!) } ?? PinCategory.none },
+                               categories: file.categories.map { $0?.code ?? ListingCategory.noneCode },
                                areas: file.areas, deposits: file.deposits, monthlyRents: file.rents)
     return (listings, file.longitudes, file.latitudes)
 }
@@ -98,7 +89,7 @@ if only == "digest" {
 if only == "filtered" {
     // The filtered query of the whole city at zoom 8, repeated (for a profiler).
     let index = try PinIndex(listings: listings, options: options)
-    let filter = PinFilter(categories: [0, 2], deposit: PinValueRange(lower: 1000, upper: 40000))
+    let filter = AttributeFilter(categories: [0, 2], deposit: ValueRange(lower: 1000, upper: 40000))
     var times: [Double] = []
     for _ in 0..<40 { let t0 = now(); _ = try index.pins(zoom: 8, bbox: nil, filter: filter); times.append(now() - t0) }
     print("filtered zoom 8, whole city: median \(ms(median(times))) ms, min \(ms(times.min()!)) ms")
@@ -171,7 +162,7 @@ print("median: PinIndex build \(fmt(median(build))) s, HDBSCAN.fit (min_cluster_
 let pins = index!
 var g = SplitMix64(seed: 1)
 var out: [Pin] = []
-let filter = PinFilter(categories: [0, 2], deposit: PinValueRange(lower: 1000, upper: 40000))
+let filter = AttributeFilter(categories: [0, 2], deposit: ValueRange(lower: 1000, upper: 40000))
 print("zoom  pins/viewport  p50 ms  p99 ms  filtered p50 ms  p99 ms  overlap")
 for z in [8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 22] {
     var times: [Double] = [], filtered: [Double] = [], count = 0
@@ -182,7 +173,7 @@ for z in [8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 22] {
         let mpp = WebMercator.metresPerPixel(zoom: Double(z), latitude: lat)
         let m = WebMercator.metresPerDegree(latitude: lat)
         let halfW = 195 * mpp / m.longitude, halfH = 422 * mpp / m.latitude
-        let box = PinBoundingBox(minLongitude: lon - halfW, minLatitude: lat - halfH, maxLongitude: lon + halfW, maxLatitude: lat + halfH)
+        let box = BoundingBox(minLongitude: lon - halfW, minLatitude: lat - halfH, maxLongitude: lon + halfW, maxLatitude: lat + halfH)
         var t = now(); try pins.pins(zoom: Double(z), bbox: box, filter: nil, into: &out); times.append(now() - t); count += out.count
         t = now(); try pins.pins(zoom: Double(z), bbox: box, filter: filter, into: &out); filtered.append(now() - t)
     }

@@ -72,6 +72,11 @@ public final class StageClock: StageObserver {
         return stages.reduce(0) { outside.contains($1.name) ? $0 : $0 + $1.seconds }
     }
 
+    /// A monotonic clock in seconds (the origin is arbitrary): what every timing in Harness,
+    /// the pins cell and pins-bench reads.
+    @inline(__always)
+    public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
     /// The process's peak resident memory (VmHWM) in MB (2^20 bytes), where /proc reports it
     /// (Linux); nil elsewhere.
     public static func peakResidentMegabytes() -> Double? {

@@ -29,7 +29,7 @@ extension PinIndex {
             }
             try check("area", listings.areas[i]); try check("deposit", listings.deposits[i]); try check("monthlyRent", listings.rents[i])
             let c = listings.categories[i]
-            guard c == PinCategory.none || Int(c) < PinCategory.count else {
+            guard c == ListingCategory.noneCode || Int(c) < ListingCategory.codeCount else {
                 throw .invalidParameter(name: "category of listing \(listings.ids[i])", value: "\(c)", requirement: "must be a code 0...15")
             }
         }
@@ -371,9 +371,9 @@ extension PinIndex {
         rentQuantiles = quantiles.1!
         // Listings per category present, per node: a location's from its rows, a group's as
         // the sum of its children's (children have lower node numbers than their parent).
-        var present = [Bool](repeating: false, count: PinCategory.count)
-        for c in categories where Int(c) < PinCategory.count { present[Int(c)] = true }
-        let codes = (0..<UInt8(PinCategory.count)).filter { present[Int($0)] }
+        var present = [Bool](repeating: false, count: ListingCategory.codeCount)
+        for c in categories where Int(c) < ListingCategory.codeCount { present[Int(c)] = true }
+        let codes = (0..<UInt8(ListingCategory.codeCount)).filter { present[Int($0)] }
         var slotOfCode = [Int](repeating: -1, count: 256)
         for (k, c) in codes.enumerated() { slotOfCode[Int(c)] = k }
         let width = codes.count

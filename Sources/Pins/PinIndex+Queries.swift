@@ -11,7 +11,7 @@ extension PinIndex {
     }
 
     /// The Mercator rectangles (x0, x1, y0, y1) of a box: two when it crosses the antimeridian.
-    static func rects(_ bbox: PinBoundingBox) -> [(Double, Double, Double, Double)] {
+    static func rects(_ bbox: BoundingBox) -> [(Double, Double, Double, Double)] {
         let y0 = WebMercator.y(latitude: bbox.maxLatitude), y1 = WebMercator.y(latitude: bbox.minLatitude)
         let x0 = WebMercator.x(longitude: bbox.minLongitude), x1 = WebMercator.x(longitude: bbox.maxLongitude)
         if bbox.minLongitude <= bbox.maxLongitude { return [(x0, x1, y0, y1)] }
@@ -46,7 +46,7 @@ extension PinIndex {
     ///     the antimeridian.
     /// - Throws: `.invalidParameter` for a zoom out of range or an invalid box.
     /// - Complexity: see above; allocates the result (and, filtered, one scratch buffer).
-    public func pins(zoom: Double, bbox: PinBoundingBox? = nil, filter: PinFilter? = nil) throws(PinError) -> [Pin] {
+    public func pins(zoom: Double, bbox: BoundingBox? = nil, filter: AttributeFilter? = nil) throws(PinError) -> [Pin] {
         var out: [Pin] = []
         try pins(zoom: zoom, bbox: bbox, filter: filter, into: &out)
         return out
@@ -54,7 +54,7 @@ extension PinIndex {
 
     /// As `pins(zoom:bbox:filter:)`, into a caller-owned array (emptied first, capacity kept),
     /// so that repeated queries allocate nothing once it is large enough.
-    public func pins(zoom: Double, bbox: PinBoundingBox?, filter: PinFilter?, into out: inout [Pin]) throws(PinError) {
+    public func pins(zoom: Double, bbox: BoundingBox?, filter: AttributeFilter?, into out: inout [Pin]) throws(PinError) {
         let z = try Self.zoomLevel(zoom)
         try bbox?.validate()
         out.removeAll(keepingCapacity: true)
@@ -109,8 +109,8 @@ extension PinIndex {
             longitude: isLocation ? locLon[v] : WebMercator.longitude(x: cx[v]),
             latitude: isLocation ? locLat[v] : WebMercator.latitude(y: cy[v]),
             bbox: isLocation
-                ? PinBoundingBox(minLongitude: locLon[v], minLatitude: locLat[v], maxLongitude: locLon[v], maxLatitude: locLat[v])
-                : PinBoundingBox(minLongitude: WebMercator.longitude(x: minX[v]), minLatitude: WebMercator.latitude(y: maxY[v]),
+                ? BoundingBox(minLongitude: locLon[v], minLatitude: locLat[v], maxLongitude: locLon[v], maxLatitude: locLat[v])
+                : BoundingBox(minLongitude: WebMercator.longitude(x: minX[v]), minLatitude: WebMercator.latitude(y: maxY[v]),
                                  maxLongitude: WebMercator.longitude(x: maxX[v]), maxLatitude: WebMercator.latitude(y: minY[v])),
             expansionZoom: isLocation ? nil : Int(high[v]) + 1,
             zooms: lowZoom...max(lowZoom, highZoom),
@@ -123,7 +123,7 @@ extension PinIndex {
 
     /// Whether row `r` passes `f`.
     @inline(__always)
-    func passes(_ r: Int, _ f: PinFilter) -> Bool {
+    func passes(_ r: Int, _ f: AttributeFilter) -> Bool {
         if let c = f.categories, !c.contains(rowCategory[r]) { return false }
         if let a = f.area, !a.contains(rowArea[r]) { return false }
         if let d = f.deposit, !d.contains(rowDeposit[r]) { return false }
@@ -133,14 +133,14 @@ extension PinIndex {
 
     /// A filter as the row scan tests it: open ends as infinities, an unset condition as a
     /// flag, so the test of a row is a few compares with no optionals. A missing value (NaN)
-    /// fails every compare, hence every set condition, as `PinValueRange.contains` says.
+    /// fails every compare, hence every set condition, as `ValueRange.contains` says.
     struct CompiledFilter {
         let categories: UInt16
         let useCategories, useArea, useDeposit, useRent: Bool
         let area: (Double, Double), deposit: (Double, Double), rent: (Double, Double)
 
-        init(_ f: PinFilter) {
-            func bounds(_ r: PinValueRange?) -> (Double, Double) { (r?.lower ?? -.infinity, r?.upper ?? .infinity) }
+        init(_ f: AttributeFilter) {
+            func bounds(_ r: ValueRange?) -> (Double, Double) { (r?.lower ?? -.infinity, r?.upper ?? .infinity) }
             categories = f.categories?.mask ?? 0
             useCategories = f.categories != nil
             useArea = f.area != nil; useDeposit = f.deposit != nil; useRent = f.monthlyRent != nil
@@ -277,8 +277,8 @@ extension PinIndex {
             longitude: oneLocation ? locLon[l] : WebMercator.longitude(x: mx),
             latitude: oneLocation ? locLat[l] : WebMercator.latitude(y: my),
             bbox: oneLocation
-                ? PinBoundingBox(minLongitude: locLon[l], minLatitude: locLat[l], maxLongitude: locLon[l], maxLatitude: locLat[l])
-                : PinBoundingBox(minLongitude: WebMercator.longitude(x: x0), minLatitude: WebMercator.latitude(y: y1),
+                ? BoundingBox(minLongitude: locLon[l], minLatitude: locLat[l], maxLongitude: locLon[l], maxLatitude: locLat[l])
+                : BoundingBox(minLongitude: WebMercator.longitude(x: x0), minLatitude: WebMercator.latitude(y: y1),
                                  maxLongitude: WebMercator.longitude(x: x1), maxLatitude: WebMercator.latitude(y: y0)),
             expansionZoom: oneLocation ? nil : Int(high[v]) + 1,
             zooms: lowZoom...max(lowZoom, highZoom),
@@ -334,7 +334,7 @@ extension PinIndex {
         let l = Int(rowLocation[r])
         let c = rowCategory[r]
         return PinLeaf(id: rowID[r], longitude: locLon[l], latitude: locLat[l],
-                       category: Int(c) < PinCategory.count ? c : nil,
+                       category: Int(c) < ListingCategory.codeCount ? c : nil,
                        area: rowArea[r].isNaN ? nil : rowArea[r],
                        deposit: rowDeposit[r].isNaN ? nil : rowDeposit[r],
                        monthlyRent: rowRent[r].isNaN ? nil : rowRent[r])
@@ -346,7 +346,7 @@ extension PinIndex {
     /// (off by well under 1 m at 5 km, then rounded).
     /// - Complexity: O(m log m) for the m listings within the radius, each page (the page is
     ///   cut from the sorted whole); the walk to them is O(log n + m) like `pins`.
-    public func nearby(longitude: Double, latitude: Double, radius: Double = 5000, filter: PinFilter? = nil,
+    public func nearby(longitude: Double, latitude: Double, radius: Double = 5000, filter: AttributeFilter? = nil,
                        limit: Int = 20, cursor: PinCursor? = nil) throws(PinError) -> NearbyPage {
         guard longitude.isFinite, abs(longitude) <= 180, latitude.isFinite, abs(latitude) <= 85 else {
             throw .invalidParameter(name: "longitude/latitude", value: "\(longitude), \(latitude)",
@@ -373,7 +373,7 @@ extension PinIndex {
         if lon0 < -180 { lon0 += 360 }
         if lon1 > 180 { lon1 -= 360 }
         if dLon >= 180 { lon0 = -180; lon1 = 180 }
-        let box = PinBoundingBox(minLongitude: lon0, minLatitude: max(latitude - dLat, -90),
+        let box = BoundingBox(minLongitude: lon0, minLatitude: max(latitude - dLat, -90),
                                  maxLongitude: lon1, maxLatitude: min(latitude + dLat, 90))
         var found: [(distance: Double, id: Int64, row: Int32)] = []
         for rect in Self.rects(box) {

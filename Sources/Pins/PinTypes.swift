@@ -48,7 +48,7 @@ public struct PinListings: Sendable {
     /// coordinate is the key). Two columns rather than `[LocationKey?]`: 9 bytes a listing, not 24.
     var keyTags: [UInt8] = []
     var keyValues: [UInt64] = []
-    /// Category codes 0..<16 (`PinCategory.none` when absent).
+    /// Category codes 0..<16 (`ListingCategory.noneCode` when absent).
     var categories: [UInt8] = []
     /// Floor area (m²), deposit and monthly rent (in the caller's money unit), NaN when absent.
     var areas: [Double] = []
@@ -67,7 +67,7 @@ public struct PinListings: Sendable {
     /// - Parameters:
     ///   - locationKeys: one per listing, or nil: the quantised true coordinates are the keys
     ///     (for a mix of both, use `append`).
-    ///   - categories: codes 0..<16, `PinCategory.none` where absent; nil: none at all.
+    ///   - categories: codes 0..<16, `ListingCategory.noneCode` where absent; nil: none at all.
     ///   - areas, deposits, monthlyRents: NaN where absent; nil: absent for every listing.
     ///   Values are validated when the index is built, as with `append`.
     /// - Precondition: every column given has `ids.count` elements.
@@ -91,7 +91,7 @@ public struct PinListings: Sendable {
             keyTags = [UInt8](repeating: 0, count: n)
             keyValues = [UInt64](repeating: 0, count: n)
         }
-        self.categories = categories ?? [UInt8](repeating: PinCategory.none, count: n)
+        self.categories = categories ?? [UInt8](repeating: ListingCategory.noneCode, count: n)
         self.areas = areas ?? [Double](repeating: .nan, count: n)
         self.deposits = deposits ?? [Double](repeating: .nan, count: n)
         self.rents = monthlyRents ?? [Double](repeating: .nan, count: n)
@@ -106,7 +106,7 @@ public struct PinListings: Sendable {
     ///   - longitude, latitude: the true position in degrees (WGS 84).
     ///   - locationKey: listings with one key are one location (one building pin, one
     ///     displacement); nil uses the true coordinate quantised to 1e-6°.
-    ///   - category: a code 0..<16 of the caller's choosing (the CLI numbers its categories).
+    ///   - category: a code 0..<16: a `ListingCategory.code`, or one of the caller's choosing.
     ///   - area: floor area in m²; deposit, monthlyRent: in the caller's unit (the CLI's is
     ///     10,000 KRW). Validated when the index is built.
     /// - Complexity: amortised O(1).
@@ -115,7 +115,7 @@ public struct PinListings: Sendable {
                                 monthlyRent: Double? = nil) {
         ids.append(id); longitudes.append(longitude); latitudes.append(latitude)
         keyTags.append(locationKey.map { UInt8($0.tag) } ?? 0); keyValues.append(locationKey?.value ?? 0)
-        categories.append(category ?? PinCategory.none)
+        categories.append(category ?? ListingCategory.noneCode)
         areas.append(area ?? .nan); deposits.append(deposit ?? .nan); rents.append(monthlyRent ?? .nan)
     }
 
@@ -124,109 +124,6 @@ public struct PinListings: Sendable {
     func key(_ i: Int) -> LocationKey {
         keyTags[i] == 0 ? LocationKey(longitude: longitudes[i], latitude: latitudes[i])
             : LocationKey(tag: UInt64(keyTags[i]), value: keyValues[i])
-    }
-}
-
-/// Category codes: 0..<16; `none` marks a listing without one.
-public enum PinCategory {
-    /// How many codes there are.
-    public static let count = 16
-    /// The stored code of a listing without a category.
-    public static let none: UInt8 = 0xFF
-}
-
-/// A set of category codes (0..<16) as a bit mask.
-public struct PinCategorySet: Sendable, Hashable, ExpressibleByArrayLiteral {
-    public var mask: UInt16
-    public init(mask: UInt16) { self.mask = mask }
-    public init(_ codes: some Sequence<UInt8>) {
-        mask = 0
-        for c in codes where Int(c) < PinCategory.count { mask |= 1 << UInt16(c) }
-    }
-    public init(arrayLiteral codes: UInt8...) { self.init(codes) }
-    @inline(__always) public func contains(_ code: UInt8) -> Bool { Int(code) < PinCategory.count && mask & (1 << UInt16(code)) != 0 }
-}
-
-/// A closed range with optional ends (both included), as the CLI's `MIN..MAX` filters.
-public struct PinValueRange: Sendable, Hashable {
-    /// Smallest value kept (nil: no lower bound).
-    public var lower: Double?
-    /// Largest value kept (nil: no upper bound).
-    public var upper: Double?
-    public init(lower: Double? = nil, upper: Double? = nil) { self.lower = lower; self.upper = upper }
-    /// Whether `value` lies in the range; NaN (a missing value) never does.
-    @inline(__always) public func contains(_ value: Double) -> Bool {
-        if value.isNaN { return false }
-        if let l = lower, value < l { return false }
-        if let u = upper, value > u { return false }
-        return true
-    }
-}
-
-/// Which listings a query counts: every condition given must hold; an unset one keeps all.
-/// The semantics of the CLI's `--category`, `--area`, `--deposit` and `--rent` (ends
-/// included), except that a listing lacking the attribute fails its condition (the CLI
-/// rejects such rows instead).
-public struct PinFilter: Sendable, Hashable {
-    /// Category codes kept (nil: all, including listings without a category).
-    public var categories: PinCategorySet?
-    /// Floor area in m².
-    public var area: PinValueRange?
-    /// Deposit, in the unit the listings were given in.
-    public var deposit: PinValueRange?
-    /// Monthly rent, in the unit the listings were given in.
-    public var monthlyRent: PinValueRange?
-
-    public init(categories: PinCategorySet? = nil, area: PinValueRange? = nil,
-                deposit: PinValueRange? = nil, monthlyRent: PinValueRange? = nil) {
-        self.categories = categories
-        self.area = area
-        self.deposit = deposit
-        self.monthlyRent = monthlyRent
-    }
-
-    /// Whether no condition is set.
-    public var isEmpty: Bool { categories == nil && area == nil && deposit == nil && monthlyRent == nil }
-}
-
-/// A longitude/latitude box in degrees, edges included. `minLongitude > maxLongitude` means
-/// the box crosses the antimeridian (as in supercluster's `getClusters`).
-public struct PinBoundingBox: Sendable, Hashable {
-    public var minLongitude: Double
-    public var minLatitude: Double
-    public var maxLongitude: Double
-    public var maxLatitude: Double
-
-    public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
-        self.minLongitude = minLongitude
-        self.minLatitude = minLatitude
-        self.maxLongitude = maxLongitude
-        self.maxLatitude = maxLatitude
-    }
-
-    /// The whole world.
-    public static let world = PinBoundingBox(minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)
-
-    /// Checks that the edges are finite, within ±180° / ±90°, and that minLatitude <= maxLatitude.
-    public func validate() throws(PinError) {
-        for (name, v, limit) in [("minLongitude", minLongitude, 180.0), ("maxLongitude", maxLongitude, 180),
-                                 ("minLatitude", minLatitude, 90), ("maxLatitude", maxLatitude, 90)] {
-            guard v.isFinite, abs(v) <= limit else {
-                throw .invalidParameter(name: name, value: "\(v)", requirement: "must be a finite number within ±\(Int(limit))°")
-            }
-        }
-        guard minLatitude <= maxLatitude else {
-            throw .invalidParameter(name: "minLatitude", value: "\(minLatitude)",
-                                    requirement: "is above maxLatitude \(maxLatitude); swap them")
-        }
-    }
-
-    /// Whether (longitude, latitude) is inside or on the edge (across the antimeridian too).
-    @inline(__always)
-    public func contains(longitude: Double, latitude: Double) -> Bool {
-        guard latitude >= minLatitude && latitude <= maxLatitude else { return false }
-        if minLongitude <= maxLongitude { return longitude >= minLongitude && longitude <= maxLongitude }
-        return longitude >= minLongitude || longitude <= maxLongitude
     }
 }
 
@@ -262,18 +159,18 @@ public struct PinCategoryCounts: Sendable, Hashable {
     /// The number of listings of category `code` (0 for codes outside 0..<16).
     public subscript(code: UInt8) -> Int {
         get {
-            guard Int(code) < PinCategory.count else { return 0 }
+            guard Int(code) < ListingCategory.codeCount else { return 0 }
             return withUnsafeBytes(of: counts) { Int($0.load(fromByteOffset: 4 * Int(code), as: UInt32.self)) }
         }
         set {
-            guard Int(code) < PinCategory.count else { return }
+            guard Int(code) < ListingCategory.codeCount else { return }
             withUnsafeMutableBytes(of: &counts) { $0.storeBytes(of: UInt32(newValue), toByteOffset: 4 * Int(code), as: UInt32.self) }
         }
     }
 
     /// (code, count) for every code with a nonzero count, ascending.
     public var nonZero: [(code: UInt8, count: Int)] {
-        (0..<UInt8(PinCategory.count)).compactMap { self[$0] > 0 ? ($0, self[$0]) : nil }
+        (0..<UInt8(ListingCategory.codeCount)).compactMap { self[$0] > 0 ? ($0, self[$0]) : nil }
     }
 
     public static func == (a: Self, b: Self) -> Bool {
@@ -299,7 +196,7 @@ public struct Pin: Sendable, Hashable {
     public var longitude: Double
     public var latitude: Double
     /// The bounding box of its listings' displayed positions.
-    public var bbox: PinBoundingBox
+    public var bbox: BoundingBox
     /// The first zoom at which it splits into its children (`children(of:)`); nil for
     /// same-location pins. `PinIndex.maxZoom + 1` means its listings come apart only beyond
     /// the deepest zoom: show its list.

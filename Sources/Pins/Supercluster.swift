@@ -166,7 +166,7 @@ public struct Supercluster: Sendable {
     /// The items of zoom `zoom` (clamped to minZoom...maxZoom + 1, as supercluster) in `bbox`
     /// (minLongitude > maxLongitude crosses the antimeridian).
     /// - Complexity: O(√m + k) for m items of the level and k results.
-    public func clusters(bbox: PinBoundingBox = .world, zoom: Int) -> [SuperclusterPin] {
+    public func clusters(bbox: BoundingBox = .world, zoom: Int) -> [SuperclusterPin] {
         let z = max(options.minZoom, min(zoom, options.maxZoom + 1))
         let level = levels[z - options.minZoom]
         var out: [SuperclusterPin] = []

@@ -5,10 +5,14 @@
 // Taylor polynomials, accurate to a few ulps over the ranges Pins uses (checked against the
 // C library in PinsTests); they are not meant as a general maths library.
 
-/// Web Mercator ("EPSG:3857") in the unit square, as supercluster uses it: `x` in [0, 1] grows
-/// east from −180°, `y` in [0, 1] grows south from about 85.05° N. At zoom `z` with
-/// `tileSize`-pixel tiles the world is `tileSize · 2^z` pixels wide, so a distance `d` in
-/// these units is `d · tileSize · 2^z` pixels.
+/// Web Mercator ("EPSG:3857") on the sphere, the projection of every web map, in two forms:
+///
+/// - the unit square, as supercluster and the pins use it: `x` in [0, 1] grows east from
+///   −180°, `y` in [0, 1] grows south from about 85.05° N. At zoom `z` with `tileSize`-pixel
+///   tiles the world is `tileSize · 2^z` pixels wide, so a distance `d` in these units is
+///   `d · tileSize · 2^z` pixels;
+/// - projected metres (`easting`, `northing`), as EPSG:3857 defines them and the SVG maps draw
+///   them: northing grows north, both are 0 at (0°, 0°).
 public enum WebMercator {
     /// The latitude beyond which Web Mercator is cut off (y would leave [0, 1]), in degrees.
     public static let maxLatitude = 85.051128779806592
@@ -62,6 +66,45 @@ public enum WebMercator {
         let m = wgs84A * (1 - wgs84E2) / (w2 * w)
         let n = wgs84A / w
         return (Double.pi / 180 * m, Double.pi / 180 * n * c)
+    }
+
+    /// The sphere's radius in metres (the WGS 84 semi-major axis, as EPSG:3857 defines it).
+    public static let radius = wgs84A
+
+    /// Easting of a longitude in degrees, projected metres.
+    /// - Complexity: O(1).
+    @inline(__always)
+    public static func easting(longitude: Double) -> Double { radius * longitude * .pi / 180 }
+
+    /// Northing of a latitude in degrees, projected metres; latitudes beyond ±`maxLatitude`
+    /// are clamped to it (where the square world map ends).
+    /// - Complexity: O(1).
+    public static func northing(latitude: Double) -> Double {
+        let phi = min(max(latitude, -maxLatitude), maxLatitude) * .pi / 180
+        let a = .pi / 4 + phi / 2
+        return radius * ElementaryMath.log(ElementaryMath.sin(a) / ElementaryMath.cos(a))
+    }
+
+    /// The longitude in degrees of an easting in metres.
+    /// - Complexity: O(1).
+    @inline(__always)
+    public static func longitude(easting: Double) -> Double { easting / radius * 180 / .pi }
+
+    /// The latitude in degrees of a northing in metres.
+    /// - Complexity: O(1).
+    public static func latitude(northing: Double) -> Double {
+        (2 * ElementaryMath.atan(ElementaryMath.exp(northing / radius)) - .pi / 2) * 180 / .pi
+    }
+
+    /// Ground metres per projected metre at `latitude` (degrees): Mercator stretches distances
+    /// by 1 / cos(latitude), so a projected length times this is true on the ground there.
+    /// - Complexity: O(1).
+    public static func groundScale(latitude: Double) -> Double { ElementaryMath.cos(latitude * .pi / 180) }
+
+    /// Easting and northing of every point, projected metres.
+    /// - Complexity: O(n).
+    public static func project(longitudes: [Double], latitudes: [Double]) -> (x: [Double], y: [Double]) {
+        (longitudes.map { easting(longitude: $0) }, latitudes.map { northing(latitude: $0) })
     }
 
     /// 2^z for a zoom (fractional zooms go through exp).

@@ -1,3 +1,5 @@
+import Pins
+
 /// Where everything goes on the page, and the affine map from Web Mercator metres to pt.
 struct MapLayout {
     static let margin = 16.0
@@ -33,8 +35,8 @@ struct MapLayout {
             mapWidth = size.width
             self.width = mapWidth + 2 * Self.margin + Self.legendWidth + 16
             legendX = mapX + mapWidth + 16
-            centreX = (WebMercator.x(longitude: frame.minLongitude) + WebMercator.x(longitude: frame.maxLongitude)) / 2
-            centreY = (WebMercator.y(latitude: frame.minLatitude) + WebMercator.y(latitude: frame.maxLatitude)) / 2
+            centreX = (WebMercator.easting(longitude: frame.minLongitude) + WebMercator.easting(longitude: frame.maxLongitude)) / 2
+            centreY = (WebMercator.northing(latitude: frame.minLatitude) + WebMercator.northing(latitude: frame.maxLatitude)) / 2
             scale = frame.pointsPerMetre
             mapHeight = max(size.height, minimumHeight)
             height = mapY + mapHeight + Self.margin
@@ -52,7 +54,7 @@ struct MapLayout {
         if x.isEmpty { (lo, hi) = ((0, 0), (0, 0)) }
         centreX = (lo.x + hi.x) / 2
         centreY = (lo.y + hi.y) / 2
-        let minimumProjected = Self.minimumSpan / WebMercator.groundScale(latitude: WebMercator.latitude(y: centreY))
+        let minimumProjected = Self.minimumSpan / WebMercator.groundScale(latitude: WebMercator.latitude(northing: centreY))
         let dx = max(hi.x - lo.x, minimumProjected), dy = max(hi.y - lo.y, minimumProjected)
         let innerWidth = mapWidth - 2 * Self.inset
         // The frame follows the data's shape between landscape 1 : 0.55 and portrait 1 : 1.2.
@@ -65,7 +67,7 @@ struct MapLayout {
     /// Ground metres per pt at the map's centre latitude: projected metres per pt times
     /// cos(latitude), Mercator's scale factor there.
     var groundMetresPerPoint: Double {
-        WebMercator.groundScale(latitude: WebMercator.latitude(y: centreY)) / scale
+        WebMercator.groundScale(latitude: WebMercator.latitude(northing: centreY)) / scale
     }
 
     /// Page position (pt) of a point in projected metres; y grows downwards.
@@ -76,7 +78,7 @@ struct MapLayout {
 
     /// Page position (pt) of a point in degrees.
     func point(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
-        point(x: WebMercator.x(longitude: longitude), y: WebMercator.y(latitude: latitude))
+        point(x: WebMercator.easting(longitude: longitude), y: WebMercator.northing(latitude: latitude))
     }
 
     var mapRectangle: KeyValuePairs<String, String> {

@@ -1,4 +1,5 @@
 import Geo
+import Pins
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -76,8 +77,8 @@ public struct MapFrame: Sendable, Equatable {
 
     /// The frame's width and height in pt.
     public var size: (width: Double, height: Double) {
-        ((WebMercator.x(longitude: maxLongitude) - WebMercator.x(longitude: minLongitude)) * pointsPerMetre,
-         (WebMercator.y(latitude: maxLatitude) - WebMercator.y(latitude: minLatitude)) * pointsPerMetre)
+        ((WebMercator.easting(longitude: maxLongitude) - WebMercator.easting(longitude: minLongitude)) * pointsPerMetre,
+         (WebMercator.northing(latitude: maxLatitude) - WebMercator.northing(latitude: minLatitude)) * pointsPerMetre)
     }
 }
 
@@ -420,8 +421,8 @@ struct ClusterSummary {
         }
         // Every slot has at least one point, so no division by zero.
         let order = labels.indices.sorted { labels[$0] < labels[$1] }
-        meanLongitude = order.map { WebMercator.longitude(x: sumX[$0] / Double(counts[$0])) }
-        meanLatitude = order.map { WebMercator.latitude(y: sumY[$0] / Double(counts[$0])) }
+        meanLongitude = order.map { WebMercator.longitude(easting: sumX[$0] / Double(counts[$0])) }
+        meanLatitude = order.map { WebMercator.latitude(northing: sumY[$0] / Double(counts[$0])) }
         labels = order.map { labels[$0] }
         counts = order.map { counts[$0] }
         bySize = labels.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : labels[$0] < labels[$1] }

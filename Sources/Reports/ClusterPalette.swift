@@ -1,3 +1,4 @@
+import Pins
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -148,7 +149,7 @@ struct ClusterBoxes {
         var slot: [Int32: Int] = [:]
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
         for i in 0..<pointLabels.count {
-            let x = WebMercator.x(longitude: longitudes[i]), y = WebMercator.y(latitude: latitudes[i])
+            let x = WebMercator.easting(longitude: longitudes[i]), y = WebMercator.northing(latitude: latitudes[i])
             lo = (min(lo.x, x), min(lo.y, y))
             hi = (max(hi.x, x), max(hi.y, y))
             let l = pointLabels[i]

@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Pins
 
 /// The listing filters shared by the commands that read or make listings (`cluster`,
 /// `generate`): every option given must hold for a row to be kept. Malformed values are
@@ -39,8 +40,7 @@ struct FilterOptions: ParsableArguments {
     /// - Throws: `DatasetError` for a region file that is missing, unreadable or not polygons.
     func makeFilter() throws(DatasetError) -> ListingFilter? {
         guard isActive else { return nil }
-        let a = attributes
-        return ListingFilter(categories: a.category, area: a.area, deposit: a.deposit, rent: a.rent, bbox: bbox,
+        return ListingFilter(attributes: attributes.filter ?? AttributeFilter(), bbox: bbox,
                              region: try within.map { (path) throws(DatasetError) in try Region.read(path: path) })
     }
 }
@@ -52,7 +52,7 @@ struct AttributeFilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Keep only these categories (comma-separated): \(ListingCategory.names).",
                                valueName: "list"),
             transform: { text in try usage { () throws(DatasetError) in try ListingFilter.parseCategories(text) } })
-    var category: Set<ListingCategory>?
+    var category: CategorySet?
 
     @Option(help: ArgumentHelp("Keep area_m2 in MIN..MAX square metres; either end may be open (..50, 100..).",
                                valueName: "range"),
@@ -69,6 +69,13 @@ struct AttributeFilterOptions: ParsableArguments {
 
     /// Whether any attribute filter was given.
     var isActive: Bool { category != nil || area != nil || deposit != nil || rent != nil }
+
+    /// The filter the options say (nil when none was given): ends included; in a `PinIndex`
+    /// query a listing without the attribute fails it.
+    var filter: AttributeFilter? {
+        guard isActive else { return nil }
+        return AttributeFilter(categories: category, area: area, deposit: deposit, monthlyRent: rent)
+    }
 }
 
 /// Runs an option parser, turning its `DatasetError` into the `ValidationError` that

@@ -125,55 +125,9 @@ struct MapCommand: ParsableCommand {
     /// `--zoom`: the pins of one zoom at their drawn sizes, on a map at that zoom's scale.
     private func drawPins(zoom: Double) throws {
         Geocluster.keepFreedMemoryForPins()
-        try reportingPinErrors(input: input) {
-            try AtomicFile.checkDestination(output)
-            var data = try source.read(input)
-            let index = try PinIndex(listings: data.takeListings(), options: PinOptions(privacy: try source.policy(), radius: radius))
-            let z = Int(zoom.rounded(.down))
-            let box = bbox.map { PinBoundingBox(minLongitude: $0.minLon, minLatitude: $0.minLat, maxLongitude: $0.maxLon, maxLatitude: $0.maxLat) }
-            let pins = try index.pins(zoom: Double(z), bbox: box)
-            guard !pins.isEmpty else { throw fail("no pins at zoom \(z)" + (bbox == nil ? "" : " in --bbox; widen it")) }
-            // Each listing at its displayed position, labelled by its pin.
-            var lon: [Double] = [], lat: [Double] = [], label: [Int32] = []
-            for (k, pin) in pins.enumerated() {
-                var cursor: PinCursor? = nil
-                repeat {
-                    let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
-                    for leaf in page.leaves { lon.append(leaf.longitude); lat.append(leaf.latitude); label.append(Int32(k)) }
-                    cursor = page.next
-                } while cursor != nil
-            }
-            let shown = bbox ?? BoundingBox(minLon: pins.map { $0.bbox.minLongitude }.min()!, minLat: pins.map { $0.bbox.minLatitude }.min()!,
-                                            maxLon: pins.map { $0.bbox.maxLongitude }.max()!, maxLat: pins.map { $0.bbox.maxLatitude }.max()!)
-            var frame = MapFrame.zoom(Double(z), minLongitude: shown.minLon, minLatitude: shown.minLat,
-                                      maxLongitude: shown.maxLon, maxLatitude: shown.maxLat)
-            if bbox == nil {
-                // The pins' extent plus half the largest disc all round (Pins' Mercator units:
-                // the world is 1 wide, y grows southwards).
-                typealias M = Pins.WebMercator
-                let pad = 25 / (256 * Double(1 << z))
-                frame = MapFrame(minLongitude: M.longitude(x: M.x(longitude: shown.minLon) - pad),
-                                 minLatitude: M.latitude(y: M.y(latitude: shown.minLat) + pad),
-                                 maxLongitude: M.longitude(x: M.x(longitude: shown.maxLon) + pad),
-                                 maxLatitude: M.latitude(y: M.y(latitude: shown.maxLat) - pad),
-                                 pointsPerMetre: frame.pointsPerMetre)
-            }
-            let size = frame.size
-            guard size.width <= 4000, size.height <= 4000 else {
-                throw fail("at zoom \(z) the pins span \(Int(size.width)) × \(Int(size.height)) pt; give --bbox to draw part of them (at most 4000 pt a side)")
-            }
-            let privacy = source.privacySeed == nil ? "true positions (--no-privacy)" : "displayed (privacy-masked) positions"
-            let subtitle = "zoom \(z) · \(pins.count) pins over \(lon.count) listings at \(privacy) · radius \(FormatNumber.trimmed(radius, decimals: 1)) px"
-            let mapPins = pins.enumerated().map { k, p in
-                MapPin(longitude: p.longitude, latitude: p.latitude, count: p.count, diameter: p.diameter, label: Int32(k))
-            }
-            let map = MapData(longitudes: lon, latitudes: lat, labels: label, title: title ?? "Map pins at zoom \(z)",
-                              subtitle: subtitle, pins: mapPins)
-            var options = MapOptions()
-            options.frame = frame
-            let svg = ClusterMap.render(map, options: options)
-            try AtomicFile.write(svg, to: output)
-            print("\(pins.count) pins at zoom \(z) over \(lon.count) listings; map written to \(output) (\(svg.utf8.count / 1024) KiB)")
-        }
+        let request = PinsMapRequest(input: input, source: source.settings, zoom: zoom, bbox: bbox, radius: radius,
+                                     title: title, output: output)
+        let summary = try reportingPinErrors(input: input) { try PinsMap.draw(request) }
+        print(summary.report(output: output))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Datasets
 import Geo
+import Harness
 import Pins
 
 /// A distance written `5km`, `800m` or `5000` (metres).
@@ -69,42 +70,10 @@ struct NearbyCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        try reportingPinErrors(input: input) {
-            if let output { try AtomicFile.checkDestination(output) }
-            let policy = try source.policy()
-            var data = try source.read(input)
-            let index = try PinIndex(listings: data.takeListings(), options: PinOptions(privacy: policy))
-            let page = try index.nearby(longitude: lon, latitude: lat, radius: radius.metres, filter: filters.pinFilter,
-                                        limit: limit, cursor: nil)
-            func text(_ v: Double?) -> String { v.map { FormatNumber.trimmed($0, decimals: 2) } ?? "" }
-            let rows = page.listings.map { n -> [String] in
-                let l = n.leaf
-                return [data.idText(l.id), String(Int(n.distance)), cFormat("%.7f", l.latitude), cFormat("%.7f", l.longitude),
-                        l.category.flatMap(PinSource.category)?.rawValue ?? "", text(l.area), text(l.deposit), text(l.monthlyRent)]
-            }
-            let header = ["id", "distance_m", "lat", "lon", "category", "area_m2", "deposit", "monthly_rent"]
-            let table = CSVTable(path: output ?? "-", header: header, rows: rows, lines: [])
-            if let output {
-                if GeoJSON.isGeoJSONPath(output) { try GeoJSON.write(table, to: output) } else {
-                    try AtomicFile.write(CSV.format(header: header, rows: rows), to: output)
-                }
-            } else {
-                print(CSV.format(header: header, rows: rows), terminator: "")
-            }
-            note("\(page.total) listings within \(Int(radius.metres)) m; \(rows.count) listed" + (output.map { "; wrote \($0)" } ?? ""))
-        }
-    }
-}
-
-/// Numbers for text outputs.
-enum FormatNumber {
-    /// `v` rounded to `decimals` places, trailing zeros (and a trailing point) dropped.
-    static func trimmed(_ v: Double, decimals: Int) -> String {
-        var text = cFormat("%.\(decimals)f", v)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text == "-0" ? "0" : text
+        let request = NearbyRequest(input: input, source: source.settings, longitude: lon, latitude: lat,
+                                    radius: radius.metres, limit: limit, filter: filters.filter, output: output)
+        let result = try reportingPinErrors(input: input) { try PinsNearby.run(request) }
+        if let text = result.text { print(text, terminator: "") }
+        note("\(result.total) listings within \(Int(radius.metres)) m; \(result.listed) listed" + (output.map { "; wrote \($0)" } ?? ""))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Datasets
+import Harness
 import Pins
 
 /// A zoom range written `A-B` (or one zoom `A`), within 0–22.
@@ -93,78 +94,9 @@ struct PinsCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        try reportingPinErrors(input: input) {
-            try AtomicFile.checkDestination(output)
-            let policy = try source.policy()
-            var data = try source.read(input)
-            // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
-            // farther than any other), so it skips the core distances.
-            let options = PinOptions(privacy: policy, radius: radius, minSamples: minPoints <= 2 ? 1 : minPoints)
-            let index = try PinIndex(listings: data.takeListings(), options: options)
-            let box = bbox.map { PinBoundingBox(minLongitude: $0.minLon, minLatitude: $0.minLat, maxLongitude: $0.maxLon, maxLatitude: $0.maxLat) }
-            let filter = filters.pinFilter
-            var writer = try GeoJSONWriter(path: output)
-            var written: [String] = []
-            for z in levels {
-                let pins = try index.pins(zoom: Double(z), bbox: box, filter: filter)
-                for pin in pins { try PinFeature.write(pin, zoom: z, index: index, source: data, filter: filter, leaves: leaves, to: &writer) }
-                written.append("z\(z) \(pins.count)")
-            }
-            try writer.commit()
-            note("\(data.count) listings at \(index.locationCount) locations; pins per zoom: \(written.joined(separator: ", ")); wrote \(output)")
-        }
-    }
-}
-
-/// One pin as a GeoJSON feature (the properties `pins`' help lists).
-enum PinFeature {
-    static func write(_ pin: Pin, zoom: Int, index: PinIndex, source: PinSource, filter: PinFilter?, leaves: Bool,
-                      to w: inout GeoJSONWriter) throws {
-        w.beginFeature(lon: pin.longitude, lat: pin.latitude, decimals: 7)
-        w.property("zoom", zoom)
-        w.property("id", String(pin.id.rawValue))
-        w.property("kind", pin.kind.rawValue)
-        w.property("count", pin.count)
-        w.property("diameter", pin.diameter, decimals: 1)
-        w.property("expansion_zoom", json: pin.expansionZoom.map { .number(String($0)) } ?? .null)
-        w.property("same_location", json: .bool(pin.sameLocation))
-        let b = pin.bbox
-        w.property("bbox", json: .array([b.minLongitude, b.minLatitude, b.maxLongitude, b.maxLatitude].map { number($0, 7) }))
-        w.property("median_deposit", json: pin.medianDeposit.map { number($0, 2) } ?? .null)
-        w.property("median_monthly_rent", json: pin.medianMonthlyRent.map { number($0, 2) } ?? .null)
-        w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
-            PinSource.category(code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
-        }))
-        if let id = pin.listingID, let leaf = try index.leaves(of: pin.id, limit: 1, cursor: nil).leaves.first {
-            // The listing's own attributes, from the index (which holds them for leaves).
-            w.property("listing_id", inferring: source.idText(id))
-            w.property("category", json: leaf.category.flatMap(PinSource.category).map { .string($0.rawValue) } ?? .null)
-            w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
-            w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
-            w.property("monthly_rent", json: leaf.monthlyRent.map { number($0, 2) } ?? .null)
-        }
-        if leaves {
-            var ids: [JSONValue] = []
-            var cursor: PinCursor? = nil
-            repeat {
-                let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
-                for leaf in page.leaves where filter.map({ passes(leaf, $0) }) ?? true {
-                    ids.append(JSONText.isNumber(source.idText(leaf.id)) ? .number(source.idText(leaf.id)) : .string(source.idText(leaf.id)))
-                }
-                cursor = page.next
-            } while cursor != nil
-            w.property("leaves", json: .array(ids))
-        }
-        try w.endFeature()
-    }
-
-    /// A number rounded to `decimals` places, trailing zeros dropped, as JSON.
-    static func number(_ v: Double, _ decimals: Int) -> JSONValue { .number(FormatNumber.trimmed(v, decimals: decimals)) }
-
-    /// Whether a leaf passes a filter (what a filtered pin counts).
-    static func passes(_ leaf: PinLeaf, _ f: PinFilter) -> Bool {
-        if let c = f.categories, !(leaf.category.map { c.contains($0) } ?? false) { return false }
-        func within(_ r: PinValueRange?, _ v: Double?) -> Bool { r.map { $0.contains(v ?? .nan) } ?? true }
-        return within(f.area, leaf.area) && within(f.deposit, leaf.deposit) && within(f.monthlyRent, leaf.monthlyRent)
+        let request = PinsRequest(input: input, source: source.settings, radius: radius, minPoints: minPoints,
+                                  zooms: levels, bbox: bbox, filter: filters.filter, leaves: leaves, output: output)
+        let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) }
+        note("\(summary.report); wrote \(output)")
     }
 }

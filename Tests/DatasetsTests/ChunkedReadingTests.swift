@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Datasets
 import func TestSupport.withTemporaryFolder
+import Pins
 
 /// The CSV reader's number paths (`scanDecimal`, `eiselLemire`, `parseDouble`) against Swift's
 /// own `Double(String)` (correctly rounded), on decimal strings of many shapes.
@@ -230,7 +231,7 @@ struct ChunkedReadingTests {
         #expect(skipped[4 + 50_000].hasPrefix("50002 50004 "), "\(skipped[4 + 50_000])")
         // A filter: ids are row numbers too.
         let clean = text.replacingOccurrences(of: ",extra", with: "").replacingOccurrences(of: "abc", with: "1")
-        let villas = try Self.sameForAnyThreads(clean, filter: ListingFilter(categories: [.villa])).get()
+        let villas = try Self.sameForAnyThreads(clean, filter: ListingFilter(attributes: AttributeFilter(categories: CategorySet([.villa] as [ListingCategory])))).get()
         #expect(villas[0] == "count 30000 total 60000 skipped 0 empty 0")
         #expect(villas[4 + 29_000].hasPrefix("58000 58002 "), "\(villas[4 + 29_000])")
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Datasets
 import func TestSupport.withTemporaryFolder
+import Pins
 
 @Suite("Listing filters")
 struct FilterTests {
@@ -36,8 +37,8 @@ struct FilterTests {
     @Test("bounding boxes: four numbers, min ≤ max, within ±180 / ±90")
     func boxes() throws {
         let b = try BoundingBox.parse("126.9, 37.4,127.1,37.6")
-        #expect(b == BoundingBox(minLon: 126.9, minLat: 37.4, maxLon: 127.1, maxLat: 37.6))
-        #expect(b.contains(lon: 126.9, lat: 37.6) && !b.contains(lon: 127.2, lat: 37.5))
+        #expect(b == BoundingBox(minLongitude: 126.9, minLatitude: 37.4, maxLongitude: 127.1, maxLatitude: 37.6))
+        #expect(b.contains(longitude: 126.9, latitude: 37.6) && !b.contains(longitude: 127.2, latitude: 37.5))
         let cases: [(String, String)] = [
             ("127.1,37.4,126.9,37.6", "minLon 127.1 is greater than maxLon 126.9; swap them"),
             ("126.9,37.6,127.1,37.4", "minLat 37.6 is greater than maxLat 37.4; swap them"),
@@ -55,7 +56,7 @@ struct FilterTests {
 
     @Test("categories: names as written in the data, any case; an unknown one lists the known ones")
     func categories() throws {
-        #expect(try ListingFilter.parseCategories("apartment,One-Room") == [.apartment, .oneRoom])
+        #expect(try ListingFilter.parseCategories("apartment,One-Room") == CategorySet([.apartment, .oneRoom] as [ListingCategory]))
         #expect(throws: DatasetError.invalidOption(
             option: "--category", value: "apartment,flat",
             reason: "unknown category 'flat'; choose from apartment, officetel, villa, one-room, two-room, store")) {
@@ -84,19 +85,18 @@ struct FilterTests {
 
     @Test("each filter keeps exactly the matching rows, in order, with their lines; all filters combine")
     func pointFileFilters() throws {
-        #expect(ids(try read(ListingFilter(categories: [.apartment, .villa]))) == ["a", "c"])
-        #expect(ids(try read(ListingFilter(area: ValueRange(lower: nil, upper: 55)))) == ["b", "c", "d"])
-        #expect(ids(try read(ListingFilter(deposit: ValueRange(lower: 3000, upper: nil)))) == ["a", "c", "e"])
-        #expect(ids(try read(ListingFilter(rent: ValueRange(lower: 0, upper: 0)))) == ["a", "c"])
-        let box = BoundingBox(minLon: 126.99, minLat: 37.5, maxLon: 127.06, maxLat: 37.56)
+        #expect(ids(try read(ListingFilter(attributes: AttributeFilter(categories: CategorySet([.apartment, .villa] as [ListingCategory]))))) == ["a", "c"])
+        #expect(ids(try read(ListingFilter(attributes: AttributeFilter(area: ValueRange(lower: nil, upper: 55))))) == ["b", "c", "d"])
+        #expect(ids(try read(ListingFilter(attributes: AttributeFilter(deposit: ValueRange(lower: 3000, upper: nil))))) == ["a", "c", "e"])
+        #expect(ids(try read(ListingFilter(attributes: AttributeFilter(monthlyRent: ValueRange(lower: 0, upper: 0))))) == ["a", "c"])
+        let box = BoundingBox(minLongitude: 126.99, minLatitude: 37.5, maxLongitude: 127.06, maxLatitude: 37.56)
         let inBox = try read(ListingFilter(bbox: box))
         #expect(ids(inBox) == ["a", "b", "e"])
         #expect(inBox.lines == [2, 3, 6])
         #expect(inBox.totalRows == 6)
         #expect(inBox.coordinates.kind == .xy, "x,y are clustered; the box reads lat,lon")
         #expect(inBox.coordinates.xOrLongitude == [1, 2, 5])
-        let all = try read(ListingFilter(categories: [.apartment, .officetel, .store], area: ValueRange(lower: 25, upper: nil),
-                                         rent: ValueRange(lower: 1, upper: nil), bbox: box))
+        let all = try read(ListingFilter(attributes: AttributeFilter(categories: CategorySet([.apartment, .officetel, .store] as [ListingCategory]), area: ValueRange(lower: 25, upper: nil), monthlyRent: ValueRange(lower: 1, upper: nil)), bbox: box))
         #expect(ids(all) == ["b", "e"])
         let none = try read(nil)
         #expect(none.count == 6 && none.totalRows == 6)
@@ -105,7 +105,7 @@ struct FilterTests {
     @Test("without an id column the kept rows keep their row numbers as ids")
     func rowNumbersAsIDs() throws {
         let text = "lat,lon,category\n37.5,127,villa\n37.5,127,store\n37.5,127,villa\n"
-        let f = try read(ListingFilter(categories: [.villa]), text: text)
+        let f = try read(ListingFilter(attributes: AttributeFilter(categories: CategorySet([.villa] as [ListingCategory]))), text: text)
         #expect(f.hasIDColumn)
         #expect(ids(f) == ["0", "2"])
         let g = try read(nil, text: text)
@@ -119,12 +119,12 @@ struct FilterTests {
             let path = try folder.write(text, to: "m.csv")
             #expect(throws: DatasetError.missingFilterColumn(path: path, option: "--deposit", wanted: "deposit",
                                                              found: ["id", "x", "y", "area"])) {
-                try PointFile.read(path: path, filter: ListingFilter(deposit: ValueRange(lower: 1, upper: nil)))
+                try PointFile.read(path: path, filter: ListingFilter(attributes: AttributeFilter(deposit: ValueRange(lower: 1, upper: nil))))
             }
         }
         // `area` is accepted for area_m2; x,y-only files cannot take a bounding box.
-        #expect(try read(ListingFilter(area: ValueRange(lower: 5, upper: nil)), text: text).count == 1)
-        #expect(throws: DatasetError.self) { try read(ListingFilter(bbox: BoundingBox(minLon: 0, minLat: 0, maxLon: 1, maxLat: 1)), text: text) }
+        #expect(try read(ListingFilter(attributes: AttributeFilter(area: ValueRange(lower: 5, upper: nil))), text: text).count == 1)
+        #expect(throws: DatasetError.self) { try read(ListingFilter(bbox: BoundingBox(minLongitude: 0, minLatitude: 0, maxLongitude: 1, maxLatitude: 1)), text: text) }
     }
 
     @Test("filter columns are checked in every row, kept or not")
@@ -132,11 +132,11 @@ struct FilterTests {
         try withTemporaryFolder { folder throws in
             let path = try folder.write("id,lat,lon,category,area_m2\n1,37.5,127,villa,10\n2,37.5,127,store,abc\n", to: "b.csv")
             #expect(throws: DatasetError.invalidNumber(path: path, line: 3, column: "area_m2", text: "abc")) {
-                try PointFile.read(path: path, filter: ListingFilter(categories: [.villa], area: ValueRange(lower: 0, upper: nil)))
+                try PointFile.read(path: path, filter: ListingFilter(attributes: AttributeFilter(categories: CategorySet([.villa] as [ListingCategory]), area: ValueRange(lower: 0, upper: nil))))
             }
             let lat = try folder.write("id,x,y,lat,lon\n1,0,0,37.5,127\n2,0,0,95,127\n", to: "lat.csv")
             #expect(throws: DatasetError.outOfRange(path: lat, line: 3, column: "lat", value: 95, limit: "latitude must be within ±90")) {
-                try PointFile.read(path: lat, filter: ListingFilter(bbox: BoundingBox(minLon: 0, minLat: 0, maxLon: 180, maxLat: 90)))
+                try PointFile.read(path: lat, filter: ListingFilter(bbox: BoundingBox(minLongitude: 0, minLatitude: 0, maxLongitude: 180, maxLatitude: 90)))
             }
             // Without a filter the attribute columns are not looked at.
             #expect(try PointFile.read(path: path).count == 2)
@@ -148,7 +148,7 @@ struct FilterTests {
         try withTemporaryFolder { folder throws in
             let path = try folder.write(Self.listings, to: "l.csv")
             #expect(throws: DatasetError.noRowsKept(path: path, total: 6)) {
-                try PointFile.read(path: path, filter: ListingFilter(area: ValueRange(lower: 1000, upper: nil)))
+                try PointFile.read(path: path, filter: ListingFilter(attributes: AttributeFilter(area: ValueRange(lower: 1000, upper: nil))))
             }
         }
     }
@@ -175,7 +175,7 @@ struct FilterTests {
             #expect(ids(f) == ["a", "c", "e"])
             let wkt = try Region.read(path: try folder.write("POLYGON ((126.9 37.4, 127.01 37.4, 127.01 37.51, 126.9 37.51, 126.9 37.4))\n", to: "r.wkt"))
             #expect(ids(try read(ListingFilter(region: wkt))) == ["a", "d"])
-            let combined = try read(ListingFilter(categories: [.apartment, .store], region: region))
+            let combined = try read(ListingFilter(attributes: AttributeFilter(categories: CategorySet([.apartment, .store] as [ListingCategory])), region: region))
             #expect(ids(combined) == ["a", "e"])
         }
     }
@@ -205,11 +205,11 @@ struct FilterTests {
         try withTemporaryFolder { folder throws in
             let region = try Region.read(path: try folder.write(Self.gangnam, to: "r.geojson"))
             let filters: [ListingFilter] = [
-                ListingFilter(categories: [.apartment, .store]),
-                ListingFilter(area: ValueRange(lower: 30, upper: 90), deposit: ValueRange(lower: nil, upper: 20_000)),
-                ListingFilter(rent: ValueRange(lower: 1, upper: 80)),
-                ListingFilter(bbox: BoundingBox(minLon: 126.95, minLat: 37.45, maxLon: 127.05, maxLat: 37.55)),
-                ListingFilter(categories: [.villa, .oneRoom], region: region),
+                ListingFilter(attributes: AttributeFilter(categories: CategorySet([.apartment, .store] as [ListingCategory]))),
+                ListingFilter(attributes: AttributeFilter(area: ValueRange(lower: 30, upper: 90), deposit: ValueRange(lower: nil, upper: 20_000))),
+                ListingFilter(attributes: AttributeFilter(monthlyRent: ValueRange(lower: 1, upper: 80))),
+                ListingFilter(bbox: BoundingBox(minLongitude: 126.95, minLatitude: 37.45, maxLongitude: 127.05, maxLatitude: 37.55)),
+                ListingFilter(attributes: AttributeFilter(categories: CategorySet([.villa, .oneRoom] as [ListingCategory])), region: region),
             ]
             let model = ScenarioModel(scenario: .seoul, count: 5000, seed: 21)
             _ = try GeneratedListings.write(model: model, to: folder.path("all.csv"), format: .csv)
@@ -239,10 +239,10 @@ struct FilterTests {
             let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[127,37.5]},"properties":{"area_m2":"big"}}]}"#
             let path = try folder.write(text, to: "p.geojson")
             #expect(throws: DatasetError.invalidGeoJSON(path: path, feature: 0, member: "properties.area_m2", reason: "'big' is not a finite number")) {
-                try PointFile.read(path: path, filter: ListingFilter(area: ValueRange(lower: 1, upper: nil)))
+                try PointFile.read(path: path, filter: ListingFilter(attributes: AttributeFilter(area: ValueRange(lower: 1, upper: nil))))
             }
             #expect(throws: DatasetError.invalidGeoJSON(path: path, feature: 0, member: "properties.deposit", reason: "is missing; --deposit needs it in every feature")) {
-                try PointFile.read(path: path, filter: ListingFilter(deposit: ValueRange(lower: 1, upper: nil)))
+                try PointFile.read(path: path, filter: ListingFilter(attributes: AttributeFilter(deposit: ValueRange(lower: 1, upper: nil))))
             }
         }
     }

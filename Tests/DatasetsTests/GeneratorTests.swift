@@ -3,6 +3,7 @@ import Testing
 @testable import Datasets
 import struct TestSupport.TemporaryFolder
 import func TestSupport.withTemporaryFolder
+import Pins
 
 // The generator under test is written `Datasets.SplitMix64` below, to tell it from the test
 // targets' generator in Tests/TestSupport.
@@ -221,7 +222,7 @@ struct GeneratorShapeTests {
         // Clusters: round(11000/150) = 73 complexes and round(3000/120) = 25 strips.
         #expect(model.clusterCount == 98)
         let box = CityExtent.seoul.box
-        #expect(c.ids.indices.allSatisfy { box.contains(lon: c.lon[$0], lat: c.lat[$0]) })
+        #expect(c.ids.indices.allSatisfy { box.contains(longitude: c.lon[$0], latitude: c.lat[$0]) })
         for i in c.ids.indices {
             if c.truth[i] >= 0 {
                 #expect(c.category[i] == .apartment || c.category[i] == .officetel)
@@ -316,7 +317,7 @@ struct GeneratorShapeTests {
         #expect(Generated.duplicateShare(c) < 0.01)
         // Each quarter of the box holds about a quarter of the points.
         let box = CityExtent.seoul.box
-        let midLon = (box.minLon + box.maxLon) / 2, midLat = (box.minLat + box.maxLat) / 2
+        let midLon = (box.minLongitude + box.maxLongitude) / 2, midLat = (box.minLatitude + box.maxLatitude) / 2
         var quarters = [0, 0, 0, 0]
         for i in c.ids.indices { quarters[(c.lon[i] < midLon ? 0 : 1) + (c.lat[i] < midLat ? 0 : 2)] += 1 }
         #expect(quarters.allSatisfy { abs($0 - 5000) < 300 }, "\(quarters)")
@@ -336,10 +337,10 @@ struct GeneratorShapeTests {
         #expect(c.truth.filter { $0 < 0 }.count == 6000)
         #expect(model.clusterCount == 98)
         #expect(c.ids.indices.allSatisfy { CityExtent.busan.contains(lon: c.lon[$0], lat: c.lat[$0]) })
-        #expect(!c.ids.indices.contains { CityExtent.seoul.box.contains(lon: c.lon[$0], lat: c.lat[$0]) })
+        #expect(!c.ids.indices.contains { CityExtent.seoul.box.contains(longitude: c.lon[$0], latitude: c.lat[$0]) })
         // The polygon is not its box: a point of the box in the sea (south-east corner).
         #expect(!CityExtent.busan.contains(lon: 129.29, lat: 35.05))
-        #expect(CityExtent.busan.box.contains(lon: 129.29, lat: 35.05))
+        #expect(CityExtent.busan.box.contains(longitude: 129.29, latitude: 35.05))
         let (_, s) = try Generated.listings(.seoul, count: 20_000)
         func jeonsePerM2(_ c: ListingChunk) -> Double {
             Generated.median(c.ids.indices.filter { c.category[$0] == .apartment && c.rent[$0] == 0 }

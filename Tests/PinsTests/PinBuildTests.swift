@@ -19,7 +19,7 @@ struct PinBuildTests {
         let mask = try PrivacyMask(seed: 99)
         let one = try PinIndex(listings: l, options: PinOptions(privacy: .displaced(mask), threads: 1))
         let two = try PinIndex(listings: l, options: PinOptions(privacy: .displaced(mask), threads: 2))
-        let filter = PinFilter(categories: [0, 2], deposit: PinValueRange(lower: 1_000, upper: 30_000))
+        let filter = AttributeFilter(categories: [0, 2], deposit: ValueRange(lower: 1_000, upper: 30_000))
         for zoom in [0, 8, 11, 13, 15, 17, 22] {
             for f in [nil, filter] {
                 let a = try one.pins(zoom: Double(zoom), bbox: nil, filter: f), b = try two.pins(zoom: Double(zoom), bbox: nil, filter: f)

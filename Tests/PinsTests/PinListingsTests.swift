@@ -27,7 +27,7 @@ struct PinListingsTests {
                                 area: s.areas[i], deposit: s.deposits[i], monthlyRent: s.rents[i])
             }
             let bulk = PinListings(ids: s.ids, longitudes: s.lons, latitudes: s.lats, locationKeys: keys,
-                                   categories: s.categories.map { $0 ?? PinCategory.none }, areas: s.areas.map { $0 ?? .nan },
+                                   categories: s.categories.map { $0 ?? ListingCategory.noneCode }, areas: s.areas.map { $0 ?? .nan },
                                    deposits: s.deposits.map { $0 ?? .nan }, monthlyRents: s.rents.map { $0 ?? .nan })
             #expect(bulk.count == s.count)
             let options = PinOptions(privacy: .displaced(PinScenario.mask))
@@ -49,6 +49,6 @@ struct PinListingsTests {
         #expect(leaves.count == 2)
         #expect(leaves.allSatisfy { $0.category == nil && $0.area == nil && $0.deposit == nil && $0.monthlyRent == nil })
         // A filter on a missing value fails it (the CLI's semantics).
-        #expect(try index.pins(zoom: 5, filter: PinFilter(deposit: PinValueRange(lower: 0))).isEmpty)
+        #expect(try index.pins(zoom: 5, filter: AttributeFilter(deposit: ValueRange(lower: 0))).isEmpty)
     }
 }

@@ -8,10 +8,10 @@ import TestSupport
 
     @Test func bboxQueriesMatchBruteForceIncludingAcrossTheAntimeridian() throws {
         let boxes = [
-            PinBoundingBox(minLongitude: 126.95, minLatitude: 37.45, maxLongitude: 127.05, maxLatitude: 37.55),
-            PinBoundingBox(minLongitude: 127.0, minLatitude: 37.5, maxLongitude: 127.01, maxLatitude: 37.53),
+            BoundingBox(minLongitude: 126.95, minLatitude: 37.45, maxLongitude: 127.05, maxLatitude: 37.55),
+            BoundingBox(minLongitude: 127.0, minLatitude: 37.5, maxLongitude: 127.01, maxLatitude: 37.53),
             // Crosses the antimeridian: everything except 126.95...127.0.
-            PinBoundingBox(minLongitude: 127.0, minLatitude: -90, maxLongitude: 126.95, maxLatitude: 90),
+            BoundingBox(minLongitude: 127.0, minLatitude: -90, maxLongitude: 126.95, maxLatitude: 90),
         ]
         for z in [3, 10, 13, 15, 17, 20, 22] {
             let all = try Self.index.pins(zoom: Double(z))
@@ -42,9 +42,9 @@ import TestSupport
 
     static func checkFilteredPins(_ index: PinIndex) throws {
         let filters = [
-            PinFilter(categories: [0, 2]),
-            PinFilter(deposit: PinValueRange(lower: 1000, upper: 3000)),
-            PinFilter(categories: [1], area: PinValueRange(upper: 70), monthlyRent: PinValueRange(lower: 40)),
+            AttributeFilter(categories: [0, 2]),
+            AttributeFilter(deposit: ValueRange(lower: 1000, upper: 3000)),
+            AttributeFilter(categories: [1], area: ValueRange(upper: 70), monthlyRent: ValueRange(lower: 40)),
         ]
         for z in [0, 9, 13, 16, 22] {
             let all = try index.pins(zoom: Double(z))
@@ -76,7 +76,7 @@ import TestSupport
 
     @Test func nearbyMatchesBruteForce() throws {
         let everything = try Self.index.pins(zoom: 0).flatMap { Self.index.allLeaves($0.id) }
-        let f = PinFilter(categories: [0, 1, 2, 3])
+        let f = AttributeFilter(categories: [0, 1, 2, 3])
         for (lon, lat, radius) in [(127.0, 37.5, 5000.0), (126.93, 37.47, 1500), (127.3, 37.7, 800)] {
             for filter in [nil, f] {
                 let expected = everything.compactMap { l -> (Double, Int64)? in
@@ -109,7 +109,7 @@ import TestSupport
         #expect(throws: PinError.self) { try Self.index.pins(zoom: -0.5) }
         #expect(throws: PinError.self) { try Self.index.pins(zoom: .nan) }
         #expect(throws: PinError.self) {
-            try Self.index.pins(zoom: 3, bbox: PinBoundingBox(minLongitude: 0, minLatitude: 10, maxLongitude: 1, maxLatitude: 5))
+            try Self.index.pins(zoom: 3, bbox: BoundingBox(minLongitude: 0, minLatitude: 10, maxLongitude: 1, maxLatitude: 5))
         }
         #expect(throws: PinError.self) { try Self.index.nearby(longitude: 127, latitude: 37.5, radius: 0) }
         #expect(throws: PinError.self) { try Self.index.leaves(of: PinID(rawValue: 12345), limit: 3, cursor: nil) }

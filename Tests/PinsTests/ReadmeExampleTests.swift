@@ -17,11 +17,11 @@ import Pins
         let secret: UInt64 = 0x5EC2_E7C0_FFEE   // from the app's secret store, never from the data
         let index = try PinIndex(listings: listings,
                                  options: PinOptions(privacy: .displaced(try PrivacyMask(seed: secret))))
-        let viewport = PinBoundingBox(minLongitude: 127.00, minLatitude: 37.48, maxLongitude: 127.06, maxLatitude: 37.52)
+        let viewport = BoundingBox(minLongitude: 127.00, minLatitude: 37.48, maxLongitude: 127.06, maxLatitude: 37.52)
 
         let city = try index.pins(zoom: 12.4, bbox: viewport)            // zoom 12: one cluster of 3
         let street = try index.pins(zoom: 17, bbox: viewport)            // a building pin (2) and a listing pin
-        let cheap = try index.pins(zoom: 17, bbox: viewport, filter: PinFilter(deposit: PinValueRange(upper: 40_000)))
+        let cheap = try index.pins(zoom: 17, bbox: viewport, filter: AttributeFilter(deposit: ValueRange(upper: 40_000)))
         let page = try index.leaves(of: city[0].id, limit: 2, cursor: nil)   // page.next: the next page
         let near = try index.nearby(longitude: 127.028, latitude: 37.498, radius: 5_000)
         // --- docs/pins.md example ends

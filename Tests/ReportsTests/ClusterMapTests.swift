@@ -3,6 +3,7 @@ import Foundation
 import Geo
 @testable import Reports
 import Testing
+import Pins
 
 /// Synthetic listings around Seoul: `clusters` Gaussian blobs (σ about 150 m) at seeded
 /// random centres, and `noiseShare` of the points uniform over the extent.
@@ -116,7 +117,7 @@ struct ClusterMapTests {
         let lon = [10.0, 10.4], lat = [59.9, 60.1]
         let (x, y) = WebMercator.project(longitudes: lon, latitudes: lat)
         let layout = MapLayout(x: x, y: y, subtitle: "", width: 1000, minimumHeight: 0)
-        let centreLatitude = WebMercator.latitude(y: (y[0] + y[1]) / 2)
+        let centreLatitude = WebMercator.latitude(northing: (y[0] + y[1]) / 2)
         let a = layout.point(longitude: 10.1, latitude: centreLatitude), b = layout.point(longitude: 10.11, latitude: centreLatitude)
         let phi = centreLatitude * .pi / 180, dLambda = 0.01 * .pi / 180
         let h = cos(phi) * cos(phi) * pow(sin(dLambda / 2), 2)

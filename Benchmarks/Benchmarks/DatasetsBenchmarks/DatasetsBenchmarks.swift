@@ -56,7 +56,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // The same file with a --bbox filter: latitude and longitude parsed as well as x,y.
-    let box = BoundingBox(minLon: 126.9, minLat: 37.45, maxLon: 127.1, maxLat: 37.65)
+    let box = BoundingBox(minLongitude: 126.9, minLatitude: 37.45, maxLongitude: 127.1, maxLatitude: 37.65)
     Benchmark("PointFile.read-1M-rows-with-bbox-filter", configuration: config) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try PointFile.read(path: path, filter: ListingFilter(bbox: box)))

@@ -28,7 +28,7 @@ func seoulListings(_ count: Int) -> (listings: PinListings, lon: [Double], lat: 
 }
 
 /// Phone viewports (390 × 844 pt) at `zoom`, centred on listings picked by a fixed sequence.
-func viewports(zoom: Int, lon: [Double], lat: [Double], count: Int) -> [PinBoundingBox] {
+func viewports(zoom: Int, lon: [Double], lat: [Double], count: Int) -> [BoundingBox] {
     var state: UInt64 = 12_345
     return (0..<count).map { _ in
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -36,7 +36,7 @@ func viewports(zoom: Int, lon: [Double], lat: [Double], count: Int) -> [PinBound
         let mpp = WebMercator.metresPerPixel(zoom: Double(zoom), latitude: lat[i])
         let m = WebMercator.metresPerDegree(latitude: lat[i])
         let w = 195 * mpp / m.longitude, h = 422 * mpp / m.latitude
-        return PinBoundingBox(minLongitude: lon[i] - w, minLatitude: lat[i] - h, maxLongitude: lon[i] + w, maxLatitude: lat[i] + h)
+        return BoundingBox(minLongitude: lon[i] - w, minLatitude: lat[i] - h, maxLongitude: lon[i] + w, maxLatitude: lat[i] + h)
     }
 }
 
@@ -67,7 +67,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Queries: each iteration is 100 viewports; the percentiles are over iterations.
     let index = try! PinIndex(listings: data.listings, options: options)
-    let filter = PinFilter(categories: [0, 2], deposit: PinValueRange(lower: 1000, upper: 40000))
+    let filter = AttributeFilter(categories: [0, 2], deposit: ValueRange(lower: 1000, upper: 40000))
     let queries = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 2,
         maxDuration: .seconds(10), maxIterations: 20,

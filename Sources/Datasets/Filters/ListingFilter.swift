@@ -3,20 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Pins
 
-/// A closed range of values with optional ends, written `MIN..MAX`, `..MAX` or `MIN..`.
-public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
-    /// Smallest value kept (nil: no lower bound).
-    public var lower: Double?
-    /// Largest value kept (nil: no upper bound).
-    public var upper: Double?
-
-    /// A range from its ends, unchecked (``parse(_:option:)`` checks).
-    public init(lower: Double?, upper: Double?) {
-        self.lower = lower
-        self.upper = upper
-    }
-
+extension ValueRange {
     /// Parses `MIN..MAX` with either end optional (`..50`, `100..`), both ends included.
     /// - Parameter option: the option's name, for messages (e.g. `--area`).
     /// - Throws: `.invalidOption` for a missing `..`, a non-numeric or non-finite end, no
@@ -44,35 +33,9 @@ public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
         return ValueRange(lower: lower, upper: upper)
     }
 
-    /// Whether `value` lies in the range (ends included).
-    @inline(__always)
-    public func contains(_ value: Double) -> Bool {
-        if let l = lower, value < l { return false }
-        if let u = upper, value > u { return false }
-        return true
-    }
-
-    public var description: String {
-        (lower.map { "\($0)" } ?? "") + ".." + (upper.map { "\($0)" } ?? "")
-    }
 }
 
-/// A longitude/latitude box in degrees, edges included.
-public struct BoundingBox: Sendable, Equatable {
-    /// Edges in degrees: west, south, east, north.
-    public var minLon: Double
-    public var minLat: Double
-    public var maxLon: Double
-    public var maxLat: Double
-
-    /// A box from its edges, unchecked (``parse(_:option:)`` checks).
-    public init(minLon: Double, minLat: Double, maxLon: Double, maxLat: Double) {
-        self.minLon = minLon
-        self.minLat = minLat
-        self.maxLon = maxLon
-        self.maxLat = maxLat
-    }
-
+extension BoundingBox {
     /// Parses `minLon,minLat,maxLon,maxLat` (degrees, the GeoJSON `bbox` order).
     /// - Throws: `.invalidOption` unless there are four finite numbers, longitudes within
     ///   ±180, latitudes within ±90, and min ≤ max on both axes. A box crossing the
@@ -100,13 +63,7 @@ public struct BoundingBox: Sendable, Equatable {
         guard v[1] <= v[3] else {
             throw .invalidOption(option: option, value: text, reason: "minLat \(v[1]) is greater than maxLat \(v[3]); swap them")
         }
-        return BoundingBox(minLon: v[0], minLat: v[1], maxLon: v[2], maxLat: v[3])
-    }
-
-    /// Whether the point lies inside or on the edge.
-    @inline(__always)
-    public func contains(lon: Double, lat: Double) -> Bool {
-        lon >= minLon && lon <= maxLon && lat >= minLat && lat <= maxLat
+        return BoundingBox(minLongitude: v[0], minLatitude: v[1], maxLongitude: v[2], maxLatitude: v[3])
     }
 }
 
@@ -121,26 +78,17 @@ public struct BoundingBox: Sendable, Equatable {
 ///
 /// Not `Sendable`: a `--within` region holds GEOS geometries bound to one thread.
 public struct ListingFilter {
-    /// Categories kept (nil: all).
-    public var categories: Set<ListingCategory>?
-    /// Floor area in square metres.
-    public var area: ValueRange?
-    /// Deposit in units of 10,000 KRW.
-    public var deposit: ValueRange?
-    /// Monthly rent in units of 10,000 KRW (0 for jeonse).
-    public var rent: ValueRange?
+    /// Category, floor area (m²), deposit and monthly rent (both in units of 10,000 KRW;
+    /// rent 0 for jeonse).
+    public var attributes: AttributeFilter
     /// Longitude/latitude box in degrees.
     public var bbox: BoundingBox?
     /// Polygons the point must lie in or on (`--within`).
     public var region: Region?
 
     /// A filter of the conditions given; with none it keeps everything.
-    public init(categories: Set<ListingCategory>? = nil, area: ValueRange? = nil, deposit: ValueRange? = nil,
-                rent: ValueRange? = nil, bbox: BoundingBox? = nil, region: Region? = nil) {
-        self.categories = categories
-        self.area = area
-        self.deposit = deposit
-        self.rent = rent
+    public init(attributes: AttributeFilter = AttributeFilter(), bbox: BoundingBox? = nil, region: Region? = nil) {
+        self.attributes = attributes
         self.bbox = bbox
         self.region = region
     }
@@ -152,17 +100,15 @@ public struct ListingFilter {
     public static let rentNames = ["monthly_rent", "rent"]
 
     /// Whether no condition is set.
-    public var isEmpty: Bool {
-        categories == nil && area == nil && deposit == nil && rent == nil && bbox == nil && region == nil
-    }
+    public var isEmpty: Bool { attributes.isEmpty && bbox == nil && region == nil }
 
     /// Whether latitude and longitude are needed.
     public var needsLonLat: Bool { bbox != nil || region != nil }
 
     /// Parses a comma-separated category list such as `apartment,officetel`.
     /// - Throws: `.invalidOption` naming an unknown category and listing the known ones.
-    public static func parseCategories(_ text: String, option: String = "--category") throws(DatasetError) -> Set<ListingCategory> {
-        var set = Set<ListingCategory>()
+    public static func parseCategories(_ text: String, option: String = "--category") throws(DatasetError) -> CategorySet {
+        var set = CategorySet(mask: 0)
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingWhitespace().lowercased()
             guard let c = ListingCategory(rawValue: name) else {
@@ -176,7 +122,7 @@ public struct ListingFilter {
 
     /// The UTF-8 names of the kept categories, for matching fields without making strings.
     var categoryBytes: [[UInt8]] {
-        (categories ?? []).sorted().map { Array($0.rawValue.utf8) }
+        (attributes.categories?.categories ?? []).map { Array($0.rawValue.utf8) }
     }
 
     /// Whether a category field (raw bytes) names one of `names`: spaces trimmed, ASCII
@@ -195,11 +141,5 @@ public struct ListingFilter {
             return true
         }
         return false
-    }
-
-    /// Whether the numeric attributes pass (nil: the attribute is not filtered).
-    @inline(__always)
-    func numbersPass(area a: Double, deposit d: Double, rent r: Double) -> Bool {
-        (area?.contains(a) ?? true) && (deposit?.contains(d) ?? true) && (rent?.contains(r) ?? true)
     }
 }

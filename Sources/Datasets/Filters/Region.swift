@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Geo
+import Pins
 
 /// The polygons of a `--within` file, for point-in-polygon filtering with GEOS prepared
 /// geometries. Coordinates are longitude/latitude degrees (x = longitude), the GeoJSON
@@ -40,8 +41,8 @@ public final class Region {
                 let polygon = try context.polygon(exterior: rings[0], holes: Array(rings.dropFirst()))
                 prepared.append(try polygon.prepared())
                 let shell = rings[0]
-                envelopes.append(BoundingBox(minLon: shell.x.min()!, minLat: shell.y.min()!,
-                                             maxLon: shell.x.max()!, maxLat: shell.y.max()!))
+                envelopes.append(BoundingBox(minLongitude: shell.x.min()!, minLatitude: shell.y.min()!,
+                                             maxLongitude: shell.x.max()!, maxLatitude: shell.y.max()!))
             }
         } catch {
             throw .invalidRegion(path: path, reason: "a polygon cannot be built: \(error)")
@@ -89,7 +90,7 @@ public final class Region {
         for (k, polygon) in prepared.enumerated() {
             let box = envelopes[k]
             var index: [Int] = [], xs: [Double] = [], ys: [Double] = []
-            for i in lon.indices where !inside[i] && box.contains(lon: lon[i], lat: lat[i]) {
+            for i in lon.indices where !inside[i] && box.contains(longitude: lon[i], latitude: lat[i]) {
                 index.append(i); xs.append(lon[i]); ys.append(lat[i])
             }
             if index.isEmpty { continue }

@@ -1,3 +1,5 @@
+import Pins
+
 /// Where a scenario's listings lie and how prices vary over that area.
 ///
 /// The extent is a longitude/latitude box, optionally narrowed by a polygon (a coastline).
@@ -42,7 +44,7 @@ public struct CityExtent: Sendable {
     /// Seoul: lat 37.41–37.70, lon 126.76–127.18 (the city and its inner ring).
     public static let seoul = CityExtent(
         name: "Seoul",
-        box: BoundingBox(minLon: 126.76, minLat: 37.41, maxLon: 127.18, maxLat: 37.70),
+        box: BoundingBox(minLongitude: 126.76, minLatitude: 37.41, maxLongitude: 127.18, maxLatitude: 37.70),
         polygon: nil,
         referenceLatitude: 37.555,
         // WGS 84 at 37.555°N.
@@ -62,7 +64,7 @@ public struct CityExtent: Sendable {
     /// administrative boundary: its job is a non-rectangular extent with a coastline.
     public static let busan = CityExtent(
         name: "Busan",
-        box: BoundingBox(minLon: 128.80, minLat: 35.045, maxLon: 129.30, maxLat: 35.39),
+        box: BoundingBox(minLongitude: 128.80, minLatitude: 35.045, maxLongitude: 129.30, maxLatitude: 35.39),
         polygon: [
             (128.860, 35.200), (128.960, 35.250), (129.010, 35.330), (129.080, 35.390),
             (129.190, 35.390), (129.300, 35.340), (129.260, 35.270), (129.225, 35.215),
@@ -85,7 +87,7 @@ public struct CityExtent: Sendable {
     /// ray casting in plain Swift, so the generator needs no GEOS and stays deterministic).
     /// - Complexity: O(polygon vertices).
     public func contains(lon: Double, lat: Double) -> Bool {
-        guard box.contains(lon: lon, lat: lat) else { return false }
+        guard box.contains(longitude: lon, latitude: lat) else { return false }
         guard let ring = polygon else { return true }
         var inside = false
         var j = ring.count - 1

@@ -1,4 +1,5 @@
 import Geo
+import Pins
 
 /// Output formats for generated listings, chosen by file extension.
 public enum ListingFormat: String, Sendable {
@@ -122,11 +123,11 @@ public enum GeneratedListings {
     public static func mask(_ chunk: ListingChunk, filter: ListingFilter) throws(DatasetError) -> [Bool] {
         var mask = [Bool](repeating: true, count: chunk.count)
         for i in 0..<chunk.count {
-            if let set = filter.categories, !set.contains(chunk.category[i]) { mask[i] = false; continue }
-            if !filter.numbersPass(area: chunk.area[i], deposit: Double(chunk.deposit[i]), rent: Double(chunk.rent[i])) {
+            if let set = filter.attributes.categories, !set.contains(chunk.category[i]) { mask[i] = false; continue }
+            if !filter.attributes.numbersPass(area: chunk.area[i], deposit: Double(chunk.deposit[i]), monthlyRent: Double(chunk.rent[i])) {
                 mask[i] = false; continue
             }
-            if let box = filter.bbox, !box.contains(lon: chunk.lon[i], lat: chunk.lat[i]) { mask[i] = false }
+            if let box = filter.bbox, !box.contains(longitude: chunk.lon[i], latitude: chunk.lat[i]) { mask[i] = false }
         }
         if let region = filter.region {
             let inside = try region.covers(lon: chunk.lon, lat: chunk.lat)

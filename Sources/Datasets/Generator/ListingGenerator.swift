@@ -1,4 +1,5 @@
 import Geo
+import Pins
 
 /// Generated listings as a struct of arrays: one entry per listing in each array.
 public struct ListingChunk: Sendable, Equatable {
@@ -119,7 +120,7 @@ public struct ListingGenerator: Sendable {
             if buildings[k].left == 0 { newBuilding(k) }
             buildings[k].left -= 1
             let b = buildings[k]
-            let unit = profiles[b.category.index].unit(floors: b.floors, level: b.level, rng: &rng)
+            let unit = profiles[Int(b.category.code)].unit(floors: b.floors, level: b.level, rng: &rng)
             c.ids.append(nextID); nextID += 1
             c.lon.append(b.lon); c.lat.append(b.lat)
             c.truth.append(model.components[k].truth)
@@ -146,7 +147,7 @@ public struct ListingGenerator: Sendable {
                 if u < acc { b.category = category; break }
             }
         }
-        let profile = profiles[b.category.index]
+        let profile = profiles[Int(b.category.code)]
         b.left = rng.nextInt(in: comp.unitsPerBuilding ?? profile.unitsPerBuilding)
         b.floors = rng.nextInt(in: profile.floors)
         (b.lon, b.lat) = position(comp)
@@ -170,8 +171,8 @@ public struct ListingGenerator: Sendable {
                 lon = comp.centreLon + (along * dx - across * dy) / e.metresPerDegreeLon
                 lat = comp.centreLat + (along * dy + across * dx) / e.metresPerDegreeLat
             case .uniform:
-                lon = rng.nextDouble(in: e.box.minLon, e.box.maxLon)
-                lat = rng.nextDouble(in: e.box.minLat, e.box.maxLat)
+                lon = rng.nextDouble(in: e.box.minLongitude, e.box.maxLongitude)
+                lat = rng.nextDouble(in: e.box.minLatitude, e.box.maxLatitude)
             }
             lon = Self.round6(lon); lat = Self.round6(lat)
             if e.contains(lon: lon, lat: lat) { return (lon, lat) }
@@ -184,20 +185,6 @@ public struct ListingGenerator: Sendable {
     /// what was checked against the extent and projected.
     @inline(__always)
     static func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
-}
-
-extension ListingCategory {
-    /// Position in `allCases`.
-    var index: Int {
-        switch self {
-        case .apartment: return 0
-        case .officetel: return 1
-        case .villa: return 2
-        case .oneRoom: return 3
-        case .twoRoom: return 4
-        case .store: return 5
-        }
-    }
 }
 
 /// Draws items without replacement in proportion to their remaining counts (a Fenwick, or

@@ -1,3 +1,5 @@
+import Pins
+
 /// One cluster, or the background, of a scenario model.
 public struct ScenarioComponent: Sendable, Equatable {
     /// How the component's buildings are spread around its centre.
@@ -167,7 +169,7 @@ public struct ScenarioModel: Sendable {
             all.append(c)
         }
         if background > 0 {
-            let centre = (lon: (extent.box.minLon + extent.box.maxLon) / 2, lat: (extent.box.minLat + extent.box.maxLat) / 2)
+            let centre = (lon: (extent.box.minLongitude + extent.box.maxLongitude) / 2, lat: (extent.box.minLatitude + extent.box.maxLatitude) / 2)
             all.append(ScenarioComponent(truth: -1, count: background, centreLon: centre.lon, centreLat: centre.lat,
                                          shape: .uniform, category: nil, unitsPerBuilding: backgroundUnits))
         }
@@ -228,8 +230,8 @@ struct Placer {
     /// discs; see ``ScenarioModel`` for the rule.
     mutating func place(radius: Double, gap: Double, rng: inout SplitMix64) -> (lon: Double, lat: Double) {
         let box = extent.box
-        let width = (box.maxLon - box.minLon) * extent.metresPerDegreeLon
-        let height = (box.maxLat - box.minLat) * extent.metresPerDegreeLat
+        let width = (box.maxLongitude - box.minLongitude) * extent.metresPerDegreeLon
+        let height = (box.maxLatitude - box.minLatitude) * extent.metresPerDegreeLat
         // Keep the disc inside the box when it fits.
         let mx = min(radius, width / 2), my = min(radius, height / 2)
         var best: (x: Double, y: Double)?
@@ -254,12 +256,12 @@ struct Placer {
         }
         let p = best ?? (width / 2, height / 2)
         discs.append((p.x, p.y, radius))
-        return (box.minLon + p.x / extent.metresPerDegreeLon, box.minLat + p.y / extent.metresPerDegreeLat)
+        return (box.minLongitude + p.x / extent.metresPerDegreeLon, box.minLatitude + p.y / extent.metresPerDegreeLat)
     }
 
     private func contains(_ x: Double, _ y: Double) -> Bool {
-        extent.contains(lon: extent.box.minLon + x / extent.metresPerDegreeLon,
-                        lat: extent.box.minLat + y / extent.metresPerDegreeLat)
+        extent.contains(lon: extent.box.minLongitude + x / extent.metresPerDegreeLon,
+                        lat: extent.box.minLatitude + y / extent.metresPerDegreeLat)
     }
 
     /// Whether the centre and eight points around the disc's rim are inside the extent.

@@ -1,3 +1,5 @@
+import Pins
+
 /// Listings with their attributes, for the map-pin commands (`pins`, `nearby`, `map --zoom`):
 /// longitude/latitude, id, category, area, deposit, monthly rent and a location key (a
 /// building id), column by column.

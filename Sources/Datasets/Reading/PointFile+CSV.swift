@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import Pins
 
 // The CSV side of `PointFile.read`.
 //
@@ -480,10 +481,10 @@ struct CSVPointVisitor: CSVVisitor {
             }
             roles[c] = role
         }
-        try attach(ListingFilter.categoryNames, .category, "--category", f.categories != nil)
-        try attach(ListingFilter.areaNames, .area, "--area", f.area != nil)
-        try attach(ListingFilter.depositNames, .deposit, "--deposit", f.deposit != nil)
-        try attach(ListingFilter.rentNames, .rent, "--rent", f.rent != nil)
+        try attach(ListingFilter.categoryNames, .category, "--category", f.attributes.categories != nil)
+        try attach(ListingFilter.areaNames, .area, "--area", f.attributes.area != nil)
+        try attach(ListingFilter.depositNames, .deposit, "--deposit", f.attributes.deposit != nil)
+        try attach(ListingFilter.rentNames, .rent, "--rent", f.attributes.monthlyRent != nil)
     }
 }
 

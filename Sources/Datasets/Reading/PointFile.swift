@@ -1,3 +1,5 @@
+import Pins
+
 /// The points of a CSV or GeoJSON file, read column by column: coordinates as numbers, ids
 /// compactly, and nothing else kept, so a million-row file costs about 30 bytes a row in
 /// memory. With a ``ListingFilter`` only the rows that pass are kept; the attribute and
@@ -191,8 +193,8 @@ public struct PointFile: Sendable {
     /// is tested afterwards, over all such rows at once).
     @inline(__always)
     static func passes(_ r: RowValues, _ f: ListingFilter) -> Bool {
-        guard r.categoryOK, f.numbersPass(area: r.area, deposit: r.deposit, rent: r.rent) else { return false }
-        if let box = f.bbox, !box.contains(lon: r.lon, lat: r.lat) { return false }
+        guard r.categoryOK, f.attributes.numbersPass(area: r.area, deposit: r.deposit, monthlyRent: r.rent) else { return false }
+        if let box = f.bbox, !box.contains(longitude: r.lon, latitude: r.lat) { return false }
         return true
     }
 
@@ -241,7 +243,7 @@ public struct PointFile: Sendable {
                 for m in p.properties where !seen.contains(m.key) { seen.insert(m.key); keys.append(m.key) }
                 var row = RowValues(lon: p.lon, lat: p.lat)
                 if let f = filter {
-                    if f.categories != nil {
+                    if f.attributes.categories != nil {
                         let v = try property(ListingFilter.categoryNames, "--category")
                         if case .string(let s) = v {
                             var s = s
@@ -250,9 +252,9 @@ public struct PointFile: Sendable {
                             row.categoryOK = false
                         }
                     }
-                    if f.area != nil { row.area = try number(ListingFilter.areaNames, "--area") }
-                    if f.deposit != nil { row.deposit = try number(ListingFilter.depositNames, "--deposit") }
-                    if f.rent != nil { row.rent = try number(ListingFilter.rentNames, "--rent") }
+                    if f.attributes.area != nil { row.area = try number(ListingFilter.areaNames, "--area") }
+                    if f.attributes.deposit != nil { row.deposit = try number(ListingFilter.depositNames, "--deposit") }
+                    if f.attributes.monthlyRent != nil { row.rent = try number(ListingFilter.rentNames, "--rent") }
                     if !passes(row, f) { b.total += 1; return }
                 }
                 // Everything that can fail before anything is kept, so a skipped feature leaves

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Numbers for the map-pin outputs, formatted by the C library's `printf` so that they read
+/// the same as every earlier release's.
+public enum FormatNumber {
+    /// `v` with exactly `decimals` places (`%.{decimals}f`).
+    public static func fixed(_ v: Double, decimals: Int) -> String { printf("%.\(decimals)f", v) }
+
+    /// `v` rounded to `decimals` places, trailing zeros (and a trailing point) dropped.
+    public static func trimmed(_ v: Double, decimals: Int) -> String {
+        var text = fixed(v, decimals: decimals)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+
+    /// `printf`'s rendering of `arguments` by `format`.
+    public static func printf(_ format: String, _ arguments: CVarArg...) -> String {
+        withVaList(arguments) { list in
+            var buffer = [CChar](repeating: 0, count: 128)
+            let needed = Int(vsnprintf(&buffer, buffer.count, format, list))
+            if needed >= buffer.count {
+                buffer = [CChar](repeating: 0, count: needed + 1)
+                _ = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+            }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Datasets
+import Metrics
+import Pins
+
+/// `bench --pins-zooms`: map pins per zoom on one dataset, four ways — a PinIndex (privacy
+/// mask first), the supercluster baseline in Pins (its defaults: radius 40 px of 512-px tiles,
+/// true positions), a grid of 40-pixel cells (one pin per occupied cell at its centroid) and the
+/// pysupercluster package (C++ from Python, the same defaults) — scored the same way: pins per
+/// phone viewport (390 × 844 pt), ARI of the zoom's grouping against the truth column, overlap
+/// rate of the discs drawn at 25–50 pt (the PinIndex's size rule for all), build time, viewport
+/// query times and peak memory.
+///
+/// Each implementation runs in a process of its own through `CellProcess`, as the benchmark's
+/// clustering cells do (`geocluster pins-cell`, `PinsCell`; or scripts/peers/peer_cell.py
+/// `--pins-zooms` for pysupercluster), so its time and memory are its own; all get the same
+/// viewports (written here, centred on random listings, SplitMix64 with the bench seed). This
+/// process scores what they write, the same way for all.
+public enum PinsComparison {
+    /// Where the processes are and what they may take.
+    public struct Setup: Sendable {
+        /// The geocluster executable that runs `pins-cell`.
+        public var executable: String
+        public var python: String
+        public var peerScript: String
+        /// Seconds before a cell is killed.
+        public var timeout: Double
+        public var seed: UInt64
+
+        public init(executable: String, python: String, peerScript: String, timeout: Double, seed: UInt64) {
+            self.executable = executable; self.python = python; self.peerScript = peerScript
+            self.timeout = timeout; self.seed = seed
+        }
+    }
+
+    public static let implementations = PinsCell.implementations + ["pysupercluster"]
+
+    /// The comparison on the listing file `path` at `zooms`; the cells' files go to `folder`.
+    public static func run(path: String, dataset: String, zooms: ClosedRange<Int>, setup: Setup, folder: String) throws -> [PinsRow] {
+        let file = try ListingFile.read(path: path, locationColumn: nil, required: false)
+        let truth: [Int32]? = (try? LabelFile.read(path: path, columns: ["truth"], option: "--pins-zooms"))?.labels
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let viewports = folder + "/viewports.csv"
+        try AtomicFile.write(viewportsCSV(longitudes: file.longitudes, latitudes: file.latitudes, zooms: zooms, seed: setup.seed), to: viewports)
+        var rows: [PinsRow] = []
+        for implementation in implementations {
+            let cell = ImplementationRun(dataset: dataset, implementation: implementation, zooms: zooms,
+                                         folder: folder + "/" + implementation, count: file.count, truth: truth)
+            try FileManager.default.createDirectory(atPath: cell.folder, withIntermediateDirectories: true)
+            rows += cell.run(path: path, viewports: viewports, setup: setup)
+        }
+        return rows
+    }
+
+    /// One implementation's cell: its process, then its rows.
+    struct ImplementationRun {
+        var dataset: String, implementation: String, zooms: ClosedRange<Int>, folder: String
+        /// Listings in the file, and its truth column if it has one.
+        var count: Int, truth: [Int32]?
+        var report: String { folder + "/report.json" }
+        var pins: String { folder + "/pins.csv" }
+        var labels: String { folder + "/labels.i32" }
+
+        /// Every zoom's row with the same status and error.
+        func failed(_ status: RunStatus, _ error: String) -> [PinsRow] {
+            zooms.map { PinsRow(dataset: dataset, implementation: implementation, zoom: $0, status: status, error: error) }
+        }
+
+        /// The process's executable and arguments (nil: the peer script is missing).
+        func command(path: String, viewports: String, setup: Setup) -> (String, [String])? {
+            let zoomText = "\(zooms.lowerBound)-\(zooms.upperBound)"
+            guard implementation == "pysupercluster" else {
+                return (setup.executable, ["pins-cell", path, "--implementation", implementation, "--zooms", zoomText,
+                                           "--viewports", viewports, "--seed", "\(setup.seed)", "--pins", pins,
+                                           "--labels", labels, "--report", report])
+            }
+            guard FileManager.default.fileExists(atPath: setup.peerScript) else { return nil }
+            return (setup.python, [setup.peerScript, "--peer", "supercluster", "--input", path, "--pins-zooms", zoomText,
+                                   "--viewports", viewports, "--pins", pins, "--labels", labels, "--report", report])
+        }
+
+        /// Runs the cell's process and scores what it wrote.
+        func run(path: String, viewports: String, setup: Setup) -> [PinsRow] {
+            guard let (executable, arguments) = command(path: path, viewports: viewports, setup: setup) else {
+                return failed(.unavailable, "\(setup.peerScript) not found: run from the geocluster checkout or give --peer-script")
+            }
+            let outcome = CellProcess.run(executable: Bench.resolve(executable), arguments: arguments, timeout: setup.timeout,
+                                          stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt")
+            let lastLine = outcome.stderrTail.split(separator: "\n").last.map(String.init) ?? ""
+            switch outcome.exit {
+            case .timedOut: return failed(.timeout, "killed after the \(FormatNumber.printf("%g", setup.timeout)) s timeout")
+            case let .signalled(signal):
+                return failed(.crashed, "ended by signal \(signal)" + (signal == 9 ? " (SIGKILL: out of memory?)" : ""))
+            case let .notStarted(reason):
+                return failed(implementation == "pysupercluster" ? .unavailable : .error, "could not start: \(reason)")
+            case .exited: break
+            }
+            guard let data = FileManager.default.contents(atPath: report),
+                  let r = try? JSONDecoder().decode(PinsCellReport.self, from: data) else {
+                return failed(.error, "no report" + (lastLine.isEmpty ? "" : ": \(lastLine)"))
+            }
+            guard r.status == "ok", let entries = r.zooms else {
+                return failed(RunStatus(rawValue: r.status) ?? .error, r.error ?? "status \(r.status)")
+            }
+            do {
+                return try score(r, entries)
+            } catch {
+                return failed(.error, "\(error)")
+            }
+        }
+
+        /// The rows of a finished cell, scored from its pins and labels files.
+        func score(_ r: PinsCellReport, _ entries: [PinsCellReport.Zoom]) throws -> [PinsRow] {
+            let pinsByZoom = try readPins(pins)
+            let labels = try readLabels(self.labels, count: count, blocks: entries.count)
+            let n = count
+            var rows: [PinsRow] = []
+            for (k, e) in entries.enumerated() {
+                var row = PinsRow(dataset: dataset, implementation: implementation, version: r.version ?? "", zoom: e.zoom)
+                let drawn = pinsByZoom[e.zoom] ?? ([], [], [])
+                row.pins = drawn.0.count
+                row.pinsPerViewport = Double(e.viewport_pins) / Double(PinsRow.viewportsPerZoom)
+                if let truth, truth.count == n {
+                    row.ari = try? ContingencyTable(truth: truth, predicted: Array(labels[(k * n)..<((k + 1) * n)])).adjustedRandIndex()
+                }
+                let sizes = PinOptions(privacy: .disabled)
+                row.overlap = PinOverlap.rate(longitudes: drawn.0, latitudes: drawn.1, diameters: drawn.2.map { sizes.diameter(count: $0) }, zoom: e.zoom)
+                row.buildSeconds = e.build_seconds ?? r.build_seconds
+                if !e.query_seconds.isEmpty {
+                    row.queryP50 = percentile(e.query_seconds, 0.5)
+                    row.queryP99 = percentile(e.query_seconds, 0.99)
+                }
+                row.peakMegabytes = r.peak_mb
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+
+    /// `percentile` of `values` (nearest rank, as the benchmark's other percentiles).
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let s = values.sorted()
+        return s[min(s.count - 1, Int(Double(s.count) * p))]
+    }
+
+    /// Phone viewports (390 × 844 pt at the zoom) centred on listings drawn by SplitMix64(seed),
+    /// `PinsRow.viewportsPerZoom` per zoom, as CSV `zoom,min_lon,min_lat,max_lon,max_lat`.
+    public static func viewportsCSV(longitudes: [Double], latitudes: [Double], zooms: ClosedRange<Int>, seed: UInt64) -> String {
+        var g = SplitMix64(seed: seed)
+        var text = "zoom,min_lon,min_lat,max_lon,max_lat\n"
+        func f(_ v: Double) -> String { FormatNumber.fixed(v, decimals: 9) }
+        for z in zooms {
+            for _ in 0..<PinsRow.viewportsPerZoom {
+                let i = Int(g.next() % UInt64(longitudes.count))
+                let lat = latitudes[i], lon = longitudes[i]
+                let mpp = WebMercator.metresPerPixel(zoom: Double(z), latitude: lat)
+                let m = WebMercator.metresPerDegree(latitude: lat)
+                let w = min(195 * mpp / m.longitude, 179), h = 422 * mpp / m.latitude
+                text += "\(z),\(f(max(lon - w, -180))),\(f(max(lat - h, -85))),\(f(min(lon + w, 180))),\(f(min(lat + h, 85)))\n"
+            }
+        }
+        return text
+    }
+
+    /// The viewports of `viewportsCSV`, by zoom.
+    public static func readViewports(_ path: String) throws -> [Int: [BoundingBox]] {
+        var out: [Int: [BoundingBox]] = [:]
+        for fields in try lines(path) {
+            guard fields.count == 5, let z = Int(fields[0]), let a = Double(fields[1]), let b = Double(fields[2]),
+                  let c = Double(fields[3]), let d = Double(fields[4]) else {
+                throw HarnessError.bench("\(path): a line is not zoom,min_lon,min_lat,max_lon,max_lat")
+            }
+            out[z, default: []].append(BoundingBox(minLongitude: a, minLatitude: b, maxLongitude: c, maxLatitude: d))
+        }
+        return out
+    }
+
+    /// A cell's pins file, by zoom: longitudes, latitudes, counts.
+    static func readPins(_ path: String) throws -> [Int: ([Double], [Double], [Int])] {
+        var out: [Int: ([Double], [Double], [Int])] = [:]
+        for fields in try lines(path) {
+            guard fields.count == 4, let z = Int(fields[0]), let lon = Double(fields[1]), let lat = Double(fields[2]),
+                  let c = Double(fields[3]) else { throw HarnessError.bench("\(path): a line is not zoom,longitude,latitude,count") }
+            out[z, default: ([], [], [])].0.append(lon)
+            out[z]!.1.append(lat)
+            out[z]!.2.append(Int(c))
+        }
+        return out
+    }
+
+    /// A cell's labels file: `blocks` × `count` little-endian Int32.
+    static func readLabels(_ path: String, count: Int, blocks: Int) throws -> [Int32] {
+        guard let data = FileManager.default.contents(atPath: path), data.count == count * blocks * 4 else {
+            throw HarnessError.bench("\(path): expected \(blocks) blocks of \(count) Int32 labels")
+        }
+        return data.withUnsafeBytes { raw in (0..<(count * blocks)).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) } }
+    }
+
+    /// The comma-separated fields of every line after the header.
+    static func lines(_ path: String) throws -> [[Substring]] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw HarnessError.bench("\(path): cannot read it") }
+        return text.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    }
+}

@@ -1,0 +1,132 @@
+import Datasets
+import Pins
+
+/// `geocluster pins`: the map pins of a listing file at some zooms, written as one GeoJSON
+/// FeatureCollection (every position a displayed one; no true coordinate is written).
+public enum PinsExport {
+    /// Builds the index and writes every zoom's pins to `request.output` (whole or not at all).
+    /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
+    public static func write(_ request: PinsRequest) throws -> PinsSummary {
+        try AtomicFile.checkDestination(request.output)
+        let policy = try request.source.policy()
+        var data = try request.source.read(request.input)
+        // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
+        // farther than any other), so it skips the core distances.
+        let options = PinOptions(privacy: policy, radius: request.radius,
+                                 minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
+        let index = try PinIndex(listings: data.takeListings(), options: options)
+        var writer = try GeoJSONWriter(path: request.output)
+        var written: [(zoom: Int, pins: Int)] = []
+        for z in request.zooms {
+            let pins = try index.pins(zoom: Double(z), bbox: request.bbox, filter: request.filter)
+            for pin in pins {
+                try PinFeature.write(pin, zoom: z, index: index, source: data, filter: request.filter,
+                                     leaves: request.leaves, to: &writer)
+            }
+            written.append((z, pins.count))
+        }
+        try writer.commit()
+        return PinsSummary(listings: data.count, locations: index.locationCount, pinsPerZoom: written)
+    }
+}
+
+/// One pin as a GeoJSON feature (the properties `geocluster pins --help` lists).
+enum PinFeature {
+    static func write(_ pin: Pin, zoom: Int, index: PinIndex, source: PinSource, filter: AttributeFilter?, leaves: Bool,
+                      to w: inout GeoJSONWriter) throws {
+        w.beginFeature(lon: pin.longitude, lat: pin.latitude, decimals: 7)
+        w.property("zoom", zoom)
+        w.property("id", String(pin.id.rawValue))
+        w.property("kind", pin.kind.rawValue)
+        w.property("count", pin.count)
+        w.property("diameter", pin.diameter, decimals: 1)
+        w.property("expansion_zoom", json: pin.expansionZoom.map { .number(String($0)) } ?? .null)
+        w.property("same_location", json: .bool(pin.sameLocation))
+        let b = pin.bbox
+        w.property("bbox", json: .array([b.minLongitude, b.minLatitude, b.maxLongitude, b.maxLatitude].map { number($0, 7) }))
+        w.property("median_deposit", json: pin.medianDeposit.map { number($0, 2) } ?? .null)
+        w.property("median_monthly_rent", json: pin.medianMonthlyRent.map { number($0, 2) } ?? .null)
+        w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
+            ListingCategory(code: code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
+        }))
+        if let id = pin.listingID, let leaf = try index.leaves(of: pin.id, limit: 1, cursor: nil).leaves.first {
+            // The listing's own attributes, from the index (which holds them for leaves).
+            w.property("listing_id", inferring: source.idText(id))
+            w.property("category", json: leaf.category.flatMap(ListingCategory.init(code:)).map { .string($0.rawValue) } ?? .null)
+            w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
+            w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
+            w.property("monthly_rent", json: leaf.monthlyRent.map { number($0, 2) } ?? .null)
+        }
+        if leaves { w.property("leaves", json: .array(try leafIDs(pin, index: index, source: source, filter: filter))) }
+        try w.endFeature()
+    }
+
+    /// The ids of a pin's listings that pass `filter`, as JSON numbers where the id text is one.
+    static func leafIDs(_ pin: Pin, index: PinIndex, source: PinSource, filter: AttributeFilter?) throws -> [JSONValue] {
+        var ids: [JSONValue] = []
+        var cursor: PinCursor? = nil
+        repeat {
+            let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
+            for leaf in page.leaves where filter.map({ passes(leaf, $0) }) ?? true {
+                let text = source.idText(leaf.id)
+                ids.append(JSONText.isNumber(text) ? .number(text) : .string(text))
+            }
+            cursor = page.next
+        } while cursor != nil
+        return ids
+    }
+
+    /// A number rounded to `decimals` places, trailing zeros dropped, as JSON.
+    static func number(_ v: Double, _ decimals: Int) -> JSONValue { .number(FormatNumber.trimmed(v, decimals: decimals)) }
+
+    /// Whether a leaf passes a filter (what a filtered pin counts).
+    static func passes(_ leaf: PinLeaf, _ f: AttributeFilter) -> Bool {
+        if let c = f.categories, !(leaf.category.map { c.contains($0) } ?? false) { return false }
+        func within(_ r: ValueRange?, _ v: Double?) -> Bool { r.map { $0.contains(v ?? .nan) } ?? true }
+        return within(f.area, leaf.area) && within(f.deposit, leaf.deposit) && within(f.monthlyRent, leaf.monthlyRent)
+    }
+}
+
+/// What `PinsExport.write` writes: the `geocluster pins` options.
+public struct PinsRequest {
+    public var input: String
+    public var source: PinSourceSettings
+    /// Merge threshold in pixels of 256-pixel tiles.
+    public var radius: Double
+    /// HDBSCAN's min_samples for the hierarchy (the location itself counted).
+    public var minPoints: Int
+    /// The zooms, ascending.
+    public var zooms: [Int]
+    /// Only pins whose centroid lies in the box.
+    public var bbox: BoundingBox?
+    /// Query-time filter: pins over the listings that pass.
+    public var filter: AttributeFilter?
+    /// Add each pin's listing ids.
+    public var leaves: Bool
+    public var output: String
+
+    public init(input: String, source: PinSourceSettings, radius: Double = 40, minPoints: Int = 2, zooms: [Int],
+                bbox: BoundingBox? = nil, filter: AttributeFilter? = nil, leaves: Bool = false, output: String) {
+        self.input = input; self.source = source; self.radius = radius; self.minPoints = minPoints
+        self.zooms = zooms; self.bbox = bbox; self.filter = filter; self.leaves = leaves; self.output = output
+    }
+}
+
+/// What `PinsExport.write` wrote.
+public struct PinsSummary: Sendable, Equatable {
+    public var listings: Int
+    public var locations: Int
+    /// Pins per zoom, in the request's order.
+    public var pinsPerZoom: [(zoom: Int, pins: Int)]
+
+    /// What `geocluster pins` reports on standard error (before the output's name).
+    public var report: String {
+        "\(listings) listings at \(locations) locations; pins per zoom: "
+            + pinsPerZoom.map { "z\($0.zoom) \($0.pins)" }.joined(separator: ", ")
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.listings == b.listings && a.locations == b.locations
+            && a.pinsPerZoom.elementsEqual(b.pinsPerZoom) { $0.zoom == $1.zoom && $0.pins == $1.pins }
+    }
+}

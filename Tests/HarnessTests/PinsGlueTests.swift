@@ -1,0 +1,131 @@
+import Datasets
+import Foundation
+@testable import Harness
+import Pins
+import TestSupport
+import Testing
+
+/// The map-pin glue as library calls: the listing-file adapter, the `pins` and `nearby`
+/// outputs, one pins cell and the comparison's scoring, without a process of geocluster.
+@Suite("Map-pin glue")
+struct PinsGlueTests {
+    /// `n` listings in four buildings' worth of blocks around Seoul, with categories and prices;
+    /// ids are text when `textIDs`.
+    static func listingsCSV(_ n: Int, textIDs: Bool = false) -> String {
+        var g = Datasets.SplitMix64(seed: 5)
+        var text = "id,lat,lon,truth,category,area_m2,deposit,monthly_rent,building_id\n"
+        let categories = ListingCategory.allCases
+        for i in 0..<n {
+            let block = i % 4
+            let lat = 37.50 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+            let lon = 127.00 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+            let category = categories[i % categories.count].rawValue
+            text += "\(textIDs ? "L\(i)" : "\(i)"),\(lat),\(lon),\(block),\(category),\(30 + i % 50),\(1000 + 100 * i),\(i % 3 == 0 ? 0 : 50),b\(i / 2)\n"
+        }
+        return text
+    }
+
+    @Test("PinSource: ids, text ids back from their hashes, category codes")
+    func source() throws {
+        try withTemporaryFolder { folder in
+            let path = try folder.write(Self.listingsCSV(40, textIDs: true), to: "l.csv")
+            var source = try PinSource.read(path: path, locationColumn: nil)
+            #expect(source.count == 40)
+            let listings = source.takeListings()
+            #expect(listings.count == 40)
+            #expect(source.listings.count == 0)
+            #expect(source.idText(PinSource.listingID("L7")) == "L7")
+            #expect(PinSource.listingID("123") == 123)
+            #expect(ListingCategory(code: ListingCategory.villa.code) == .villa)
+            #expect(ListingCategory(code: ListingCategory.noneCode) == nil)
+        }
+    }
+
+    @Test("PinsExport writes every zoom's pins; its summary counts them")
+    func export() throws {
+        try withTemporaryFolder { folder in
+            let path = try folder.write(Self.listingsCSV(200), to: "l.csv")
+            let output = folder.path("pins.geojson")
+            let request = PinsRequest(input: path, source: PinSourceSettings(privacySeed: 9), zooms: [8, 16],
+                                      filter: AttributeFilter(monthlyRent: ValueRange(lower: 0, upper: 0)),
+                                      leaves: true, output: output)
+            let summary = try PinsExport.write(request)
+            #expect(summary.listings == 200)
+            #expect(summary.pinsPerZoom.map(\.zoom) == [8, 16])
+            #expect(summary.pinsPerZoom[0].pins <= summary.pinsPerZoom[1].pins)
+            let text = try folder.read("pins.geojson")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let features = try #require(json["features"] as? [[String: Any]])
+            #expect(features.count == summary.pinsPerZoom.reduce(0) { $0 + $1.pins })
+            #expect(summary.report.hasPrefix("200 listings at "))
+            // Only listings with no monthly rent (every third id) are counted and listed.
+            let leaves = features.flatMap { ($0["properties"] as? [String: Any])?["leaves"] as? [Int] ?? [] }
+            #expect(!leaves.isEmpty && leaves.allSatisfy { $0 % 3 == 0 })
+        }
+    }
+
+    @Test("PinsNearby lists the nearest listings, returning the CSV when there is no output file")
+    func nearby() throws {
+        try withTemporaryFolder { folder in
+            let path = try folder.write(Self.listingsCSV(100), to: "l.csv")
+            let request = NearbyRequest(input: path, source: PinSourceSettings(privacySeed: nil), longitude: 127.0,
+                                        latitude: 37.5, radius: 3000, limit: 10)
+            let result = try PinsNearby.run(request)
+            #expect(result.listed == 10 && result.total >= 10)
+            let lines = try #require(result.text).split(separator: "\n")
+            #expect(lines.first == "id,distance_m,lat,lon,category,area_m2,deposit,monthly_rent")
+            #expect(lines.count == 11)
+            var written = request
+            written.output = folder.path("near.csv")
+            #expect(try PinsNearby.run(written).text == nil)
+            #expect(try folder.read("near.csv") == result.text)
+        }
+    }
+
+    @Test("a pins cell of each implementation writes its report, pins and labels; the comparison scores them",
+          arguments: PinsCell.implementations)
+    func cell(_ implementation: String) throws {
+        try withTemporaryFolder { folder in
+            let n = 120
+            let path = try folder.write(Self.listingsCSV(n), to: "l.csv")
+            let file = try ListingFile.read(path: path, locationColumn: nil, required: false)
+            let viewports = try folder.write(PinsComparison.viewportsCSV(longitudes: file.longitudes, latitudes: file.latitudes,
+                                                                         zooms: 10...12, seed: 3), to: "viewports.csv")
+            #expect(try PinsComparison.readViewports(viewports)[11]?.count == PinsRow.viewportsPerZoom)
+            let cell = PinsComparison.ImplementationRun(dataset: "d", implementation: implementation, zooms: 10...12, folder: folder.path,
+                                                        count: n, truth: (0..<n).map { Int32($0 % 4) })
+            let request = PinsCellRequest(input: path, implementation: implementation, zooms: 10...12, viewports: viewports,
+                                          seed: 3, pins: cell.pins, labels: cell.labels, report: cell.report, version: "test")
+            let report = try PinsCell.run(request)
+            #expect(report.status == "ok", "\(report.error ?? "")")
+            #expect(report.points == n && report.zooms?.map(\.zoom) == [10, 11, 12])
+            let rows = try cell.score(report, try #require(report.zooms))
+            #expect(rows.count == 3 && rows.allSatisfy { $0.status == .ok && $0.version == "test" })
+            #expect(rows.allSatisfy { ($0.pins ?? 0) >= 1 && ($0.ari ?? -1) >= -1 })
+        }
+    }
+
+    @Test("an unknown implementation is a failed report, not a thrown error")
+    func unknownImplementation() throws {
+        let request = PinsCellRequest(input: "/nonexistent.csv", implementation: "kmeans", zooms: 1...1, viewports: "",
+                                      seed: 1, pins: "", labels: "", report: "", version: "")
+        let report = PinsCell.measure(request)
+        #expect(report.status == "error")
+        #expect(report.error == "--implementation must be one of pinindex, supercluster, grid")
+        #expect(report.peak_mb != nil || !FileManager.default.fileExists(atPath: "/proc/self/status"))
+    }
+
+    @Test("the comparison runs its cells through CellProcess: an executable that cannot start is a row per zoom")
+    func comparisonWithoutExecutable() throws {
+        try withTemporaryFolder { folder in
+            let path = try folder.write(Self.listingsCSV(30), to: "l.csv")
+            let setup = PinsComparison.Setup(executable: folder.path("missing"), python: "python3",
+                                             peerScript: folder.path("peer_cell.py"), timeout: 5, seed: 1)
+            let rows = try PinsComparison.run(path: path, dataset: "d", zooms: 3...4, setup: setup, folder: folder.path("out"))
+            #expect(rows.count == PinsComparison.implementations.count * 2)
+            #expect(rows.filter { $0.implementation != "pysupercluster" }.allSatisfy { $0.status == .error && $0.error.hasPrefix("could not start") })
+            #expect(rows.filter { $0.implementation == "pysupercluster" }.allSatisfy { $0.status == .unavailable })
+            #expect(PinsComparison.percentile([3, 1, 2, 4], 0.5) == 3)
+        }
+    }
+}
