@@ -1,4 +1,5 @@
 import Datasets
+import Pins
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -113,11 +114,13 @@ extension ListingFilter {
         func number(_ v: Double) -> String { Method.number(v) }
         func range(_ r: ValueRange) -> String { (r.lower.map(number) ?? "") + ".." + (r.upper.map(number) ?? "") }
         var tokens: [String] = []
-        if let c = categories { tokens.append("--category=" + c.sorted().map(\.rawValue).joined(separator: ",")) }
-        if let r = area { tokens.append("--area=" + range(r)) }
-        if let r = deposit { tokens.append("--deposit=" + range(r)) }
-        if let r = rent { tokens.append("--rent=" + range(r)) }
-        if let b = bbox { tokens.append("--bbox=" + [b.minLon, b.minLat, b.maxLon, b.maxLat].map(number).joined(separator: ",")) }
+        if let c = attributes.categories { tokens.append("--category=" + c.categories.map(\.rawValue).joined(separator: ",")) }
+        if let r = attributes.area { tokens.append("--area=" + range(r)) }
+        if let r = attributes.deposit { tokens.append("--deposit=" + range(r)) }
+        if let r = attributes.monthlyRent { tokens.append("--rent=" + range(r)) }
+        if let b = bbox {
+            tokens.append("--bbox=" + [b.minLongitude, b.minLatitude, b.maxLongitude, b.maxLatitude].map(number).joined(separator: ","))
+        }
         if let region {
             tokens.append("--within=" + region.path)
             if let hash = try? Fingerprint.file(region.path) { tokens.append("region=" + hash) }

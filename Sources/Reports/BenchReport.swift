@@ -73,8 +73,8 @@ public enum BenchReport {
     /// The console line of a cell starting: a carriage return, the cell and the time spent and
     /// left (cut to 150 characters), and "erase to end of line", so one line updates in place.
     public static func progressLine(_ p: BenchProgress) -> String {
-        let left = p.remaining.map { ReportFormat.printf(", ~%.0f s left", [$0]) } ?? ""
-        let line = "[\(p.cell)/\(p.cells)] \(p.dataset) \(p.label)  \(ReportFormat.printf("%.0f s", [p.elapsed]))\(left)"
+        let left = p.remaining.map { FormatNumber.printf(", ~%.0f s left", [$0]) } ?? ""
+        let line = "[\(p.cell)/\(p.cells)] \(p.dataset) \(p.label)  \(FormatNumber.printf("%.0f s", [p.elapsed]))\(left)"
         return "\r" + String(line.prefix(150)) + "\u{1B}[K"
     }
 
@@ -83,7 +83,7 @@ public enum BenchReport {
     /// by DBCV on a subsample, `db`, for DBSCAN and grid).
     public static func summaryTable(_ summary: [SummaryRow]) -> String {
         func pad(_ text: String, _ width: Int) -> String { ReportFormat.padded(text, to: width) }
-        func c(_ format: String, _ value: Double) -> String { ReportFormat.printf(format, [value]) }
+        func c(_ format: String, _ value: Double) -> String { FormatNumber.printf(format, [value]) }
         let width = max(17, (summary.map(\.dataset.count).max() ?? 0) + 2)
         var text = pad("dataset", width)
             + "implementation  method        parameters                              fit s (median)  ARI       clusters  status\n"

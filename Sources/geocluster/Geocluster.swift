@@ -96,9 +96,9 @@ func noteInPlace(_ text: String) {
 // in for what the command line used from Foundation.
 
 /// `printf`-style formatting of numbers (C's `vsnprintf`), for `%d`, `%f`, `%e` and friends:
-/// what `String(format:)` gave, with the C library's rounding (`ReportFormat.printf`).
+/// what `String(format:)` gave, with the C library's rounding (`FormatNumber.printf`).
 func cFormat(_ format: String, _ arguments: CVarArg...) -> String {
-    ReportFormat.printf(format, arguments)
+    FormatNumber.printf(format, arguments)
 }
 
 extension String {

@@ -2,6 +2,7 @@ import ClusterCore
 import Datasets
 import Foundation
 import Harness
+import Pins
 import Testing
 import TestSupport
 
@@ -19,16 +20,19 @@ struct BenchRequestTests {
 
     @Test("a filter's cache key comes from its parsed conditions: sorted options, numbers as typed")
     func filterKey() throws {
-        let filter = ListingFilter(categories: [.villa, .apartment], area: ValueRange(lower: 10, upper: 50.5),
-                                   rent: ValueRange(lower: nil, upper: 80),
-                                   bbox: BoundingBox(minLon: 126.9, minLat: 37.5, maxLon: 127, maxLat: 37.6))
+        let filter = ListingFilter(
+            attributes: AttributeFilter(categories: CategorySet([ListingCategory.villa, .apartment]), area: ValueRange(lower: 10, upper: 50.5),
+                                        monthlyRent: ValueRange(lower: nil, upper: 80)),
+            bbox: BoundingBox(minLongitude: 126.9, minLatitude: 37.5, maxLongitude: 127, maxLatitude: 37.6))
         #expect(filter.cacheKey == "--area=10..50.5 --bbox=126.9,37.5,127,37.6 --category=apartment,villa --rent=..80")
         // The same conditions in another order give the same key.
-        let again = ListingFilter(categories: [.apartment, .villa], area: try ValueRange.parse("10.0..50.50", option: "--area"),
-                                  rent: ValueRange(lower: nil, upper: 80),
-                                  bbox: try BoundingBox.parse("126.90,37.5,127.0,37.60"))
+        let again = ListingFilter(
+            attributes: AttributeFilter(categories: CategorySet([ListingCategory.apartment, .villa]),
+                                        area: try ValueRange.parse("10.0..50.50", option: "--area"),
+                                        monthlyRent: ValueRange(lower: nil, upper: 80)),
+            bbox: try BoundingBox.parse("126.90,37.5,127.0,37.60"))
         #expect(again.cacheKey == filter.cacheKey)
-        #expect(ListingFilter(deposit: ValueRange(lower: 1000, upper: nil)).cacheKey == "--deposit=1000..")
+        #expect(ListingFilter(attributes: AttributeFilter(deposit: ValueRange(lower: 1000, upper: nil))).cacheKey == "--deposit=1000..")
     }
 
     @Test("datasets: users' files first and named after them, then each scenario at each size, noted")

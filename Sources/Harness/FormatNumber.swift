@@ -4,8 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Numbers for the map-pin outputs, formatted by the C library's `printf` so that they read
-/// the same as every earlier release's.
+/// Numbers formatted by the C library's `printf` (`%d`, `%.3f`, `%9.1f`, `%e` …), with its
+/// rounding: what `String(format:)` gives, without Foundation, which the command line leaves
+/// out for start-up time. The map-pin outputs, the console tables and the reports use it, so
+/// every number reads the same as in earlier releases.
 public enum FormatNumber {
     /// `v` with exactly `decimals` places (`%.{decimals}f`).
     public static func fixed(_ v: Double, decimals: Int) -> String { printf("%.\(decimals)f", v) }
@@ -22,6 +24,11 @@ public enum FormatNumber {
 
     /// `printf`'s rendering of `arguments` by `format`.
     public static func printf(_ format: String, _ arguments: CVarArg...) -> String {
+        printf(format, arguments)
+    }
+
+    /// `printf`'s rendering of `arguments` by `format`.
+    public static func printf(_ format: String, _ arguments: [CVarArg]) -> String {
         withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 128)
             let needed = Int(vsnprintf(&buffer, buffer.count, format, list))
