@@ -7,7 +7,8 @@ function that holds it.
     scripts/dev/sizes.py [--top N] [--max-function L] [--max-file L]
 
 With --max-function/--max-file it exits 1 when a function or a (non-generated) file is over
-the limit, naming them."""
+the limit, naming them; with --unique-types, when a type name is declared at the top level of
+more than one file in Sources (one type per concept across modules)."""
 import argparse, pathlib, re, sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -65,6 +66,19 @@ def functions(path):
         yield last - first + 1, first, m.group(1).split()[-1]
 
 
+TOP_TYPE = re.compile(r'^(?:(?:public|package|internal|fileprivate|private|final|indirect|@\w+(?:\([^)]*\))?)\s+)*'
+                      r'(?:struct|enum|class|protocol|actor|typealias)\s+(\w+)', re.M)
+
+
+def duplicate_types(files):
+    """Type names declared at the top level (column 0) of more than one place in Sources."""
+    seen = {}
+    for p in files:
+        for m in TOP_TYPE.finditer(strip_code(p.read_text())):
+            seen.setdefault(m.group(1), []).append(p)
+    return {name: places for name, places in seen.items() if len(places) > 1}
+
+
 def generated(path):
     return 'generated' in '\n'.join(path.read_text().splitlines()[:5]).lower()
 
@@ -74,6 +88,7 @@ def main():
     ap.add_argument('--top', type=int, default=10)
     ap.add_argument('--max-function', type=int)
     ap.add_argument('--max-file', type=int)
+    ap.add_argument('--unique-types', action='store_true')
     args = ap.parse_args()
     files = sorted((ROOT / 'Sources').rglob('*.swift'))
     file_sizes = sorted(((len(p.read_text().splitlines()), p) for p in files), reverse=True)
@@ -95,6 +110,9 @@ def main():
         bad += [f'{rel(p)}:{line} {name} is {n} lines' for n, p, line, name in funcs if n > args.max_function]
     if args.max_file:
         bad += [f'{rel(p)} is {n} lines' for n, p in file_sizes if n > args.max_file and not generated(p)]
+    if args.unique_types:
+        bad += [f'type {name} is declared in ' + ', '.join(str(rel(p)) for p in places)
+                for name, places in sorted(duplicate_types(files).items())]
     for b in bad:
         print('over the limit:', b, file=sys.stderr)
     return 1 if bad else 0
