@@ -1,4 +1,5 @@
-/// Stable radix sort of non-negative doubles (edge weights).
+/// Stable radix sorts: of non-negative doubles (edge weights) by `stableOrder`, and of records
+/// by a 64-bit key by `sortRecords`.
 ///
 /// Hand-written because the standard library's comparison sort took about 150 ms for the 1M
 /// edges of a million-point MST. For non-negative IEEE doubles the bit pattern read as an
@@ -18,7 +19,7 @@
 /// With several threads the keys are cut into one contiguous block per thread: each thread
 /// counts its block, and its block's keys go after those of earlier blocks within every
 /// bucket, so the scatter runs in parallel and the result is the same stable order.
-package enum RadixSort {
+@_spi(Sorting) public enum RadixSort {
     /// The permutation that sorts `values` ascending, equal values keeping their order.
     /// - Precondition: every value is >= 0 and not NaN.
     /// - Complexity: O(n) time for the radix passes (at most 3), plus the ordering of runs
@@ -143,10 +144,13 @@ extension RadixSort {
     /// `scratch`: the caller's, possibly kept across calls, grown when shorter than `records`.
     ///
     /// The one record sort behind `WeightedEdge.sort` and the Pins cut's sorts by cell and by
-    /// token. `@inlinable` so that each caller's `key` is specialised into the passes.
+    /// token. `@inlinable` so that each caller's record type and `key` are specialised into the
+    /// passes; SPI rather than `package` because Swift does not specialise a `package`
+    /// inlinable body holding closures in another module (measured on the Pins build).
+    /// Import it with `@_spi(Sorting) import ClusterCore`.
     /// - Complexity: O((n + 2^bits) · width / bits) time; O(n) memory in `scratch`.
     @inlinable @inline(__always)
-    package static func sortRecords<T>(_ records: inout [T], scratch: inout [T], bits: Int, width: UInt64,
+    public static func sortRecords<T>(_ records: inout [T], scratch: inout [T], bits: Int, width: UInt64,
                                        varying: UInt64, key: (T) -> UInt64) {
         let n = records.count
         if scratch.count < n { scratch = records }

@@ -1,7 +1,7 @@
 // The sorts of the cut's records by a 64-bit key (discs by grid cell, locations by token),
 // and the grid cells' keys.
 
-import ClusterCore
+@_spi(Sorting) import ClusterCore
 
 /// A record sorted by a 64-bit key (`Cut.sortByKey`).
 protocol KeyedRecord { var key: UInt64 { get }; var root: Int32 { get } }

@@ -48,10 +48,10 @@ struct Cut {
     static let absorbedBit: UInt8 = 1, dirtyBit: UInt8 = 2
     @inline(__always) func isAbsorbed(_ r: Int) -> Bool { state[r] & Self.absorbedBit != 0 }
     /// The discs of the last zoom's pins, sorted by cell, carried to the next zoom (see
-    /// `resolveOverlaps`), and the roots whose group changed since (merged: their disc moved).
+    /// `carryDiscs`), and the roots whose group changed since (merged: their disc moved).
     var discBuffers: DiscBuffers
     var discsCarried = false
-    /// Where the touched records' loads go (see `run`), so that they are not optimised away.
+    /// Where the touched records' loads go (see `thresholdMerges`), so that they are not optimised away.
     var touchSink: Int32 = 0
     var dirtyList: [Int32] = []
     /// The zoom at which an overlap merge last moved a root (−1: never; see `resolveOverlaps`).

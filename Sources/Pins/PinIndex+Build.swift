@@ -31,7 +31,7 @@ extension PinIndex {
         // 4. Order: the forest's depth-first order, node ids, the listings' columns in that order.
         var ranges = Self.nodeRanges(of: cut, locations: locations)
         var rows = Self.rows(ranges: &ranges, locations: &locations)
-        let ids = Self.nodeIDs(minToken: ranges.minToken, start: ranges.start, end: ranges.end, hasher: keys.hasher)
+        let ids = Self.nodeIDs(ranges: &ranges, hasher: keys.hasher)
         let columns = Self.columns(of: &listings, rows: &rows, ranges: ranges, cut: cut, threads: options.threads)
         self.init(options: options, locations: locations, cut: cut, ranges: ranges, rows: rows, ids: ids, columns: columns)
     }

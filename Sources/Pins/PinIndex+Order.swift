@@ -92,8 +92,8 @@ extension PinIndex {
     }
 
     /// Step 4b: takes the node ranges and the locations' rows; returns the listings and the
-    /// runs in the depth-first order. Frees the locations' row order and the first runs,
-    /// which nothing reads afterwards.
+    /// runs in the depth-first order. Frees what nothing reads afterwards: the locations'
+    /// rows, tokens and counts, and the first runs.
     /// - Complexity: O(n + locations).
     static func rows(ranges: inout NodeRanges, locations: inout MaskedLocations) -> Rows {
         let n = locations.order.count, L = locations.count
@@ -117,14 +117,17 @@ extension PinIndex {
                 runEnd[k] = end[l]; runLocation[k] = Int32(l); runX[k] = lX[l]; runY[k] = lY[l]
             }
         }}}}}}}
-        locations.order = []; ranges.firstRun = []
+        locations.order = []; locations.firstRow = []; locations.token = []; locations.listingCount = []
+        ranges.firstRun = []
         return Rows(order: rowOrder, location: rowLoc, runEnd: runs.end, runLocation: runs.location, runX: runs.x, runY: runs.y)
     }
 
     /// Step 4c: each node's id (the smallest location token and the count, through the keyed
-    /// hash) and the open-addressing table from id to node (−1 empty).
+    /// hash) and the open-addressing table from id to node (−1 empty). Frees the smallest
+    /// tokens, which nothing reads afterwards.
     /// - Complexity: O(nodes) expected.
-    static func nodeIDs(minToken: [UInt64], start: [Int32], end: [Int32], hasher: SipHash24) -> (ids: [UInt64], table: [Int32]) {
+    static func nodeIDs(ranges: inout NodeRanges, hasher: SipHash24) -> (ids: [UInt64], table: [Int32]) {
+        let minToken = ranges.minToken, start = ranges.start, end = ranges.end
         let nodes = minToken.count
         var ids = [UInt64](repeating: 0, count: nodes)
         var capacity = 1
@@ -137,6 +140,7 @@ extension PinIndex {
             while table[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
             table[slot] = Int32(v)
         }
+        ranges.minToken = []
         return (ids, table)
     }
 
