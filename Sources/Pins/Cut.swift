@@ -3,6 +3,20 @@
 
 import ClusterCore
 
+extension PinIndex {
+    /// Step 3, cut: takes the locations (in canonical order, with their listing counts and
+    /// Mercator positions) and the hierarchy's MST; returns the cut with its working state
+    /// dropped: the forest of nodes (locations first, then the groups in creation order) and
+    /// its roots, the pins of zoom 0.
+    static func cut(_ locations: MaskedLocations, mst: MinimumSpanningTree, options: PinOptions) -> Cut {
+        var cut = Cut(locationCount: locations.count, counts: locations.listingCount, xs: locations.x, ys: locations.y,
+                      options: options)
+        cut.run(mst: mst)
+        cut.dropWorkingState()
+        return cut
+    }
+}
+
 /// The per-zoom cut over a union-find of locations (step 3 of PinIndex.swift's header).
 struct Cut {
     let L: Int

@@ -24,10 +24,7 @@ extension PinIndex {
         // 2. Hierarchy: the MST over the displayed positions.
         let mst = try Self.hierarchy(xs: locations.x, ys: locations.y, options: options)
         // 3. Cut, zoom by zoom, into the forest of nodes.
-        var cut = Cut(locationCount: locations.count, counts: locations.listingCount, xs: locations.x, ys: locations.y,
-                      options: options)
-        cut.run(mst: mst)
-        cut.dropWorkingState()
+        let cut = Self.cut(locations, mst: mst, options: options)
         // 4. Order: the forest's depth-first order, node ids, the listings' columns in that order.
         var ranges = Self.nodeRanges(of: cut, locations: locations)
         var rows = Self.rows(ranges: &ranges, locations: &locations)

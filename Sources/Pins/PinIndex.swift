@@ -11,7 +11,7 @@
 //    with `minSamples > 1` the mutual-reachability MST of HDBSCAN) gives the single-linkage
 //    hierarchy: merging its edges in ascending length merges the densest groups first. Locations are put in a canonical
 //    order (by a keyed hash of their key) first, so input order decides nothing.
-// 3. Cut (`Cut.run`, Cut.swift and Cut+Overlaps.swift), from zoom 22 down to 0, with one
+// 3. Cut (`cut`, Cut.swift and Cut+Overlaps.swift), from zoom 22 down to 0, with one
 //    union-find that is never undone (so every pin at z+1 lies inside exactly one pin at z:
 //    the pins nest by construction):
 //    a. threshold: MST edges no longer than t_z = radius px / (tileSize · 2^z) (the ground
