@@ -94,25 +94,9 @@ struct WeightedEdge {
         if varying != 0 {
             let top = 63 - varying.leadingZeroBitCount
             let shift = UInt64(max(0, top + 1 - 32))
-            let varying32 = UInt32(truncatingIfNeeded: varying >> shift)
-            var scratch = edges
-            var counts = [Int](repeating: 0, count: 1 << 11)
-            for pass in 0..<3 {
-                let digitShift = UInt32(11 * pass)
-                if (varying32 >> digitShift) & 0x7FF == 0 { continue }
-                edges.withUnsafeBufferPointer { src in
-                scratch.withUnsafeMutableBufferPointer { dst in
-                counts.withUnsafeMutableBufferPointer { counts in
-                    @inline(__always) func digit(_ e: WeightedEdge) -> Int {
-                        Int((UInt32(truncatingIfNeeded: e.w2.bitPattern >> shift) >> digitShift) & 0x7FF)
-                    }
-                    for d in 0..<counts.count { counts[d] = 0 }
-                    for e in src { counts[digit(e)] += 1 }
-                    var sum = 0
-                    for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
-                    for e in src { let d = digit(e); dst[counts[d]] = e; counts[d] += 1 }
-                }}}
-                swap(&edges, &scratch)
+            var scratch: [WeightedEdge] = []
+            RadixSort.sortRecords(&edges, scratch: &scratch, bits: 11, width: 33, varying: (varying >> shift) & 0xFFFF_FFFF) {
+                UInt64(UInt32(truncatingIfNeeded: $0.w2.bitPattern >> shift))
             }
             // Runs equal in the sorted bits, by the full key.
             edges.withUnsafeMutableBufferPointer { e in

@@ -4,12 +4,12 @@ import Synchronization
 /// Runs work on up to `threads` threads. Callers split work so that the result never depends
 /// on which thread ran which chunk: outputs are written to disjoint slots or reduced in a
 /// fixed order afterwards. That is what makes every stage give identical output for any
-/// thread count.
-enum Parallel {
+/// thread count. `package`: Pins runs its build's parallel parts through it too.
+package enum Parallel {
     /// Calls `body(chunk, worker)` for every chunk of `0..<count` (chunks of `grain` items),
     /// handing chunks out dynamically to `threads` workers numbered `0..<threads`.
     /// Runs inline when `threads <= 1` or the work is small.
-    static func forEachChunk(
+    package static func forEachChunk(
         count: Int, grain: Int, threads: Int,
         _ body: (_ chunk: Range<Int>, _ worker: Int) -> Void
     ) {
@@ -36,7 +36,7 @@ enum Parallel {
     }
 
     /// Runs `a` and `b`, concurrently when `threads > 1`.
-    static func both(threads: Int, _ a: () -> Void, _ b: () -> Void) {
+    package static func both(threads: Int, _ a: () -> Void, _ b: () -> Void) {
         if threads <= 1 { a(); b(); return }
         withoutActuallyEscaping(a) { a in
             withoutActuallyEscaping(b) { b in

@@ -1,4 +1,5 @@
-/// Stable radix sort of non-negative doubles (edge weights).
+/// Stable radix sorts: of non-negative doubles (edge weights) by `stableOrder`, and of records
+/// by a 64-bit key by `sortRecords`.
 ///
 /// Hand-written because the standard library's comparison sort took about 150 ms for the 1M
 /// edges of a million-point MST. For non-negative IEEE doubles the bit pattern read as an
@@ -18,7 +19,7 @@
 /// With several threads the keys are cut into one contiguous block per thread: each thread
 /// counts its block, and its block's keys go after those of earlier blocks within every
 /// bucket, so the scatter runs in parallel and the result is the same stable order.
-enum RadixSort {
+@_spi(Sorting) public enum RadixSort {
     /// The permutation that sorts `values` ascending, equal values keeping their order.
     /// - Precondition: every value is >= 0 and not NaN.
     /// - Complexity: O(n) time for the radix passes (at most 3), plus the ordering of runs
@@ -133,5 +134,49 @@ enum RadixSort {
         }
         var slice = UnsafeMutableBufferPointer(rebasing: order[run])
         slice.sort { values[Int($0)] < values[Int($1)] || (values[Int($0)] == values[Int($1)] && $0 < $1) }
+    }
+}
+
+extension RadixSort {
+    /// Sorts `records` by `key(record)`, stably: the passes of a least-significant-digit radix
+    /// sort, one per `bits`-bit digit of the key's low `width` bits, skipping a digit where
+    /// `varying` (the key bits that differ between records, or all ones) has none. Through
+    /// `scratch`: the caller's, possibly kept across calls, grown when shorter than `records`.
+    ///
+    /// The one record sort behind `WeightedEdge.sort` and the Pins cut's sorts by cell and by
+    /// token. `@inlinable` so that each caller's record type and `key` are specialised into the
+    /// passes; SPI rather than `package` because Swift does not specialise a `package`
+    /// inlinable body holding closures in another module (measured on the Pins build).
+    /// Import it with `@_spi(Sorting) import ClusterCore`.
+    /// - Complexity: O((n + 2^bits) · width / bits) time; O(n) memory in `scratch`.
+    @inlinable @inline(__always)
+    public static func sortRecords<T>(_ records: inout [T], scratch: inout [T], bits: Int, width: UInt64,
+                                       varying: UInt64, key: (T) -> UInt64) {
+        let n = records.count
+        if scratch.count < n { scratch = records }
+        let mask = UInt64(1 << bits - 1)
+        var inScratch = false
+        var counts = [Int](repeating: 0, count: 1 << bits)
+        records.withUnsafeMutableBufferPointer { keys in
+        scratch.withUnsafeMutableBufferPointer { scratch in
+        counts.withUnsafeMutableBufferPointer { counts in
+            for shift in stride(from: UInt64(0), to: width, by: bits) where (varying >> shift) & mask != 0 {
+                let src = inScratch ? UnsafeMutableBufferPointer(rebasing: scratch[0..<n]) : keys
+                let dst = inScratch ? keys : UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+                for d in 0..<counts.count { counts[d] = 0 }
+                for k in src { counts[Int((key(k) >> shift) & mask)] += 1 }
+                var sum = 0
+                for d in 0..<counts.count { let c = counts[d]; counts[d] = sum; sum += c }
+                for k in src {
+                    let d = Int((key(k) >> shift) & mask)
+                    dst[counts[d]] = k
+                    counts[d] += 1
+                }
+                inScratch.toggle()
+            }
+            if inScratch && scratch.count != n { for i in 0..<n { keys[i] = scratch[i] } }
+        }}}
+        // Sorted into a scratch of the same length: exchanged rather than copied back.
+        if inScratch && scratch.count == n { swap(&records, &scratch) }
     }
 }

@@ -166,6 +166,25 @@ extension PinIndex {
         var rentCounts: [UInt32] = []
         /// The Mercator y of the last filtered pin's centroid.
         var lastY = 0.0
+
+        /// Makes room for a pin of `rows` rows: zeroed counts per rank when `counting` (for
+        /// columns of `depositValues` and `rentValues` distinct values), else value buffers of
+        /// at least `rows`. Buffers are only ever grown, so that a query allocates them once.
+        @inline(__always)
+        mutating func prepare(rows: Int, counting: Bool, depositValues: Int, rentValues: Int) {
+            if counting {
+                if depositCounts.isEmpty {
+                    depositCounts = [UInt32](repeating: 0, count: depositValues + 1)
+                    rentCounts = [UInt32](repeating: 0, count: rentValues + 1)
+                } else {
+                    for k in depositCounts.indices { depositCounts[k] = 0 }
+                    for k in rentCounts.indices { rentCounts[k] = 0 }
+                }
+            } else if deposits.count < rows {
+                deposits = [Double](repeating: 0, count: rows)
+                rents = [Double](repeating: 0, count: rows)
+            }
+        }
     }
 
     /// The pin of node `v` over the rows passing `filter`, or nil if none does.
@@ -179,18 +198,8 @@ extension PinIndex {
     func filteredPin(_ v: Int, filter: CompiledFilter, scratch: inout FilterScratch) -> Pin? {
         let s = Int(start[v]), e = Int(end[v])
         let counting = e - s > 8 * max(depositQuantiles.values.count, rentQuantiles.values.count)
-        if counting {
-            if scratch.depositCounts.isEmpty {
-                scratch.depositCounts = [UInt32](repeating: 0, count: depositQuantiles.values.count + 1)
-                scratch.rentCounts = [UInt32](repeating: 0, count: rentQuantiles.values.count + 1)
-            } else {
-                for k in scratch.depositCounts.indices { scratch.depositCounts[k] = 0 }
-                for k in scratch.rentCounts.indices { scratch.rentCounts[k] = 0 }
-            }
-        } else if scratch.deposits.count < e - s {
-            scratch.deposits = [Double](repeating: 0, count: e - s)
-            scratch.rents = [Double](repeating: 0, count: e - s)
-        }
+        scratch.prepare(rows: e - s, counting: counting, depositValues: depositQuantiles.values.count,
+                        rentValues: rentQuantiles.values.count)
         var n = 0, nd = 0, nr = 0
         var sx = 0.0, sy = 0.0
         var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity

@@ -1,17 +1,19 @@
 // PinIndex: map pins for every zoom 0–22, cut from ONE single-linkage hierarchy over
 // privacy-masked positions.
 //
-// How it is built (PinIndex+Build.swift), in order:
-// 1. Mask. Listings are grouped into locations (a building key, else the true coordinate
-//    quantised to 1e-6°); each location gets its displayed position from the PrivacyMask.
-//    Nothing after this step reads a true coordinate, and the index stores none.
-// 2. Hierarchy. The Euclidean minimum spanning tree of the locations' displayed positions in
-//    Web Mercator (ClusterCore's exact Borůvka MST; with `minSamples > 1` the
-//    mutual-reachability MST of HDBSCAN) gives the single-linkage hierarchy: merging its edges
-//    in ascending length merges the densest groups first. Locations are put in a canonical
+// How it is built (PinIndex+Build.swift calls one function per step), in order:
+// 1. Mask (`maskedLocations`, PinIndex+Mask.swift). Listings are grouped into locations (a
+//    building key, else the true coordinate quantised to 1e-6°); each location gets its
+//    displayed position from the PrivacyMask. Nothing after this step reads a true
+//    coordinate, and the index stores none.
+// 2. Hierarchy (`hierarchy`, PinIndex+Hierarchy.swift). The Euclidean minimum spanning tree
+//    of the locations' displayed positions in Web Mercator (ClusterCore's exact Borůvka MST;
+//    with `minSamples > 1` the mutual-reachability MST of HDBSCAN) gives the single-linkage
+//    hierarchy: merging its edges in ascending length merges the densest groups first. Locations are put in a canonical
 //    order (by a keyed hash of their key) first, so input order decides nothing.
-// 3. Cut, from zoom 22 down to 0, with one union-find that is never undone (so every pin at
-//    z+1 lies inside exactly one pin at z: the pins nest by construction):
+// 3. Cut (`cut`, Cut.swift and Cut+Overlaps.swift), from zoom 22 down to 0, with one
+//    union-find that is never undone (so every pin at z+1 lies inside exactly one pin at z:
+//    the pins nest by construction):
 //    a. threshold: MST edges no longer than t_z = radius px / (tileSize · 2^z) (the ground
 //       distance `radius` pixels span at z, in Mercator units) merge their groups, shortest
 //       first, unless the merged group's bounding box would be wider (diagonal) than
@@ -25,9 +27,9 @@
 //       construction (checked by `overlapRate(zoom:)` and the tests).
 //    Each group that changed at zoom z becomes a new hierarchy node; a group that did not
 //    change keeps its node (and its id) from the zoom above.
-// 4. Order. A depth-first walk of the final forest lists the listings so that every node, at
-//    every zoom, is one contiguous range of that order; attributes are stored as columns in
-//    that order. Leaves paging is then a slice, and a filtered count is a scan of a range.
+// 4. Order (`nodeRanges`, `rows`, `nodeIDs`, `columns`, PinIndex+Order.swift). A depth-first
+//    walk of the final forest lists the listings so that every node, at every zoom, is one
+//    contiguous range of that order; attributes are stored as columns in that order. Leaves paging is then a slice, and a filtered count is a scan of a range.
 //
 // Queries walk the same forest from its roots like an R-tree (each node keeps the bounding
 // box of its displayed positions, which contains the centroid of every node below it):

@@ -21,8 +21,22 @@ struct RangeQuantiles: Sendable {
 
     /// - Complexity: O(n + σ log σ) expected for the ranks plus O(n log σ).
     init(_ column: [Double]) {
+        count = column.count
+        let ranked = Self.ranks(of: column)
+        values = ranked.values
+        ranks = ranked.ranks
+        presentPrefix = ranked.presentPrefix
+        let sigma = ranked.values.count + 1                // + the rank of NaN
+        var width = 1
+        while (1 << width) < sigma { width += 1 }
+        (bits, ones, zeros) = Self.levels(ranked.ranks, width: width)
+    }
+
+    /// The distinct values present, ascending; each position's rank among them (their count
+    /// for NaN); and the number of present values before each position.
+    /// - Complexity: O(n + σ log σ) expected.
+    private static func ranks(of column: [Double]) -> (values: [Double], ranks: [UInt32], presentPrefix: [UInt32]) {
         let n = column.count
-        count = n
         // One pass: each value's first-seen number through a hash table of the distinct
         // values' bit patterns (−0 as +0; a column holds a few thousand distinct values, so the
         // table stays in cache); then the distinct values are sorted and the numbers become
@@ -83,18 +97,21 @@ struct RangeQuantiles: Sendable {
         var rankOf = [UInt32](repeating: 0, count: seen.count + 1)
         for (r, k) in byValue.enumerated() { rankOf[Int(k)] = UInt32(r) }
         rankOf[seen.count] = UInt32(distinct.count)  // NaN ranks above every number
-        values = distinct
-        let sigma = distinct.count + 1                // + the rank of NaN
-        var width = 1
-        while (1 << width) < sigma { width += 1 }
         codes.withUnsafeMutableBufferPointer { codes in
             rankOf.withUnsafeBufferPointer { rankOf in
                 let nan = seen.count
                 for i in 0..<n { codes[i] = rankOf[codes[i] == .max ? nan : Int(codes[i])] }
             }
         }
-        presentPrefix = prefix
-        ranks = codes
+        return (distinct, codes, prefix)
+    }
+
+    /// The wavelet matrix's levels over `ranks` (codes of `width` bits), from the top bit
+    /// down: each level's bit words, the 1s before each word, and its zeros.
+    /// - Complexity: O(n · width).
+    private static func levels(_ ranks: [UInt32], width: Int) -> (bits: [[UInt64]], ones: [[UInt32]], zeros: [Int]) {
+        let n = ranks.count
+        var codes = ranks
         var levelBits: [[UInt64]] = [], levelOnes: [[UInt32]] = [], levelZeros: [Int] = []
         let words = n / 64 + 1
         // The ones on each level do not depend on the order the levels above leave the codes
@@ -134,9 +151,7 @@ struct RangeQuantiles: Sendable {
             swap(&codes, &next)
             levelBits.append(b); levelOnes.append(o); levelZeros.append(z)
         }
-        bits = levelBits
-        ones = levelOnes
-        zeros = levelZeros
+        return (levelBits, levelOnes, levelZeros)
     }
 
     @inline(__always)

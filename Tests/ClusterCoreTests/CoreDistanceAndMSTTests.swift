@@ -1,5 +1,5 @@
 import Testing
-@testable import ClusterCore
+@_spi(Sorting) @testable import ClusterCore
 import TestSupport
 
 @Suite("Core distances and the mutual-reachability MST against brute force")
