@@ -34,19 +34,20 @@ extension HDBSCAN {
         _ points: consuming PointSet, grouping: Bool, threads: Int, observer: some StageObserver
     ) -> IndexedLocations {
         let input = points
-        return observer.run(HDBSCANStage.index) {
-            let n = input.count
-            if grouping, let locations = Locations.group(input, threads: threads), locations.count >= 2 {
-                let tree = KDTree(points: locations.points, threads: threads)
-                let weightAt = [Int32].filled(count: locations.count, threads: threads) {
-                    locations.weight[Int(tree.index[$0])]
+        let n = input.count
+        // (The input is released after the stage, outside its time: the tree holds its own
+        // copy of the coordinates.)
+        let (locations, tree) = withExtendedLifetime(input) {
+            observer.run(HDBSCANStage.index) { () -> (Locations?, KDTree) in
+                if grouping, let locations = Locations.group(input, threads: threads), locations.count >= 2 {
+                    return (locations, KDTree(points: locations.points, threads: threads))
                 }
-                return IndexedLocations(tree: tree, locations: locations, weightAt: weightAt, pointCount: n)
+                return (nil, KDTree(points: input, threads: threads))
             }
-            // The tree holds its own copy of the coordinates: the input's go when this returns.
-            return IndexedLocations(tree: KDTree(points: input, threads: threads), locations: nil, weightAt: nil,
-                                    pointCount: n)
         }
+        guard let locations else { return IndexedLocations(tree: tree, locations: nil, weightAt: nil, pointCount: n) }
+        let weightAt = [Int32].filled(count: locations.count, threads: threads) { locations.weight[Int(tree.index[$0])] }
+        return IndexedLocations(tree: tree, locations: locations, weightAt: weightAt, pointCount: n)
     }
 
     /// Core distances, with the nearest-neighbour lists the MST's first round starts from.
@@ -96,7 +97,8 @@ extension HDBSCAN {
         var lists = nearest.lists
         nearest.lists = []
         let core2 = nearest.core2, listLength = nearest.listLength, coreNeighbourCount = nearest.coreNeighbourCount
-        return observer.run(HDBSCANStage.mst) {
+        // (The tree is released after the stage, outside its time.)
+        return withExtendedLifetime(indexed) { observer.run(HDBSCANStage.mst) {
             // Hand the lists over so the MST can free them as soon as its rounds are done.
             let handed = lists
             lists = []
@@ -104,7 +106,7 @@ extension HDBSCAN {
                                                     neighbours: handed, listLength: listLength,
                                                     coreNeighbourCount: coreNeighbourCount, threads: threads)
             return SpanningTree(found, indexed: indexed, core2: core2, threads: threads)
-        }
+        }}
     }
 
     /// Group, index, core distances and MST, in order.

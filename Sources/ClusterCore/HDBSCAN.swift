@@ -156,22 +156,28 @@ public enum HDBSCAN {
                              selectedClusters: selected)
     }
 
-    /// Single linkage over the spanning tree's leaves (its arrays are released on return).
+    /// Single linkage over the spanning tree's leaves (its arrays are released on return,
+    /// after the stage's time).
     static func linkageStage(
         _ spanning: consuming SpanningTree, threads: Int, observer: some StageObserver
     ) -> SingleLinkageTree {
         let spanning = spanning
-        return observer.run(HDBSCANStage.linkage) { SingleLinkageTree(spanning: spanning, threads: threads) }
+        return withExtendedLifetime(spanning) {
+            observer.run(HDBSCANStage.linkage) { SingleLinkageTree(spanning: spanning, threads: threads) }
+        }
     }
 
-    /// The condensed tree (the linkage is released on return unless the caller keeps it).
+    /// The condensed tree (the linkage is released on return, after the stage's time, unless
+    /// the caller keeps it).
     static func condenseStage(
         _ linkage: consuming SingleLinkageTree, minClusterSize: Int, pointRows: Bool, threads: Int,
         observer: some StageObserver
     ) -> CondensedTree {
         let linkage = linkage
-        return observer.run(HDBSCANStage.condense) {
-            CondensedTree(linkage: linkage, minClusterSize: minClusterSize, pointRows: pointRows, threads: threads)
+        return withExtendedLifetime(linkage) {
+            observer.run(HDBSCANStage.condense) {
+                CondensedTree(linkage: linkage, minClusterSize: minClusterSize, pointRows: pointRows, threads: threads)
+            }
         }
     }
 }
