@@ -40,9 +40,9 @@ public struct CondensedTree: Sendable, Equatable {
     /// do; empty otherwise.
     private(set) var leafCluster: [Int32] = []
     private(set) var leafLambda: [Double] = []
-    /// Without point rows over locations: the rows each leaf stands for (what the labelling
-    /// spreads the leaves' values over); nil when the leaves are the points themselves.
-    private(set) var locations: LocatedLeaves?
+    /// Without point rows over locations: the leaf (location) of each input row, which the
+    /// labelling reads its values through (see `indexRowsByLeaf`); empty otherwise.
+    private(set) var leafOfRow: [Int32] = []
 
     /// Number of clusters in the tree, the root included.
     public var clusterCount: Int { clusterParent.count }
@@ -117,7 +117,6 @@ public struct CondensedTree: Sendable, Equatable {
         rowOfPoint = pointRows ? pointRow : []
         self.leafCluster = leafCluster
         self.leafLambda = leafLambda
-        if !pointRows { locations = leaves }
         take(clusterBuffers, count: clusterCount)
     }
 
@@ -141,6 +140,14 @@ public struct CondensedTree: Sendable, Equatable {
         clusterSize = take(buffers.clusterSize)
         stability = take(buffers.stability)
         maxLambda = take(buffers.maxLambda)
+    }
+
+    /// Notes the leaf of every input row when the leaves are locations and the tree has no
+    /// point rows (`leafCluster` by location): the labelling then computes each location's
+    /// values once and reads them by row.
+    mutating func indexRowsByLeaf(_ leaves: LocatedLeaves?, threads: Int) {
+        guard let leaves, rowOfPoint.isEmpty, !leafCluster.isEmpty else { return }
+        leafOfRow = leaves.leafOfRow(threads: threads)
     }
 
     /// Child cluster ids of every cluster (index `id - pointCount`), in id order.

@@ -168,16 +168,19 @@ public enum HDBSCAN {
     }
 
     /// The condensed tree (the linkage is released on return, after the stage's time, unless
-    /// the caller keeps it).
+    /// the caller keeps it), with the leaf of each row noted for the labelling when its leaves
+    /// are locations.
     static func condenseStage(
         _ linkage: consuming SingleLinkageTree, minClusterSize: Int, pointRows: Bool, threads: Int,
         observer: some StageObserver
     ) -> CondensedTree {
         let linkage = linkage
-        return withExtendedLifetime(linkage) {
+        var tree = withExtendedLifetime(linkage) {
             observer.run(HDBSCANStage.condense) {
                 CondensedTree(linkage: linkage, minClusterSize: minClusterSize, pointRows: pointRows, threads: threads)
             }
         }
+        tree.indexRowsByLeaf(linkage.locations, threads: threads)
+        return tree
     }
 }

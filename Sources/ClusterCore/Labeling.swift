@@ -50,18 +50,17 @@ public struct Labeling: Sendable, Equatable {
 
     /// Writes every point's values, from where it falls out of the tree: from its row, or
     /// (without point rows) from its leaf, read in order over points, and over locations
-    /// computed once per location and written to each of its rows (all the points of a
-    /// location fall out of the same cluster at the same lambda).
+    /// computed once per location (all the points of a location fall out of the same cluster
+    /// at the same lambda) and read by row through `leafOfRow`, packed so a row's lookup
+    /// reads one cache line.
     private static func write(_ tree: CondensedTree, _ rule: LabelRule, into out: PointOutputs, threads: Int) {
         let n = tree.pointCount
-        if let locations = tree.locations {
-            Parallel.forEachChunk(count: tree.leafCluster.count, grain: 1 << 15, threads: threads) { chunk, _ in
-                for leaf in chunk {
-                    let v = rule.values(Int(tree.leafCluster[leaf]) - n, tree.leafLambda[leaf])
-                    for p in Int(locations.rowStart[leaf])..<Int(locations.rowStart[leaf + 1]) {
-                        out.write(Int(locations.rows[p]), v)
-                    }
-                }
+        if !tree.leafOfRow.isEmpty {
+            let perLeaf = [Values].filled(count: tree.leafCluster.count, threads: threads) { leaf in
+                rule.values(Int(tree.leafCluster[leaf]) - n, tree.leafLambda[leaf])
+            }
+            Parallel.forEachChunk(count: n, grain: 1 << 15, threads: threads) { chunk, _ in
+                for point in chunk { out.write(point, perLeaf[Int(tree.leafOfRow[point])]) }
             }
         } else if !tree.leafCluster.isEmpty {
             // A tree without point rows over the points themselves: read in order.

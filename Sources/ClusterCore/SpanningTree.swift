@@ -23,6 +23,19 @@ struct LocatedLeaves: Sendable, Equatable {
                           rowStart: rowStart.baseAddress!, rows: rows.baseAddress!))
         }}}}
     }
+
+    /// The leaf (location, by tree position) of each input row.
+    func leafOfRow(threads: Int) -> [Int32] {
+        let count = weight.count
+        return [Int32].initialized(count: pointCount) { out in
+            let shared = SharedBuffer(base: out)
+            Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
+                for t in chunk {
+                    for p in Int(rowStart[t])..<Int(rowStart[t + 1]) { shared[Int(rows[p])] = Int32(t) }
+                }
+            }
+        }
+    }
 }
 
 /// The MST over the leaves, as tree positions, and what turns it back into the MST over the
