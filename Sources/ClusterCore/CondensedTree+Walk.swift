@@ -213,10 +213,45 @@ extension CondenseWalk {
             let lam = d > 0 ? 1.0 / d : Double.infinity
             let partCount = collectParts(node, top)
             var bigCount = 0
+            var leaving = 0
             for j in 0..<partCount where Int(partSize[j]) >= minClusterSize { big[bigCount] = parts[j]; bigCount += 1 }
-            var leaving = split(bigCount: bigCount, cid: cid, lam: lam, depth: depth)
-            leaving += dropSmallParts(partCount, cid: cid, lam: lam)
             let c0 = Int(cid) - points
+            // Two or more big parts become child clusters of `cid` born at `lam`; one carries
+            // `cid` on.
+            if bigCount >= 2 {
+                sortSiblings(bigCount)
+                if let splitDepth { splitDepth[c0] = depth; firstChild![c0] = Int32(clusterCount) }
+                for i in 0..<bigCount {
+                    let b = big[i]
+                    let size = Int(b) < n ? Int(leafWeight(b)) : Int(merges[Int(b) - n].size)
+                    let newID = addCluster(parent: cid, birth: lam, size: size)
+                    if let splitDepth { splitDepth[Int(newID) - points] = -1 }
+                    // (Scanning, the clusters' rows are written after the renumbering.)
+                    if !scan { addRow(parent: cid, child: newID, lambda: lam, size: Int32(size)) }
+                    leaving += size
+                    push(b, newID, depth: depth)
+                }
+            } else if bigCount == 1 {
+                push(big[0], cid, depth: depth)
+            }
+            // Points of the parts too small to be clusters fall out here, in depth-first
+            // order: a run of `leafOrder`.
+            for j in 0..<partCount {
+                let c = parts[j]
+                let size = Int(partSize[j])
+                if size >= minClusterSize { continue }
+                leaving += abs(size)
+                if Int(c) < n || scan {
+                    // (An internal node stands for its leaves: see `drops`.)
+                    dropLeaf(c, from: cid, at: lam)
+                } else if let leafCount {
+                    let lo = Int(leafStart[Int(c) - n])
+                    for k in lo..<(lo + Int(leafCount[Int(c) - n])) { dropLeaf(leafOrder[k], from: cid, at: lam) }
+                } else {
+                    let lo = Int(leafStart[Int(c) - n])
+                    for k in lo..<(lo + size) { addRow(parent: cid, child: leafOrder[k], lambda: lam, size: 1) }
+                }
+            }
             if leaving > 0 {
                 out.stability[c0] += (lam - out.clusterBirth[c0]) * Double(leaving)
                 if lam > out.maxLambda[c0] { out.maxLambda[c0] = lam }
@@ -324,56 +359,14 @@ extension CondenseWalk {
         }
     }
 
-    /// The big parts (`big[0..<bigCount]`, each at least minClusterSize points): two or more
-    /// become child clusters of `cid` born at `lam`, one carries `cid` on. Returns the points
-    /// leaving `cid` into child clusters.
-    @inline(__always) private mutating func split(bigCount: Int, cid: Int32, lam: Double, depth: Int32) -> Int {
-        if bigCount == 1 { push(big[0], cid, depth: depth) }
-        if bigCount < 2 { return 0 }
-        // Sibling clusters in order of their smallest input row (distinct rows).
+    /// Sibling clusters in order of their smallest input row (distinct rows).
+    @inline(__always) private func sortSiblings(_ bigCount: Int) {
         for i in 1..<bigCount {
             let b = big[i], key = minRowOf(b)
             var j = i
             while j > 0 && minRowOf(big[j - 1]) > key { big[j] = big[j - 1]; j -= 1 }
             big[j] = b
         }
-        let c0 = Int(cid) - points
-        if let splitDepth { splitDepth[c0] = depth; firstChild![c0] = Int32(clusterCount) }
-        var leaving = 0
-        for i in 0..<bigCount {
-            let b = big[i]
-            let size = Int(b) < n ? Int(leafWeight(b)) : Int(merges[Int(b) - n].size)
-            let newID = addCluster(parent: cid, birth: lam, size: size)
-            if let splitDepth { splitDepth[Int(newID) - points] = -1 }
-            // (Scanning, the clusters' rows are written after the renumbering.)
-            if !scan { addRow(parent: cid, child: newID, lambda: lam, size: Int32(size)) }
-            leaving += size
-            push(b, newID, depth: depth)
-        }
-        return leaving
-    }
-
-    /// Points of the parts too small to be clusters fall out of `cid` at `lam`, in depth-first
-    /// order: a run of `leafOrder`. Returns how many.
-    @inline(__always) private mutating func dropSmallParts(_ partCount: Int, cid: Int32, lam: Double) -> Int {
-        var leaving = 0
-        for j in 0..<partCount {
-            let c = parts[j]
-            let size = Int(partSize[j])
-            if size >= minClusterSize { continue }
-            leaving += abs(size)
-            if Int(c) < n || scan {
-                // (An internal node stands for its leaves: see `drops`.)
-                dropLeaf(c, from: cid, at: lam)
-            } else if let leafCount {
-                let lo = Int(leafStart[Int(c) - n])
-                for k in lo..<(lo + Int(leafCount[Int(c) - n])) { dropLeaf(leafOrder[k], from: cid, at: lam) }
-            } else {
-                let lo = Int(leafStart[Int(c) - n])
-                for k in lo..<(lo + size) { addRow(parent: cid, child: leafOrder[k], lambda: lam, size: 1) }
-            }
-        }
-        return leaving
     }
 
     /// Gives the clusters of a scanning walk (provisional ids in the order the scan made them)
