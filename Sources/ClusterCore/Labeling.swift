@@ -55,23 +55,28 @@ public struct Labeling: Sendable, Equatable {
     /// reads one cache line.
     private static func write(_ tree: CondensedTree, _ rule: LabelRule, into out: PointOutputs, threads: Int) {
         let n = tree.pointCount
+        // The tree's arrays as locals: the loops' stores through raw pointers would otherwise
+        // make the compiler reload them from the tree on every point.
+        let leafCluster = tree.leafCluster, leafLambda = tree.leafLambda
         if !tree.leafOfRow.isEmpty {
-            let perLeaf = [Values].filled(count: tree.leafCluster.count, threads: threads) { leaf in
-                rule.values(Int(tree.leafCluster[leaf]) - n, tree.leafLambda[leaf])
+            let leafOfRow = tree.leafOfRow
+            let perLeaf = [Values].filled(count: leafCluster.count, threads: threads) { leaf in
+                rule.values(Int(leafCluster[leaf]) - n, leafLambda[leaf])
             }
             Parallel.forEachChunk(count: n, grain: 1 << 15, threads: threads) { chunk, _ in
-                for point in chunk { out.write(point, perLeaf[Int(tree.leafOfRow[point])]) }
+                for point in chunk { out.write(point, perLeaf[Int(leafOfRow[point])]) }
             }
-        } else if !tree.leafCluster.isEmpty {
+        } else if !leafCluster.isEmpty {
             // A tree without point rows over the points themselves: read in order.
             Parallel.forEachChunk(count: n, grain: 1 << 15, threads: threads) { chunk, _ in
-                for point in chunk { out.write(point, rule.values(Int(tree.leafCluster[point]) - n, tree.leafLambda[point])) }
+                for point in chunk { out.write(point, rule.values(Int(leafCluster[point]) - n, leafLambda[point])) }
             }
         } else {
+            let rowOfPoint = tree.rowOfPoint, parent = tree.parent, lambda = tree.lambda
             Parallel.forEachChunk(count: n, grain: 1 << 15, threads: threads) { chunk, _ in
                 for point in chunk {
-                    let row = Int(tree.rowOfPoint[point])
-                    out.write(point, rule.values(Int(tree.parent[row]) - n, tree.lambda[row]))
+                    let row = Int(rowOfPoint[point])
+                    out.write(point, rule.values(Int(parent[row]) - n, lambda[row]))
                 }
             }
         }
