@@ -36,11 +36,17 @@ public struct Labeling: Sendable, Equatable {
             return
         }
         let rule = LabelRule(tree: tree, selected: selected, allowSingleCluster: allowSingleCluster, epsilon: epsilon)
+        // Over locations, each location's values once, packed so a row's lookup reads one
+        // cache line (made before the outputs, so they take memory the tree's stages freed).
+        let leafCluster = tree.leafCluster, leafLambda = tree.leafLambda
+        let perLeaf: [Values] = tree.leafOfRow.isEmpty ? [] : .filled(count: leafCluster.count, threads: threads) { leaf in
+            rule.values(Int(leafCluster[leaf]) - n, leafLambda[leaf])
+        }
         var labels = [Int32](), probabilities = [Double](), outlierScores = [Double]()
         labels = .initialized(count: n) { lb in
         probabilities = .initialized(count: n) { pb in
         outlierScores = .initialized(count: n) { ob in
-            Self.write(tree, rule, into: PointOutputs(labels: SharedBuffer(base: lb), probabilities: SharedBuffer(base: pb),
+            Self.write(tree, rule, perLeaf, into: PointOutputs(labels: SharedBuffer(base: lb), probabilities: SharedBuffer(base: pb),
                                                       outlierScores: SharedBuffer(base: ob)), threads: threads)
         }}}
         self.labels = labels
@@ -50,19 +56,17 @@ public struct Labeling: Sendable, Equatable {
 
     /// Writes every point's values, from where it falls out of the tree: from its row, or
     /// (without point rows) from its leaf, read in order over points, and over locations
-    /// computed once per location (all the points of a location fall out of the same cluster
-    /// at the same lambda) and read by row through `leafOfRow`, packed so a row's lookup
-    /// reads one cache line.
-    private static func write(_ tree: CondensedTree, _ rule: LabelRule, into out: PointOutputs, threads: Int) {
+    /// from its location's values (`perLeaf`: all the points of a location fall out of the
+    /// same cluster at the same lambda), read by row through `leafOfRow`.
+    private static func write(
+        _ tree: CondensedTree, _ rule: LabelRule, _ perLeaf: [Values], into out: PointOutputs, threads: Int
+    ) {
         let n = tree.pointCount
         // The tree's arrays as locals: the loops' stores through raw pointers would otherwise
         // make the compiler reload them from the tree on every point.
         let leafCluster = tree.leafCluster, leafLambda = tree.leafLambda
         if !tree.leafOfRow.isEmpty {
             let leafOfRow = tree.leafOfRow
-            let perLeaf = [Values].filled(count: leafCluster.count, threads: threads) { leaf in
-                rule.values(Int(leafCluster[leaf]) - n, leafLambda[leaf])
-            }
             Parallel.forEachChunk(count: n, grain: 1 << 15, threads: threads) { chunk, _ in
                 for point in chunk { out.write(point, perLeaf[Int(leafOfRow[point])]) }
             }
