@@ -140,12 +140,15 @@ public enum HDBSCAN {
         if keeping.contains(.linkage) { spanning = spanning.overPoints() }
         let mst = keeping.contains(.mst) ? spanning.pointMST() : nil
         let mstWeight = spanning.totalWeight, coreByRow = spanning.coreByRow
-        let linkage = linkageStage(consume spanning, threads: threads, observer: observer)
+        let linkage = linkageStage(spanning, threads: threads, observer: observer)
         let keptLinkage = keeping.contains(.linkage) ? linkage : nil
         // Without the condensed tree in the result, its point rows are not written: the
         // labelling reads where each leaf falls out instead.
         let condensed = condenseStage(consume linkage, minClusterSize: parameters.minClusterSize,
                                       pointRows: keeping.contains(.condensedTree), threads: threads, observer: observer)
+        // The spanning tree goes only now, with the linkage: the condense stage allocates
+        // before either is freed, and the labelling after both are.
+        _ = consume spanning
         let selected = observer.run(HDBSCANStage.select) { ClusterSelection.select(condensed, options: parameters.selection) }
         let labeling = observer.run(HDBSCANStage.label) {
             Labeling(tree: condensed, selected: selected, allowSingleCluster: parameters.selection.allowSingleCluster,
@@ -156,15 +159,11 @@ public enum HDBSCAN {
                              selectedClusters: selected)
     }
 
-    /// Single linkage over the spanning tree's leaves (its arrays are released on return,
-    /// after the stage's time).
+    /// Single linkage over the spanning tree's leaves.
     static func linkageStage(
-        _ spanning: consuming SpanningTree, threads: Int, observer: some StageObserver
+        _ spanning: SpanningTree, threads: Int, observer: some StageObserver
     ) -> SingleLinkageTree {
-        let spanning = spanning
-        return withExtendedLifetime(spanning) {
-            observer.run(HDBSCANStage.linkage) { SingleLinkageTree(spanning: spanning, threads: threads) }
-        }
+        observer.run(HDBSCANStage.linkage) { SingleLinkageTree(spanning: spanning, threads: threads) }
     }
 
     /// The condensed tree (the linkage is released on return, after the stage's time, unless
