@@ -71,8 +71,8 @@ public struct HDBSCANResult: Sendable {
 }
 
 /// Which intermediate trees `HDBSCAN.fit` keeps in its result. Each is freed as soon as the
-/// next stage is done with it unless kept: at a million points the three take about 70 MB,
-/// which is the difference between fitting the memory budget or not (see README).
+/// next stage is done with it unless kept: over many points the three are a large share of
+/// the memory budget (see docs/performance.md).
 public struct HDBSCANOutputs: OptionSet, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -83,74 +83,6 @@ public struct HDBSCANOutputs: OptionSet, Sendable {
 }
 
 public enum HDBSCAN {
-    /// What the first three stages give: over the points, core distances by input row, the
-    /// MST and its edges' ends as tree positions (with the rows of the positions); or the same
-    /// over distinct locations.
-    enum Spanning {
-        case points([Double], MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32])
-        case locations(LocatedMST)
-    }
-
-    /// Index, core distances and MST.
-    private static func indexAndMST(
-        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver,
-        groupLocations: Bool
-    ) throws(ClusterCoreError) -> Spanning {
-        let n = points.count
-        // Co-located points become one weighted location each (see `Locations`): the grouping
-        // is timed as part of the index, which is then built over the locations.
-        let input = points
-        let (located, tree) = observer.run(HDBSCANStage.index) { () -> (Locations?, KDTree) in
-            if groupLocations, let locations = Locations.group(input, threads: threads), locations.count >= 2 {
-                return (locations, KDTree(points: locations.points, threads: threads))
-            }
-            return (nil, KDTree(points: input, threads: threads))
-        }
-        if let located {
-            _ = consume input
-            _ = consume points
-            return .locations(try locatedMST(located, tree: tree, pointCount: n, parameters: parameters,
-                                             threads: threads, observer: observer))
-        }
-        // The tree holds its own copy of the coordinates; let the input's go.
-        _ = consume input
-        _ = consume points
-        // One neighbour more than the core distance needs, so the MST's first round can prove
-        // most points' best edges from the list alone. With k = 1 (the point itself: every core
-        // distance 0, the Euclidean MST) the one extra entry is the nearest other point, the
-        // list's farthest, so nothing would be proved. Four extra entries let the first round
-        // prove most nearest edges and pass A seed later rounds well: at 225k map locations
-        // (seoul 1M, masked) index + k-NN + MST took 0.39 s with one extra, 0.38 with two,
-        // 0.35 with four and 0.39 with eight (the k-NN dearer than the rounds it saves).
-        let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
-        let keep = k + 1 <= n
-        let extra = !keep ? 0 : (k == 1 && k + 4 <= n ? 4 : 1)
-        let (core2, neighbours, listLength) = try observer.run(HDBSCANStage.coreDistances) { () throws(ClusterCoreError) in
-            let r = try CoreDistances.computeWithNeighbours(
-                tree: tree, minSamples: parameters.effectiveMinSamples,
-                convention: parameters.minSamplesConvention, threads: threads,
-                keepNeighbours: keep, extra: extra)
-            return (r.core2, r.neighbours, r.k + extra)
-        }
-        var lists = neighbours
-        _ = consume neighbours
-        let mst = observer.run(HDBSCANStage.mst) {
-            // Hand the lists over so the MST can free them as soon as its rounds are done.
-            let handed = lists
-            lists = []
-            return MinimumSpanningTree.boruvka(tree: tree, squaredCoreDistances: core2,
-                                               neighbours: handed, listLength: listLength,
-                                               coreNeighbourCount: k, threads: threads)
-        }
-        let coreByRow = [Double].initialized(count: n) { out in
-            let rows = SharedBuffer(base: out)  // tree.index is a permutation: each row once
-            Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
-                for p in chunk { rows[Int(tree.index[p])] = core2[p].squareRoot() }
-            }
-        }
-        return .points(coreByRow, mst.mst, positionA: mst.positionA, positionB: mst.positionB, rowOf: tree.index)
-    }
-
     /// The first three stages alone (index, core distances, MST): the mutual-reachability
     /// minimum spanning tree over input rows, sorted by weight, and each row's core distance.
     /// `minSamples = 1` (scikit-learn's convention) makes every core distance 0, so the tree is
@@ -168,11 +100,9 @@ public enum HDBSCAN {
         if points.count < 2 {
             return (MinimumSpanningTree(a: [], b: [], weight: []), [Double](repeating: 0, count: points.count))
         }
-        switch try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer,
-                               groupLocations: true) {
-        case let .points(core, mst, _, _, _): return (mst, core)
-        case let .locations(located): return (located.expanded().mst, located.coreByRow)
-        }
+        let spanning = try spanningTree(consume points, parameters: parameters, grouping: true, threads: threads,
+                                        observer: observer)
+        return (spanning.pointMST(), spanning.coreByRow)
     }
 
     /// Runs HDBSCAN on planar points.
@@ -194,85 +124,62 @@ public enum HDBSCAN {
                 groupLocations: true)
     }
 
-    /// `fit`, with the grouping of co-located points switchable (tests compare both paths).
+    /// `fit`, with the grouping of co-located points switchable (tests compare both ways).
+    ///
+    /// The pipeline: group co-located points into weighted locations and index them, core
+    /// distances, MST (`spanningTree`), single linkage, condense, select, label. The hierarchy
+    /// is built over the locations (each point its own location when none share coordinates);
+    /// only a kept linkage is spread over the points first, since its public form names points.
     static func fit(
         _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int = 1,
         keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver(), groupLocations: Bool
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
-        let n = points.count
-        // The stages run in a nested function so that the index, the neighbour lists and
-        // every intermediate array are released as soon as the next stage no longer needs
-        // them: peak memory is that of the largest stage, not of all of them together.
-        // The linkage is built on tree positions (see SingleLinkageTree); the position
-        // arrays die with this stage.
-        var spanning: Spanning? = try indexAndMST(consume points, parameters: parameters, threads: threads, observer: observer,
-                                       groupLocations: groupLocations)
-        let coreByRow: [Double], mstWeight: Double
-        var mst: MinimumSpanningTree?
-        var linkage: SingleLinkageTree?
-        var condensed: CondensedTree?
-        // Over locations without the condensed tree's point rows: the leaf of each row.
-        var leafOfRow: [Int32]?
-        switch spanning! {
-        case let .locations(located) where !keeping.contains(.linkage):
-            // Linkage and condensed tree over the locations; the tree over the points is only
-            // put together when asked for.
-            coreByRow = located.coreByRow
-            mstWeight = located.totalWeight
-            if keeping.contains(.mst) { mst = located.expanded().mst }
-            let tree = observer.run(HDBSCANStage.linkage) {
-                SingleLinkageTree(locatedWeights: located.weight, positionA: located.positionA,
-                                  positionB: located.positionB, leafWeight: located.leaves.weight, threads: threads)
-            }
-            let pointRows = keeping.contains(.condensedTree)
-            condensed = observer.run(HDBSCANStage.condense) {
-                CondensedTree(locatedLinkage: tree, leaves: located.leaves, minClusterSize: parameters.minClusterSize,
-                              pointRows: pointRows, threads: threads)
-            }
-            if !pointRows { leafOfRow = located.leafOfRow(threads: threads) }
-            spanning = nil
-        default:
-            let builtMST: MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]
-            switch spanning! {
-            case let .points(core, m, a, b, r):
-                coreByRow = core; builtMST = m; positionA = a; positionB = b; rowOf = r
-            case let .locations(located):
-                coreByRow = located.coreByRow
-                (builtMST, positionA, positionB, rowOf) = located.expanded()
-            }
-            // The stage's arrays now live only in the locals above (and die with the linkage).
-            spanning = nil
-            mstWeight = builtMST.totalWeight
-            mst = builtMST
-            _ = consume builtMST
-            linkage = observer.run(HDBSCANStage.linkage) {
-                SingleLinkageTree(mst: mst!, positionA: positionA, positionB: positionB, rowOf: rowOf,
-                                  pointCount: n, threads: threads)
-            }
-            if !keeping.contains(.mst) { mst = nil }
-            // Without the condensed tree in the result, its point rows are not written: the
-            // labelling reads where each point falls out by point instead.
-            condensed = observer.run(HDBSCANStage.condense) {
-                CondensedTree(linkage: linkage!, minClusterSize: parameters.minClusterSize,
-                              pointRows: keeping.contains(.condensedTree), threads: threads)
-            }
-        }
-        if !keeping.contains(.linkage) { linkage = nil }
-        let selected = observer.run(HDBSCANStage.select) { ClusterSelection.select(condensed!, options: parameters.selection) }
+        var spanning = try spanningTree(consume points, parameters: parameters, grouping: groupLocations,
+                                        threads: threads, observer: observer)
+        if keeping.contains(.linkage) { spanning = spanning.overPoints() }
+        let mst = keeping.contains(.mst) ? spanning.pointMST() : nil
+        let mstWeight = spanning.totalWeight, coreByRow = spanning.coreByRow
+        let linkage = linkageStage(spanning, threads: threads, observer: observer)
+        let keptLinkage = keeping.contains(.linkage) ? linkage : nil
+        // Without the condensed tree in the result, its point rows are not written: the
+        // labelling reads where each leaf falls out instead.
+        let condensed = condenseStage(consume linkage, minClusterSize: parameters.minClusterSize,
+                                      pointRows: keeping.contains(.condensedTree), threads: threads, observer: observer)
+        // The spanning tree goes only now, with the linkage: the condense stage allocates
+        // before either is freed, and the labelling after both are.
+        _ = consume spanning
+        let selected = observer.run(HDBSCANStage.select) { ClusterSelection.select(condensed, options: parameters.selection) }
         let labeling = observer.run(HDBSCANStage.label) {
-            if let leafOfRow {
-                Labeling(locatedTree: condensed!, selected: selected,
-                         allowSingleCluster: parameters.selection.allowSingleCluster,
-                         epsilon: parameters.selection.epsilon, leafOfRow: leafOfRow, threads: threads)
-            } else {
-                Labeling(tree: condensed!, selected: selected,
-                         allowSingleCluster: parameters.selection.allowSingleCluster,
-                         epsilon: parameters.selection.epsilon, threads: threads)
+            Labeling(tree: condensed, selected: selected, allowSingleCluster: parameters.selection.allowSingleCluster,
+                     epsilon: parameters.selection.epsilon, threads: threads)
+        }
+        return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, mstWeight: mstWeight,
+                             linkage: keptLinkage, condensedTree: keeping.contains(.condensedTree) ? condensed : nil,
+                             selectedClusters: selected)
+    }
+
+    /// Single linkage over the spanning tree's leaves.
+    static func linkageStage(
+        _ spanning: SpanningTree, threads: Int, observer: some StageObserver
+    ) -> SingleLinkageTree {
+        observer.run(HDBSCANStage.linkage) { SingleLinkageTree(spanning: spanning, threads: threads) }
+    }
+
+    /// The condensed tree (the linkage is released on return, after the stage's time, unless
+    /// the caller keeps it), with the leaf of each row noted for the labelling when its leaves
+    /// are locations.
+    static func condenseStage(
+        _ linkage: consuming SingleLinkageTree, minClusterSize: Int, pointRows: Bool, threads: Int,
+        observer: some StageObserver
+    ) -> CondensedTree {
+        let linkage = linkage
+        var tree = withExtendedLifetime(linkage) {
+            observer.run(HDBSCANStage.condense) {
+                CondensedTree(linkage: linkage, minClusterSize: minClusterSize, pointRows: pointRows, threads: threads)
             }
         }
-        if !keeping.contains(.condensedTree) { condensed = nil }
-        return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, mstWeight: mstWeight, linkage: linkage,
-                             condensedTree: condensed, selectedClusters: selected)
+        tree.indexRowsByLeaf(linkage.locations, threads: threads)
+        return tree
     }
 }

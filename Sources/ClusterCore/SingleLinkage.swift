@@ -2,12 +2,15 @@
 /// nodes `left[i]` and `right[i]` (ids below `n` are input rows) at `distance[i]`, and the new
 /// node holds `size[i]` points. Merges are in ascending distance order.
 public struct SingleLinkageTree: Sendable, Equatable {
-    /// Number of input points (leaves).
+    /// Number of leaves: the input points, or over locations the locations (see `locations`).
     public let pointCount: Int
     public var left: [Int32]
     public var right: [Int32]
     public var distance: [Double]
     public var size: [Int32]
+    /// Over distinct locations (HDBSCAN's own linkage, never returned): the rows each leaf
+    /// stands for; `size[i]` then counts points (leaf weights). Nil when leaves are input rows.
+    var locations: LocatedLeaves?
 
     /// The root's node id (`2n - 2`), or nil for fewer than two points.
     public var root: Int? { pointCount >= 2 ? 2 * pointCount - 2 : nil }
@@ -18,26 +21,37 @@ public struct SingleLinkageTree: Sendable, Equatable {
     /// - Precondition: `mst` spans `pointCount` points and is sorted ascending by weight.
     /// - Complexity: O(n α(n)).
     public init(mst: MinimumSpanningTree, pointCount n: Int) {
-        self.init(mst: mst, positionA: mst.a, positionB: mst.b, rowOf: nil, pointCount: n, threads: 1)
+        self.init(weight: mst.weight, positionA: mst.a, positionB: mst.b, rowOf: nil, pointCount: n, threads: 1)
     }
 
-    /// The same tree, built on other numbers for the points: `positionA[i]`/`positionB[i]`
-    /// stand for `mst.a[i]`/`mst.b[i]`, and `rowOf[position]` gives the row back. HDBSCAN
-    /// passes k-d tree positions, whose memory order follows space: the union-find's random
-    /// accesses then land near each other (measured at 1M points, 2 threads: 0.084 s on rows
-    /// with separate parent and size arrays, 0.051 s on positions with the interleaved
-    /// union-find). Leaves are mapped back to rows at the end, so the result is identical.
-    init(mst: MinimumSpanningTree, positionA: [Int32], positionB: [Int32], rowOf: [Int32]?,
-         pointCount n: Int, threads: Int) {
-        precondition(n == 0 || mst.count == n - 1, "an MST over n points has n - 1 edges")
-        precondition(positionA.count == mst.count && positionB.count == mst.count, "one position pair per edge")
+    /// The tree over a spanning tree's leaves: over points, numbered by row again; over
+    /// locations, numbered by tree position, with the locations' rows (see `locations`).
+    init(spanning s: SpanningTree, threads: Int) {
+        if let leaves = s.leaves {
+            self.init(locatedWeights: s.weight, positionA: s.positionA, positionB: s.positionB, leaves: leaves,
+                      threads: threads)
+        } else {
+            self.init(weight: s.weight, positionA: s.positionA, positionB: s.positionB, rowOf: s.rowOf,
+                      pointCount: s.pointCount, threads: threads)
+        }
+    }
+
+    /// The tree from MST weights with the edges' ends in other numbers for the points
+    /// (`positionA[i]`/`positionB[i]`), `rowOf[position]` giving the row back (nil: they are
+    /// rows). HDBSCAN passes k-d tree positions, whose memory order follows space: the
+    /// union-find's random accesses then land near each other (see docs/performance.md).
+    /// Leaves are mapped back to rows at the end, so the result is identical.
+    private init(weight: [Double], positionA: [Int32], positionB: [Int32], rowOf: [Int32]?, pointCount n: Int,
+                 threads: Int) {
+        precondition(n == 0 || weight.count == n - 1, "an MST over n points has n - 1 edges")
+        precondition(positionA.count == weight.count && positionB.count == weight.count, "one position pair per edge")
         pointCount = n
-        let m = mst.count
+        let m = weight.count
         left = .filled(count: m, threads: threads) { _ in 0 }
         right = .filled(count: m, threads: threads) { _ in 0 }
-        distance = mst.weight
+        distance = weight
         size = .filled(count: m, threads: threads) { _ in 0 }
-        for i in 1..<max(m, 1) where mst.weight[i - 1] > mst.weight[i] {
+        for i in 1..<max(m, 1) where weight[i - 1] > weight[i] {
             preconditionFailure("MST edges must be sorted by weight")
         }
         var sets = UnionFind(count: n)
@@ -83,10 +97,13 @@ public struct SingleLinkageTree: Sendable, Equatable {
 extension SingleLinkageTree {
     /// The tree over weighted leaves (distinct locations, numbered as `positionA`/`positionB`
     /// number them): `pointCount` counts the leaves and `size[i]` the *points* (leaf weights)
-    /// under merge i. Only `CondensedTree(locatedLinkage:…)` reads it.
-    /// - Precondition: `weight` ascending, the edges spanning `leafWeight.count` leaves.
-    init(locatedWeights weight: [Double], positionA: [Int32], positionB: [Int32], leafWeight: [Int32], threads: Int) {
+    /// under merge i.
+    /// - Precondition: `weight` ascending, the edges spanning `leaves.weight.count` leaves.
+    private init(locatedWeights weight: [Double], positionA: [Int32], positionB: [Int32], leaves: LocatedLeaves,
+                 threads: Int) {
+        let leafWeight = leaves.weight
         let n = leafWeight.count
+        locations = leaves
         let m = weight.count
         precondition(m == n - 1, "an MST over n leaves has n - 1 edges")
         pointCount = n

@@ -11,7 +11,9 @@ public struct UnionFind: Sendable {
     /// `[parent(0), size(0), parent(1), size(1), ...]`; a size is only meaningful at a root.
     @usableFromInline var storage: [Int32]
 
-    /// Creates `count` singleton sets.
+    /// Creates `count` singleton sets. (Inlined so that its loop is compiled in the caller,
+    /// where the optimizer vectorises it.)
+    @inline(__always)
     public init(count: Int) {
         storage = [Int32](unsafeUninitializedCapacity: 2 * count) { b, c in
             for i in 0..<count { b[2 * i] = Int32(i); b[2 * i + 1] = 1 }

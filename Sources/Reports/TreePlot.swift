@@ -100,6 +100,44 @@ public enum TreePlot {
         let plotWidth = max(o.width - margin.left - margin.right, 10)
 
         var w = XMLWriter()
+        let headY = openDocument(&w, o, left: margin.left)
+        guard n > 0 else {
+            w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY), "class": "note"], text: "No points.")
+            w.close()
+            return w.finish()
+        }
+
+        let shape = TreeShape(tree, logWidth: o.logWidth)
+        let layout = TreeLayout(shape, x0: margin.left, width: plotWidth,
+                                minimumVisible: o.minimumVisibleWidth, gap: siblingGap)
+        let axis = lambdaAxis(shape, layout: layout, scale: o.lambdaScale, top: margin.top,
+                              bottom: o.height - margin.bottom)
+        let paint = Paint(tree, shape: shape, layout: layout, selected: selected, colours: colours)
+
+        let summary = "\(n) points · \(c - 1) clusters in the tree, \(layout.visibleCount - 1) drawn · "
+            + "\(selected.count) selected" + (paint.hiddenCount > 0 ? ", \(paint.hiddenCount) of them in collapsed branches (marks"
+                + (paint.hiddenCount > Self.colouredMarkLimit ? ": one grey mark per split" : "") + ")" : "")
+        w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY), "class": "note"], text: summary)
+        let legend = "width = points still in the cluster" + (o.logWidth ? " (log scale)" : "")
+            + " · outlined: selected, in the map's colours · branches under "
+            + svgNumber(o.minimumVisibleWidth) + " px wide collapsed"
+        w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY + 15), "class": "note"], text: legend)
+
+        drawAxis(&w, axis, left: margin.left, right: margin.left + plotWidth, distances: o.distanceAxis)
+        let (ends, labels) = drawColumns(&w, tree, shape: shape, layout: layout, axis: axis, paint: paint)
+        drawSplits(&w, shape: shape, layout: layout, ends: ends)
+        drawCollapsedMarks(&w, layout: layout, ends: ends, paint: paint)
+        for l in labels {
+            w.element("text", ["x": svgNumber(l.x), "y": svgNumber(l.y), "text-anchor": "middle",
+                               "font-size": "10"], text: l.text)
+        }
+        w.close()
+        return w.finish()
+    }
+
+    /// Opens the SVG document: size, styles, background and title; returns the y of the first
+    /// line under the title.
+    private static func openDocument(_ w: inout XMLWriter, _ o: TreePlotOptions, left: Double) -> Double {
         w.open("svg", [
             "xmlns": "http://www.w3.org/2000/svg",
             "width": svgNumber(o.width), "height": svgNumber(o.height),
@@ -115,90 +153,68 @@ public enum TreePlot {
         w.empty("rect", ["width": "100%", "height": "100%", "fill": "#ffffff"])
         var headY = 20.0
         if let title = o.title {
-            w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY), "font-size": "15",
+            w.element("text", ["x": svgNumber(left), "y": svgNumber(headY), "font-size": "15",
                                "font-weight": "bold"], text: title)
             headY += 20
         }
-        guard n > 0 else {
-            w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY), "class": "note"], text: "No points.")
-            w.close()
-            return w.finish()
-        }
+        return headY
+    }
 
-        let shape = TreeShape(tree, logWidth: o.logWidth)
-        let layout = TreeLayout(shape, x0: margin.left, width: plotWidth,
-                                minimumVisible: o.minimumVisibleWidth, gap: siblingGap)
-        // The axis spans the λ of what is drawn: points that leave collapsed branches (often
-        // the largest λ of all) would only stretch it.
+    /// The λ axis over what is drawn: points that leave collapsed branches (often the largest
+    /// λ of all) would only stretch it.
+    private static func lambdaAxis(
+        _ shape: TreeShape, layout: TreeLayout, scale: TreePlotOptions.LambdaScale, top: Double, bottom: Double
+    ) -> LambdaAxis {
         var smallest: Double?, largest: Double?, infinite = false
-        for k in 0..<c where layout.visible[k] {
+        for k in 0..<layout.visible.count where layout.visible[k] {
             for l in shape.eventLambda[shape.eventStart[k]..<shape.eventStart[k + 1]] {
                 if l.isInfinite { infinite = true } else if l > 0 {
                     smallest = min(smallest ?? l, l); largest = max(largest ?? l, l)
                 }
             }
         }
-        let axis = LambdaAxis(scale: o.lambdaScale, smallestPositive: smallest, largestFinite: largest,
-                              hasInfinity: infinite, top: margin.top, bottom: o.height - margin.bottom)
+        return LambdaAxis(scale: scale, smallestPositive: smallest, largestFinite: largest,
+                          hasInfinity: infinite, top: top, bottom: bottom)
+    }
 
-        // Labels: own (selected) and inherited (inside a selected cluster); parents first.
-        var ownLabel = [Int32](repeating: -1, count: c)
-        for (i, id) in selected.enumerated() { ownLabel[Int(id) - n] = Int32(i) }
-        var inherited = ownLabel
-        for k in 1..<max(c, 1) where inherited[k] < 0 { inherited[k] = inherited[shape.parent[k]] }
-        func colour(_ label: Int32) -> String { colours[label] ?? fallbackColour }
-
-        // Selected clusters inside collapsed branches, by the drawn cluster they split off
-        // from: the top collapsed cluster of each branch is found parents-first.
-        var topCollapsed = [Int](repeating: -1, count: c)
-        for k in 1..<max(c, 1) where !layout.visible[k] {
-            topCollapsed[k] = layout.visible[shape.parent[k]] ? k : topCollapsed[shape.parent[k]]
-        }
-        var hiddenLabels: [Int: [Int32]] = [:]
-        var hiddenCount = 0
-        for (i, id) in selected.enumerated() where topCollapsed[Int(id) - n] >= 0 {
-            hiddenLabels[shape.parent[topCollapsed[Int(id) - n]], default: []].append(Int32(i))
-            hiddenCount += 1
-        }
-
-        let summary = "\(n) points · \(c - 1) clusters in the tree, \(layout.visibleCount - 1) drawn · "
-            + "\(selected.count) selected" + (hiddenCount > 0 ? ", \(hiddenCount) of them in collapsed branches (marks"
-                + (hiddenCount > Self.colouredMarkLimit ? ": one grey mark per split" : "") + ")" : "")
-        w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY), "class": "note"], text: summary)
-        let legend = "width = points still in the cluster" + (o.logWidth ? " (log scale)" : "")
-            + " · outlined: selected, in the map's colours · branches under "
-            + svgNumber(o.minimumVisibleWidth) + " px wide collapsed"
-        w.element("text", ["x": svgNumber(margin.left), "y": svgNumber(headY + 15), "class": "note"], text: legend)
-
-        drawAxis(&w, axis, left: margin.left, right: margin.left + plotWidth, distances: o.distanceAxis)
-
-        // Columns, in id order (parents before children).
+    /// Columns, in id order (parents before children); returns each drawn column's bottom
+    /// (y and width just above it) and the label texts to write on top of everything.
+    private static func drawColumns(
+        _ w: inout XMLWriter, _ tree: CondensedTree, shape: TreeShape, layout: TreeLayout, axis: LambdaAxis,
+        paint: Paint
+    ) -> (ends: [(y: Double, width: Double)], labels: [(x: Double, y: Double, text: String)]) {
+        let n = tree.pointCount, c = tree.clusterCount
         var ends = [(y: Double, width: Double)](repeating: (0, 0), count: c)
         var labels: [(x: Double, y: Double, text: String)] = []
         for k in 0..<c where layout.visible[k] {
             let (d, end, birthWidth) = columnPath(shape, k, layout: layout, axis: axis, tree: tree)
             ends[k] = end
             let id = String(n + k)
-            if ownLabel[k] >= 0 {
-                let col = colour(ownLabel[k])
-                w.empty("path", ["class": "branch selected", "data-cluster": id, "data-label": String(ownLabel[k]),
+            if paint.ownLabel[k] >= 0 {
+                let col = paint.colour(paint.ownLabel[k])
+                w.empty("path", ["class": "branch selected", "data-cluster": id, "data-label": String(paint.ownLabel[k]),
                                  "fill": col, "stroke": col, "d": d])
                 let y0 = axis.y(tree.clusterBirth[k])
                 if birthWidth >= 16 && end.y - y0 >= 16 {
-                    labels.append((layout.centre[k], y0 + 12, String(ownLabel[k])))
+                    labels.append((layout.centre[k], y0 + 12, String(paint.ownLabel[k])))
                 }
-            } else if inherited[k] >= 0 {
-                w.empty("path", ["class": "branch within", "data-cluster": id, "fill": colour(inherited[k]), "d": d])
+            } else if paint.inherited[k] >= 0 {
+                w.empty("path", ["class": "branch within", "data-cluster": id, "fill": paint.colour(paint.inherited[k]), "d": d])
             } else {
                 w.empty("path", ["class": "branch", "data-cluster": id, "fill": plainFill, "d": d])
             }
         }
+        return (ends, labels)
+    }
 
-        // Splits: from the parent's centre out to its outer drawn children's outer edges. A
-        // cluster with one drawn child (the others collapsed) gets no line: the child goes on
-        // below it, narrower by the points that left, as one column losing points would.
+    /// Splits: from the parent's centre out to its outer drawn children's outer edges. A
+    /// cluster with one drawn child (the others collapsed) gets no line: the child goes on
+    /// below it, narrower by the points that left, as one column losing points would.
+    private static func drawSplits(
+        _ w: inout XMLWriter, shape: TreeShape, layout: TreeLayout, ends: [(y: Double, width: Double)]
+    ) {
         var splits = ""
-        for k in 0..<c where layout.visible[k] {
+        for k in 0..<ends.count where layout.visible[k] {
             let kids = shape.children[k].filter { layout.visible[$0] }
             guard kids.count >= 2, let first = kids.first, let last = kids.last else { continue }
             let y = ends[k].y
@@ -207,14 +223,18 @@ public enum TreePlot {
             splits += "M" + svgNumber(x1) + " " + svgNumber(y) + "H" + svgNumber(x2)
         }
         if !splits.isEmpty { w.empty("path", ["class": "splits", "d": splits]) }
+    }
 
-        // Collapsed selected clusters: a short tick each, in the label's colour, hanging from
-        // the end of the column they split off from, spread over its width at least
-        // `markSpacing` apart; when they do not fit, the last tick is dark grey for the rest.
+    /// Collapsed selected clusters: a short tick each, in the label's colour, hanging from
+    /// the end of the column they split off from, spread over its width at least
+    /// `markSpacing` apart; when they do not fit, the last tick is dark grey for the rest.
+    private static func drawCollapsedMarks(
+        _ w: inout XMLWriter, layout: TreeLayout, ends: [(y: Double, width: Double)], paint: Paint
+    ) {
         var marks: [String: String] = [:]
-        let aggregate = hiddenCount > Self.colouredMarkLimit
-        for k in hiddenLabels.keys.sorted() {
-            let ls = hiddenLabels[k]!
+        let aggregate = paint.hiddenCount > Self.colouredMarkLimit
+        for k in paint.hiddenLabels.keys.sorted() {
+            let ls = paint.hiddenLabels[k]!
             let (y, width) = ends[k]
             if aggregate {
                 marks[fallbackColour, default: ""] += "M" + svgNumber(layout.centre[k]) + " " + svgNumber(y) + "v" + svgNumber(markLength)
@@ -223,7 +243,7 @@ public enum TreePlot {
             let count = min(ls.count, max(1, Int(width / markSpacing)))
             let step = width / Double(count)
             for j in 0..<count {
-                let col = j == count - 1 && ls.count > count ? fallbackColour : colour(ls[j])
+                let col = j == count - 1 && ls.count > count ? fallbackColour : paint.colour(ls[j])
                 let x = layout.centre[k] - width / 2 + (Double(j) + 0.5) * step
                 marks[col, default: ""] += "M" + svgNumber(x) + " " + svgNumber(y) + "v" + svgNumber(markLength)
             }
@@ -231,12 +251,38 @@ public enum TreePlot {
         for col in marks.keys.sorted() {
             w.empty("path", ["class": "collapsed", "stroke": col, "d": marks[col]!])
         }
-        for l in labels {
-            w.element("text", ["x": svgNumber(l.x), "y": svgNumber(l.y), "text-anchor": "middle",
-                               "font-size": "10"], text: l.text)
+    }
+
+    /// Which label colours each cluster: its own (selected) and inherited (inside a selected
+    /// cluster), and the selected clusters inside collapsed branches, by the drawn cluster
+    /// they split off from.
+    private struct Paint {
+        var ownLabel: [Int32]
+        var inherited: [Int32]
+        var hiddenLabels: [Int: [Int32]] = [:]
+        var hiddenCount = 0
+        let colours: [Int32: String]
+
+        init(_ tree: CondensedTree, shape: TreeShape, layout: TreeLayout, selected: [Int32], colours: [Int32: String]) {
+            let n = tree.pointCount, c = tree.clusterCount
+            self.colours = colours
+            // Parents first.
+            ownLabel = [Int32](repeating: -1, count: c)
+            for (i, id) in selected.enumerated() { ownLabel[Int(id) - n] = Int32(i) }
+            inherited = ownLabel
+            for k in 1..<max(c, 1) where inherited[k] < 0 { inherited[k] = inherited[shape.parent[k]] }
+            // The top collapsed cluster of each branch is found parents-first.
+            var topCollapsed = [Int](repeating: -1, count: c)
+            for k in 1..<max(c, 1) where !layout.visible[k] {
+                topCollapsed[k] = layout.visible[shape.parent[k]] ? k : topCollapsed[shape.parent[k]]
+            }
+            for (i, id) in selected.enumerated() where topCollapsed[Int(id) - n] >= 0 {
+                hiddenLabels[shape.parent[topCollapsed[Int(id) - n]], default: []].append(Int32(i))
+                hiddenCount += 1
+            }
         }
-        w.close()
-        return w.finish()
+
+        func colour(_ label: Int32) -> String { colours[label] ?? TreePlot.fallbackColour }
     }
 
     /// The outline of cluster k's column: its half-width at each λ on both sides of its

@@ -50,110 +50,132 @@ extension PointFile {
             let end = all.count
             let delimiter = options.delimiter ?? CSVStreamParser.detectDelimiter(UnsafeBufferPointer(rebasing: all[start...]))
             v.delimiter = delimiter
-
-            // The header: records up to the first that is not blank, through the state machine.
-            var state = CSVStreamParser.State()
-            state.delimiter = delimiter
-            var p = start
-            while p < end && !v.sawHeader {
-                let r = CSVScanning.recordEnd(base, p, end)
-                try state.consume(UnsafeBufferPointer(start: base + p, count: r.end - p), into: &v)
-                p = r.end
-            }
-            if !v.sawHeader { try state.finish(path: path, into: &v) }
-            guard v.sawHeader else { throw DatasetError.empty(path: path) }
-            let firstLine = state.line
+            let (p, firstLine) = try readHeader(base, start, end, path: path, into: &v)
 
             let threads = max(1, options.threads ?? onlineProcessors())
             let parts = CSVScanning.split(base, p, end, parts: (end - p) >= 1 << 21 ? threads : 1)
             let estimate = CSVScanning.estimatedRows(base, p, end, total: end - p)
-            var results = [Part](repeating: Part(), count: parts.count)
-            let template = v
-            results.withUnsafeMutableBufferPointer { out in
-                nonisolated(unsafe) let slots = out
-                let read = { (k: Int) in
-                    var part = template
-                    // The first part reserves for the whole file: the others are appended to it.
-                    part.rows.reserve(k == 0 ? estimate : estimate / parts.count + 16, id: part.idCol >= 0)
-                    let range = parts[k]
-                    slots[k].result = Result { () throws(DatasetError) in
-                        try part.readPart(base, range.lowerBound, range.upperBound, line: k == 0 ? firstLine : 0,
-                                          atFileEnd: k == parts.count - 1)
-                    }
-                    slots[k].visitor = part
-                }
-                if parts.count == 1 {
-                    read(0)
-                } else {
-                    // concurrentPerform returns when every part is read, so sharing `read` is safe.
-                    withoutActuallyEscaping(read) { read in
-                        nonisolated(unsafe) let work = read
-                        DispatchQueue.concurrentPerform(iterations: parts.count) { k in work(k) }
-                    }
-                }
-            }
-
-            // Join the parts in order. `line` is the true line on which part k starts.
-            var joined = template
-            var line = firstLine
-            for k in 0..<parts.count {
-                var part = results[k].visitor!
-                var result = results[k].result!
-                var relative = k > 0
-                var hi = parts[k].upperBound, atEnd = k == parts.count - 1
-                var cutInQuotes = false
-                if case .success(let outcome) = result { cutInQuotes = !outcome.complete }
-                var redo = cutInQuotes
-                if relative {
-                    switch result {
-                    case .failure: redo = true
-                    case .success: redo = redo || (part.rows.firstSkipped != nil && joined.rows.firstSkipped == nil)
-                    }
-                }
-                if redo {
-                    // Read again with its true first line; after a split inside quotes, to the end.
-                    if cutInQuotes { hi = end; atEnd = true }
-                    part = template
-                    result = Result { () throws(DatasetError) in
-                        try part.readPart(base, parts[k].lowerBound, hi, line: line, atFileEnd: atEnd)
-                    }
-                    relative = false
-                }
-                let outcome = try result.get()
-                if k == 0 { joined = part } else { join(part, into: &joined, lineShift: relative ? line : 0) }
-                line = relative ? line + outcome.line : outcome.line
-                if atEnd { break }
-            }
+            let results = readParts(base, parts, template: v, firstLine: firstLine, estimate: estimate)
+            let joined = try joinParts(results, parts, base: base, end: end, template: v, firstLine: firstLine)
             return try joined.finished(delimiter: delimiter)
         }
+    }
 
-        /// Appends `part`'s rows to `joined`'s, shifting the part's line and row numbers.
-        func join(_ part: CSVPointVisitor, into j: inout CSVPointVisitor, lineShift: Int) {
-            let rowShift = j.rows.total
-            let idShift = UInt32(j.rows.idBytes.count)
-            j.rows.xOrLongitude.append(contentsOf: part.rows.xOrLongitude)
-            j.rows.yOrLatitude.append(contentsOf: part.rows.yOrLatitude)
-            // Copied whole, then shifted in place: appending element by element took most of
-            // the join's time.
-            func appendShifted<T: FixedWidthInteger>(_ from: [T], to array: inout [T], by shift: T) {
-                let start = array.count
-                array.append(contentsOf: from)
-                guard shift != 0 else { return }
-                array.withUnsafeMutableBufferPointer { a in
-                    for i in start..<a.count { a[i] &+= shift }
+    /// The header: records up to the first that is not blank, through the state machine.
+    /// Returns where the rows start and the line they start on.
+    private static func readHeader(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, path: String, into v: inout CSVPointVisitor
+    ) throws(DatasetError) -> (start: Int, line: Int) {
+        var state = CSVStreamParser.State()
+        state.delimiter = v.delimiter
+        var p = start
+        while p < end && !v.sawHeader {
+            let r = CSVScanning.recordEnd(base, p, end)
+            try state.consume(UnsafeBufferPointer(start: base + p, count: r.end - p), into: &v)
+            p = r.end
+        }
+        if !v.sawHeader { try state.finish(path: path, into: &v) }
+        guard v.sawHeader else { throw DatasetError.empty(path: path) }
+        return (p, state.line)
+    }
+
+    /// Reads every part into a copy of `template`, the parts on all threads.
+    private static func readParts(
+        _ base: UnsafePointer<UInt8>, _ parts: [Range<Int>], template: CSVPointVisitor, firstLine: Int, estimate: Int
+    ) -> [Part] {
+        var results = [Part](repeating: Part(), count: parts.count)
+        results.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let slots = out
+            let read = { (k: Int) in
+                var part = template
+                // The first part reserves for the whole file: the others are appended to it.
+                part.rows.reserve(k == 0 ? estimate : estimate / parts.count + 16, id: part.idCol >= 0)
+                let range = parts[k]
+                slots[k].result = Result { () throws(DatasetError) in
+                    try part.readPart(base, range.lowerBound, range.upperBound, line: k == 0 ? firstLine : 0,
+                                      atFileEnd: k == parts.count - 1)
+                }
+                slots[k].visitor = part
+            }
+            if parts.count == 1 {
+                read(0)
+            } else {
+                // concurrentPerform returns when every part is read, so sharing `read` is safe.
+                withoutActuallyEscaping(read) { read in
+                    nonisolated(unsafe) let work = read
+                    DispatchQueue.concurrentPerform(iterations: parts.count) { k in work(k) }
                 }
             }
-            appendShifted(part.rows.lines, to: &j.rows.lines, by: Int32(truncatingIfNeeded: lineShift))
-            j.rows.idBytes.append(contentsOf: part.rows.idBytes)
-            appendShifted(part.rows.idEnds, to: &j.rows.idEnds, by: idShift)
-            appendShifted(part.rows.rowNumbers, to: &j.rows.rowNumbers, by: rowShift)
-            j.rows.regionLon.append(contentsOf: part.rows.regionLon)
-            j.rows.regionLat.append(contentsOf: part.rows.regionLat)
-            j.rows.total += part.rows.total
-            j.rows.skipped += part.rows.skipped
-            j.rows.empty += part.rows.empty
-            if j.rows.firstSkipped == nil { j.rows.firstSkipped = part.rows.firstSkipped }
         }
+        return results
+    }
+
+    /// Joins the parts in order, reading again a part whose numbers or outcome depend on the
+    /// parts before (see the notes at the top of this file). `line` is the true line on which
+    /// part k starts.
+    private static func joinParts(
+        _ results: [Part], _ parts: [Range<Int>], base: UnsafePointer<UInt8>, end: Int, template: CSVPointVisitor,
+        firstLine: Int
+    ) throws(DatasetError) -> CSVPointVisitor {
+        var joined = template
+        var line = firstLine
+        for k in 0..<parts.count {
+            var part = results[k].visitor!
+            var result = results[k].result!
+            var relative = k > 0
+            var hi = parts[k].upperBound, atEnd = k == parts.count - 1
+            var cutInQuotes = false
+            if case .success(let outcome) = result { cutInQuotes = !outcome.complete }
+            var redo = cutInQuotes
+            if relative {
+                switch result {
+                case .failure: redo = true
+                case .success: redo = redo || (part.rows.firstSkipped != nil && joined.rows.firstSkipped == nil)
+                }
+            }
+            if redo {
+                // Read again with its true first line; after a split inside quotes, to the end.
+                if cutInQuotes { hi = end; atEnd = true }
+                part = template
+                result = Result { () throws(DatasetError) in
+                    try part.readPart(base, parts[k].lowerBound, hi, line: line, atFileEnd: atEnd)
+                }
+                relative = false
+            }
+            let outcome = try result.get()
+            if k == 0 { joined = part } else { join(part, into: &joined, lineShift: relative ? line : 0) }
+            line = relative ? line + outcome.line : outcome.line
+            if atEnd { break }
+        }
+        return joined
+    }
+
+    /// Appends `part`'s rows to `joined`'s, shifting the part's line and row numbers.
+    private static func join(_ part: CSVPointVisitor, into j: inout CSVPointVisitor, lineShift: Int) {
+        let rowShift = j.rows.total
+        let idShift = UInt32(j.rows.idBytes.count)
+        j.rows.xOrLongitude.append(contentsOf: part.rows.xOrLongitude)
+        j.rows.yOrLatitude.append(contentsOf: part.rows.yOrLatitude)
+        // Copied whole, then shifted in place: appending element by element took most of
+        // the join's time.
+        func appendShifted<T: FixedWidthInteger>(_ from: [T], to array: inout [T], by shift: T) {
+            let start = array.count
+            array.append(contentsOf: from)
+            guard shift != 0 else { return }
+            array.withUnsafeMutableBufferPointer { a in
+                for i in start..<a.count { a[i] &+= shift }
+            }
+        }
+        appendShifted(part.rows.lines, to: &j.rows.lines, by: Int32(truncatingIfNeeded: lineShift))
+        j.rows.idBytes.append(contentsOf: part.rows.idBytes)
+        appendShifted(part.rows.idEnds, to: &j.rows.idEnds, by: idShift)
+        appendShifted(part.rows.rowNumbers, to: &j.rows.rowNumbers, by: rowShift)
+        j.rows.regionLon.append(contentsOf: part.rows.regionLon)
+        j.rows.regionLat.append(contentsOf: part.rows.regionLat)
+        j.rows.total += part.rows.total
+        j.rows.skipped += part.rows.skipped
+        j.rows.empty += part.rows.empty
+        if j.rows.firstSkipped == nil { j.rows.firstSkipped = part.rows.firstSkipped }
     }
 
     /// What one part's reading produced.

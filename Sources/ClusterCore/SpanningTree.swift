@@ -1,0 +1,193 @@
+// The MST stage's output: the minimum spanning tree over the hierarchy's leaves (the k-d tree's
+// locations, or its points when none share coordinates), and what turns it into the MST over
+// the input points (see `Locations` for why that is exact).
+
+/// The leaves of a single-linkage tree over distinct locations (`Locations`), numbered as
+/// the linkage numbers them: each leaf's weight (points), core distance (the distance at which
+/// its points part), and its rows, ascending, at `rows[rowStart[leaf] ..< rowStart[leaf + 1]]`.
+struct LocatedLeaves: Sendable, Equatable {
+    let pointCount: Int
+    let weight: [Int32]
+    let inner: [Double]
+    let rowStart: [Int32]
+    let rows: [Int32]
+
+    /// Calls `body` with the leaves seen through pointers (nil for nil leaves: each leaf a point).
+    static func withView<R>(_ leaves: LocatedLeaves?, _ body: (LeafView?) -> R) -> R {
+        guard let leaves else { return body(nil) }
+        return leaves.weight.withUnsafeBufferPointer { weight in
+        leaves.inner.withUnsafeBufferPointer { inner in
+        leaves.rowStart.withUnsafeBufferPointer { rowStart in
+        leaves.rows.withUnsafeBufferPointer { rows in
+            body(LeafView(pointCount: leaves.pointCount, weight: weight.baseAddress!, inner: inner.baseAddress!,
+                          rowStart: rowStart.baseAddress!, rows: rows.baseAddress!))
+        }}}}
+    }
+
+    /// The leaf (location, by tree position) of each input row.
+    func leafOfRow(threads: Int) -> [Int32] {
+        let count = weight.count
+        return [Int32].initialized(count: pointCount) { out in
+            let shared = SharedBuffer(base: out)
+            Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
+                for t in chunk {
+                    for p in Int(rowStart[t])..<Int(rowStart[t + 1]) { shared[Int(rows[p])] = Int32(t) }
+                }
+            }
+        }
+    }
+}
+
+/// The MST over the leaves, as tree positions, and what turns it back into the MST over the
+/// points. Over points (`leaves` nil) each leaf is one point and the edges are Borůvka's.
+/// Over locations, the MST over the points is the locations' edges between their first rows,
+/// and inside each location of m points a star of m - 1 edges of its core distance from its
+/// first row (see `Locations`). *Point positions* number the points with each location's rows
+/// in one run, locations in tree order, so the union-find of a linkage over the points works
+/// in spatial order.
+struct SpanningTree {
+    /// The edges between leaves (tree positions) and their weights, ascending.
+    let weight: [Double]
+    let positionA: [Int32]
+    let positionB: [Int32]
+    /// Weight, core distance, rows (by point position) of each location; nil when every leaf
+    /// is one point.
+    let leaves: LocatedLeaves?
+    /// The row of each point position (over points, the k-d tree's permutation).
+    let rowOf: [Int32]
+    /// Core distance of each input row.
+    let coreByRow: [Double]
+    /// Locations of more than one point, in ascending order of core distance (stable: tree
+    /// order), and that distance: their inner edges, merged with the locations' edges.
+    let multi: [Int32]
+    let multiWeight: [Double]
+    /// Over points, the MST as Borůvka returned it (edges by row); nil over locations.
+    let rowMST: MinimumSpanningTree?
+
+    var pointCount: Int { rowOf.count }
+
+    private init(weight: [Double], positionA: [Int32], positionB: [Int32], leaves: LocatedLeaves?, rowOf: [Int32],
+                 coreByRow: [Double], multi: [Int32], multiWeight: [Double], rowMST: MinimumSpanningTree?) {
+        self.weight = weight; self.positionA = positionA; self.positionB = positionB
+        self.leaves = leaves; self.rowOf = rowOf; self.coreByRow = coreByRow
+        self.multi = multi; self.multiWeight = multiWeight; self.rowMST = rowMST
+    }
+
+    /// The tree Borůvka found over `indexed`'s leaves, with each row's core distance (`core2`:
+    /// squared, by tree position).
+    init(_ found: (mst: MinimumSpanningTree, positionA: [Int32], positionB: [Int32]), indexed: IndexedLocations,
+         core2: [Double], threads: Int) {
+        let tree = indexed.tree
+        guard let locations = indexed.locations, let weightAt = indexed.weightAt else {
+            let n = tree.count
+            let coreByRow = [Double].initialized(count: n) { out in
+                let rows = SharedBuffer(base: out)  // tree.index is a permutation: each row once
+                Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
+                    for p in chunk { rows[Int(tree.index[p])] = core2[p].squareRoot() }
+                }
+            }
+            self.init(weight: found.mst.weight, positionA: found.positionA, positionB: found.positionB, leaves: nil,
+                      rowOf: tree.index, coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: found.mst)
+            return
+        }
+        let n = indexed.pointCount, count = locations.count
+        var offset = [Int32](repeating: 0, count: count + 1)
+        for t in 0..<count { offset[t + 1] = offset[t] + weightAt[t] }
+        let rowOf = [Int32].initialized(count: n) { out in
+            let shared = SharedBuffer(base: out)
+            Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
+                for t in chunk {
+                    let l = Int(tree.index[t])
+                    let s = Int(locations.start[l]), o = Int(offset[t])
+                    for j in 0..<Int(weightAt[t]) { shared[o + j] = locations.rows[s + j] }
+                }
+            }
+        }
+        let inner = [Double].filled(count: count, threads: threads) { core2[$0].squareRoot() }
+        let coreByRow = [Double].initialized(count: n) { out in
+            let shared = SharedBuffer(base: out)
+            Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
+                for t in chunk {
+                    for p in Int(offset[t])..<Int(offset[t + 1]) { shared[Int(rowOf[p])] = inner[t] }
+                }
+            }
+        }
+        var multi: [Int32] = []
+        for t in 0..<count where weightAt[t] > 1 { multi.append(Int32(t)) }
+        let order = RadixSort.stableOrder(of: multi.map { inner[Int($0)] }, threads: threads)
+        multi = order.map { multi[Int($0)] }
+        self.init(weight: found.mst.weight, positionA: found.positionA, positionB: found.positionB,
+                  leaves: LocatedLeaves(pointCount: n, weight: weightAt, inner: inner, rowStart: offset, rows: rowOf),
+                  rowOf: rowOf, coreByRow: coreByRow, multi: multi, multiWeight: multi.map { inner[Int($0)] },
+                  rowMST: nil)
+    }
+
+    /// Calls `inner(location)` for each location's inner edges and `between(i)` for each
+    /// edge between locations, in ascending order of weight (inner edges first at a tie).
+    @inline(__always)
+    private func merged(inner: (Int) -> Void, between: (Int) -> Void) {
+        var i = 0, j = 0
+        while i < weight.count || j < multi.count {
+            if j < multi.count && (i == weight.count || multiWeight[j] <= weight[i]) {
+                inner(j); j += 1
+            } else {
+                between(i); i += 1
+            }
+        }
+    }
+
+    /// The total weight of the MST over the points, summed in ascending order of weight, as
+    /// `MinimumSpanningTree.totalWeight` sums it: bit for bit the same.
+    var totalWeight: Double {
+        var total = 0.0
+        merged(inner: { j in
+            let t = Int(multi[j]), w = multiWeight[j]
+            for _ in 1..<Int(leaves!.weight[t]) { total += w }
+        }, between: { i in total += weight[i] })
+        return total
+    }
+
+    /// The MST over the points, edges by row.
+    func pointMST() -> MinimumSpanningTree { rowMST ?? overPoints().rowMST! }
+
+    /// The same tree with every point a leaf of its own (itself over points): the MST over the
+    /// points, each edge's ends as point positions, and the rows of the positions.
+    func overPoints() -> SpanningTree {
+        guard let leaves else { return self }
+        let m = pointCount - 1
+        var a = [Int32](repeating: 0, count: m), b = [Int32](repeating: 0, count: m)
+        var pa = [Int32](repeating: 0, count: m), pb = [Int32](repeating: 0, count: m)
+        var w = [Double](repeating: 0, count: m)
+        let offset = leaves.rowStart
+        a.withUnsafeMutableBufferPointer { a in
+        b.withUnsafeMutableBufferPointer { b in
+        pa.withUnsafeMutableBufferPointer { pa in
+        pb.withUnsafeMutableBufferPointer { pb in
+        w.withUnsafeMutableBufferPointer { w in
+        leaves.rows.withUnsafeBufferPointer { rowOf in
+            var out = 0
+            merged(inner: { j in
+                let t = Int(multi[j]), first = Int(offset[t])
+                for p in (first + 1)..<Int(offset[t + 1]) {
+                    // Rows are ascending within a location: the first is the smallest.
+                    a[out] = rowOf[first]; b[out] = rowOf[p]; pa[out] = Int32(first); pb[out] = Int32(p)
+                    w[out] = multiWeight[j]
+                    out += 1
+                }
+            }, between: { i in
+                let p = offset[Int(positionA[i])], q = offset[Int(positionB[i])]
+                let x = rowOf[Int(p)], y = rowOf[Int(q)]
+                if x < y {
+                    a[out] = x; b[out] = y; pa[out] = p; pb[out] = q
+                } else {
+                    a[out] = y; b[out] = x; pa[out] = q; pb[out] = p
+                }
+                w[out] = weight[i]
+                out += 1
+            })
+            precondition(out == m, "the expanded MST has n - 1 edges")
+        }}}}}}
+        return SpanningTree(weight: w, positionA: pa, positionB: pb, leaves: nil, rowOf: leaves.rows,
+                            coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: MinimumSpanningTree(a: a, b: b, weight: w))
+    }
+}
