@@ -1,5 +1,6 @@
 // pins-bench: PinIndex build time against one HDBSCAN fit and the supercluster baseline on
-// the same listings, peak memory, and viewport query times per zoom (issue 13's targets).
+// the same listings, peak memory, and viewport query times per zoom (the targets:
+// docs/performance.md).
 //
 //   geocluster generate --count 1000000 --seed 1 -o seoul-1m.csv
 //   swift build -c release --product pins-bench

@@ -37,8 +37,8 @@ extension KDTree {
     ///
     /// Written with `max` rather than comparisons so that it compiles without branches: which
     /// side of a box a query lies on is a coin toss, and the mispredicted branches of the
-    /// comparison form cost the k-NN queries and the MST searches about 5 % each (100k points,
-    /// interleaved runs). The values are the same bit for bit.
+    /// comparison form slowed the k-NN queries and the MST searches (docs/performance.md). The
+    /// values are the same bit for bit.
     @inline(__always)
     static func boxDistance2(
         _ qx: Double, _ qy: Double,
@@ -258,7 +258,7 @@ struct TreeView: @unchecked Sendable {
 
     /// Offers every point of a leaf to the k-NN list: first all the squared distances, in a
     /// loop the compiler vectorises, then the offers, most of which one comparison rejects
-    /// (measured: core distances about 5 % faster than offering each point as it is computed).
+    /// (faster than offering each point as it is computed: docs/performance.md).
     @inline(__always)
     func scanLeaf(_ node: Int, _ qx: Double, _ qy: Double, _ k: Int, _ found: inout Int, _ worst: inout Double,
                   _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>) {

@@ -13,10 +13,9 @@ extension TreeView {
     /// its own k-th distance still reaches. Leaves with fewer than k points, or with more
     /// than `nearCapacity` leaves listed, search point by point (`kthDistance2`).
     ///
-    /// On 100k estate points about 12 leaves are listed per leaf and a point scans 1.75 of them
-    /// besides its own; core distances took 380-400 ns a point against 410-430 searching point
-    /// by point (one thread, alternating builds), 5 % less at 1M. (Visiting the listed leaves
-    /// nearest first was slower.)
+    /// A point scans only a few listed leaves besides its own, so core distances cost less than
+    /// searching point by point (docs/performance.md). (Visiting the listed leaves nearest first
+    /// was slower.)
     @inline(__always)
     func leafNeighbours(leaf: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
                         worstScratch: UnsafeMutablePointer<Double>, near: UnsafeMutablePointer<Int32>,
@@ -129,9 +128,8 @@ extension TreeView {
     /// the current ancestor is farther from the group's box than the bound allows (the gap
     /// between the group's box and the ancestor's: a point outside a node lies outside its box
     /// or on its edge, since the box lies within the node's cell). Walking from the root instead
-    /// visited about 27 nodes per call in the later rounds at 100k points, mostly on the way
-    /// down to the group's own neighbourhood; climbing made the MST about 4 % faster at 100k
-    /// and 1M points.
+    /// spent most of its visits on the way down to the group's own neighbourhood; climbing made
+    /// the MST faster (docs/performance.md).
     /// - Parameter stack: scratch for at least `2 * (depth + 2)` node indices.
     func hasCandidate(group g: Int, component c32: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
                       nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>) -> Bool {

@@ -9,8 +9,8 @@
 ///
 /// The tree depends only on the input coordinates and their order, never on the thread count.
 public struct KDTree: Sendable {
-    /// The default leaf size, chosen by measurement of the whole HDBSCAN pipeline at 1M estate
-    /// points (one thread, release): 16 was about 10 % faster than 8 and than 32.
+    /// The default leaf size, chosen by measuring the whole HDBSCAN pipeline: 16 beat 8 and 32
+    /// (docs/performance.md).
     public static let defaultLeafSize = 16
 
     /// Number of points.
@@ -60,7 +60,7 @@ public struct KDTree: Sendable {
         self.firstLeaf = leaves - 1
 
         // Build on one array of (x, y, row) entries: a swap during selection then touches one
-        // cache line instead of three (measured: about 2x faster than three parallel arrays).
+        // cache line instead of three, which measured much faster than three parallel arrays.
         var entries = [Entry].filled(count: n, threads: threads) { i in Entry(x: points.xs[i], y: points.ys[i], row: Int32(i)) }
         var start = [Int32](repeating: 0, count: nodeCount)
         var end = [Int32](repeating: 0, count: nodeCount)
@@ -181,11 +181,11 @@ private struct Builder: @unchecked Sendable {
     /// Floyd and Rivest's selection (SELECT, CACM 1975): on a large range it first selects
     /// within a small sample around the expected rank, so the pivot lands next to rank `k` and
     /// one partition pass nearly finishes the job; the partition is branch-free (below).
-    /// Measured on the 1M-point build (one thread, CPU time): 0.24 s with the quickselect this
-    /// replaced (median-of-three pivot, Hoare partition), 0.20 s with Floyd–Rivest sampling,
-    /// 0.12 s with the branch-free partition added. Keys equal to the pivot are gathered in one
-    /// extra pass, so runs of duplicate coordinates cannot make it quadratic. Pure IEEE
-    /// arithmetic (no libm), so the tree is the same on every platform.
+    /// Both the sampling and the branch-free partition made the build faster than the
+    /// quickselect it replaced (median-of-three pivot, Hoare partition; docs/performance.md).
+    /// Keys equal to the pivot are gathered in one extra pass, so runs of duplicate coordinates
+    /// cannot make it quadratic. Pure IEEE arithmetic (no libm), so the tree is the same on
+    /// every platform.
     @inline(__always)
     private func select(lo: Int, hi: Int, k: Int, key: (Entry) -> Double) {
         var left = lo, right = hi - 1  // inclusive bounds

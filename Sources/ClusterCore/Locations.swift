@@ -91,10 +91,10 @@ struct Locations {
 
     /// Whether enough rows share coordinates for the grouping to pay: every 16th row is
     /// grouped, and it pays when at least 1 % of those share a location with another sampled
-    /// row. Measured on the generator's data at 1M rows: seoul 12 %, duplicates 24 %, busan
-    /// 11 % (78-81 % of all rows there have a twin); distinct points 0 %. On distinct points
-    /// grouping every row cost a third of the k-d tree's time and 20 MB for nothing; the sample
-    /// costs a sixteenth of that. The result is the same either way (only the speed differs).
+    /// row: the generator's listing scenarios are well above that and distinct points at zero
+    /// (the shares: docs/performance.md). On distinct points grouping every row cost time and
+    /// memory for nothing; the sample costs a sixteenth of that. The result is the same either
+    /// way (only the speed differs).
     static func worthGrouping(_ points: PointSet) -> Bool {
         let n = points.count
         if n < 4096 { return true }

@@ -49,7 +49,7 @@ final class BoruvkaWorkspace {
     let cand: UnsafeMutablePointer<Int32>
     /// Whether all of a point's listed neighbours are inside its component: components only
     /// grow, so the list can never give it an edge again and later rounds skip reading it.
-    /// (At 1M points, re-reading such lists cost pass A about 7 ms in every late round.)
+    /// (Re-reading such lists cost pass A time in every late round.)
     /// One slot without lists.
     let spent: UnsafeMutablePointer<Bool>
 
@@ -207,7 +207,7 @@ final class BoruvkaWorkspace {
     }
 
     /// Marks each node with its component when all its points share one, else -1. The leaves
-    /// (at 1M points, about 1 ms a round on one thread) on all workers.
+    /// (the bulk of the work, every round) on all workers.
     private func labelNodes() {
         let v = self.v, comp = self.comp, firstLeaf = v.firstLeaf
         let shared = SharedBuffer(base: nodeComp)
@@ -231,7 +231,7 @@ final class BoruvkaWorkspace {
 
     /// Nearly n edges from the first round's picks (`target`, for each of the `count` points
     /// its best edge's other end), each edge picked from both of its sides once: written through the buffers
-    /// (appending them one by one took 10 ms at 1M points), then cut to length; the capacity
+    /// (appending them one by one was measurably slower), then cut to length; the capacity
     /// stays for later rounds.
     private func appendFirstRoundEdges(target: UnsafePointer<Int32>, count: Int, a ea: inout [Int32], b eb: inout [Int32]) {
         precondition(ea.isEmpty && eb.isEmpty)
@@ -294,9 +294,8 @@ final class BoruvkaWorkspace {
     /// component reaches its pair, and the smaller of the two names the new component. The
     /// roots are found by pointer jumping on all workers (every pass replaces each pointer by
     /// its pointer's pointer, so a chain of length d takes log2(d) passes), then numbered in
-    /// one ordered pass. First round at 1M estate points: a union-find join took 43 ms, a
-    /// walk memoised on one thread 19 ms, a separate walk from every component on two threads
-    /// 15 ms (the chains are long), this about 10 ms (6 passes).
+    /// one ordered pass. The chains are long: this beat a union-find join, a walk memoised on
+    /// one thread and a separate walk from every component (docs/performance.md).
     private static func joinPicks(target t: UnsafePointer<Int32>, count componentCount: Int,
                                   threads: Int) -> (newID: [Int32], count: Int) {
         // Each component's pointer: its pick's target, or for the two ends of a mutual pair

@@ -14,8 +14,8 @@ extension MinimumSpanningTree {
     ///
     /// Taken from the Delaunay triangulation (about 3n candidate edges, sorted once) when
     /// there is one; collinear points and the rare input the sweep cannot place go through
-    /// Borůvka on the k-d tree instead. At 225k map locations the triangulation and Kruskal
-    /// took about a third of the time of the k-d tree, the neighbour lists and Borůvka.
+    /// Borůvka on the k-d tree instead, which is several times slower on map locations
+    /// (docs/performance.md).
     /// - Parameters:
     ///   - xs, ys: coordinates, finite, one pair per point (row).
     ///   - threads: for the Borůvka fallback; the result is the same for any value.
@@ -35,7 +35,7 @@ extension MinimumSpanningTree {
         guard let dt = triangulation else { return nil }
         // Candidate edges, each triangulation edge once and each duplicate to its first point,
         // as records (weight², smaller row, larger row) sorted whole: Kruskal then reads them in
-        // sequence (an order permutation read three arrays at random, at 675k edges 60 ms).
+        // sequence (an order permutation read three arrays at random).
         let halfCount = dt.halfedges.count
         var edges: [WeightedEdge] = []
         edges.reserveCapacity(halfCount / 2 + halfCount / 6 + dt.duplicates.count + 1)

@@ -109,8 +109,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
     ///
     /// The lists come in as arguments rather than from `self`: the compiler weighs inlining
     /// this function into `run` by cost and benefit, despite the attribute, and the arguments
-    /// tip it; read from `self`, the call stayed (measured: the MST about 2 % slower at 100k
-    /// points on two threads).
+    /// tip it; read from `self`, the call stayed and the MST was slower.
     @inline(__always)
     private func visit(_ v: TreeView, p: Int, leaf: Int, reach: Reach, lists: UnsafePointer<Int32>?, listLength: Int,
                        bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,

@@ -96,8 +96,8 @@ extension MinimumSpanningTree {
 
         // Sort by weight and map to input rows (a < b). The edges arrive in a fixed order
         // (round by round, component by component), and the sort is stable, so the list is
-        // the same for any thread count. Both passes over the edges run on all workers: with
-        // one thread this phase took a fifth of the MST stage at 1M points.
+        // the same for any thread count. Both passes over the edges run on all workers: on one
+        // thread this phase was a sizeable share of the MST stage.
         let m = ea.count
         let weights = tree.withNodeArrays { v in
             [Double].filled(count: m, threads: threads) { i in

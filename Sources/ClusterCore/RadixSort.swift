@@ -1,20 +1,18 @@
 /// Stable radix sorts: of non-negative doubles (edge weights) by `stableOrder`, and of records
 /// by a 64-bit key by `sortRecords`.
 ///
-/// Hand-written because the standard library's comparison sort took about 150 ms for the 1M
-/// edges of a million-point MST. For non-negative IEEE doubles the bit pattern read as an
-/// unsigned integer orders exactly like the value.
+/// Hand-written because the standard library's comparison sort was several times slower on
+/// an MST's edges (docs/performance.md). For non-negative IEEE doubles the bit pattern read
+/// as an unsigned integer orders exactly like the value.
 ///
 /// Only 32 bits of each key are radix-sorted: the 32 bits below the highest bit that varies
 /// across the keys (bits above it are the same in every key). Keys equal in those bits then
 /// form runs, put in order by their full value afterwards; on MST weights such runs are almost
 /// all exact ties (already in order), since 32 bits below the top varying one separate
-/// values far below a millimetre. Sorting half the key width halves the passes: measured on
-/// the MST weights of 100k and 1M estate points (release, two threads, median of 15), 64-bit
-/// keys took 3.3 ms and 30.6 ms, 32-bit keys with the fix-up take the figures quoted at
-/// `stableOrder`. Digits are 11 bits below 2^20 keys, 16 above (65,536 counters cost more to
-/// clear and sum than they save on small inputs); a pass whose digit is the same for every
-/// key is skipped.
+/// values far below a millimetre. Sorting half the key width halves the passes, which with
+/// the fix-up is faster than sorting 64-bit keys (docs/performance.md). Digits are 11 bits
+/// below 2^20 keys, 16 above (65,536 counters cost more to clear and sum than they save on
+/// small inputs); a pass whose digit is the same for every key is skipped.
 ///
 /// With several threads the keys are cut into one contiguous block per thread: each thread
 /// counts its block, and its block's keys go after those of earlier blocks within every
@@ -27,8 +25,7 @@
     ///   rare on real weights); O(n) memory; identical for any `threads`.
     static func stableOrder(of values: [Double], threads: Int = 1) -> [Int32] {
         let n = values.count
-        // Inputs below 2^18 are not worth a second thread (at 100k keys: 1.7 ms on one thread,
-        // 1.9 ms on two).
+        // Inputs below 2^18 are not worth a second thread (measured no faster on two).
         let blocks = n < 1 << 18 ? 1 : max(1, threads)
         if n < 2 { return (0..<n).map { Int32($0) } }
         // The bits that vary: where AND and OR of all keys differ.
@@ -103,7 +100,7 @@
         // Runs equal in the sorted bits, put in order by full value; within a run the indices
         // are ascending (the passes are stable), so (value, index) is the stable order.
         // (Carrying the low bits through the passes instead, to avoid reading `values` here,
-        // measured slower: 34 ms against 24 ms at 1M.)
+        // measured slower.)
         keys.withUnsafeBufferPointer { k in
         order.withUnsafeMutableBufferPointer { o in
             var i = 0

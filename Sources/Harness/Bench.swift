@@ -325,8 +325,9 @@ public enum Bench {
     /// many rows drawn without replacement by a partial Fisher–Yates shuffle with
     /// `SplitMix64(seed: dbcvSampleSeed)`, taken in file order, so every setting of a dataset
     /// is scored on the same points. A cluster with fewer than 2 sampled points counts as
-    /// noise in the sample (DBCV needs 2). DBCV is quadratic in a cluster's size: at 100k
-    /// points it takes far too long for a benchmark (see README), at 5,000 well under a second.
+    /// noise in the sample (DBCV needs 2). DBCV is quadratic in a cluster's size: on a whole
+    /// large dataset it takes far too long for a benchmark, on the sample well under a second
+    /// (docs/performance.md).
     /// Nil when the points cannot be read again, the labels do not match them, or the index is
     /// not defined (one cluster: NaN).
     static func sampledDBCV(path: String, labels: [Int32]) -> Double? {

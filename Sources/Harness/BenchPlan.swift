@@ -129,7 +129,7 @@ public struct BenchPlan: Sendable {
     /// `python3` and scripts/peers/peer_cell.py, for the peers.
     public var python: String
     public var peerScript: String
-    /// Points above which scikit-learn's quadratic HDBSCAN is skipped (documented in README).
+    /// Points above which scikit-learn's quadratic HDBSCAN is skipped (docs/commands.md, bench).
     public var sklearnMaxPoints: Int
     /// The folder the cells write into (`cells/` below it).
     public var work: String

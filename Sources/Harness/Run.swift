@@ -68,7 +68,7 @@ public enum Harness {
     /// same clock as `RunStage.writing`.
     ///
     /// The coordinates are handed from stage to stage rather than copied: at a million points
-    /// every array kept alive counts against the memory budget (see README).
+    /// every array kept alive counts against the memory budget (docs/performance.md).
     /// - Parameters:
     ///   - threads: worker threads; the output is identical for any value.
     ///   - keeping: which of HDBSCAN's intermediate trees to keep in the record.

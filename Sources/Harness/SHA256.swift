@@ -1,11 +1,9 @@
 // SHA-256 (FIPS 180-4), for dataset content hashes and partition fingerprints.
 //
 // Why not swift-crypto: its Crypto module imports Foundation, which the CLI leaves out for
-// start-up time. Measured with it linked (release, static stdlib): the binary grew from 29 to
-// 94 MB, `geocluster --version` from 4.0 to 5.2 ms (medians of 30) and every command's baseline
-// resident memory by 5.7 MB (a 3-point `cluster` run 12.7 -> 18.4 MB; 1M points 125.6 -> 131.6
-// MB). Hashing needs nothing but this one function, tested against FIPS 180-4's vectors and
-// `sha256sum`.
+// start-up time: linked, it tripled the binary and raised every command's start-up and
+// resident memory (docs/performance.md). Hashing needs nothing but this one function, tested
+// against FIPS 180-4's vectors and `sha256sum`.
 
 /// A streaming SHA-256: `update` with any number of byte runs, then `finalize` once.
 struct SHA256Hasher {

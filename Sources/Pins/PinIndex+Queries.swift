@@ -193,8 +193,8 @@ extension PinIndex {
     /// contiguous): the rows that pass add their category and their deposit and rent; each
     /// location with passing rows adds its position once, weighted by their number. The
     /// medians come from the passing values by quickselect, or, for a node of more rows than
-    /// 8 × the distinct values, from counts per rank (no second pass over the values: at 1M
-    /// listings this took a whole-city filtered query from 18 to 10 ms).
+    /// 8 × the distinct values, from counts per rank (no second pass over the values, which
+    /// nearly halves a whole-city filtered query: docs/performance.md).
     func filteredPin(_ v: Int, filter: CompiledFilter, scratch: inout FilterScratch) -> Pin? {
         let s = Int(start[v]), e = Int(end[v])
         let counting = e - s > 8 * max(depositQuantiles.values.count, rentQuantiles.values.count)

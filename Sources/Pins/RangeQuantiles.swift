@@ -40,7 +40,8 @@ struct RangeQuantiles: Sendable {
         // One pass: each value's first-seen number through a hash table of the distinct
         // values' bit patterns (−0 as +0; a column holds a few thousand distinct values, so the
         // table stays in cache); then the distinct values are sorted and the numbers become
-        // ranks. (A radix sort of the whole column and a binary search per value took 4× as long.)
+        // ranks. (A radix sort of the whole column and a binary search per value took several
+        // times as long.)
         var capacity = 1 << 10
         var tableKeys = [UInt64](repeating: 0, count: capacity)
         var tableSeen = [UInt32](repeating: .max, count: capacity)

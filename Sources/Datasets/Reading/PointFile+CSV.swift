@@ -24,11 +24,10 @@ import Pins
 // field (the part before it ends inside quotes) is undone: the rest of the file is read as one
 // part.
 //
-// Measured (release, 1M seoul rows, 85 MB, 12 columns, x,y read; the `reading` stage of
-// `cluster`, medians of 5 in one run on a loaded 2-core machine): one thread 0.15 s, the
-// previous streaming reader 0.28 s. In callgrind, 750 instructions a row against 2,300 before.
-// With two threads a perf profile puts each part at about 65 ms of CPU; joining the parts
-// element by element took 25-35 ms, hence the whole-array copies of `join`.
+// On one thread this reads about twice as fast as the previous streaming reader, with a
+// third of its instructions a row (docs/performance.md, "Reading"). Joining the parts
+// element by element cost a large share of a two-thread read, hence the whole-array copies
+// of `join`.
 
 extension PointFile {
     /// Reads a CSV file for `read`.

@@ -73,8 +73,9 @@ public struct CheckTolerances: Sendable, Codable, Equatable {
     public var allocationsRelative = 0.02
     public var allocationsAbsolute = 20
     /// Wall time against the calibration workload: the smallest change of the median ratio
-    /// reported (0.20 = 20 %; on a 2-core machine shared with compilers the ratio moved up to
-    /// 17 % between runs of one binary), and the significance level of the Mann–Whitney test.
+    /// reported (0.20 = 20 %: just above how far the ratio moved between runs of one binary on
+    /// a shared 2-core machine, docs/gate.md), and the significance level of the Mann–Whitney
+    /// test.
     public var wallMinEffect = 0.20
     /// Wall time A/B against another binary (`--against`): smallest change reported.
     public var abMinEffect = 0.10

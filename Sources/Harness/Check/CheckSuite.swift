@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// What `geocluster check` runs: cases for each lane. The built-in `default` suite, or a JSON
-/// file of the same shape (README: "The regression gate"):
+/// file of the same shape (docs/gate.md):
 ///
 /// ```json
 /// {
