@@ -63,8 +63,9 @@ struct SharedBuffer<Element>: @unchecked Sendable {
 extension Array where Element: BitwiseCopyable {
     /// `count` elements, element `i` being `value(i)`, written by up to `threads` workers over
     /// disjoint ranges. A new array's memory is faulted in page by page as it is first written;
-    /// doing that on all workers instead of in one thread's `repeating:` fill matters here: at
-    /// 1M points the page faults of the arrays a run allocates cost about a tenth of its time.
+    /// doing that on all workers instead of in one thread's `repeating:` fill matters here: the
+    /// page faults of the arrays a run allocates are a noticeable share of its time
+    /// (docs/performance.md).
     static func filled(count: Int, threads: Int, _ value: (Int) -> Element) -> [Element] {
         [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress, count > 0 {

@@ -85,8 +85,8 @@ public struct MapFrame: Sendable, Equatable {
 /// How a cluster map is drawn. Lengths are in points (pt): the SVG's user unit is 1 pt.
 public struct MapOptions: Sendable {
     /// The point budget: up to this many points each point is drawn as a dot; above it the
-    /// map shows a density raster instead (see ``rasterCell``), so that the file stays under
-    /// 1 MB for any input and renders in well under a second (sizes: docs/performance.md).
+    /// map shows a density raster instead (see ``rasterCell``), so that the file stays small
+    /// for any input and renders quickly (sizes: docs/performance.md).
     public static let defaultPointBudget = 50_000
 
     /// Pins and outlines are drawn for at most this many clusters, the largest: beyond a few
