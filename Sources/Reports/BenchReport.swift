@@ -32,12 +32,10 @@ public enum BenchReport {
     ///   - progress: shows a transient console line as each cell starts (nil when standard
     ///     error is not a terminal); the run ends those lines with an empty `note`.
     ///   - note: receives the run's console lines (datasets, missing truth).
-    ///   - pins: the map-pin comparison, run after the cells, writing into the plan's work
-    ///     folder; nil to compare none.
     /// - Throws: `HarnessError` or `DatasetError` for what stops the whole run; a failed cell
     ///   is a row. The report folder is then left as it was.
-    public static func run(_ request: BenchRequest, progress: ((BenchProgress) -> Void)?, note: (String) -> Void,
-                           pins: ((BenchPlan) throws -> [PinsRow])? = nil) throws -> Outcome {
+    /// The map pins are compared after the cells when `request.pinsZooms` is set.
+    public static func run(_ request: BenchRequest, progress: ((BenchProgress) -> Void)?, note: (String) -> Void) throws -> Outcome {
         let datasets = try request.datasets(note: note)
         return try BenchStagingFolder.staged(out: request.out) { folder in
             let previous = request.resume ? BenchTables.readRuns(path: request.out + "/runs.csv") : []
@@ -45,7 +43,9 @@ public enum BenchReport {
             let rows = try Bench.run(plan) { progress?($0) }
             if progress != nil { note("") }
             for line in BenchRequest.truthNotes(rows: rows, datasets: datasets) { note(line) }
-            let pinRows = try pins?(plan)
+            let pinRows = try request.pinsZooms.map { zooms in
+                try PinsComparison.run(plan: plan, zooms: zooms, timeout: request.timeout, seed: request.seed, note: note)
+            }
             let (summary, figures) = try write(rows: rows, pinRows: pinRows, plan: plan, commandLine: request.commandLine)
             return Outcome(rows: rows, summary: summary, figures: figures, pinRows: pinRows, out: request.out)
         }
@@ -96,6 +96,26 @@ public enum BenchReport {
             text += pad(s.dataset, width) + pad(s.implementation, 16) + pad(s.method, 14) + pad(s.parameters, 40)
                 + fit + "      " + pad(ari, 10) + pad(clusters, 10)
                 + s.status.rawValue + (s.error.isEmpty ? "" : ": " + String(s.error.prefix(60))) + "\n"
+        }
+        return text
+    }
+
+    /// The map-pin comparison (`--pins-zooms`) as a console table, after an empty line: one
+    /// line per dataset, zoom and implementation; a failed cell shows its status and error.
+    public static func pinsTable(_ rows: [PinsRow]) -> String {
+        func pad(_ text: String, _ width: Int) -> String { ReportFormat.padded(text, to: width) }
+        func c(_ format: String, _ value: Double) -> String { FormatNumber.printf(format, [value]) }
+        var text = pad("\ndataset", 18) + "zoom  implementation  pins/viewport  ARI     overlap  build s   query p50 ms  p99 ms   peak MB\n"
+        for r in rows {
+            let head = pad(r.dataset, 17) + pad(String(r.zoom), 6) + pad(r.implementation, 16)
+            guard r.status == .ok else {
+                text += head + r.status.rawValue + ": " + r.error + "\n"
+                continue
+            }
+            let ari = r.ari.map { c("%.3f", $0) } ?? "–"
+            let q = r.queryP50.map { c("%8.3f", $0 * 1e3) + "      " + c("%7.3f", (r.queryP99 ?? 0) * 1e3) } ?? "       –           –"
+            text += head + pad(c("%9.1f", r.pinsPerViewport ?? 0), 15) + pad(ari, 8) + pad(c("%6.3f", r.overlap ?? 0), 9)
+                + pad(c("%7.3f", r.buildSeconds ?? 0), 10) + q + c("%9.0f", r.peakMegabytes ?? 0) + "\n"
         }
         return text
     }

@@ -103,48 +103,16 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let methods = try sweep.methods(methods)
         let progress: ((BenchProgress) -> Void)? = isatty(2) == 1 ? { noteInPlace(BenchReport.progressLine($0)) } : nil
-        let pins: ((BenchPlan) throws -> [PinsRow])? = pinsZooms == nil ? nil : { try comparePins($0) }
         let outcome = try reportingErrors {
             let request = BenchRequest(
                 inputs: inputs, scenarios: scenarios, sizes: sizes, seed: seed, cache: cache, filter: try filters.makeFilter(),
                 methods: methods, peers: peers, repeats: repeats, threads: threads, timeout: timeout, resume: resume, out: out,
-                sklearnMaxPoints: sklearnMaxN, peerScript: peerScript, version: Geocluster.version,
+                sklearnMaxPoints: sklearnMaxN, pinsZooms: pinsZooms?.zooms, peerScript: peerScript, version: Geocluster.version,
                 commandLine: (["geocluster"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
-            return try BenchReport.run(request, progress: progress, note: note, pins: pins)
+            return try BenchReport.run(request, progress: progress, note: note)
         }
         print(BenchReport.summaryTable(outcome.summary), terminator: "")
-        if let pinRows = outcome.pinRows { printPins(pinRows) }
+        if let pinRows = outcome.pinRows { print(BenchReport.pinsTable(pinRows), terminator: "") }
         note(BenchReport.closingNote(outcome))
-    }
-
-    /// Map pins per zoom (`--pins-zooms`) on every dataset, each implementation in its own process.
-    private func comparePins(_ plan: BenchPlan) throws -> [PinsRow] {
-        guard let zooms = pinsZooms?.zooms else { return [] }
-        var pinRows: [PinsRow] = []
-        let setup = PinsComparison.Setup(executable: plan.executable, python: plan.python, peerScript: plan.peerScript, timeout: timeout, seed: seed)
-        for d in plan.datasets {
-            note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name): \(PinsComparison.implementations.joined(separator: ", ")), each in its own process")
-            pinRows += try reportingErrors(input: d.path) {
-                try PinsComparison.run(path: d.path, dataset: d.name, zooms: zooms, setup: setup, folder: plan.work + "/cells/\(d.name)/pins")
-            }
-        }
-        return pinRows
-    }
-
-    /// The map-pin comparison as a table on standard output.
-    private func printPins(_ rows: [PinsRow]) {
-        print("\ndataset".padded(to: 18) + "zoom  implementation  pins/viewport  ARI     overlap  build s   query p50 ms  p99 ms   peak MB")
-        for r in rows {
-            let head = r.dataset.padded(to: 17) + String(r.zoom).padded(to: 6) + r.implementation.padded(to: 16)
-            guard r.status == .ok else {
-                print(head + r.status.rawValue + ": " + r.error)
-                continue
-            }
-            let ari = r.ari.map { cFormat("%.3f", $0) } ?? "–"
-            let q = r.queryP50.map { cFormat("%8.3f", $0 * 1e3) + "      " + cFormat("%7.3f", (r.queryP99 ?? 0) * 1e3) } ?? "       –           –"
-            print(head + cFormat("%9.1f", r.pinsPerViewport ?? 0).padded(to: 15) + ari.padded(to: 8)
-                  + cFormat("%6.3f", r.overlap ?? 0).padded(to: 9) + cFormat("%7.3f", r.buildSeconds ?? 0).padded(to: 10) + q
-                  + cFormat("%9.0f", r.peakMegabytes ?? 0))
-        }
     }
 }

@@ -39,6 +39,19 @@ public enum PinsComparison {
 
     public static let implementations = PinsCell.implementations + ["pysupercluster"]
 
+    /// The comparison on every dataset of a benchmark's `plan` at `zooms`, into the plan's
+    /// work folder (`cells/DATASET/pins/`); `note` receives one line per dataset.
+    public static func run(plan: BenchPlan, zooms: ClosedRange<Int>, timeout: Double, seed: UInt64,
+                           note: (String) -> Void) throws -> [PinsRow] {
+        let setup = Setup(executable: plan.executable, python: plan.python, peerScript: plan.peerScript, timeout: timeout, seed: seed)
+        var rows: [PinsRow] = []
+        for d in plan.datasets {
+            note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name): \(implementations.joined(separator: ", ")), each in its own process")
+            rows += try run(path: d.path, dataset: d.name, zooms: zooms, setup: setup, folder: plan.work + "/cells/\(d.name)/pins")
+        }
+        return rows
+    }
+
     /// The comparison on the listing file `path` at `zooms`; the cells' files go to `folder`.
     public static func run(path: String, dataset: String, zooms: ClosedRange<Int>, setup: Setup, folder: String) throws -> [PinsRow] {
         let file = try ListingFile.read(path: path, locationColumn: nil, required: false)
