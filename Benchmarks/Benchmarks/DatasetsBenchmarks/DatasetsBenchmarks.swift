@@ -9,6 +9,7 @@
 import Benchmark
 import Datasets
 import Foundation
+import Pins
 
 /// Writes (once) the reading benchmark's input: `rows` rows of id,lat,lon,x,y,truth with
 /// degrees to 6 decimals and metres to 2, as `geocluster generate` writes them.
@@ -83,8 +84,9 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(file)
         }
     }
-    let everyRow = ListingFilter(categories: Set(ListingCategory.allCases), area: ValueRange(lower: 0, upper: nil),
-                                 deposit: ValueRange(lower: 0, upper: nil), rent: ValueRange(lower: 0, upper: nil))
+    let everyRow = ListingFilter(attributes: AttributeFilter(
+        categories: CategorySet(ListingCategory.allCases), area: ValueRange(lower: 0, upper: nil),
+        deposit: ValueRange(lower: 0, upper: nil), monthlyRent: ValueRange(lower: 0, upper: nil)))
     Benchmark("PointFile.read-1M-seoul-listings-with-filter-columns", configuration: config) { benchmark in
         for _ in benchmark.scaledIterations {
             let file = try PointFile.read(path: seoul, filter: everyRow)
