@@ -26,7 +26,7 @@ public enum PinsMap {
         guard size.width <= maxSide, size.height <= maxSide else {
             throw ReportsError.mapTooLarge(zoom: z, width: Int(size.width), height: Int(size.height))
         }
-        let privacy = request.source.privacySeed == nil ? "true positions (--no-privacy)" : "displayed (privacy-masked) positions"
+        let privacy = request.source.key == nil ? "true positions (--no-privacy)" : "displayed (privacy-masked) positions"
         let subtitle = "zoom \(z) · \(pins.count) pins over \(leaves.longitudes.count) listings at \(privacy) · radius \(FormatNumber.trimmed(request.radius, decimals: 1)) px"
         let mapPins = pins.enumerated().map { k, p in
             MapPin(longitude: p.longitude, latitude: p.latitude, count: p.count, diameter: p.diameter, label: Int32(k))

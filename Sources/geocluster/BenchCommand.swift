@@ -11,6 +11,7 @@ import Glibc
 import Darwin
 #endif
 import Harness
+import Pins
 import Reports
 
 /// `geocluster bench`: every method on every dataset, each cell in its own process, with
@@ -86,6 +87,9 @@ struct BenchCommand: ParsableCommand {
             transform: ZoomRange.parse)
     var pinsZooms: ZoomRange?
 
+    @Option(help: ArgumentHelp("With --pins-zooms: the privacy mask's secret key file (`geocluster pins-key -o FILE`), or set \(PinsKeyFile.environmentVariable). Every implementation sees displayed positions only, and no output holds the key or a true coordinate.", valueName: "file"))
+    var keyFile: String?
+
     @OptionGroup(title: "Filters (applied to the generated scenarios)")
     var filters: FilterOptions
 
@@ -98,12 +102,20 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--category, --area, --deposit, --rent, --bbox and --within filter the generated scenarios only; give --input a file that holds just the rows you want")
         }
         _ = try sweep.methods(methods)
+        if pinsZooms != nil && keyFile == nil && !PinsKeyFile.environmentHasKey {
+            throw ValidationError("--pins-zooms masks the listings: give --key-file FILE (make one with `geocluster pins-key -o pins.key`) or set \(PinsKeyFile.environmentVariable)")
+        }
+        if pinsZooms == nil && keyFile != nil { throw ValidationError("--key-file goes with --pins-zooms") }
     }
 
     func run() throws {
         let methods = try sweep.methods(methods)
+        let pinsKey: PinsKey? = try pinsZooms == nil ? nil : reportingErrors {
+            if let keyFile { return try PinsKeyFile.read(path: keyFile) }
+            return try PinsKeyFile.fromEnvironment()
+        }
         let progress: ((BenchProgress) -> Void)? = isatty(2) == 1 ? { noteInPlace(BenchReport.progressLine($0)) } : nil
-        let pins: ((BenchPlan) throws -> [PinsRow])? = pinsZooms == nil ? nil : { try comparePins($0) }
+        let pins: ((BenchPlan) throws -> [PinsRow])? = pinsKey.map { key in { try comparePins($0, key: key) } }
         let outcome = try reportingErrors {
             let request = BenchRequest(
                 inputs: inputs, scenarios: scenarios, sizes: sizes, seed: seed, cache: cache, filter: try filters.makeFilter(),
@@ -118,10 +130,11 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// Map pins per zoom (`--pins-zooms`) on every dataset, each implementation in its own process.
-    private func comparePins(_ plan: BenchPlan) throws -> [PinsRow] {
+    private func comparePins(_ plan: BenchPlan, key: PinsKey) throws -> [PinsRow] {
         guard let zooms = pinsZooms?.zooms else { return [] }
         var pinRows: [PinsRow] = []
-        let setup = PinsComparison.Setup(executable: plan.executable, python: plan.python, peerScript: plan.peerScript, timeout: timeout, seed: seed)
+        let setup = PinsComparison.Setup(executable: plan.executable, python: plan.python, peerScript: plan.peerScript,
+                                         timeout: timeout, seed: seed, keyFile: keyFile)
         for d in plan.datasets {
             note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name): \(PinsComparison.implementations.joined(separator: ", ")), each in its own process")
             pinRows += try reportingErrors(input: d.path) {

@@ -29,11 +29,15 @@ public enum PinsComparison {
         public var peerScript: String
         /// Seconds before a cell is killed.
         public var timeout: Double
+        /// The seed of the viewports' generator.
         public var seed: UInt64
+        /// The pins key file the PinIndex cell reads; nil: the cell inherits the key in
+        /// `GEOCLUSTER_PINS_KEY`. The key itself never goes on a command line.
+        public var keyFile: String?
 
-        public init(executable: String, python: String, peerScript: String, timeout: Double, seed: UInt64) {
+        public init(executable: String, python: String, peerScript: String, timeout: Double, seed: UInt64, keyFile: String?) {
             self.executable = executable; self.python = python; self.peerScript = peerScript
-            self.timeout = timeout; self.seed = seed
+            self.timeout = timeout; self.seed = seed; self.keyFile = keyFile
         }
     }
 
@@ -75,8 +79,8 @@ public enum PinsComparison {
             let zoomText = "\(zooms.lowerBound)-\(zooms.upperBound)"
             guard implementation == "pysupercluster" else {
                 return (setup.executable, ["pins-cell", path, "--implementation", implementation, "--zooms", zoomText,
-                                           "--viewports", viewports, "--seed", "\(setup.seed)", "--pins", pins,
-                                           "--labels", labels, "--report", report])
+                                           "--viewports", viewports, "--pins", pins, "--labels", labels, "--report", report]
+                                          + (setup.keyFile.map { ["--key-file", $0] } ?? []))
             }
             guard FileManager.default.fileExists(atPath: setup.peerScript) else { return nil }
             return (setup.python, [setup.peerScript, "--peer", "supercluster", "--input", path, "--pins-zooms", zoomText,

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The privacy mask's key and bounds from the command line, tested as an attacker or a careless
+/// operator would meet them: key files, the environment, outputs scanned for the key.
+@Suite("geocluster pins-key and the privacy options")
+struct PinsPrivacyTests {
+    static let seoul = PinsCommandTests.seoul
+
+    /// The mode bits of a file.
+    static func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! NSNumber).intValue & 0o777
+    }
+
+    @Test("pins-key writes 64 hex digits with mode 0600, refuses to overwrite without --force, never prints the key")
+    func pinsKey() throws {
+        try withTemporaryFolder { folder throws in
+            let r = try folder.run("pins-key", "-o", "pins.key")
+            try #require(r.status == 0, "\(r)")
+            let text = try folder.read("pins.key")
+            #expect(text.count == 65 && text.hasSuffix("\n") && text.dropLast().allSatisfy { $0.isHexDigit && !$0.isUppercase })
+            #expect(try Self.mode(folder.path("pins.key")) == 0o600)
+            #expect(!(r.stdout + r.stderr).contains(text.prefix(16)) && r.stderr.contains("fingerprint"))
+            let again = try folder.run("pins-key", "-o", "pins.key")
+            #expect(again.status == 1 && again.stderr.contains("pins.key") && again.stderr.contains("--force"), "\(again)")
+            #expect(try folder.read("pins.key") == text)
+            let forced = try folder.run("pins-key", "-o", "pins.key", "--force")
+            let replaced = try folder.read("pins.key"), mode = try Self.mode(folder.path("pins.key"))
+            #expect(forced.status == 0 && replaced != text && mode == 0o600)
+            #expect(try folder.contents().sorted() == ["pins.key"], "no temporary file left")
+        }
+    }
+
+    @Test("the key file and GEOCLUSTER_PINS_KEY give the same pins; the key appears in no output, message or file")
+    func keyNeverPublished() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.run("pins-key", "-o", "k")
+            let hex = String(try folder.read("k").dropLast())
+            var runs = [try folder.run("pins", Self.seoul, "--zooms", "12-22", "--key-file", "k", "--leaves", "-o", "a.geojson")]
+            runs.append(try folder.run(["pins", Self.seoul, "--zooms", "12-22", "--leaves", "-o", "b.geojson"], environment: ["GEOCLUSTER_PINS_KEY": hex]))
+            runs.append(try folder.run("nearby", Self.seoul, "--lat", "37.55", "--lon", "127.0", "--key-file", "k", "-o", "n.csv"))
+            runs.append(try folder.run("map", Self.seoul, "--zoom", "13", "--bbox", "126.95,37.47,127.05,37.53", "--key-file", "k", "-o", "m.svg"))
+            for r in runs { try #require(r.status == 0, "\(r)") }
+            #expect(try folder.data("a.geojson") == folder.data("b.geojson"))
+            let needles = [hex, hex.uppercased(), String(hex.prefix(16)), String(hex.suffix(16))].map { Data($0.utf8) }
+            for name in try folder.contents() where name != "k" {
+                let bytes = try folder.data(name)
+                #expect(needles.allSatisfy { bytes.range(of: $0) == nil }, "the key in \(name)")
+            }
+            for r in runs { #expect(!(r.stdout + r.stderr).contains(hex.prefix(16))) }
+            // Another key moves every same-location pin.
+            _ = try folder.run("pins-key", "-o", "k2")
+            let other = try folder.run("pins", Self.seoul, "--zoom", "22", "--key-file", "k2", "-o", "c.geojson")
+            try #require(other.status == 0)
+            let a = Set(try PinsCommandTests.features(try folder.read("a.geojson")).filter { $0.zoom == 22 }.map { "\($0.lon),\($0.lat)" })
+            #expect(try PinsCommandTests.features(try folder.read("c.geojson")).allSatisfy { !a.contains("\($0.lon),\($0.lat)") })
+        }
+    }
+
+    @Test("a bad key file or variable: exit 1, a message naming it and what is wrong, no output", arguments: [
+        ("missing.key", nil, "missing.key: cannot read the pins key file"),
+        ("empty.key", "", "empty.key: the pins key file is empty"),
+        ("short.key", String(repeating: "ab", count: 8) + "\n", "short.key: not a valid pins key: 16 hexadecimal digits"),
+        ("text.key", "my secret password, 32 characters\n", "text.key: not a valid pins key: character 1"),
+        ("big.key", String(repeating: "0", count: 5000), "big.key: not a pins key file"),
+        ("ENV", String(repeating: "z", count: 64), "GEOCLUSTER_PINS_KEY: not a valid pins key"),
+    ] as [(String, String?, String)])
+    func badKey(name: String, content: String?, message: String) throws {
+        try withTemporaryFolder { folder throws in
+            var arguments = ["pins", Self.seoul, "--zoom", "12", "-o", "out.geojson"]
+            var environment: [String: String] = [:]
+            if name == "ENV" { environment["GEOCLUSTER_PINS_KEY"] = content } else {
+                if let content { _ = try folder.write(content, to: name) }
+                arguments += ["--key-file", name]
+            }
+            let r = try folder.run(arguments, environment: environment)
+            #expect(r.status == 1 && !r.crashed, "\(r)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(try !folder.contents().contains("out.geojson"))
+        }
+    }
+
+    @Test("--insecure-test-seed warns on every run; --privacy-seed is gone; --no-privacy with a key is a contradiction")
+    func insecureSeed() throws {
+        try withTemporaryFolder { folder throws in
+            for _ in 0..<2 {
+                let r = try folder.run("pins", Self.seoul, "--zoom", "12", "--insecure-test-seed", "7", "-o", "p.geojson")
+                #expect(r.status == 0 && r.stderr.contains("warning: --insecure-test-seed makes a mask key anyone can guess"), "\(r)")
+            }
+            let old = try folder.run("pins", Self.seoul, "--zoom", "12", "--privacy-seed", "7", "-o", "q.geojson")
+            #expect(old.status == 64, "\(old)")
+            _ = try folder.run("pins-key", "-o", "k")
+            let both = try folder.run("pins", Self.seoul, "--zoom", "12", "--key-file", "k", "--no-privacy", "-o", "q.geojson")
+            #expect(both.status == 64 && both.stderr.contains("contradict"), "\(both)")
+            let two = try folder.run("pins", Self.seoul, "--zoom", "12", "--key-file", "k", "--insecure-test-seed", "1", "-o", "q.geojson")
+            #expect(two.status == 64 && two.stderr.contains("give one"), "\(two)")
+        }
+    }
+}
