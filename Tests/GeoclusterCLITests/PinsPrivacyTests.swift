@@ -98,3 +98,67 @@ struct PinsPrivacyTests {
         }
     }
 }
+
+/// Every privacy flag with values an attacker or a typo would give: each is refused with exit 1
+/// or 64 and a message, never a signal, never an output.
+@Suite("privacy flags: bad values never crash")
+struct PrivacyFlagFuzzTests {
+    static let numbers = ["nan", "-nan", "inf", "-inf", "-1", "0", "1e-9", "0.5", "5001", "1e20", "1e308", "-1e308",
+                          "abc", "", "0x1p20", "30m", "80,90", "--"]
+
+    /// (arguments after the input, a description) for every bad value of every flag.
+    static var cases: [[String]] {
+        var out: [[String]] = []
+        for v in numbers {
+            out.append(["--min-offset", v, "--max-offset", "100"])
+            out.append(["--max-offset", v])
+            out.append(["--min-offset", "30", "--max-offset", v])
+        }
+        out.append(["--min-offset", "0", "--max-offset", "1e-9"])
+        out.append(["--min-offset", "80", "--max-offset", "80"])
+        out.append(["--min-offset", "4999", "--max-offset", "5000.5"])
+        for v in ["-1", "abc", "1e3", "18446744073709551616", "", "nan"] { out.append(["--insecure-test-seed", v]) }
+        return out
+    }
+
+    @Test("pins: bad offsets and seeds are exit 64 naming the flag, no signal, no output")
+    func offsetsAndSeeds() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.run("pins-key", "-o", "k")
+            for extra in Self.cases {
+                let key = extra.first == "--insecure-test-seed" ? [] : ["--key-file", "k"]
+                let r = try folder.run(["pins", PinsCommandTests.seoulGeoJSON, "--zoom", "12"] + key + extra + ["-o", "out.geojson"])
+                #expect(!r.crashed && (r.status == 64 || r.status == 1), "\(extra): \(r)")
+                #expect(r.stderr.contains(extra[extra.count - 2]) || r.stderr.contains("--min-offset") || r.stderr.contains("--max-offset"),
+                        "\(extra): \(r.stderr)")
+                #expect(try !folder.contents().contains("out.geojson"), "\(extra)")
+            }
+        }
+    }
+
+    @Test("key files that are not keys, on every command that masks: exit 1 naming the file, no signal")
+    func keyFiles() throws {
+        try withTemporaryFolder { folder throws in
+            try FileManager.default.createDirectory(atPath: folder.path("dir"), withIntermediateDirectories: true)
+            _ = try folder.write(bytes: [0xff, 0xfe, 0, 1, 2], to: "binary")
+            let commands: [[String]] = [
+                ["pins", PinsCommandTests.seoulGeoJSON, "--zoom", "12", "-o", "out.geojson"],
+                ["nearby", PinsCommandTests.seoulGeoJSON, "--lat", "37.5", "--lon", "127", "-o", "out.csv"],
+                ["map", PinsCommandTests.seoulGeoJSON, "--zoom", "12", "-o", "out.svg"],
+            ]
+            for command in commands {
+                for file in ["missing", "dir", "binary", "/dev/zero", "/dev/null", ""] {
+                    let r = try folder.run(command + ["--key-file", file])
+                    #expect(!r.crashed && (r.status == 1 || r.status == 64), "\(command[0]) --key-file \(file): \(r)")
+                    #expect(file.isEmpty || r.stderr.contains(file), "\(r.stderr)")
+                }
+            }
+            #expect(try folder.contents().sorted() == ["binary", "dir"])
+            let bench = try folder.run("bench", "--sizes", "1k", "--methods", "grid", "--pins-zooms", "12-12", "--key-file", "binary",
+                                       "--out", "out", "--cache", "cache")
+            #expect(!bench.crashed && bench.status == 1 && bench.stderr.contains("binary: not a valid pins key"), "\(bench)")
+            let none = try folder.run("bench", "--sizes", "1k", "--methods", "grid", "--pins-zooms", "12-12", "--out", "out", "--cache", "cache")
+            #expect(none.status == 64 && none.stderr.contains("--key-file"), "\(none)")
+        }
+    }
+}
