@@ -43,6 +43,8 @@ public struct PrivacyMask: Sendable, Equatable {
     public let minDistance: Double
     /// Largest displacement in metres (default 80).
     public let maxDistance: Double
+    /// Positions kept from earlier publications (`keeping(_:)`), shown instead of a draw.
+    var stored: [LocationKey: MaskStore.Position]? = nil
 
     /// A mask keyed by `key` over the annulus `minDistance...maxDistance` metres.
     /// - Throws: `PinError.invalidParameter` naming `minDistance` or `maxDistance` unless
@@ -88,9 +90,16 @@ public struct PrivacyMask: Sendable, Equatable {
         return (r * ElementaryMath.sin(theta), r * ElementaryMath.cos(theta), r, theta * 180 / Double.pi)
     }
 
-    /// The displayed position of a location whose true position is (`longitude`, `latitude`).
-    /// - Complexity: O(1).
+    /// The displayed position of a location whose true position is (`longitude`, `latitude`):
+    /// its stored position when the mask keeps one (`keeping(_:)`), else its draw.
+    /// - Complexity: O(1) (expected, with stored positions).
     public func displayedPosition(of key: LocationKey, longitude: Double, latitude: Double) -> (longitude: Double, latitude: Double) {
+        if let p = stored?[key] { return (p.longitude, p.latitude) }
+        return drawnPosition(of: key, longitude: longitude, latitude: latitude)
+    }
+
+    /// The drawn position (the true position plus `offset(for:)`), ignoring stored positions.
+    func drawnPosition(of key: LocationKey, longitude: Double, latitude: Double) -> (longitude: Double, latitude: Double) {
         let o = offset(for: key)
         let m = WebMercator.metresPerDegree(latitude: latitude)
         var lon = longitude + o.east / m.longitude

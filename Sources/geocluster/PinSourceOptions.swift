@@ -49,6 +49,12 @@ struct PinSourceOptions: ParsableArguments {
     @Flag(help: "Show true positions (no privacy mask): only for data that is public anyway.")
     var noPrivacy = false
 
+    @Option(help: ArgumentHelp("Keep every location's displayed position in this file (created if missing, mode 0600; as secret as the key): a location in it is never drawn again, whatever the key or offsets; new locations are added.", valueName: "file"))
+    var mask: String?
+
+    @Flag(help: "Use a mask file made with another key or offset range: its stored positions stay, new locations are drawn with this key and these offsets.")
+    var remask = false
+
     @Option(help: ArgumentHelp("Smallest displacement of the privacy mask, metres (at least \(Int(PrivacyMask.minimumDistance))).", valueName: "metres"))
     var minOffset: Double = 30
 
@@ -66,6 +72,8 @@ struct PinSourceOptions: ParsableArguments {
         guard maxOffset.isFinite, maxOffset > minOffset, maxOffset <= highest else {
             throw ValidationError("--max-offset \(maxOffset) must be above --min-offset (\(minOffset) m) and at most \(Int(highest)) m")
         }
+        if noPrivacy && mask != nil { throw ValidationError("--mask keeps masked positions; it does not go with --no-privacy") }
+        if remask && mask == nil { throw ValidationError("--remask goes with --mask FILE") }
         if noPrivacy && (keyOptions.keyFile != nil || keyOptions.insecureTestSeed != nil) {
             throw ValidationError("--no-privacy and a mask key contradict each other; give one")
         }
@@ -82,8 +90,10 @@ struct PinSourceOptions: ParsableArguments {
     /// The options as Harness's settings, the key read from its file or the environment.
     /// - Throws: `ExitCode(1)` after a message naming a key file that is not a key.
     func settings() throws -> PinSourceSettings {
-        PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
-                          minOffset: minOffset, maxOffset: maxOffset)
+        var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
+                                         minOffset: minOffset, maxOffset: maxOffset, maskFile: mask, remask: remask)
+        settings.warn = { note("geocluster: warning: " + $0) }
+        return settings
     }
 }
 

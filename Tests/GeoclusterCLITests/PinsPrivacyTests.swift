@@ -162,3 +162,87 @@ struct PrivacyFlagFuzzTests {
         }
     }
 }
+
+/// `--mask FILE`: one draw per location, forever, across key rotations, range changes and
+/// growing data, as an operator runs it and an attacker compares the outputs.
+@Suite("geocluster pins --mask")
+struct PinsMaskFileTests {
+    static let seoul = PinsCommandTests.seoul
+
+    /// Each listing's displayed position (from the listing and building pins at zoom 22, with leaves).
+    static func positions(_ folder: TemporaryFolder, _ name: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for f in try PinsCommandTests.features(try folder.read(name)) where f.zoom == 22 && f.kind != "cluster" {
+            for id in f.leaves { out[id] = "\(f.lon),\(f.lat)" }
+        }
+        return out
+    }
+
+    @Test("key rotation and a range change with the mask file: refused without --remask, identical positions with it; the file is 0600 and holds no key")
+    func rotation() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.run("pins-key", "-o", "k1")
+            _ = try folder.run("pins-key", "-o", "k2")
+            let pins = ["pins", Self.seoul, "--zoom", "22", "--leaves", "--mask", "m"]
+            let a = try folder.run(pins + ["--key-file", "k1", "-o", "a.geojson"])
+            try #require(a.status == 0, "\(a)")
+            #expect(try PinsPrivacyTests.mode(folder.path("m")) == 0o600)
+            let mask = try folder.data("m")
+            for k in ["k1", "k2"] {
+                let hex = String(try folder.read(k).dropLast())
+                #expect(mask.range(of: Data(hex.utf8)) == nil && mask.range(of: Data(hex.prefix(16).utf8)) == nil)
+            }
+            let first = try Self.positions(folder, "a.geojson")
+            #expect(first.count > 4500)
+            for change in [["--key-file", "k2"], ["--key-file", "k1", "--max-offset", "100"], ["--key-file", "k2", "--min-offset", "50", "--max-offset", "120"]] {
+                let refused = try folder.run(pins + change + ["-o", "r.geojson"])
+                #expect(refused.status == 1 && refused.stderr.contains("m was made with another") && refused.stderr.contains("--remask"), "\(refused)")
+                #expect(try folder.data("m") == mask && !(try folder.contents().contains("r.geojson")))
+            }
+            let rotated = try folder.run(pins + ["--key-file", "k2", "--remask", "-o", "b.geojson"])
+            try #require(rotated.status == 0, "\(rotated)")
+            #expect(rotated.stderr.contains("warning: --remask") && rotated.stderr.contains("averages"))
+            #expect(try Self.positions(folder, "b.geojson") == first)
+            // The file now records k2: k2 runs without --remask, k1 is refused, positions stay.
+            let again = try folder.run(pins + ["--key-file", "k2", "-o", "c.geojson"])
+            #expect(again.status == 0 && !again.stderr.contains("warning"), "\(again)")
+            #expect(try Self.positions(folder, "c.geojson") == first)
+            let widened = try folder.run(pins + ["--key-file", "k2", "--max-offset", "300", "--remask", "-o", "d.geojson"])
+            #expect(widened.status == 0)
+            #expect(try Self.positions(folder, "d.geojson") == first)
+            // Without the mask file, k2 draws every location anew: what the file prevents.
+            let bare = try folder.run("pins", Self.seoul, "--zoom", "22", "--leaves", "--key-file", "k2", "-o", "e.geojson")
+            try #require(bare.status == 0)
+            let fresh = try Self.positions(folder, "e.geojson")
+            #expect(first.allSatisfy { fresh[$0.key] != $0.value })
+        }
+    }
+
+    @Test("new listings are added to the mask file; locations already in it keep their positions")
+    func grows() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.run("pins-key", "-o", "k")
+            let lines = try String(contentsOfFile: Self.seoul, encoding: .utf8).split(separator: "\n")
+            try folder.write(lines.prefix(2001).joined(separator: "\n") + "\n", to: "part.csv")
+            let p = try folder.run("pins", "part.csv", "--zoom", "22", "--leaves", "--key-file", "k", "--mask", "m", "-o", "p.geojson")
+            try #require(p.status == 0, "\(p)")
+            let size = try folder.data("m").count
+            let all = try folder.run("pins", Self.seoul, "--zoom", "22", "--leaves", "--key-file", "k", "--mask", "m", "-o", "all.geojson")
+            try #require(all.status == 0, "\(all)")
+            #expect(try folder.data("m").count > size)
+            let before = try Self.positions(folder, "p.geojson"), after = try Self.positions(folder, "all.geojson")
+            let moved = before.filter { after[$0.key] != nil && after[$0.key] != $0.value }
+            #expect(before.count > 1900 && moved.isEmpty, "\(moved.prefix(5).map { ($0, after[$0.key]!) })")
+            // nearby uses the same file: every location is in it already, so it is not redrawn or grown.
+            let stored = try folder.data("m")
+            let n = try folder.run("nearby", Self.seoul, "--lat", "37.55", "--lon", "127.0", "--key-file", "k", "--mask", "m", "-o", "n.csv")
+            #expect(n.status == 0, "\(n)")
+            #expect(try folder.data("m") == stored)
+            let bad = try folder.write("not a mask file", to: "bad.mask")
+            let refused = try folder.run("pins", Self.seoul, "--zoom", "12", "--key-file", "k", "--mask", bad, "-o", "x.geojson")
+            #expect(refused.status == 1 && refused.stderr.contains("not a usable mask file"), "\(refused)")
+            let noKey = try folder.run("pins", Self.seoul, "--zoom", "12", "--no-privacy", "--mask", "m", "-o", "x.geojson")
+            #expect(noKey.status == 64, "\(noKey)")
+        }
+    }
+}

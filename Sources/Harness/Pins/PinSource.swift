@@ -136,15 +136,25 @@ public struct PinSourceSettings: Sendable {
     /// The mask's smallest and largest displacement, metres.
     public var minOffset: Double
     public var maxOffset: Double
+    /// The mask file that keeps every published location's displayed position (`--mask`);
+    /// nil: none (each run draws from the key, the location and the offsets).
+    public var maskFile: String?
+    /// Accept a mask file made with another key or offset range (`--remask`).
+    public var remask: Bool
+    /// Receives warnings (what `remask` changed), for standard error.
+    public var warn: @Sendable (String) -> Void = { _ in }
 
-    public init(locationColumn: String? = nil, key: PinsKey?, minOffset: Double = 30, maxOffset: Double = 80) {
+    public init(locationColumn: String? = nil, key: PinsKey?, minOffset: Double = 30, maxOffset: Double = 80,
+                maskFile: String? = nil, remask: Bool = false) {
         self.locationColumn = locationColumn
         self.key = key
         self.minOffset = minOffset
         self.maxOffset = maxOffset
+        self.maskFile = maskFile
+        self.remask = remask
     }
 
-    /// The privacy policy the settings say.
+    /// The privacy policy the settings say, without the mask file (see `policy(for:)`).
     public func policy() throws(PinError) -> PrivacyPolicy {
         guard let key else { return .disabled }
         return .displaced(try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset))
