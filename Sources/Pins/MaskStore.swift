@@ -134,3 +134,22 @@ extension PrivacyMask {
         return m
     }
 }
+
+extension PrivacyMask {
+    /// Each listing's displayed position, in the listings' order, as a `PinIndex` built with
+    /// this mask shows it (one position per location, placed from its smallest-id listing):
+    /// for callers that hand positions to other code (a benchmark's baselines) and must hand
+    /// over displayed ones only.
+    /// - Complexity: O(n) expected.
+    public func displayedPositions(of listings: PinListings) -> (longitudes: [Double], latitudes: [Double]) {
+        var store = MaskStore(for: self)
+        if let stored { store.positions = stored }
+        store.add(listings, mask: self)
+        var lon = [Double](repeating: 0, count: listings.count), lat = lon
+        for i in 0..<listings.count {
+            let p = store.positions[listings.key(i)]!
+            lon[i] = p.longitude; lat[i] = p.latitude
+        }
+        return (lon, lat)
+    }
+}

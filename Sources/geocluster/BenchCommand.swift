@@ -134,7 +134,7 @@ struct BenchCommand: ParsableCommand {
         guard let zooms = pinsZooms?.zooms else { return [] }
         var pinRows: [PinsRow] = []
         let setup = PinsComparison.Setup(executable: plan.executable, python: plan.python, peerScript: plan.peerScript,
-                                         timeout: timeout, seed: seed, keyFile: keyFile)
+                                         timeout: timeout, seed: seed, key: key, keyFile: keyFile)
         for d in plan.datasets {
             note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name): \(PinsComparison.implementations.joined(separator: ", ")), each in its own process")
             pinRows += try reportingErrors(input: d.path) {

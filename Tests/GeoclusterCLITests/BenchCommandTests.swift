@@ -101,7 +101,7 @@ struct BenchCommandTests {
             }
             #expect(r.stdout.contains("pins/viewport") && r.stdout.contains("pysupercluster"))
             let cells = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/cells/seoul-2k/pins"))
-            #expect(Set(cells) == ["viewports.csv", "pinindex", "supercluster", "grid", "pysupercluster"], "\(cells)")
+            #expect(Set(cells) == ["viewports.csv", "displayed.csv", "pinindex", "supercluster", "grid", "pysupercluster"], "\(cells)")
         }
     }
 

@@ -246,3 +246,84 @@ struct PinsMaskFileTests {
         }
     }
 }
+
+/// `bench --pins-zooms` as an attacker reads its report folder: no key, and no number pair
+/// within 1 m of a true listing position, in any file.
+@Suite("bench --pins-zooms publishes nothing true")
+struct BenchPinsPublishNothingTrueTests {
+    /// The true positions on a grid of 1e-4° cells, for a nearest-within-1 m test.
+    struct Truth {
+        var cells: [Int64: [(Double, Double)]] = [:]
+        static func cell(_ lon: Double, _ lat: Double) -> (Int64, Int64) { (Int64((lon * 1e4).rounded(.down)), Int64((lat * 1e4).rounded(.down))) }
+        init(_ listings: [TrueListing]) {
+            for l in listings { let c = Self.cell(l.lon, l.lat); cells[c.0 << 32 ^ c.1, default: []].append((l.lon, l.lat)) }
+        }
+        /// Whether (lon, lat) lies within `tolerance` metres of a true position.
+        var tolerance = 1.0
+        func near(_ lon: Double, _ lat: Double) -> Bool {
+            guard abs(lat) < 85, abs(lon) <= 180 else { return false }
+            let c = Self.cell(lon, lat)
+            for dx in -1...1 { for dy in -1...1 {
+                for (x, y) in cells[(c.0 + Int64(dx)) << 32 ^ (c.1 + Int64(dy))] ?? [] where PinsCommandTests.metres(x, y, lon, lat) < tolerance { return true }
+            } }
+            return false
+        }
+    }
+
+    /// Pairs of adjacent decimal numbers in `text`, either way round, that lie near a true
+    /// position; in a cell's pins file only single-listing pins are read (a centroid of several
+    /// displayed positions is their mean, which lands near some true position by chance), and in
+    /// a viewports file the boxes' centres are read too.
+    static func exposures(_ text: String, name: String, _ truth: Truth) -> Int {
+        var lines = text.split(separator: "\n").map(String.init)
+        if name.hasSuffix("pins.csv") && lines.first == "zoom,longitude,latitude,count" {
+            lines = lines.filter { $0.hasSuffix(",1") }
+        }
+        var found = 0
+        for line in lines {
+            let numbers = line.split { !"0123456789.-".contains($0) }.filter { $0.contains(".") }.compactMap { Double($0) }
+            for (a, b) in zip(numbers, numbers.dropFirst()) where truth.near(a, b) || truth.near(b, a) { found += 1 }
+            if name.hasSuffix("viewports.csv") && numbers.count == 4 && truth.near((numbers[0] + numbers[2]) / 2, (numbers[1] + numbers[3]) / 2) {
+                found += 1
+            }
+        }
+        return found
+    }
+
+    /// A fixed key (the run is reproducible); displayed positions are random relative to the
+    /// data, so the tolerance is one where a chance coincidence is unlikely: 1 m on uniform
+    /// data; 5 cm on Seoul's dense complexes, where a displayed point lands within 1 m of some
+    /// other listing's true position by chance (a written true coordinate is within 1 cm).
+    @Test("every output of bench --pins-zooms, scanned for the key and for true positions", arguments: [("uniform", 1.0), ("seoul", 0.05)])
+    func reportFolderHoldsNoKeyAndNoTruePosition(scenario: String, tolerance: Double) throws {
+        try withTemporaryFolder { folder throws in
+            let g = try folder.run("generate", "--scenario", scenario, "--count", "3000", "--seed", "4", "-o", "l.csv")
+            try #require(g.status == 0, "\(g)")
+            let hex = "5f0e3c2a9b8d7e6f41a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7a8"
+            _ = try folder.write(hex + "\n", to: "k")
+            let r = try folder.run("bench", "--input", "l.csv", "--repeat", "1", "--methods", "grid", "--pins-zooms", "11-16",
+                                   "--key-file", "k", "--out", "out", "--cache", "cache",
+                                   "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py")
+            try #require(r.status == 0, "\(r)")
+            var truth = Truth(try PinsCommandTests.listings(folder.path("l.csv")))
+            truth.tolerance = tolerance
+            // The scan has power: it finds every listing of the input itself.
+            #expect(Self.exposures(try folder.read("l.csv"), name: "l.csv", truth) >= 3000)
+            let files = FileManager.default.enumerator(atPath: folder.path("out"))!.compactMap { $0 as? String }
+            var scanned = 0
+            for name in files {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder.path("out/" + name), isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                let bytes = try folder.data("out/" + name)
+                #expect(bytes.range(of: Data(hex.utf8)) == nil && bytes.range(of: Data(hex.prefix(16).utf8)) == nil, "the key in \(name)")
+                guard let text = String(data: bytes, encoding: .utf8) else { continue }
+                scanned += 1
+                #expect(Self.exposures(text, name: name, truth) == 0, "a true position in out/\(name)")
+            }
+            #expect(scanned >= 15 && files.contains("cells/l/pins/displayed.csv") && files.contains("cells/l/pins/supercluster/pins.csv"))
+            #expect(!(r.stdout + r.stderr).contains(hex.prefix(16)))
+            let settings = try folder.read("out/cells/l/pins/pinindex/report.json")
+            #expect(settings.contains("privacy mask (30–80 m)") && !settings.contains("seed"))
+        }
+    }
+}

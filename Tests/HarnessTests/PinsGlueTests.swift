@@ -120,7 +120,7 @@ struct PinsGlueTests {
         try withTemporaryFolder { folder in
             let path = try folder.write(Self.listingsCSV(30), to: "l.csv")
             let setup = PinsComparison.Setup(executable: folder.path("missing"), python: "python3",
-                                             peerScript: folder.path("peer_cell.py"), timeout: 5, seed: 1, keyFile: nil)
+                                             peerScript: folder.path("peer_cell.py"), timeout: 5, seed: 1, key: .insecureTestKey(seed: 1), keyFile: nil)
             let rows = try PinsComparison.run(path: path, dataset: "d", zooms: 3...4, setup: setup, folder: folder.path("out"))
             #expect(rows.count == PinsComparison.implementations.count * 2)
             #expect(rows.filter { $0.implementation != "pysupercluster" }.allSatisfy { $0.status == .error && $0.error.hasPrefix("could not start") })

@@ -101,11 +101,11 @@ public enum PinsCell {
         return output
     }
 
-    /// The supercluster baseline in Pins, on true positions.
+    /// The supercluster baseline in Pins, on the positions of its input (displayed ones, in a benchmark).
     static func supercluster(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                              _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
         let options = SuperclusterOptions()
-        r.settings = "supercluster baseline (Pins, Swift): radius \(Int(options.radius)) px of \(Int(options.extent))-px tiles, zooms \(options.minZoom)-\(options.maxZoom), true positions"
+        r.settings = "supercluster baseline (Pins, Swift): radius \(Int(options.radius)) px of \(Int(options.extent))-px tiles, zooms \(options.minZoom)-\(options.maxZoom), displayed positions"
         let longitudes = file.longitudes, latitudes = file.latitudes
         file.release()
         let t0 = StageClock.now()
@@ -126,10 +126,10 @@ public enum PinsCell {
         return output
     }
 
-    /// One pin per occupied 40-pixel cell at its centroid, per zoom, on true positions.
+    /// One pin per occupied 40-pixel cell at its centroid, per zoom, on the positions of its input.
     static func grid(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                      _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) -> [Output] {
-        r.settings = "grid: one pin per occupied 40-pixel cell (256-px tiles) at its centroid, true positions; no query index"
+        r.settings = "grid: one pin per occupied 40-pixel cell (256-px tiles) at its centroid, displayed positions; no query index"
         let n = file.count
         let longitudes = file.longitudes, latitudes = file.latitudes
         file.release()
