@@ -63,7 +63,7 @@ struct PinsPrivacyTests {
         ("empty.key", "", "empty.key: the pins key file is empty"),
         ("short.key", String(repeating: "ab", count: 8) + "\n", "short.key: not a valid pins key: 16 hexadecimal digits"),
         ("text.key", "my secret password, 32 characters\n", "text.key: not a valid pins key: character 1"),
-        ("big.key", String(repeating: "0", count: 5000), "big.key: not a pins key file"),
+        ("big.key", String(repeating: "0", count: 1100), "big.key: not a pins key file"),
         ("ENV", String(repeating: "z", count: 64), "GEOCLUSTER_PINS_KEY: not a valid pins key"),
     ] as [(String, String?, String)])
     func badKey(name: String, content: String?, message: String) throws {
@@ -215,6 +215,30 @@ struct PinsMaskFileTests {
             try #require(bare.status == 0)
             let fresh = try Self.positions(folder, "e.geojson")
             #expect(first.allSatisfy { fresh[$0.key] != $0.value })
+        }
+    }
+
+    @Test("without a mask file, the same key with another offset range is a new draw: the two displayed points of a location are not on one ray from it")
+    func rangeChangeLeavesNoRay() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.run("pins-key", "-o", "k")
+            for (range, out) in [(["--max-offset", "80"], "a.geojson"), (["--max-offset", "100"], "b.geojson")] {
+                let r = try folder.run(["pins", Self.seoul, "--zoom", "22", "--leaves", "--key-file", "k", "-o", out] + range)
+                try #require(r.status == 0, "\(r)")
+            }
+            let a = try Self.positions(folder, "a.geojson"), b = try Self.positions(folder, "b.geojson")
+            var angles: [Double] = []
+            for l in try PinsCommandTests.listings(Self.seoul) {
+                guard let p = a[l.id]?.split(separator: ",").compactMap({ Double($0) }),
+                      let q = b[l.id]?.split(separator: ",").compactMap({ Double($0) }) else { continue }
+                let c = cos(l.lat * .pi / 180)
+                let u = ((p[0] - l.lon) * c, p[1] - l.lat), v = ((q[0] - l.lon) * c, q[1] - l.lat)
+                angles.append(abs(atan2(u.0 * v.1 - u.1 * v.0, u.0 * v.0 + u.1 * v.1)) * 180 / .pi)
+            }
+            #expect(angles.count > 4000)
+            // Independent bearings: under 1° for about 1 location in 180 (the old draw: all of them).
+            let onRay = angles.filter { $0 < 1 }.count
+            #expect(Double(onRay) / Double(angles.count) < 0.02, "\(onRay) of \(angles.count) on one ray")
         }
     }
 
