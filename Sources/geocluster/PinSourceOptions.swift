@@ -27,7 +27,11 @@ struct PinKeyOptions: ParsableArguments {
     /// - Throws: `ExitCode(1)` after a message naming the file or variable that is not a key.
     func key() throws -> PinsKey? {
         do {
-            if let keyFile { return try PinsKeyFile.read(path: keyFile) }
+            if let keyFile {
+                let key = try PinsKeyFile.read(path: keyFile)
+                if let warning = PinsKeyFile.exposure(path: keyFile) { note("geocluster: warning: " + warning) }
+                return key
+            }
             if let insecureTestSeed {
                 note("geocluster: warning: --insecure-test-seed makes a mask key anyone can guess, so the displayed positions hide nothing; for real data use --key-file (make one with `geocluster pins-key -o pins.key`)")
                 return .insecureTestKey(seed: insecureTestSeed)

@@ -20,12 +20,14 @@ struct PinsCellCommand: ParsableCommand {
     @Option var report: String
 
     func validate() throws {
-        if !keyOptions.isGiven { throw ValidationError("give --key-file FILE (or set \(PinsKeyFile.environmentVariable)): the PinIndex cell masks the listings") }
+        if implementation == "pinindex" && !keyOptions.isGiven {
+            throw ValidationError("give --key-file FILE (or set \(PinsKeyFile.environmentVariable)): the PinIndex cell masks the listings")
+        }
     }
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        guard let key = try keyOptions.key() else { throw fail("no pins key: give --key-file FILE or set \(PinsKeyFile.environmentVariable)") }
+        let key = implementation == "pinindex" ? try keyOptions.key() : nil
         let request = PinsCellRequest(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
                                       key: key, pins: pins, labels: labels, report: report, version: Geocluster.version)
         let written: PinsCellReport

@@ -93,6 +93,10 @@ struct PinsPrivacyTests {
             _ = try folder.run("pins-key", "-o", "k")
             let both = try folder.run("pins", Self.seoul, "--zoom", "12", "--key-file", "k", "--no-privacy", "-o", "q.geojson")
             #expect(both.status == 64 && both.stderr.contains("contradict"), "\(both)")
+            // A key file others can read still works, with a warning saying how to fix it.
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder.path("k"))
+            let exposed = try folder.run("pins", Self.seoul, "--zoom", "12", "--key-file", "k", "-o", "e.geojson")
+            #expect(exposed.status == 0 && exposed.stderr.contains("k can be read by other users (mode 644)") && exposed.stderr.contains("chmod 600"), "\(exposed)")
             let two = try folder.run("pins", Self.seoul, "--zoom", "12", "--key-file", "k", "--insecure-test-seed", "1", "-o", "q.geojson")
             #expect(two.status == 64 && two.stderr.contains("give one"), "\(two)")
         }

@@ -76,7 +76,8 @@ public enum PinsCell {
     /// The PinIndex: privacy mask, one hierarchy, viewport queries per zoom.
     static func pinIndex(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                          _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
-        let mask = try PrivacyMask(key: q.key)
+        guard let key = q.key else { throw HarnessError.bench("the PinIndex cell masks the listings: give it the key (--key-file FILE or GEOCLUSTER_PINS_KEY)") }
+        let mask = try PrivacyMask(key: key)
         r.settings = "PinIndex: privacy mask (\(FormatNumber.trimmed(mask.minDistance, decimals: 1))–\(FormatNumber.trimmed(mask.maxDistance, decimals: 1)) m), then pins cut from one single-linkage hierarchy; radius 40 px, discs 25–50 pt"
         let n = file.count
         var source = PinSource(file: consume file, idsAreRows: true)
@@ -190,15 +191,15 @@ public struct PinsCellRequest: Sendable {
     public var zooms: ClosedRange<Int>
     /// The viewports file (`PinsComparison.viewportsCSV`).
     public var viewports: String
-    /// The privacy mask's secret key (PinIndex); never written into any output.
-    public var key: PinsKey
+    /// The privacy mask's secret key (PinIndex; the baselines get none); never written into any output.
+    public var key: PinsKey?
     public var pins: String
     public var labels: String
     public var report: String
     /// The version the report names.
     public var version: String
 
-    public init(input: String, implementation: String, zooms: ClosedRange<Int>, viewports: String, key: PinsKey,
+    public init(input: String, implementation: String, zooms: ClosedRange<Int>, viewports: String, key: PinsKey?,
                 pins: String, labels: String, report: String, version: String) {
         self.input = input; self.implementation = implementation; self.zooms = zooms; self.viewports = viewports
         self.key = key; self.pins = pins; self.labels = labels; self.report = report; self.version = version

@@ -101,7 +101,7 @@ public enum PinsComparison {
             guard implementation == "pysupercluster" else {
                 return (setup.executable, ["pins-cell", path, "--implementation", implementation, "--zooms", zoomText,
                                            "--viewports", viewports, "--pins", pins, "--labels", labels, "--report", report]
-                                          + (setup.keyFile.map { ["--key-file", $0] } ?? []))
+                                          + (implementation == "pinindex" ? setup.keyFile.map { ["--key-file", $0] } ?? [] : []))
             }
             guard FileManager.default.fileExists(atPath: setup.peerScript) else { return nil }
             return (setup.python, [setup.peerScript, "--peer", "supercluster", "--input", path, "--pins-zooms", zoomText,
@@ -113,8 +113,12 @@ public enum PinsComparison {
             guard let (executable, arguments) = command(path: path, viewports: viewports, setup: setup) else {
                 return failed(.unavailable, "\(setup.peerScript) not found: run from the geocluster checkout or give --peer-script")
             }
+            // Only the PinIndex cell gets the key (its file's path, or the inherited variable):
+            // the baselines see displayed positions and run without it.
+            let environment = implementation == "pinindex" ? [:] : [PinsKeyFile.environmentVariable: ""]
             let outcome = CellProcess.run(executable: Bench.resolve(executable), arguments: arguments, timeout: setup.timeout,
-                                          stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt")
+                                          stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt",
+                                          environment: environment)
             let lastLine = outcome.stderrTail.split(separator: "\n").last.map(String.init) ?? ""
             switch outcome.exit {
             case .timedOut: return failed(.timeout, "killed after the \(FormatNumber.printf("%g", setup.timeout)) s timeout")

@@ -45,6 +45,15 @@ public enum PinsKeyFile {
         }
     }
 
+    /// A warning when the file at `path` can be read by other users (its mode allows group or
+    /// others any access), nil when only its owner can.
+    public static func exposure(path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        return "\(path) can be read by other users (mode \(mode)); it is a secret: chmod 600 \(path)"
+    }
+
     /// The key in `GEOCLUSTER_PINS_KEY`, nil when the variable is unset or empty.
     /// - Throws: `HarnessError.privacy` naming the variable when its value is not a key.
     public static func fromEnvironment() throws(HarnessError) -> PinsKey? {

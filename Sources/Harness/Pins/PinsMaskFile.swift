@@ -68,6 +68,7 @@ extension PinSourceSettings {
     public func policy(for listings: PinListings) throws -> PrivacyPolicy {
         let policy = try policy()
         guard let maskFile, case let .displaced(mask) = policy else { return policy }
+        if let warning = PinsKeyFile.exposure(path: maskFile) { warn(warning) }
         var store = try PinsMaskFile.load(path: maskFile) ?? MaskStore(for: mask)
         if let refusal = PinsMaskFile.refusal(store, path: maskFile, mask: mask) {
             guard remask else { throw HarnessError.privacy(refusal) }
