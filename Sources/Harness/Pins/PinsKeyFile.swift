@@ -91,7 +91,7 @@ public enum PinsKeyFile {
         guard fd >= 0 else {
             throw .privacy("\(path): cannot create the \(what) (\(String(cString: strerror(errno)))); check that its folder exists and is writable")
         }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = fchmod(fd, 0o600) == 0
         var offset = 0
         while ok && offset < data.count {
