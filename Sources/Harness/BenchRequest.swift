@@ -35,8 +35,8 @@ public struct BenchRequest {
     public var resume: Bool
     /// Folder the report is written to.
     public var out: String
-    /// Zooms at which map pins are compared on every dataset (`PinsComparison`); nil: none.
-    public var pinsZooms: ClosedRange<Int>?
+    /// The map pins compared on every dataset (`PinsComparison`); nil: none.
+    public var pins: PinsComparison.Request?
     /// Points above which scikit-learn's quadratic HDBSCAN is skipped.
     public var sklearnMaxPoints: Int
     /// scripts/peers/peer_cell.py; nil: found near the working folder or the executable.
@@ -50,13 +50,13 @@ public struct BenchRequest {
     public init(inputs: [String] = [], scenarios: [Scenario]? = nil, sizes: [Int] = [10_000, 100_000], seed: UInt64 = 1,
                 cache: String = "datasets/cache", filter: ListingFilter? = nil, methods: [Method], peers: [Peer] = [],
                 repeats: Int = 3, threads: Int = 1, timeout: Double = 600, resume: Bool = false, out: String = "reports",
-                sklearnMaxPoints: Int = 150_000, pinsZooms: ClosedRange<Int>? = nil, peerScript: String? = nil,
+                sklearnMaxPoints: Int = 150_000, pins: PinsComparison.Request? = nil, peerScript: String? = nil,
                 version: String, commandLine: String,
                 executable: String = GeoclusterExecutable.path()) {
         self.inputs = inputs; self.scenarios = scenarios; self.sizes = sizes; self.seed = seed; self.cache = cache
         self.filter = filter; self.methods = methods; self.peers = peers; self.repeats = repeats; self.threads = threads
         self.timeout = timeout; self.resume = resume; self.out = out; self.sklearnMaxPoints = sklearnMaxPoints
-        self.pinsZooms = pinsZooms
+        self.pins = pins
         self.peerScript = peerScript; self.version = version; self.commandLine = commandLine; self.executable = executable
     }
 

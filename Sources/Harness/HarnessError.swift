@@ -16,6 +16,9 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
     case notGroundMetres(path: String, crs: String, scale: Double, option: String, value: Double)
     /// A benchmark cell or its setup failed in a way no other case covers.
     case bench(String)
+    /// A pins key or mask file is missing, malformed or disagrees with the settings (the
+    /// message names the file and never contains the key).
+    case privacy(String)
 
     public var description: String {
         switch self {
@@ -32,7 +35,7 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
             let typed = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
             return "\(path): --crs \(crs) stretches distances by \(HarnessError.times(scale)) at the data's centre, so \(option) \(typed) "
                 + "would be \(ground) m on the ground; use --crs auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 in Korea)"
-        case let .bench(message):
+        case let .bench(message), let .privacy(message):
             return message
         }
     }

@@ -39,7 +39,7 @@ struct BuildKeys {
     init(_ privacy: PrivacyPolicy) {
         switch privacy {
         case .disabled: hasher = SipHash24(k0: 0x7069_6e73_2d6f_7065, k1: 0x6e2d_6964_732d_3031); mask = nil
-        case .displaced(let m): hasher = SipHash24(k0: m.seed.0 ^ 0x746f_6b65_6e73_2121, k1: m.seed.1); mask = m
+        case .displaced(let m): hasher = m.idHasher; mask = m
         }
     }
 }

@@ -137,7 +137,7 @@ public struct PinOptions: Sendable, Equatable {
 /// var listings = PinListings()
 /// listings.append(id: 1, longitude: 127.03, latitude: 37.50, category: 0, deposit: 5000, monthlyRent: 50)
 /// let index = try PinIndex(listings: listings,
-///                          options: PinOptions(privacy: .displaced(try PrivacyMask(seed: secret))))
+///                          options: PinOptions(privacy: .displaced(try PrivacyMask(key: secret))))
 /// let pins = try index.pins(zoom: 14.6, bbox: viewport)      // zoom floors to 14
 /// let page = try index.leaves(of: pins[0].id, limit: 50, cursor: nil)
 /// ```

@@ -130,7 +130,8 @@ public struct PinListings: Sendable {
 /// A pin's id: 64 bits derived from its content (the smallest location token of its
 /// listings and its listing count, through SipHash), so the same group of listings has the
 /// same id at every zoom and in every rebuild from the same listings in any order. Under a
-/// privacy mask the tokens are keyed by the secret seed, so ids reveal nothing either.
+/// privacy mask the tokens are keyed by their own key derived from the secret `PinsKey` (not
+/// the mask's), so ids reveal nothing either, not even a test of a guessed mask key.
 public struct PinID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }

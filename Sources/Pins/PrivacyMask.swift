@@ -1,9 +1,9 @@
 // The privacy mask: every location is shown 30–80 m (configurable) from its true position,
-// in a direction and at a distance that only the holder of the secret seed can predict.
+// in a direction and at a distance that only the holder of the secret key can predict.
 // It runs first; everything Pins computes afterwards sees displayed positions only.
 
 /// Whether and how listings are displaced before indexing. There is deliberately no default:
-/// a caller either gives a secret seed or says `.disabled` in so many words.
+/// a caller either gives a secret key or says `.disabled` in so many words.
 public enum PrivacyPolicy: Sendable, Equatable {
     /// No displacement: pins show true positions (for data that is public anyway, or tests).
     case disabled
@@ -13,59 +13,93 @@ public enum PrivacyPolicy: Sendable, Equatable {
 
 /// Displaces each location by a distance r uniform in area over the annulus
 /// `minDistance...maxDistance` metres, r = √(r_min² + U·(r_max² − r_min²)), in a direction
-/// uniform over 0–360°, where U and the direction come from SipHash-2-4 keyed by the secret
-/// seed over the location's key. Listings of one location (one building key, or one true
-/// coordinate quantised to 1e-6°) get one offset and move together, so averaging many listings
-/// of a building reveals nothing.
+/// uniform over 0–360°, where U and the direction come from SipHash-2-4 keyed by a key derived
+/// from the secret `PinsKey` (label "geocluster mask v1") over the location's key and the
+/// annulus's two bounds. Listings of one location (one building key, or one true coordinate
+/// quantised to 1e-6°) get one offset and move together, so averaging many listings of a
+/// building reveals nothing; another annulus gives an unrelated draw, never a point on the
+/// same ray from the truth.
+///
+/// Every draw is a sample an attacker can average: once published, a location's displayed
+/// position must not change (keep the key and the annulus, or keep a `MaskStore`).
 ///
 /// Metres become degrees with WGS 84 metres-per-degree at the location's latitude (below
 /// 1 mm off for 80 m; see `WebMercator.metresPerDegree(latitude:)`).
 public struct PrivacyMask: Sendable, Equatable {
-    /// The 128-bit secret key of the PRF: keep it out of the data, the app bundle and logs;
-    /// the same seed reproduces the same displayed positions, another seed gives unrelated ones.
-    public let seed: (UInt64, UInt64)
-    /// Smallest displacement in metres (default 30), at least 0.
-    public let minDistance: Double
-    /// Largest displacement in metres (default 80), above `minDistance`.
-    public let maxDistance: Double
+    /// The smallest `minDistance` accepted, metres: below it the mask shows the truth.
+    public static let minimumDistance: Double = 1
+    /// The largest `maxDistance` accepted, metres (beyond it a displayed point says nothing
+    /// about its neighbourhood, and latitudes could leave Web Mercator's range).
+    public static let maximumDistance: Double = 5_000
 
-    /// A mask from a secret seed (the second half of the 128-bit key defaults to 0, which
-    /// leaves 64 bits of secret) and the annulus in metres.
-    /// - Throws: `PinError.invalidParameter` unless `0 <= minDistance < maxDistance`, both finite.
-    public init(seed: UInt64, seedHigh: UInt64 = 0, minDistance: Double = 30, maxDistance: Double = 80) throws(PinError) {
-        guard minDistance.isFinite, minDistance >= 0 else {
-            throw .invalidParameter(name: "minDistance", value: "\(minDistance)", requirement: "must be a finite distance >= 0 m")
-        }
-        guard maxDistance.isFinite, maxDistance > minDistance else {
-            throw .invalidParameter(name: "maxDistance", value: "\(maxDistance)",
-                                    requirement: "must be finite and above minDistance (\(minDistance) m)")
-        }
-        self.seed = (seed, seedHigh)
+    /// The PRF of the offsets and the PRF of the pin ids, each keyed by its own derived key.
+    let drawHasher: SipHash24
+    let idHasher: SipHash24
+    /// The key's one-way fingerprint (`PinsKey.fingerprint`).
+    public let keyFingerprint: String
+    /// True when the key is an insecure test key.
+    public let isInsecure: Bool
+    /// Smallest displacement in metres (default 30).
+    public let minDistance: Double
+    /// Largest displacement in metres (default 80).
+    public let maxDistance: Double
+    /// Positions kept from earlier publications (`keeping(_:)`), shown instead of a draw.
+    var stored: [LocationKey: MaskStore.Position]? = nil
+
+    /// A mask keyed by `key` over the annulus `minDistance...maxDistance` metres.
+    /// - Throws: `PinError.invalidParameter` naming `minDistance` or `maxDistance` unless
+    ///   `minimumDistance <= minDistance < maxDistance <= maximumDistance`, both finite.
+    public init(key: PinsKey, minDistance: Double = 30, maxDistance: Double = 80) throws(PinError) {
+        try Self.check(minDistance: minDistance, maxDistance: maxDistance)
+        let m = key.derive(PinsKey.maskLabel), i = key.derive(PinsKey.idsLabel)
+        drawHasher = SipHash24(k0: m.0, k1: m.1)
+        idHasher = SipHash24(k0: i.0, k1: i.1)
+        keyFingerprint = key.fingerprint
+        isInsecure = key.isInsecureTestKey
         self.minDistance = minDistance
         self.maxDistance = maxDistance
     }
 
-    public static func == (a: Self, b: Self) -> Bool {
-        a.seed == b.seed && a.minDistance == b.minDistance && a.maxDistance == b.maxDistance
+    /// A mask keyed by `PinsKey.insecureTestKey(seed:)`: for tests and benchmarks only.
+    /// - Throws: as `init(key:minDistance:maxDistance:)`.
+    public init(insecureTestSeed seed: UInt64, minDistance: Double = 30, maxDistance: Double = 80) throws(PinError) {
+        try self.init(key: .insecureTestKey(seed: seed), minDistance: minDistance, maxDistance: maxDistance)
     }
 
-    var hasher: SipHash24 { SipHash24(k0: seed.0, k1: seed.1) }
+    /// Checks an annulus (see `init(key:minDistance:maxDistance:)`).
+    public static func check(minDistance: Double, maxDistance: Double) throws(PinError) {
+        guard minDistance.isFinite, minDistance >= minimumDistance, minDistance < maximumDistance else {
+            throw .invalidParameter(name: "minDistance", value: "\(minDistance)",
+                                    requirement: "must be a distance of at least \(Int(minimumDistance)) m and below \(Int(maximumDistance)) m")
+        }
+        guard maxDistance.isFinite, maxDistance > minDistance, maxDistance <= maximumDistance else {
+            throw .invalidParameter(name: "maxDistance", value: "\(maxDistance)",
+                                    requirement: "must be above minDistance (\(minDistance) m) and at most \(Int(maximumDistance)) m")
+        }
+    }
 
     /// The offset of a location in metres (east, north) and its polar form.
     /// - Complexity: O(1): two SipHash evaluations, a sine and a cosine.
     public func offset(for key: LocationKey) -> (east: Double, north: Double, distance: Double, bearing: Double) {
-        let h = hasher
-        let u = SipHash24.unit(h.hash(key.tag, key.value, tail: 1, tailCount: 1))
-        let a = SipHash24.unit(h.hash(key.tag, key.value, tail: 2, tailCount: 1))
+        let h = drawHasher, lo = minDistance.bitPattern, hi = maxDistance.bitPattern
+        let u = SipHash24.unit(h.hash(key.tag, key.value, lo, hi, tail: 1, tailCount: 1))
+        let a = SipHash24.unit(h.hash(key.tag, key.value, lo, hi, tail: 2, tailCount: 1))
         let r0 = minDistance * minDistance, r1 = maxDistance * maxDistance
         let r = (r0 + u * (r1 - r0)).squareRoot()
         let theta = 2 * Double.pi * a                   // bearing, clockwise from north
         return (r * ElementaryMath.sin(theta), r * ElementaryMath.cos(theta), r, theta * 180 / Double.pi)
     }
 
-    /// The displayed position of a location whose true position is (`longitude`, `latitude`).
-    /// - Complexity: O(1).
+    /// The displayed position of a location whose true position is (`longitude`, `latitude`):
+    /// its stored position when the mask keeps one (`keeping(_:)`), else its draw.
+    /// - Complexity: O(1) (expected, with stored positions).
     public func displayedPosition(of key: LocationKey, longitude: Double, latitude: Double) -> (longitude: Double, latitude: Double) {
+        if let p = stored?[key] { return (p.longitude, p.latitude) }
+        return drawnPosition(of: key, longitude: longitude, latitude: latitude)
+    }
+
+    /// The drawn position (the true position plus `offset(for:)`), ignoring stored positions.
+    func drawnPosition(of key: LocationKey, longitude: Double, latitude: Double) -> (longitude: Double, latitude: Double) {
         let o = offset(for: key)
         let m = WebMercator.metresPerDegree(latitude: latitude)
         var lon = longitude + o.east / m.longitude

@@ -3,7 +3,7 @@
 ///
 /// SipHash is designed and widely analysed as a PRF (no practical distinguisher is known for
 /// the 2-4 variant), but this is an unaudited transcription with a 64-bit output: treat the
-/// mask as "an outsider without the seed cannot predict the offsets", not as a certified
+/// mask as "an outsider without the key cannot predict the offsets", not as a certified
 /// cryptographic guarantee. Checked against the paper's test vectors in PinsTests.
 public struct SipHash24: Sendable, Hashable {
     /// The two 64-bit halves of the key (little-endian words k0, k1 of the paper).
@@ -40,6 +40,17 @@ public struct SipHash24: Sendable, Hashable {
         Self.absorb(a, &state)
         Self.absorb(b, &state)
         return Self.finish(&state, length: 16 + tailCount, tail: tail, tailCount: tailCount)
+    }
+
+    /// The tag of the four-word message (a, b, c, d) followed by `tail` as above, without an array.
+    @inline(__always)
+    func hash(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64, tail: UInt64 = 0, tailCount: Int = 0) -> UInt64 {
+        var state = start()
+        Self.absorb(a, &state)
+        Self.absorb(b, &state)
+        Self.absorb(c, &state)
+        Self.absorb(d, &state)
+        return Self.finish(&state, length: 32 + tailCount, tail: tail, tailCount: tailCount)
     }
 
     @inline(__always)

@@ -34,7 +34,7 @@ public enum BenchReport {
     ///   - note: receives the run's console lines (datasets, missing truth).
     /// - Throws: `HarnessError` or `DatasetError` for what stops the whole run; a failed cell
     ///   is a row. The report folder is then left as it was.
-    /// The map pins are compared after the cells when `request.pinsZooms` is set.
+    /// The map pins are compared after the cells when `request.pins` is set.
     public static func run(_ request: BenchRequest, progress: ((BenchProgress) -> Void)?, note: (String) -> Void) throws -> Outcome {
         let datasets = try request.datasets(note: note)
         return try BenchStagingFolder.staged(out: request.out) { folder in
@@ -43,8 +43,8 @@ public enum BenchReport {
             let rows = try Bench.run(plan) { progress?($0) }
             if progress != nil { note("") }
             for line in BenchRequest.truthNotes(rows: rows, datasets: datasets) { note(line) }
-            let pinRows = try request.pinsZooms.map { zooms in
-                try PinsComparison.run(plan: plan, zooms: zooms, timeout: request.timeout, seed: request.seed, note: note)
+            let pinRows = try request.pins.map { pins in
+                try PinsComparison.run(plan: plan, request: pins, timeout: request.timeout, seed: request.seed, note: note)
             }
             let (summary, figures) = try write(rows: rows, pinRows: pinRows, plan: plan, commandLine: request.commandLine)
             return Outcome(rows: rows, summary: summary, figures: figures, pinRows: pinRows, out: request.out)

@@ -15,7 +15,7 @@ public enum PinsMap {
     public static func draw(_ request: PinsMapRequest) throws -> PinsMapSummary {
         try AtomicFile.checkDestination(request.output)
         var data = try request.source.read(request.input)
-        let options = PinOptions(privacy: try request.source.policy(), radius: request.radius)
+        let options = PinOptions(privacy: try request.source.policy(for: data.listings), radius: request.radius)
         let index = try PinIndex(listings: data.takeListings(), options: options)
         let z = Int(request.zoom.rounded(.down))
         let pins = try index.pins(zoom: Double(z), bbox: request.bbox)
@@ -26,7 +26,7 @@ public enum PinsMap {
         guard size.width <= maxSide, size.height <= maxSide else {
             throw ReportsError.mapTooLarge(zoom: z, width: Int(size.width), height: Int(size.height))
         }
-        let privacy = request.source.privacySeed == nil ? "true positions (--no-privacy)" : "displayed (privacy-masked) positions"
+        let privacy = request.source.key == nil ? "true positions (--no-privacy)" : "displayed (privacy-masked) positions"
         let subtitle = "zoom \(z) · \(pins.count) pins over \(leaves.longitudes.count) listings at \(privacy) · radius \(FormatNumber.trimmed(request.radius, decimals: 1)) px"
         let mapPins = pins.enumerated().map { k, p in
             MapPin(longitude: p.longitude, latitude: p.latitude, count: p.count, diameter: p.diameter, label: Int32(k))

@@ -11,6 +11,7 @@ import Glibc
 import Darwin
 #endif
 import Harness
+import Pins
 import Reports
 
 /// `geocluster bench`: every method on every dataset, each cell in its own process, with
@@ -86,6 +87,9 @@ struct BenchCommand: ParsableCommand {
             transform: ZoomRange.parse)
     var pinsZooms: ZoomRange?
 
+    @Option(help: ArgumentHelp("With --pins-zooms: the privacy mask's secret key file (`geocluster pins-key -o FILE`), or set \(PinsKeyFile.environmentVariable). Every implementation sees displayed positions only, and no output holds the key or a true coordinate.", valueName: "file"))
+    var keyFile: String?
+
     @OptionGroup(title: "Filters (applied to the generated scenarios)")
     var filters: FilterOptions
 
@@ -98,6 +102,10 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--category, --area, --deposit, --rent, --bbox and --within filter the generated scenarios only; give --input a file that holds just the rows you want")
         }
         _ = try sweep.methods(methods)
+        if pinsZooms != nil && keyFile == nil && !PinsKeyFile.environmentHasKey {
+            throw ValidationError("--pins-zooms masks the listings: give --key-file FILE (make one with `geocluster pins-key -o pins.key`) or set \(PinsKeyFile.environmentVariable)")
+        }
+        if pinsZooms == nil && keyFile != nil { throw ValidationError("--key-file goes with --pins-zooms") }
     }
 
     func run() throws {
@@ -107,12 +115,24 @@ struct BenchCommand: ParsableCommand {
             let request = BenchRequest(
                 inputs: inputs, scenarios: scenarios, sizes: sizes, seed: seed, cache: cache, filter: try filters.makeFilter(),
                 methods: methods, peers: peers, repeats: repeats, threads: threads, timeout: timeout, resume: resume, out: out,
-                sklearnMaxPoints: sklearnMaxN, pinsZooms: pinsZooms?.zooms, peerScript: peerScript, version: Geocluster.version,
+                sklearnMaxPoints: sklearnMaxN, pins: try pinsRequest(), peerScript: peerScript, version: Geocluster.version,
                 commandLine: (["geocluster"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
             return try BenchReport.run(request, progress: progress, note: note)
         }
         print(BenchReport.summaryTable(outcome.summary), terminator: "")
         if let pinRows = outcome.pinRows { print(BenchReport.pinsTable(pinRows), terminator: "") }
         note(BenchReport.closingNote(outcome))
+    }
+
+    /// The map-pin comparison asked for (`--pins-zooms`), with the mask's key from `--key-file`
+    /// or the environment (`validate()` made sure there is one).
+    private func pinsRequest() throws -> PinsComparison.Request? {
+        guard let zooms = pinsZooms?.zooms else { return nil }
+        let key: PinsKey? = try reportingErrors {
+            if let keyFile { return try PinsKeyFile.read(path: keyFile) }
+            return try PinsKeyFile.fromEnvironment()
+        }
+        guard let key else { throw ValidationError("--pins-zooms masks the listings: give --key-file FILE or set \(PinsKeyFile.environmentVariable)") }
+        return PinsComparison.Request(zooms: zooms, key: key, keyFile: keyFile)
     }
 }

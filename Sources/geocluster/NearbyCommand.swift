@@ -70,7 +70,7 @@ struct NearbyCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = NearbyRequest(input: input, source: source.settings, longitude: lon, latitude: lat,
+        let request = NearbyRequest(input: input, source: try source.settings(), longitude: lon, latitude: lat,
                                     radius: radius.metres, limit: limit, filter: filters.filter, output: output)
         let result = try reportingPinErrors(input: input) { try PinsNearby.run(request) }
         if let text = result.text { print(text, terminator: "") }

@@ -4,50 +4,100 @@ import Harness
 import Pins
 import Reports
 
+/// The secret key of the privacy mask: a key file (`--key-file`, written by `geocluster
+/// pins-key`), else `GEOCLUSTER_PINS_KEY`, or for tests an insecure key made from an integer
+/// (`--insecure-test-seed`, with a warning on every run). The key is never printed.
+struct PinKeyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Secret key of the privacy mask: a file of 64 hexadecimal digits written by `geocluster pins-key -o FILE` (or set \(PinsKeyFile.environmentVariable) to the digits). Every location is shown 30–80 m from its true position in a direction only this key predicts. Keep it, and never change it once pins are published.", valueName: "file"))
+    var keyFile: String?
+
+    @Option(help: ArgumentHelp("INSECURE, for tests only: a mask key made from this integer, which anyone can guess (a warning is printed on every run).", valueName: "n", visibility: .hidden))
+    var insecureTestSeed: UInt64?
+
+    func validate() throws {
+        if keyFile != nil && insecureTestSeed != nil {
+            throw ValidationError("--key-file and --insecure-test-seed are two keys; give one (--key-file for real data)")
+        }
+    }
+
+    /// Whether a key was given (an option, or the environment variable).
+    var isGiven: Bool { keyFile != nil || insecureTestSeed != nil || PinsKeyFile.environmentHasKey }
+
+    /// The key given, nil when none; warns on standard error for an insecure test key.
+    /// - Throws: `ExitCode(1)` after a message naming the file or variable that is not a key.
+    func key() throws -> PinsKey? {
+        do {
+            if let keyFile {
+                let key = try PinsKeyFile.read(path: keyFile)
+                if let warning = PinsKeyFile.exposure(path: keyFile) { note("geocluster: warning: " + warning) }
+                return key
+            }
+            if let insecureTestSeed {
+                note("geocluster: warning: --insecure-test-seed makes a mask key anyone can guess, so the displayed positions hide nothing; for real data use --key-file (make one with `geocluster pins-key -o pins.key`)")
+                return .insecureTestKey(seed: insecureTestSeed)
+            }
+            return try PinsKeyFile.fromEnvironment()
+        } catch {
+            throw fail(error)
+        }
+    }
+}
+
 /// What the map-pin commands (`pins`, `nearby`, `map --zoom`) share: where listings come
-/// from (location column) and the privacy mask. There is no default seed: a run gives
-/// `--privacy-seed` or says `--no-privacy` (never a silent default in production).
+/// from (location column) and the privacy mask. There is no default key: a run gives
+/// `--key-file` (or `GEOCLUSTER_PINS_KEY`) or says `--no-privacy` (never a silent default).
 struct PinSourceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Secret seed of the privacy mask (an integer 0 to 2^64-1): every location is shown 30–80 m from its true position in a direction only this seed predicts. Keep it secret; the same seed gives the same displayed positions.", valueName: "seed"))
-    var privacySeed: UInt64?
+    @OptionGroup
+    var keyOptions: PinKeyOptions
 
     @Flag(help: "Show true positions (no privacy mask): only for data that is public anyway.")
     var noPrivacy = false
 
-    @Option(help: ArgumentHelp("Smallest displacement of the privacy mask, metres.", valueName: "metres"))
+    @Option(help: ArgumentHelp("Keep every location's displayed position in this file (created if missing, mode 0600; as secret as the key): a location in it is never drawn again, whatever the key or offsets; new locations are added.", valueName: "file"))
+    var mask: String?
+
+    @Flag(help: "Use a mask file made with another key or offset range: its stored positions stay, new locations are drawn with this key and these offsets.")
+    var remask = false
+
+    @Option(help: ArgumentHelp("Smallest displacement of the privacy mask, metres (at least \(Int(PrivacyMask.minimumDistance))).", valueName: "metres"))
     var minOffset: Double = 30
 
-    @Option(help: ArgumentHelp("Largest displacement of the privacy mask, metres.", valueName: "metres"))
+    @Option(help: ArgumentHelp("Largest displacement of the privacy mask, metres (at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
     var maxOffset: Double = 80
 
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location: one building pin, one displacement. Default: building_id when the file has it, else the true coordinate.", valueName: "name"))
     var locationColumn: String?
 
     func validate() throws {
-        guard minOffset.isFinite, minOffset >= 0 else { throw ValidationError("--min-offset must be a distance >= 0 m") }
-        guard maxOffset.isFinite, maxOffset > minOffset else {
-            throw ValidationError("--max-offset (\(maxOffset) m) must be above --min-offset (\(minOffset) m)")
+        let (lowest, highest) = (PrivacyMask.minimumDistance, PrivacyMask.maximumDistance)
+        guard minOffset.isFinite, minOffset >= lowest, minOffset < highest else {
+            throw ValidationError("--min-offset \(minOffset) must be a distance of at least \(Int(lowest)) m and below \(Int(highest)) m")
         }
-        if noPrivacy && privacySeed != nil {
-            throw ValidationError("--privacy-seed and --no-privacy contradict each other; give one")
+        guard maxOffset.isFinite, maxOffset > minOffset, maxOffset <= highest else {
+            throw ValidationError("--max-offset \(maxOffset) must be above --min-offset (\(minOffset) m) and at most \(Int(highest)) m")
+        }
+        if noPrivacy && mask != nil { throw ValidationError("--mask keeps masked positions; it does not go with --no-privacy") }
+        if remask && mask == nil { throw ValidationError("--remask goes with --mask FILE") }
+        if noPrivacy && (keyOptions.keyFile != nil || keyOptions.insecureTestSeed != nil) {
+            throw ValidationError("--no-privacy and a mask key contradict each other; give one")
         }
     }
 
     /// Checks that a privacy choice was made (called by the commands that build an index,
     /// from their `validate()`, so a missing choice is a usage mistake).
     func requirePrivacyChoice() throws {
-        switch (privacySeed, noPrivacy) {
-        case (nil, false):
-            throw ValidationError("give --privacy-seed S (a secret integer) to mask true positions, or --no-privacy to show them")
-        case (.some, true):
-            throw ValidationError("--privacy-seed and --no-privacy contradict each other; give one")
-        default: break
+        if !noPrivacy && !keyOptions.isGiven {
+            throw ValidationError("give --key-file FILE (a secret key; make one with `geocluster pins-key -o pins.key`, or set \(PinsKeyFile.environmentVariable)) to mask true positions, or --no-privacy to show them")
         }
     }
 
-    /// The options as Harness's settings.
-    var settings: PinSourceSettings {
-        PinSourceSettings(locationColumn: locationColumn, privacySeed: privacySeed, minOffset: minOffset, maxOffset: maxOffset)
+    /// The options as Harness's settings, the key read from its file or the environment.
+    /// - Throws: `ExitCode(1)` after a message naming a key file that is not a key.
+    func settings() throws -> PinSourceSettings {
+        var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
+                                         minOffset: minOffset, maxOffset: maxOffset, maskFile: mask, remask: remask)
+        settings.warn = { note("geocluster: warning: " + $0) }
+        return settings
     }
 }
 

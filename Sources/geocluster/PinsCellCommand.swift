@@ -14,15 +14,22 @@ struct PinsCellCommand: ParsableCommand {
     @Option var implementation: String
     @Option(transform: ZoomRange.parse) var zooms: ZoomRange
     @Option var viewports: String
-    @Option var seed: UInt64
+    @OptionGroup var keyOptions: PinKeyOptions
     @Option var pins: String
     @Option var labels: String
     @Option var report: String
 
+    func validate() throws {
+        if implementation == "pinindex" && !keyOptions.isGiven {
+            throw ValidationError("give --key-file FILE (or set \(PinsKeyFile.environmentVariable)): the PinIndex cell masks the listings")
+        }
+    }
+
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
+        let key = implementation == "pinindex" ? try keyOptions.key() : nil
         let request = PinsCellRequest(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
-                                      seed: seed, pins: pins, labels: labels, report: report, version: Geocluster.version)
+                                      key: key, pins: pins, labels: labels, report: report, version: Geocluster.version)
         let written: PinsCellReport
         do { written = try PinsCell.run(request) } catch { throw fail("\(error)") }
         if written.status != "ok" { throw ExitCode(1) }

@@ -94,7 +94,7 @@ struct PinsCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = PinsRequest(input: input, source: source.settings, radius: radius, minPoints: minPoints,
+        let request = PinsRequest(input: input, source: try source.settings(), radius: radius, minPoints: minPoints,
                                   zooms: levels, bbox: bbox, filter: filters.filter, leaves: leaves, output: output)
         let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) }
         note("\(summary.report); wrote \(output)")

@@ -13,6 +13,9 @@ struct BenchCommandTests {
     }
 
     /// `id,lat,lon` rows of three tight blobs ~5 km apart in Seoul (σ about 50 m), no truth.
+    /// A fixed pins key for the map-pin comparison (a test key: it is in the source).
+    static let testKey = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
     static func blobs(_ count: Int, seed: UInt64) -> String {
         var text = "id,lat,lon\n"
         var rng = SplitMix64(seed: seed)
@@ -63,8 +66,9 @@ struct BenchCommandTests {
     @Test("--pins-zooms adds the map-pin comparison per zoom: PinIndex, supercluster, grid and pysupercluster rows in pins.csv, each from its own process; PinIndex discs never overlap")
     func pinsComparison() throws {
         try withTemporaryFolder { folder in
-            let r = try folder.run("bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "11-14",
-                                   "--out", "out", "--cache", "cache", "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py")
+            let r = try folder.run(["bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "11-14",
+                                    "--out", "out", "--cache", "cache", "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py"],
+                                   environment: ["GEOCLUSTER_PINS_KEY": Self.testKey])
             #expect(r.status == 0, "\(r)")
             let rows = table(try folder.read("out/pins.csv"))
             #expect(rows.count == 16, "4 zooms × 4 implementations")
@@ -97,7 +101,7 @@ struct BenchCommandTests {
             }
             #expect(r.stdout.contains("pins/viewport") && r.stdout.contains("pysupercluster"))
             let cells = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/cells/seoul-2k/pins"))
-            #expect(Set(cells) == ["viewports.csv", "pinindex", "supercluster", "grid", "pysupercluster"], "\(cells)")
+            #expect(Set(cells) == ["viewports.csv", "displayed.csv", "pinindex", "supercluster", "grid", "pysupercluster"], "\(cells)")
         }
     }
 
@@ -109,7 +113,7 @@ struct BenchCommandTests {
             _ = try folder.write("raise ImportError('simulated: not installed')\n", to: "fake/pysupercluster.py")
             let r = try folder.run(["bench", "--sizes", "1k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "12-13",
                                     "--out", "out", "--cache", "cache", "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py"],
-                                   environment: ["PYTHONPATH": folder.path("fake")])
+                                   environment: ["PYTHONPATH": folder.path("fake"), "GEOCLUSTER_PINS_KEY": Self.testKey])
             #expect(r.status == 0, "\(r)")
             let rows = table(try folder.read("out/pins.csv"))
             let py = rows.filter { $0["implementation"] == "pysupercluster" }

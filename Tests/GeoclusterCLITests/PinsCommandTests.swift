@@ -90,7 +90,7 @@ struct PinsCommandTests {
     @Test("pins at zooms 10–16: valid GeoJSON, every listing in exactly one pin per zoom, no overlapping discs, listing pins carry their attributes")
     func pinsEndToEnd() throws {
         try withTemporaryFolder { folder throws in
-            let r = try folder.run("pins", Self.seoul, "--zooms", "10-16", "--privacy-seed", "7", "--leaves", "-o", "pins.geojson")
+            let r = try folder.run("pins", Self.seoul, "--zooms", "10-16", "--insecure-test-seed", "7", "--leaves", "-o", "pins.geojson")
             try #require(r.status == 0, "\(r)")
             let truth = try Self.listings(Self.seoul)
             let byID = Dictionary(uniqueKeysWithValues: truth.map { ($0.id, $0) })
@@ -145,7 +145,7 @@ struct PinsCommandTests {
     func noTrueCoordinates() throws {
         try withTemporaryFolder { folder throws in
             let truth = try Self.listings(Self.seoul)
-            let masked = try folder.run("pins", Self.seoul, "--zooms", "14-18", "--privacy-seed", "99", "--leaves", "-o", "masked.geojson")
+            let masked = try folder.run("pins", Self.seoul, "--zooms", "14-18", "--insecure-test-seed", "99", "--leaves", "-o", "masked.geojson")
             try #require(masked.status == 0, "\(masked)")
             let m = Self.exposure(try Self.features(try folder.read("masked.geojson")), truth)
             #expect(m.nearest > 0.1, "a published position within \(m.nearest) m of a true one")
@@ -168,12 +168,12 @@ struct PinsCommandTests {
             for i in stride(from: lines.count - 1, to: 0, by: -1) { lines.swapAt(i, Int(g.next() % UInt64(i + 1))) }
             try folder.write(([header] + lines).joined(separator: "\n") + "\n", to: "shuffled.csv")
             for (input, out) in [(Self.seoul, "a.geojson"), ("shuffled.csv", "b.geojson")] {
-                let r = try folder.run("pins", input, "--zooms", "11-15", "--privacy-seed", "3", "--leaves", "-o", out)
+                let r = try folder.run("pins", input, "--zooms", "11-15", "--insecure-test-seed", "3", "--leaves", "-o", out)
                 try #require(r.status == 0, "\(r)")
             }
             #expect(try folder.data("a.geojson") == folder.data("b.geojson"))
-            let other = try folder.run("pins", Self.seoul, "--zoom", "18", "--privacy-seed", "4", "-o", "c.geojson")
-            let same = try folder.run("pins", Self.seoul, "--zoom", "18", "--privacy-seed", "3", "-o", "d.geojson")
+            let other = try folder.run("pins", Self.seoul, "--zoom", "18", "--insecure-test-seed", "4", "-o", "c.geojson")
+            let same = try folder.run("pins", Self.seoul, "--zoom", "18", "--insecure-test-seed", "3", "-o", "d.geojson")
             try #require(other.status == 0 && same.status == 0)
             let c = try Self.features(try folder.read("c.geojson")).filter { $0.kind != "cluster" }
             let d = Set(try Self.features(try folder.read("d.geojson")).map { "\($0.lon),\($0.lat)" })
@@ -185,7 +185,7 @@ struct PinsCommandTests {
     func filtersAndBox() throws {
         try withTemporaryFolder { folder throws in
             let truth = try Self.listings(Self.seoul)
-            let r = try folder.run("pins", Self.seoul, "--zooms", "12-13", "--privacy-seed", "7", "--category", "villa,one-room",
+            let r = try folder.run("pins", Self.seoul, "--zooms", "12-13", "--insecure-test-seed", "7", "--category", "villa,one-room",
                                    "--deposit", "500..20000", "--rent", "..80", "--leaves", "-o", "f.geojson")
             try #require(r.status == 0, "\(r)")
             let passing = truth.filter { ["villa", "one-room"].contains($0.category) && (500...20000).contains($0.deposit) && $0.rent <= 80 }
@@ -197,8 +197,8 @@ struct PinsCommandTests {
                 #expect(Set(pins.flatMap(\.leaves)) == Set(passing.map(\.id)))
             }
             let box = [127.0, 37.5, 127.1, 37.6]
-            let b = try folder.run("pins", Self.seoul, "--zoom", "13.7", "--privacy-seed", "7", "--bbox", "127.0,37.5,127.1,37.6", "-o", "b.geojson")
-            let all = try folder.run("pins", Self.seoul, "--zoom", "13", "--privacy-seed", "7", "-o", "all.geojson")
+            let b = try folder.run("pins", Self.seoul, "--zoom", "13.7", "--insecure-test-seed", "7", "--bbox", "127.0,37.5,127.1,37.6", "-o", "b.geojson")
+            let all = try folder.run("pins", Self.seoul, "--zoom", "13", "--insecure-test-seed", "7", "-o", "all.geojson")
             try #require(b.status == 0 && all.status == 0, "\(b)\(all)")
             let inBox = try Self.features(try folder.read("b.geojson"))
             let expected = try Self.features(try folder.read("all.geojson"))
@@ -211,7 +211,7 @@ struct PinsCommandTests {
     @Test("GeoJSON input and an explicit location column")
     func geoJSONInput() throws {
         try withTemporaryFolder { folder throws in
-            let r = try folder.run("pins", Self.seoulGeoJSON, "--zoom", "12", "--privacy-seed", "1", "--location-column", "building_id",
+            let r = try folder.run("pins", Self.seoulGeoJSON, "--zoom", "12", "--insecure-test-seed", "1", "--location-column", "building_id",
                                    "-o", "g.geojson")
             try #require(r.status == 0, "\(r)")
             #expect(try Self.features(try folder.read("g.geojson")).reduce(0) { $0 + $1.count } == 1000)
@@ -219,16 +219,16 @@ struct PinsCommandTests {
     }
 
     @Test("bad input: a clear error, exit status 64 or 1, and no output file", arguments: [
-        (["--zoom", "23", "--privacy-seed", "1"], 64, "--zoom 23.0 is outside 0–22"),
-        (["--zoom=-1", "--privacy-seed", "1"], 64, "outside 0–22"),
-        (["--zooms", "5-30", "--privacy-seed", "1"], 64, "0 <= A <= B <= 22"),
-        (["--privacy-seed", "1"], 64, "give --zoom Z or --zooms A-B"),
-        (["--zoom", "12"], 64, "give --privacy-seed S"),
-        (["--zoom", "12", "--privacy-seed", "1", "--no-privacy"], 64, "contradict"),
-        (["--zoom", "12", "--privacy-seed", "1", "--bbox", "127.1,37.5,127.0,37.6"], 64, "minLon 127.1 is greater than maxLon 127.0"),
-        (["--zoom", "12", "--privacy-seed", "1", "--radius", "0"], 64, "--radius must be a number of pixels > 0"),
-        (["--zoom", "12", "--privacy-seed", "1", "--min-offset", "80", "--max-offset", "30"], 64, "must be above --min-offset"),
-        (["--zoom", "12", "--privacy-seed", "1", "--location-column", "house"], 1, "the location column 'house'"),
+        (["--zoom", "23", "--insecure-test-seed", "1"], 64, "--zoom 23.0 is outside 0–22"),
+        (["--zoom=-1", "--insecure-test-seed", "1"], 64, "outside 0–22"),
+        (["--zooms", "5-30", "--insecure-test-seed", "1"], 64, "0 <= A <= B <= 22"),
+        (["--insecure-test-seed", "1"], 64, "give --zoom Z or --zooms A-B"),
+        (["--zoom", "12"], 64, "give --key-file FILE"),
+        (["--zoom", "12", "--insecure-test-seed", "1", "--no-privacy"], 64, "contradict"),
+        (["--zoom", "12", "--insecure-test-seed", "1", "--bbox", "127.1,37.5,127.0,37.6"], 64, "minLon 127.1 is greater than maxLon 127.0"),
+        (["--zoom", "12", "--insecure-test-seed", "1", "--radius", "0"], 64, "--radius must be a number of pixels > 0"),
+        (["--zoom", "12", "--insecure-test-seed", "1", "--min-offset", "80", "--max-offset", "30"], 64, "must be above --min-offset"),
+        (["--zoom", "12", "--insecure-test-seed", "1", "--location-column", "house"], 1, "the location column 'house'"),
     ] as [([String], Int32, String)])
     func badInput(arguments: [String], status: Int32, message: String) throws {
         try withTemporaryFolder { folder throws in
@@ -243,7 +243,7 @@ struct PinsCommandTests {
     func badRow() throws {
         try withTemporaryFolder { folder throws in
             try folder.write("id,lat,lon\n1,37.512345,127.012345\n2,86.123456,127.0\n", to: "in.csv")
-            let r = try folder.run("pins", "in.csv", "--zoom", "3", "--privacy-seed", "1", "-o", "out.geojson")
+            let r = try folder.run("pins", "in.csv", "--zoom", "3", "--insecure-test-seed", "1", "-o", "out.geojson")
             #expect(r.status == 1)
             #expect(r.stderr.contains("in.csv: listing row 1: the latitude is beyond ±85°"), "\(r.stderr)")
             #expect(!r.stderr.contains("86.12") && !r.stderr.contains("37.51"))
@@ -270,7 +270,7 @@ struct PinsCommandTests {
             #expect(rows.dropFirst().map { $0[0] } == expected.map(\.0))
             #expect(rows.dropFirst().map { Double($0[1])! } == expected.map(\.1))
 
-            let m = try folder.run("nearby", Self.seoul, "--lat", "\(lat)", "--lon", "\(lon)", "--radius", "3km", "--privacy-seed", "11",
+            let m = try folder.run("nearby", Self.seoul, "--lat", "\(lat)", "--lon", "\(lon)", "--radius", "3km", "--insecure-test-seed", "11",
                                    "--limit", "100000", "-o", "near.csv")
             try #require(m.status == 0, "\(m)")
             #expect(m.stdout.isEmpty)
@@ -284,7 +284,7 @@ struct PinsCommandTests {
                 #expect(abs(d - Self.metres(t.lon, t.lat, lon, lat)) <= 80 + 50 + 1e-6)
                 #expect(Self.metres(Double(row[3])!, Double(row[2])!, t.lon, t.lat) >= 29.9, "shown at its true position")
             }
-            let bad = try folder.run("nearby", Self.seoul, "--lat", "37.55", "--lon", "127.0", "--radius", "0km", "--privacy-seed", "1", "-o", "x.csv")
+            let bad = try folder.run("nearby", Self.seoul, "--lat", "37.55", "--lon", "127.0", "--radius", "0km", "--insecure-test-seed", "1", "-o", "x.csv")
             #expect(bad.status == 64 && bad.stderr.contains("--radius must be above 0"))
             #expect(try !folder.contents().contains("x.csv"))
         }
@@ -294,8 +294,8 @@ struct PinsCommandTests {
     func mapZoom() throws {
         try withTemporaryFolder { folder throws in
             let box = "126.95,37.47,127.05,37.53"
-            let p = try folder.run("pins", Self.seoul, "--zoom", "14", "--bbox", box, "--privacy-seed", "5", "-o", "p.geojson")
-            let m = try folder.run("map", Self.seoul, "--zoom", "14", "--bbox", box, "--privacy-seed", "5", "-o", "m.svg")
+            let p = try folder.run("pins", Self.seoul, "--zoom", "14", "--bbox", box, "--insecure-test-seed", "5", "-o", "p.geojson")
+            let m = try folder.run("map", Self.seoul, "--zoom", "14", "--bbox", box, "--insecure-test-seed", "5", "-o", "m.svg")
             try #require(p.status == 0 && m.status == 0, "\(p)\(m)")
             let pins = try Self.features(try folder.read("p.geojson"))
             let svg = try folder.read("m.svg")
@@ -311,7 +311,7 @@ struct PinsCommandTests {
             let drawn = radii.map { 2 * $0 }.sorted(), given = pins.map(\.diameter).sorted()
             #expect(zip(drawn, given).allSatisfy { abs($0 - $1) <= 0.11 }, "\(drawn) vs \(given)")
             let noSeed = try folder.run("map", Self.seoul, "--zoom", "14", "-o", "n.svg")
-            #expect(noSeed.status == 64 && noSeed.stderr.contains("give --privacy-seed S"))
+            #expect(noSeed.status == 64 && noSeed.stderr.contains("give --key-file FILE"))
             #expect(try !folder.contents().contains("n.svg"))
         }
     }

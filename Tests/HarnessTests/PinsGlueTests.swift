@@ -46,7 +46,7 @@ struct PinsGlueTests {
         try withTemporaryFolder { folder in
             let path = try folder.write(Self.listingsCSV(200), to: "l.csv")
             let output = folder.path("pins.geojson")
-            let request = PinsRequest(input: path, source: PinSourceSettings(privacySeed: 9), zooms: [8, 16],
+            let request = PinsRequest(input: path, source: PinSourceSettings(key: .insecureTestKey(seed: 9)), zooms: [8, 16],
                                       filter: AttributeFilter(monthlyRent: ValueRange(lower: 0, upper: 0)),
                                       leaves: true, output: output)
             let summary = try PinsExport.write(request)
@@ -68,7 +68,7 @@ struct PinsGlueTests {
     func nearby() throws {
         try withTemporaryFolder { folder in
             let path = try folder.write(Self.listingsCSV(100), to: "l.csv")
-            let request = NearbyRequest(input: path, source: PinSourceSettings(privacySeed: nil), longitude: 127.0,
+            let request = NearbyRequest(input: path, source: PinSourceSettings(key: nil), longitude: 127.0,
                                         latitude: 37.5, radius: 3000, limit: 10)
             let result = try PinsNearby.run(request)
             #expect(result.listed == 10 && result.total >= 10)
@@ -95,7 +95,7 @@ struct PinsGlueTests {
             let cell = PinsComparison.ImplementationRun(dataset: "d", implementation: implementation, zooms: 10...12, folder: folder.path,
                                                         count: n, truth: (0..<n).map { Int32($0 % 4) })
             let request = PinsCellRequest(input: path, implementation: implementation, zooms: 10...12, viewports: viewports,
-                                          seed: 3, pins: cell.pins, labels: cell.labels, report: cell.report, version: "test")
+                                          key: .insecureTestKey(seed: 3), pins: cell.pins, labels: cell.labels, report: cell.report, version: "test")
             let report = try PinsCell.run(request)
             #expect(report.status == "ok", "\(report.error ?? "")")
             #expect(report.points == n && report.zooms?.map(\.zoom) == [10, 11, 12])
@@ -108,7 +108,7 @@ struct PinsGlueTests {
     @Test("an unknown implementation is a failed report, not a thrown error")
     func unknownImplementation() throws {
         let request = PinsCellRequest(input: "/nonexistent.csv", implementation: "kmeans", zooms: 1...1, viewports: "",
-                                      seed: 1, pins: "", labels: "", report: "", version: "")
+                                      key: .insecureTestKey(seed: 1), pins: "", labels: "", report: "", version: "")
         let report = PinsCell.measure(request)
         #expect(report.status == "error")
         #expect(report.error == "--implementation must be one of pinindex, supercluster, grid")
@@ -120,7 +120,7 @@ struct PinsGlueTests {
         try withTemporaryFolder { folder in
             let path = try folder.write(Self.listingsCSV(30), to: "l.csv")
             let setup = PinsComparison.Setup(executable: folder.path("missing"), python: "python3",
-                                             peerScript: folder.path("peer_cell.py"), timeout: 5, seed: 1)
+                                             peerScript: folder.path("peer_cell.py"), timeout: 5, seed: 1, key: .insecureTestKey(seed: 1), keyFile: nil)
             let rows = try PinsComparison.run(path: path, dataset: "d", zooms: 3...4, setup: setup, folder: folder.path("out"))
             #expect(rows.count == PinsComparison.implementations.count * 2)
             #expect(rows.filter { $0.implementation != "pysupercluster" }.allSatisfy { $0.status == .error && $0.error.hasPrefix("could not start") })

@@ -16,7 +16,7 @@ struct PinBuildTests {
             l.append(id: Int64(i), longitude: lon, latitude: lat, locationKey: key, category: UInt8(g.next() % 4),
                      area: 20 + Double(g.next() % 90), deposit: Double(100 * (g.next() % 500)), monthlyRent: Double(g.next() % 120))
         }
-        let mask = try PrivacyMask(seed: 99)
+        let mask = try PrivacyMask(insecureTestSeed: 99)
         let one = try PinIndex(listings: l, options: PinOptions(privacy: .displaced(mask), threads: 1))
         let two = try PinIndex(listings: l, options: PinOptions(privacy: .displaced(mask), threads: 2))
         let filter = AttributeFilter(categories: [0, 2], deposit: ValueRange(lower: 1_000, upper: 30_000))

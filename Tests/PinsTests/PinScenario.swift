@@ -54,7 +54,7 @@ struct PinScenario {
         return l
     }
 
-    static let mask = try! PrivacyMask(seed: 0xC0FFEE_1234, seedHigh: 77)
+    static let mask = try! PrivacyMask(key: PinsKey(hex: "c0ffee1234000000770000000000000000000000000000000000000000000001"))
 
     func index(order: [Int]? = nil, privacy: PrivacyPolicy = .displaced(PinScenario.mask)) -> PinIndex {
         try! PinIndex(listings: listings(order: order), options: PinOptions(privacy: privacy))

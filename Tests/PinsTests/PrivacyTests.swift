@@ -16,7 +16,7 @@ import TestSupport
     static func critical(_ n: Int) -> Double { 1.949 / Double(n).squareRoot() }
 
     @Test func offsetsAreUniformInAreaAndDirection() throws {
-        let mask = try PrivacyMask(seed: 2024)
+        let mask = try PrivacyMask(insecureTestSeed: 2024)
         let n = 5000
         var u: [Double] = [], a: [Double] = [], linear: [Double] = []
         for k in 0..<n {
@@ -63,7 +63,7 @@ import TestSupport
     }
 
     @Test func sameSeedAndKeySameOffsetOtherSeedOther() throws {
-        let m1 = try PrivacyMask(seed: 1), m1b = try PrivacyMask(seed: 1), m2 = try PrivacyMask(seed: 2)
+        let m1 = try PrivacyMask(insecureTestSeed: 1), m1b = try PrivacyMask(insecureTestSeed: 1), m2 = try PrivacyMask(insecureTestSeed: 2)
         var differ = 0
         for k in 0..<200 {
             let key = LocationKey(string: "building-\(k)")
@@ -72,9 +72,34 @@ import TestSupport
             if abs(a.distance - c.distance) > 1e-9 && abs(a.bearing - c.bearing) > 1e-9 { differ += 1 }
         }
         #expect(differ == 200)
-        #expect(throws: PinError.self) { try PrivacyMask(seed: 1, minDistance: 80, maxDistance: 30) }
-        #expect(throws: PinError.self) { try PrivacyMask(seed: 1, minDistance: 50, maxDistance: 50) }
-        #expect(throws: PinError.self) { try PrivacyMask(seed: 1, minDistance: -1, maxDistance: 30) }
+        #expect(throws: PinError.self) { try PrivacyMask(insecureTestSeed: 1, minDistance: 80, maxDistance: 30) }
+        #expect(throws: PinError.self) { try PrivacyMask(insecureTestSeed: 1, minDistance: 50, maxDistance: 50) }
+        #expect(throws: PinError.self) { try PrivacyMask(insecureTestSeed: 1, minDistance: -1, maxDistance: 30) }
+        for (lo, hi) in [(0.0, 30.0), (0.5, 30), (30, 5_001), (30, .infinity), (.nan, 80), (30, .nan), (1e20, 1e21), (30, 1e20)] {
+            #expect(throws: PinError.self) { try PrivacyMask(insecureTestSeed: 1, minDistance: lo, maxDistance: hi) }
+        }
+        #expect((try? PrivacyMask(insecureTestSeed: 1, minDistance: 1, maxDistance: 5_000)) != nil)
+    }
+
+    @Test("another offset range with the same key is a new, unrelated draw: the two displayed points of a location are not on one ray from the truth")
+    func rangeChangeLeavesNoRay() throws {
+        let key = PinsKey.generate()
+        let a = try PrivacyMask(key: key), b = try PrivacyMask(key: key, minDistance: 30, maxDistance: 100)
+        var small = 0, n = 2000
+        for k in 0..<n {
+            let lon = 127 + Double(k % 50) * 0.002, lat = 37.5 + Double(k / 50) * 0.002
+            let loc = LocationKey(longitude: lon, latitude: lat)
+            // As an attacker sees them: two published positions and (at most) the truth.
+            let p = a.displayedPosition(of: loc, longitude: lon, latitude: lat)
+            let q = b.displayedPosition(of: loc, longitude: lon, latitude: lat)
+            let m = WebMercator.metresPerDegree(latitude: lat)
+            let u = ((p.longitude - lon) * m.longitude, (p.latitude - lat) * m.latitude)
+            let v = ((q.longitude - lon) * m.longitude, (q.latitude - lat) * m.latitude)
+            let angle = abs(atan2(u.0 * v.1 - u.1 * v.0, u.0 * v.0 + u.1 * v.1)) * 180 / .pi
+            if angle < 1 { small += 1 }
+        }
+        // Independent bearings: an angle under 1° for 1 location in 180, not for all of them.
+        #expect(Double(small) / Double(n) < 0.02, "\(small) of \(n) locations on one ray")
     }
 
     @Test func differencingAttackNeverLandsNearATruePosition() throws {

@@ -14,9 +14,11 @@ import Pins
         // … and a studio 300 m away, keyed by its own coordinate.
         listings.append(id: 3, longitude: 127.0310, latitude: 37.4990, category: 3, area: 23, deposit: 1_000, monthlyRent: 55)
 
-        let secret: UInt64 = 0x5EC2_E7C0_FFEE   // from the app's secret store, never from the data
+        // The key: PinsKey.generate() once, kept as its 64 hex digits in the app's secret store
+        // (never in the data, the app bundle or a log), loaded with PinsKey(hex:).
+        let secret = try PinsKey(hex: "3b1f5e0c9a7d42e8b6c0f1a2d3e4b5c6978a6b5c4d3e2f1a0b9c8d7e6f5a4b3c")
         let index = try PinIndex(listings: listings,
-                                 options: PinOptions(privacy: .displaced(try PrivacyMask(seed: secret))))
+                                 options: PinOptions(privacy: .displaced(try PrivacyMask(key: secret))))
         let viewport = BoundingBox(minLongitude: 127.00, minLatitude: 37.48, maxLongitude: 127.06, maxLatitude: 37.52)
 
         let city = try index.pins(zoom: 12.4, bbox: viewport)            // zoom 12: one cluster of 3

@@ -42,7 +42,7 @@ func viewports(zoom: Int, lon: [Double], lat: [Double], count: Int) -> [Bounding
 
 let benchmarks: @Sendable () -> Void = {
     let data = seoulListings(1_000_000)
-    let options = PinOptions(privacy: .displaced(try! PrivacyMask(seed: 7)))
+    let options = PinOptions(privacy: .displaced(try! PrivacyMask(insecureTestSeed: 7)))
     let build = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal],
         timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(60), maxIterations: 5,

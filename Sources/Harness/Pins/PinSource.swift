@@ -125,29 +125,39 @@ extension PinIndex {
 }
 
 /// Where the map-pin commands' listings come from and how they are masked: the location
-/// column and the privacy mask's seed and offsets (the `pins`, `nearby` and `map --zoom`
+/// column and the privacy mask's key and offsets (the `pins`, `nearby` and `map --zoom`
 /// options).
 public struct PinSourceSettings: Sendable {
     /// The column whose value makes listings one location; nil: `building_id` when the file
     /// has it, else the true coordinate.
     public var locationColumn: String?
-    /// The privacy mask's secret seed; nil: true positions.
-    public var privacySeed: UInt64?
+    /// The privacy mask's secret key; nil: true positions.
+    public var key: PinsKey?
     /// The mask's smallest and largest displacement, metres.
     public var minOffset: Double
     public var maxOffset: Double
+    /// The mask file that keeps every published location's displayed position (`--mask`);
+    /// nil: none (each run draws from the key, the location and the offsets).
+    public var maskFile: String?
+    /// Accept a mask file made with another key or offset range (`--remask`).
+    public var remask: Bool
+    /// Receives warnings (what `remask` changed), for standard error.
+    public var warn: @Sendable (String) -> Void = { _ in }
 
-    public init(locationColumn: String? = nil, privacySeed: UInt64?, minOffset: Double = 30, maxOffset: Double = 80) {
+    public init(locationColumn: String? = nil, key: PinsKey?, minOffset: Double = 30, maxOffset: Double = 80,
+                maskFile: String? = nil, remask: Bool = false) {
         self.locationColumn = locationColumn
-        self.privacySeed = privacySeed
+        self.key = key
         self.minOffset = minOffset
         self.maxOffset = maxOffset
+        self.maskFile = maskFile
+        self.remask = remask
     }
 
-    /// The privacy policy the settings say.
+    /// The privacy policy the settings say, without the mask file (see `policy(for:)`).
     public func policy() throws(PinError) -> PrivacyPolicy {
-        guard let seed = privacySeed else { return .disabled }
-        return .displaced(try PrivacyMask(seed: seed, minDistance: minOffset, maxDistance: maxOffset))
+        guard let key else { return .disabled }
+        return .displaced(try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset))
     }
 
     /// Reads `input` into listings for a `PinIndex`.

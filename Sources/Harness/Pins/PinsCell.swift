@@ -76,11 +76,13 @@ public enum PinsCell {
     /// The PinIndex: privacy mask, one hierarchy, viewport queries per zoom.
     static func pinIndex(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                          _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
-        r.settings = "PinIndex: privacy mask (seed \(q.seed)), then pins cut from one single-linkage hierarchy; radius 40 px, discs 25–50 pt"
+        guard let key = q.key else { throw HarnessError.bench("the PinIndex cell masks the listings: give it the key (--key-file FILE or GEOCLUSTER_PINS_KEY)") }
+        let mask = try PrivacyMask(key: key)
+        r.settings = "PinIndex: privacy mask (\(FormatNumber.trimmed(mask.minDistance, decimals: 1))–\(FormatNumber.trimmed(mask.maxDistance, decimals: 1)) m), then pins cut from one single-linkage hierarchy; radius 40 px, discs 25–50 pt"
         let n = file.count
         var source = PinSource(file: consume file, idsAreRows: true)
         let t0 = StageClock.now()
-        let index = try PinIndex(listings: source.takeListings(), options: PinOptions(privacy: .displaced(try PrivacyMask(seed: q.seed))))
+        let index = try PinIndex(listings: source.takeListings(), options: PinOptions(privacy: .displaced(mask)))
         r.build_seconds = StageClock.now() - t0
         var out: [Pin] = [], output: [Output] = []
         for z in q.zooms {
@@ -100,11 +102,11 @@ public enum PinsCell {
         return output
     }
 
-    /// The supercluster baseline in Pins, on true positions.
+    /// The supercluster baseline in Pins, on the positions of its input (displayed ones, in a benchmark).
     static func supercluster(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                              _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
         let options = SuperclusterOptions()
-        r.settings = "supercluster baseline (Pins, Swift): radius \(Int(options.radius)) px of \(Int(options.extent))-px tiles, zooms \(options.minZoom)-\(options.maxZoom), true positions"
+        r.settings = "supercluster baseline (Pins, Swift): radius \(Int(options.radius)) px of \(Int(options.extent))-px tiles, zooms \(options.minZoom)-\(options.maxZoom), displayed positions"
         let longitudes = file.longitudes, latitudes = file.latitudes
         file.release()
         let t0 = StageClock.now()
@@ -125,10 +127,10 @@ public enum PinsCell {
         return output
     }
 
-    /// One pin per occupied 40-pixel cell at its centroid, per zoom, on true positions.
+    /// One pin per occupied 40-pixel cell at its centroid, per zoom, on the positions of its input.
     static func grid(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                      _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) -> [Output] {
-        r.settings = "grid: one pin per occupied 40-pixel cell (256-px tiles) at its centroid, true positions; no query index"
+        r.settings = "grid: one pin per occupied 40-pixel cell (256-px tiles) at its centroid, displayed positions; no query index"
         let n = file.count
         let longitudes = file.longitudes, latitudes = file.latitudes
         file.release()
@@ -189,17 +191,17 @@ public struct PinsCellRequest: Sendable {
     public var zooms: ClosedRange<Int>
     /// The viewports file (`PinsComparison.viewportsCSV`).
     public var viewports: String
-    /// The privacy mask's seed (PinIndex).
-    public var seed: UInt64
+    /// The privacy mask's secret key (PinIndex; the baselines get none); never written into any output.
+    public var key: PinsKey?
     public var pins: String
     public var labels: String
     public var report: String
     /// The version the report names.
     public var version: String
 
-    public init(input: String, implementation: String, zooms: ClosedRange<Int>, viewports: String, seed: UInt64,
+    public init(input: String, implementation: String, zooms: ClosedRange<Int>, viewports: String, key: PinsKey?,
                 pins: String, labels: String, report: String, version: String) {
         self.input = input; self.implementation = implementation; self.zooms = zooms; self.viewports = viewports
-        self.seed = seed; self.pins = pins; self.labels = labels; self.report = report; self.version = version
+        self.key = key; self.pins = pins; self.labels = labels; self.report = report; self.version = version
     }
 }

@@ -8,8 +8,8 @@ import Metrics
 import Pins
 
 /// `bench --pins-zooms`: map pins per zoom on one dataset, four ways — a PinIndex (privacy
-/// mask first), the supercluster baseline in Pins (its defaults: radius 40 px of 512-px tiles,
-/// true positions), a grid of 40-pixel cells (one pin per occupied cell at its centroid) and the
+/// mask first), the supercluster baseline in Pins (its defaults: radius 40 px of 512-px tiles),
+/// a grid of 40-pixel cells (one pin per occupied cell at its centroid) and the
 /// pysupercluster package (C++ from Python, the same defaults) — scored the same way: pins per
 /// phone viewport (390 × 844 pt), ARI of the zoom's grouping against the truth column, overlap
 /// rate of the discs drawn at 25–50 pt (the PinIndex's size rule for all), build time, viewport
@@ -18,8 +18,9 @@ import Pins
 /// Each implementation runs in a process of its own through `CellProcess`, as the benchmark's
 /// clustering cells do (`geocluster pins-cell`, `PinsCell`; or scripts/peers/peer_cell.py
 /// `--pins-zooms` for pysupercluster), so its time and memory are its own; all get the same
-/// viewports (written here, centred on random listings, SplitMix64 with the bench seed). This
-/// process scores what they write, the same way for all.
+/// viewports (written here, centred on random listings' displayed positions, SplitMix64 with
+/// the bench seed) and the same displayed positions: no implementation sees, and no file
+/// holds, a true coordinate. This process scores what they write, the same way for all.
 public enum PinsComparison {
     /// Where the processes are and what they may take.
     public struct Setup: Sendable {
@@ -29,21 +30,43 @@ public enum PinsComparison {
         public var peerScript: String
         /// Seconds before a cell is killed.
         public var timeout: Double
+        /// The seed of the viewports' generator.
         public var seed: UInt64
+        /// The privacy mask's key (the displayed positions every implementation sees).
+        public var key: PinsKey
+        /// The pins key file the PinIndex cell reads; nil: the cell inherits the key in
+        /// `GEOCLUSTER_PINS_KEY`. The key itself never goes on a command line.
+        public var keyFile: String?
 
-        public init(executable: String, python: String, peerScript: String, timeout: Double, seed: UInt64) {
+        public init(executable: String, python: String, peerScript: String, timeout: Double, seed: UInt64,
+                    key: PinsKey, keyFile: String?) {
             self.executable = executable; self.python = python; self.peerScript = peerScript
-            self.timeout = timeout; self.seed = seed
+            self.timeout = timeout; self.seed = seed; self.key = key; self.keyFile = keyFile
+        }
+    }
+
+    /// What a benchmark asks of the comparison (`bench --pins-zooms`).
+    public struct Request: Sendable {
+        /// The zooms compared.
+        public var zooms: ClosedRange<Int>
+        /// The privacy mask's key; `keyFile` as in `Setup`.
+        public var key: PinsKey
+        public var keyFile: String?
+
+        public init(zooms: ClosedRange<Int>, key: PinsKey, keyFile: String?) {
+            self.zooms = zooms; self.key = key; self.keyFile = keyFile
         }
     }
 
     public static let implementations = PinsCell.implementations + ["pysupercluster"]
 
-    /// The comparison on every dataset of a benchmark's `plan` at `zooms`, into the plan's
-    /// work folder (`cells/DATASET/pins/`); `note` receives one line per dataset.
-    public static func run(plan: BenchPlan, zooms: ClosedRange<Int>, timeout: Double, seed: UInt64,
+    /// The comparison on every dataset of a benchmark's `plan`, into the plan's work folder
+    /// (`cells/DATASET/pins/`); `note` receives one line per dataset.
+    public static func run(plan: BenchPlan, request: Request, timeout: Double, seed: UInt64,
                            note: (String) -> Void) throws -> [PinsRow] {
-        let setup = Setup(executable: plan.executable, python: plan.python, peerScript: plan.peerScript, timeout: timeout, seed: seed)
+        let setup = Setup(executable: plan.executable, python: plan.python, peerScript: plan.peerScript, timeout: timeout,
+                          seed: seed, key: request.key, keyFile: request.keyFile)
+        let zooms = request.zooms
         var rows: [PinsRow] = []
         for d in plan.datasets {
             note("bench: map pins at zooms \(zooms.lowerBound)-\(zooms.upperBound) on \(d.name): \(implementations.joined(separator: ", ")), each in its own process")
@@ -53,20 +76,37 @@ public enum PinsComparison {
     }
 
     /// The comparison on the listing file `path` at `zooms`; the cells' files go to `folder`.
+    /// Nothing written holds a true coordinate: the viewports are centred on displayed
+    /// positions, and the baselines (supercluster, grid, pysupercluster) read
+    /// `folder/displayed.csv`, every listing at its displayed position (the PinIndex cell
+    /// masks the listing file itself, with the same key).
     public static func run(path: String, dataset: String, zooms: ClosedRange<Int>, setup: Setup, folder: String) throws -> [PinsRow] {
-        let file = try ListingFile.read(path: path, locationColumn: nil, required: false)
+        let file = try ListingFile.read(path: path, locationColumn: "building_id", required: false)
+        let count = file.count
         let truth: [Int32]? = (try? LabelFile.read(path: path, columns: ["truth"], option: "--pins-zooms"))?.labels
+        let mask = try PrivacyMask(key: setup.key)
+        let shown = mask.displayedPositions(of: PinSource(file: consume file, idsAreRows: true).listings)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let viewports = folder + "/viewports.csv"
-        try AtomicFile.write(viewportsCSV(longitudes: file.longitudes, latitudes: file.latitudes, zooms: zooms, seed: setup.seed), to: viewports)
+        let viewports = folder + "/viewports.csv", displayed = folder + "/displayed.csv"
+        try AtomicFile.write(viewportsCSV(longitudes: shown.longitudes, latitudes: shown.latitudes, zooms: zooms, seed: setup.seed), to: viewports)
+        try AtomicFile.write(displayedCSV(shown), to: displayed)
         var rows: [PinsRow] = []
         for implementation in implementations {
             let cell = ImplementationRun(dataset: dataset, implementation: implementation, zooms: zooms,
-                                         folder: folder + "/" + implementation, count: file.count, truth: truth)
+                                         folder: folder + "/" + implementation, count: count, truth: truth)
             try FileManager.default.createDirectory(atPath: cell.folder, withIntermediateDirectories: true)
-            rows += cell.run(path: path, viewports: viewports, setup: setup)
+            rows += cell.run(path: implementation == "pinindex" ? path : displayed, viewports: viewports, setup: setup)
         }
         return rows
+    }
+
+    /// Every listing at its displayed position, as CSV `id,lat,lon` (id: the row).
+    static func displayedCSV(_ shown: (longitudes: [Double], latitudes: [Double])) -> String {
+        var text = "id,lat,lon\n"
+        for i in 0..<shown.longitudes.count {
+            text += "\(i),\(FormatNumber.fixed(shown.latitudes[i], decimals: 9)),\(FormatNumber.fixed(shown.longitudes[i], decimals: 9))\n"
+        }
+        return text
     }
 
     /// One implementation's cell: its process, then its rows.
@@ -88,8 +128,8 @@ public enum PinsComparison {
             let zoomText = "\(zooms.lowerBound)-\(zooms.upperBound)"
             guard implementation == "pysupercluster" else {
                 return (setup.executable, ["pins-cell", path, "--implementation", implementation, "--zooms", zoomText,
-                                           "--viewports", viewports, "--seed", "\(setup.seed)", "--pins", pins,
-                                           "--labels", labels, "--report", report])
+                                           "--viewports", viewports, "--pins", pins, "--labels", labels, "--report", report]
+                                          + (implementation == "pinindex" ? setup.keyFile.map { ["--key-file", $0] } ?? [] : []))
             }
             guard FileManager.default.fileExists(atPath: setup.peerScript) else { return nil }
             return (setup.python, [setup.peerScript, "--peer", "supercluster", "--input", path, "--pins-zooms", zoomText,
@@ -101,8 +141,12 @@ public enum PinsComparison {
             guard let (executable, arguments) = command(path: path, viewports: viewports, setup: setup) else {
                 return failed(.unavailable, "\(setup.peerScript) not found: run from the geocluster checkout or give --peer-script")
             }
+            // Only the PinIndex cell gets the key (its file's path, or the inherited variable):
+            // the baselines see displayed positions and run without it.
+            let environment = implementation == "pinindex" ? [:] : [PinsKeyFile.environmentVariable: ""]
             let outcome = CellProcess.run(executable: Bench.resolve(executable), arguments: arguments, timeout: setup.timeout,
-                                          stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt")
+                                          stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt",
+                                          environment: environment)
             let lastLine = outcome.stderrTail.split(separator: "\n").last.map(String.init) ?? ""
             switch outcome.exit {
             case .timedOut: return failed(.timeout, "killed after the \(FormatNumber.printf("%g", setup.timeout)) s timeout")

@@ -11,8 +11,8 @@ public enum PinsNearby {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func run(_ request: NearbyRequest) throws -> NearbyResult {
         if let output = request.output { try AtomicFile.checkDestination(output) }
-        let policy = try request.source.policy()
         var data = try request.source.read(request.input)
+        let policy = try request.source.policy(for: data.listings)
         let index = try PinIndex(listings: data.takeListings(), options: PinOptions(privacy: policy))
         let page = try index.nearby(longitude: request.longitude, latitude: request.latitude, radius: request.radius,
                                     filter: request.filter, limit: request.limit, cursor: nil)
