@@ -25,9 +25,6 @@ struct KeyGroups {
     var locationOf: [Int32]
     /// Each location's key (`LocationKey`'s tag and value).
     var tag: [UInt64], value: [UInt64]
-    /// Each location's first row in input order (then, when ids do not ascend, the row of its
-    /// smallest id).
-    var firstRow: [Int32]
 }
 
 /// The keys a build derives from the privacy policy: the keyed hash behind tokens and ids,
@@ -52,33 +49,30 @@ extension PinIndex {
     /// Listings are grouped into locations by their key (a hash table, locations numbered by
     /// first row), then the locations, not the listings, are put in the canonical order: by
     /// token with a radix sort, equal tokens (a 64-bit collision) by key. Within a location,
-    /// listings go by id. (Sorting all listings by token and key, and hashing and masking per
-    /// listing, was a fifth of the build.)
-    /// - Parameter idsAscend: whether the listings' ids ascend in input order.
-    static func maskedLocations(of listings: inout PinListings, idsAscend: Bool, keys: BuildKeys,
-                                threads: Int) -> MaskedLocations {
-        let n = listings.count
+    /// listings go by id. Each location is placed at its anchor (`LocationAnchors`: the
+    /// coordinate-wise median of its listings, whatever their ids or order) through the mask.
+    /// - Throws: `PinError.inconsistentLocation` when a key's listings lie farther apart than
+    ///   `tolerance` metres.
+    static func maskedLocations(of listings: inout PinListings, keys: BuildKeys, tolerance: Double,
+                                threads: Int) throws(PinError) -> MaskedLocations {
         var groups = groupByKey(listings)
         let L = groups.tag.count
         var byToken = canonicalOrder(tags: groups.tag, values: groups.value, hasher: keys.hasher)
         let rows = rowsByLocation(byToken, locationOf: groups.locationOf, ids: listings.ids)
-        // One token, displayed position and Mercator position per location (in canonical order),
-        // placed by its first listing (smallest id). Worked out in the order locations were
-        // numbered (first seen in the input), where their keys and first rows are read in
-        // sequence, then put in canonical order in one gather of a record per location: in
-        // canonical order, four reads a location landed at random (the key's two words and the
-        // row's coordinates), and this step was a tenth of the build.
-        if !idsAscend { smallestIDRows(&groups.firstRow, locationOf: groups.locationOf, ids: listings.ids, n: n) }
         groups.locationOf = []
-        var placed = displayedPositions(groups, listings: listings, mask: keys.mask, threads: threads)
-        groups.firstRow = []
-        var locations = MaskedLocations(token: [], longitude: [], latitude: [], x: [], y: [],
-                                        firstRow: rows.firstRow, order: rows.order, listingCount: [])
-        inCanonicalOrder(placed, byToken, into: &locations)
-        placed = []
-        byToken = []; groups = KeyGroups(locationOf: [], tag: [], value: [], firstRow: [])
+        // One anchor per location in canonical order, where each location's rows are together.
+        var anchors = LocationAnchors(first: rows.firstRow, order: rows.order, longitudes: listings.longitudes,
+                                      latitudes: listings.latitudes, tolerance: tolerance, threads: threads)
+        if let l = anchors.conflicts.first {
+            throw .inconsistentLocation(LocationAnchors.conflict(first: rows.firstRow, order: rows.order, location: l, listings: listings),
+                                        tolerance: tolerance, others: anchors.conflicts.count - 1)
+        }
         // True positions and keys are not read again.
         listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
+        var locations = MaskedLocations(token: [], longitude: [], latitude: [], x: [], y: [],
+                                        firstRow: rows.firstRow, order: rows.order, listingCount: [])
+        displace(&anchors, groups, byToken, mask: keys.mask, threads: threads, into: &locations)
+        byToken = []; groups = KeyGroups(locationOf: [], tag: [], value: [])
         locations.listingCount = (0..<L).map { Int32(rows.firstRow[$0 + 1] - rows.firstRow[$0]) }
         return locations
     }
@@ -89,8 +83,7 @@ extension PinIndex {
         let n = listings.count
         var locOf = [Int32](repeating: 0, count: n)
         var kTag: [UInt64] = [], kValue: [UInt64] = []
-        var firstRow: [Int32] = []          // each location's first row in input order
-        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16); firstRow.reserveCapacity(n / 4 + 16)
+        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16)
         // Each slot holds its key beside the location number, so a probe reads one cache
         // line (comparing against the key arrays was a second miss per listing).
         struct Slot { var value: UInt64; var tag: UInt32; var location: Int32 }
@@ -130,7 +123,7 @@ extension PinIndex {
                     if e.location < 0 {
                         let l = Int32(kTag.count)
                         t[s] = Slot(value: k.value, tag: tag32, location: l)
-                        kTag.append(k.tag); kValue.append(k.value); firstRow.append(Int32(i))
+                        kTag.append(k.tag); kValue.append(k.value)
                         locOf[i] = l
                         break
                     }
@@ -139,7 +132,7 @@ extension PinIndex {
                 }
             }
         }}}}}
-        return KeyGroups(locationOf: locOf, tag: kTag, value: kValue, firstRow: firstRow)
+        return KeyGroups(locationOf: locOf, tag: kTag, value: kValue)
     }
 
     /// The locations (numbered as in `tags`/`values`) in canonical order, each with its token:
@@ -207,72 +200,41 @@ extension PinIndex {
         return (locFirstRow, order)
     }
 
-    /// Replaces each location's first row by the row of its smallest id (when ids do not
-    /// ascend, the first row is not the smallest id's).
-    static func smallestIDRows(_ firstRow: inout [Int32], locationOf locOf: [Int32], ids: [Int64], n: Int) {
-        ids.withUnsafeBufferPointer { ids in
-        firstRow.withUnsafeMutableBufferPointer { firstRow in
-        locOf.withUnsafeBufferPointer { locOf in
-            for i in 0..<n {
-                let l = Int(locOf[i])
-                if ids[i] < ids[Int(firstRow[l])] { firstRow[l] = Int32(i) }
-            }
-        }}}
-    }
-
-    /// A location's displayed position in degrees and in Mercator units.
-    struct Placed { var lon: Double, lat: Double, x: Double, y: Double }
-
-    /// Each location's displayed position (in the order of `groups`): its first row's true
-    /// position through the mask, or unchanged without one. The only read of true positions.
-    static func displayedPositions(_ groups: KeyGroups, listings: PinListings, mask: PrivacyMask?,
-                                   threads: Int) -> [Placed] {
-        let L = groups.tag.count
-        var placed = [Placed](repeating: Placed(lon: 0, lat: 0, x: 0, y: 0), count: L)
-        listings.longitudes.withUnsafeBufferPointer { lons in
-        listings.latitudes.withUnsafeBufferPointer { lats in
-        placed.withUnsafeMutableBufferPointer { placed in
-        groups.firstRow.withUnsafeBufferPointer { firstRow in
-        groups.tag.withUnsafeBufferPointer { kTag in
-        groups.value.withUnsafeBufferPointer { kValue in
-          // Each location on its own (disjoint slots), in parts on `threads` threads.
-          let parts = L >= 1 << 14 ? threads : 1
-          Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
-            for part in chunk {
-              for l in (L * part / parts)..<(L * (part + 1) / parts) {
-                let i = Int(firstRow[l])
-                var lon = lons[i], lat = lats[i]
-                if let mask {
-                    (lon, lat) = mask.displayedPosition(of: LocationKey(tag: kTag[l], value: kValue[l]), longitude: lon, latitude: lat)
-                }
-                placed[l] = Placed(lon: lon, lat: lat, x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat))
-              }
-            }
-          }
-        }}}}}}
-        return placed
-    }
-
-    /// Writes the tokens and positions of `locations` in canonical order: `placed` (in the
-    /// order locations were numbered) gathered through `byToken`.
-    static func inCanonicalOrder(_ placed: [Placed], _ byToken: [TokenRoot], into locations: inout MaskedLocations) {
+    /// Writes the tokens and displayed positions of the locations in canonical order: each
+    /// anchor (in canonical order) through the mask, its key read through `byToken`. Frees the
+    /// anchors.
+    static func displace(_ anchors: inout LocationAnchors, _ groups: KeyGroups, _ byToken: [TokenRoot], mask: PrivacyMask?,
+                         threads: Int, into locations: inout MaskedLocations) {
         let L = byToken.count
         var locToken = [UInt64](repeating: 0, count: L)
-        var lLon = [Double](repeating: 0, count: L), lLat = [Double](repeating: 0, count: L)
         var lX = [Double](repeating: 0, count: L), lY = [Double](repeating: 0, count: L)
+        var lLon = anchors.longitude, lLat = anchors.latitude
+        anchors = LocationAnchors()
         locToken.withUnsafeMutableBufferPointer { locToken in
         lLon.withUnsafeMutableBufferPointer { lLon in
         lLat.withUnsafeMutableBufferPointer { lLat in
         lX.withUnsafeMutableBufferPointer { lX in
         lY.withUnsafeMutableBufferPointer { lY in
         byToken.withUnsafeBufferPointer { byToken in
-        placed.withUnsafeBufferPointer { placed in
-            for r in 0..<L {
-                let p = placed[Int(byToken[r].root)]
+        groups.tag.withUnsafeBufferPointer { kTag in
+        groups.value.withUnsafeBufferPointer { kValue in
+          // Each location on its own (disjoint slots), in parts on `threads` threads.
+          let parts = L >= 1 << 14 ? threads : 1
+          Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
+            for part in chunk {
+              for r in (L * part / parts)..<(L * (part + 1) / parts) {
+                let root = Int(byToken[r].root)
                 locToken[r] = byToken[r].key
-                lLon[r] = p.lon; lLat[r] = p.lat; lX[r] = p.x; lY[r] = p.y
+                var lon = lLon[r], lat = lLat[r]
+                if let mask {
+                    (lon, lat) = mask.displayedPosition(of: LocationKey(tag: kTag[root], value: kValue[root]), longitude: lon, latitude: lat)
+                }
+                lLon[r] = lon; lLat[r] = lat
+                lX[r] = WebMercator.x(longitude: lon); lY[r] = WebMercator.y(latitude: lat)
+              }
             }
-        }}}}}}}
+          }
+        }}}}}}}}
         locations.token = locToken
         locations.longitude = lLon; locations.latitude = lLat
         locations.x = lX; locations.y = lY

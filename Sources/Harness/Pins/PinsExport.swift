@@ -12,8 +12,8 @@ public enum PinsExport {
         let policy = try request.source.policy(for: data.listings)
         // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
         // farther than any other), so it skips the core distances.
-        let options = PinOptions(privacy: policy, radius: request.radius,
-                                 minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
+        let options = request.source.options(privacy: policy, radius: request.radius,
+                                             minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
         let index = try PinIndex(listings: data.takeListings(), options: options)
         var writer = try GeoJSONWriter(path: request.output)
         var written: [(zoom: Int, pins: Int)] = []
