@@ -71,9 +71,6 @@ struct PinSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How far apart, in metres, the listings of one location (building id) may lie; a building id whose listings lie farther apart, or an empty one, is refused naming its lines (or dropped with --skip-bad-rows).", valueName: "metres"))
     var locationTolerance: Double = PinOptions.defaultLocationTolerance
 
-    @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")
-    var skipBadRows = false
-
     func validate() throws {
         guard locationTolerance.isFinite, locationTolerance >= 0 else {
             throw ValidationError("--location-tolerance \(locationTolerance) must be a distance >= 0 metres (default 30)")
@@ -101,8 +98,10 @@ struct PinSourceOptions: ParsableArguments {
     }
 
     /// The options as Harness's settings, the key read from its file or the environment.
+    /// - Parameter skipBadRows: drop the listings of an empty or inconsistent building id with
+    ///   a warning (the command's `--skip-bad-rows`) instead of refusing the file.
     /// - Throws: `ExitCode(1)` after a message naming a key file that is not a key.
-    func settings() throws -> PinSourceSettings {
+    func settings(skipBadRows: Bool) throws -> PinSourceSettings {
         var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
                                          minOffset: minOffset, maxOffset: maxOffset, maskFile: mask, remask: remask)
         settings.locationTolerance = locationTolerance

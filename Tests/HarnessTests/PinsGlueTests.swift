@@ -15,10 +15,13 @@ struct PinsGlueTests {
         var g = Datasets.SplitMix64(seed: 5)
         var text = "id,lat,lon,truth,category,area_m2,deposit,monthly_rent,building_id\n"
         let categories = ListingCategory.allCases
+        var lat = 0.0, lon = 0.0
         for i in 0..<n {
-            let block = i % 4
-            let lat = 37.50 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
-            let lon = 127.00 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+            let block = (i / 2) % 4
+            if i % 2 == 0 {   // listings 2k and 2k + 1 share a building (b k) and its place
+                lat = 37.50 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+                lon = 127.00 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+            }
             let category = categories[i % categories.count].rawValue
             text += "\(textIDs ? "L\(i)" : "\(i)"),\(lat),\(lon),\(block),\(category),\(30 + i % 50),\(1000 + 100 * i),\(i % 3 == 0 ? 0 : 50),b\(i / 2)\n"
         }

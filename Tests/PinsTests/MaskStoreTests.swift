@@ -41,7 +41,7 @@ import Testing
         #expect(try store.add(part, mask: mask) == 2)
         let b1 = try #require(store.displayedPosition(of: LocationKey(string: "b1")))
         var all = part
-        all.append(id: 1, longitude: 127.2, latitude: 37.6, locationKey: LocationKey(string: "b1"))   // a spoof with a lower id
+        all.append(id: 1, longitude: 127.0001, latitude: 37.5, locationKey: LocationKey(string: "b1"))   // a lower id, 9 m away
         all.append(id: 12, longitude: 127.02, latitude: 37.5)
         #expect(try store.add(all, mask: mask) == 1 && store.count == 3)
         let again = try #require(store.displayedPosition(of: LocationKey(string: "b1")))
