@@ -67,6 +67,26 @@ struct PinsGlueTests {
         }
     }
 
+    @Test("a filtered listing pin of a building shows the listing that passed, never the building's first listing")
+    func filteredListingPinShowsItsOwnListing() throws {
+        try withTemporaryFolder { folder in
+            // Building B1: listing 1 (deposit 9000) fails --deposit ..5000, listing 2 (deposit 3000) passes.
+            let path = try folder.write("id,lat,lon,category,area_m2,deposit,monthly_rent,building_id\n"
+                + "1,37.5,127.03,apartment,99,9000,10,B1\n2,37.5,127.03,officetel,33,3000,50,B1\n3,37.51,127.04,villa,50,1000,20,B2\n", to: "l.csv")
+            let output = folder.path("pins.geojson")
+            let request = PinsRequest(input: path, source: PinSourceSettings(key: .insecureTestKey(seed: 9)), zooms: [22],
+                                      filter: AttributeFilter(deposit: ValueRange(upper: 5000)), leaves: true, output: output)
+            _ = try PinsExport.write(request)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(try folder.read("pins.geojson").utf8)) as? [String: Any])
+            let properties = try #require(json["features"] as? [[String: Any]]).compactMap { $0["properties"] as? [String: Any] }
+            let b1 = try #require(properties.first { ($0["listing_id"] as? Int) == 2 })
+            #expect(b1["kind"] as? String == "listing" && b1["count"] as? Int == 1)
+            #expect(b1["deposit"] as? Int == 3000 && b1["category"] as? String == "officetel" && b1["area_m2"] as? Int == 33)
+            #expect(b1["monthly_rent"] as? Int == 50 && b1["median_deposit"] as? Int == 3000 && b1["leaves"] as? [Int] == [2])
+            #expect(!properties.contains { ($0["listing_id"] as? Int) == 1 || ($0["deposit"] as? Int) == 9000 })
+        }
+    }
+
     @Test("PinsNearby lists the nearest listings, returning the CSV when there is no output file")
     func nearby() throws {
         try withTemporaryFolder { folder in

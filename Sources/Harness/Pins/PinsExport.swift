@@ -49,8 +49,9 @@ enum PinFeature {
         w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
             ListingCategory(code: code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
         }))
-        if let id = pin.listingID, let leaf = try index.leaves(of: pin.id, limit: 1, cursor: nil).leaves.first {
-            // The listing's own attributes, from the index (which holds them for leaves).
+        if let id = pin.listingID, let leaf = try index.listing(of: pin) {
+            // The listing's own attributes, from the index (which holds them for leaves): the
+            // listing that passed the filter, not the first of its building.
             w.property("listing_id", inferring: source.idText(id))
             w.property("category", json: leaf.category.flatMap(ListingCategory.init(code:)).map { .string($0.rawValue) } ?? .null)
             w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
