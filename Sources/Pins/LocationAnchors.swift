@@ -1,8 +1,6 @@
 // Where a location truly is: the coordinate-wise median of its listings' true coordinates
 // (its anchor), and the check that a location key names one place.
 
-import ClusterCore
-
 /// A location key whose listings lie farther apart than `PinOptions.locationTolerance`: a
 /// building id given to listings in different places (a data error, or a listing spoofed
 /// with a target's building id).
@@ -14,11 +12,12 @@ public struct LocationConflict: Sendable, Equatable {
     public var span: Double
 }
 
-/// Each location's anchor and whether its listings agree, for locations given as rows
-/// `order[first[l]..<first[l + 1]]`.
+/// Each location's anchor (in the numbering of `KeyGroups`) and the locations whose listings
+/// do not agree.
 struct LocationAnchors {
     var longitude: [Double], latitude: [Double]
-    /// The locations whose listings do not all lie within half the tolerance of the anchor.
+    /// The locations (group numbers, ascending) with a listing more than half the tolerance
+    /// from the anchor.
     var conflicts: [Int]
 
     /// Nothing (what is left once the anchors are used).
@@ -30,49 +29,41 @@ struct LocationAnchors {
     /// of added listings. A location conflicts when one of its listings lies more than
     /// `tolerance / 2` metres from the anchor (so every two accepted listings of one location
     /// lie within `tolerance` of each other).
-    /// - Complexity: O(n) plus a sort of each location's coordinates (O(k log k) for k listings).
-    init(first: [Int32], order: [Int32], longitudes: [Double], latitudes: [Double], tolerance: Double, threads: Int) {
-        let L = first.count - 1
-        var lon = [Double](repeating: 0, count: L), lat = lon
-        var bad = [Bool](repeating: false, count: L)
-        let half = tolerance / 2, halfSquared = half * half
-        first.withUnsafeBufferPointer { first in
-        order.withUnsafeBufferPointer { order in
-        longitudes.withUnsafeBufferPointer { lons in
-        latitudes.withUnsafeBufferPointer { lats in
-        lon.withUnsafeMutableBufferPointer { outLon in
-        lat.withUnsafeMutableBufferPointer { outLat in
-        bad.withUnsafeMutableBufferPointer { bad in
-            let parts = L >= 1 << 14 ? threads : 1
-            Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
-                var xs: [Double] = [], ys: [Double] = []
-                for part in chunk {
-                    for l in (L * part / parts)..<(L * (part + 1) / parts) {
-                        let lo = Int(first[l]), hi = Int(first[l + 1])
-                        let i0 = Int(order[lo])
-                        if hi - lo == 1 { outLon[l] = lons[i0]; outLat[l] = lats[i0]; continue }
-                        var same = true
-                        for p in (lo + 1)..<hi {
-                            let i = Int(order[p])
-                            if lons[i] != lons[i0] || lats[i] != lats[i0] { same = false; break }
-                        }
-                        if same { outLon[l] = lons[i0]; outLat[l] = lats[i0]; continue }
-                        xs.removeAll(keepingCapacity: true); ys.removeAll(keepingCapacity: true)
-                        for p in lo..<hi { let i = Int(order[p]); xs.append(lons[i]); ys.append(lats[i]) }
-                        let mx = Self.median(&xs), my = Self.median(&ys)
-                        outLon[l] = mx; outLat[l] = my
-                        let m = WebMercator.metresPerDegree(latitude: my)
-                        for p in lo..<hi {
-                            let i = Int(order[p])
-                            let dx = (lons[i] - mx) * m.longitude, dy = (lats[i] - my) * m.latitude
-                            if !(dx * dx + dy * dy <= halfSquared) { bad[l] = true; break }
-                        }
-                    }
-                }
+    ///
+    /// Listings of one location nearly always share one coordinate: `groups` records the first
+    /// one seen and which locations have another (`KeyGroups.mixed`); only those are gathered.
+    /// Consumes `groups`' first coordinates.
+    /// - Complexity: O(L) plus, for the mixed locations, O(n) and a sort of their coordinates.
+    init(_ groups: inout KeyGroups, listings: PinListings, tolerance: Double) {
+        longitude = groups.lon; latitude = groups.lat
+        groups.lon = []; groups.lat = []
+        conflicts = []
+        guard !groups.mixed.isEmpty else { return }
+        let mixed = groups.mixed.sorted()
+        let points = Self.rows(of: mixed, groups).map { rows in rows.map { (listings.longitudes[$0], listings.latitudes[$0]) } }
+        let halfSquared = tolerance * tolerance / 4
+        for (k, l) in mixed.enumerated() {
+            var xs = points[k].map(\.0), ys = points[k].map(\.1)
+            let mx = Self.median(&xs), my = Self.median(&ys)
+            longitude[l] = mx; latitude[l] = my
+            let m = WebMercator.metresPerDegree(latitude: my)
+            for (x, y) in points[k] {
+                let ex = (x - mx) * m.longitude, ey = (y - my) * m.latitude
+                if !(ex * ex + ey * ey <= halfSquared) { conflicts.append(l); break }
             }
-        }}}}}}}
-        longitude = lon; latitude = lat
-        conflicts = bad.indices.filter { bad[$0] }
+        }
+    }
+
+    /// The rows of each of `locations` (ascending group numbers), in input order: one pass.
+    static func rows(of locations: [Int], _ groups: KeyGroups) -> [[Int]] {
+        var slot = [Int32](repeating: -1, count: groups.tag.count)
+        for (k, l) in locations.enumerated() { slot[l] = Int32(k) }
+        var rows = [[Int]](repeating: [], count: locations.count)
+        for i in 0..<groups.locationOf.count {
+            let k = slot[Int(groups.locationOf[i])]
+            if k >= 0 { rows[Int(k)].append(i) }
+        }
+        return rows
     }
 
     /// The median of `values` (the mean of the middle two for an even count); sorts them.
@@ -82,24 +73,19 @@ struct LocationAnchors {
         return k % 2 == 1 ? values[k / 2] : (values[k / 2 - 1] + values[k / 2]) / 2
     }
 
-    /// The conflict of location `l`: its listings' ids and span.
-    static func conflict(first: [Int32], order: [Int32], location l: Int, listings: PinListings) -> LocationConflict {
-        let rows = order[Int(first[l])..<Int(first[l + 1])].map(Int.init)
+    /// The conflict of the location whose rows are `rows`: its listings' ids and span.
+    static func conflict(rows: [Int], listings: PinListings) -> LocationConflict {
         let lons = rows.map { listings.longitudes[$0] }, lats = rows.map { listings.latitudes[$0] }
         let m = WebMercator.metresPerDegree(latitude: (lats.min()! + lats.max()!) / 2)
         let dx = (lons.max()! - lons.min()!) * m.longitude, dy = (lats.max()! - lats.min()!) * m.latitude
         return LocationConflict(listingIDs: rows.map { listings.ids[$0] }.sorted(), span: (dx * dx + dy * dy).squareRoot())
     }
 
-    /// The listings grouped by location in the numbering of `groups` (rows in input order).
-    static func rowsByGroup(_ groups: KeyGroups) -> (first: [Int32], order: [Int32]) {
-        let L = groups.tag.count, n = groups.locationOf.count
-        var first = [Int32](repeating: 0, count: L + 1)
-        for l in groups.locationOf { first[Int(l) + 1] += 1 }
-        for l in 0..<L { first[l + 1] += first[l] }
-        var next = Array(first[0..<L]), order = [Int32](repeating: 0, count: n)
-        for i in 0..<n { let l = Int(groups.locationOf[i]); order[Int(next[l])] = Int32(i); next[l] += 1 }
-        return (first, order)
+    /// `PinError.inconsistentLocation` for the first conflict, nil when there is none.
+    func error(_ groups: KeyGroups, listings: PinListings, tolerance: Double) -> PinError? {
+        guard let l = conflicts.first else { return nil }
+        return .inconsistentLocation(Self.conflict(rows: Self.rows(of: [l], groups)[0], listings: listings), tolerance: tolerance,
+                                     others: conflicts.count - 1)
     }
 }
 
@@ -110,11 +96,9 @@ extension PinListings {
     /// listings removes them (`removeListings(withIDs:)`) before building.
     /// - Complexity: O(n) expected.
     public func locationConflicts(tolerance: Double = PinOptions.defaultLocationTolerance) -> [LocationConflict] {
-        let groups = PinIndex.groupByKey(self)
-        let rows = LocationAnchors.rowsByGroup(groups)
-        let anchors = LocationAnchors(first: rows.first, order: rows.order, longitudes: longitudes, latitudes: latitudes,
-                                      tolerance: tolerance, threads: 1)
-        return anchors.conflicts.map { LocationAnchors.conflict(first: rows.first, order: rows.order, location: $0, listings: self) }
+        var groups = PinIndex.groupByKey(self)
+        let anchors = LocationAnchors(&groups, listings: self, tolerance: tolerance)
+        return LocationAnchors.rows(of: anchors.conflicts, groups).map { LocationAnchors.conflict(rows: $0, listings: self) }
     }
 
     /// Removes the listings whose ids are in `ids`.

@@ -71,14 +71,9 @@ public struct MaskStore: Sendable, Equatable {
     @discardableResult
     public mutating func add(_ listings: PinListings, mask: PrivacyMask,
                              tolerance: Double = PinOptions.defaultLocationTolerance) throws(PinError) -> Int {
-        let groups = PinIndex.groupByKey(listings)
-        let rows = LocationAnchors.rowsByGroup(groups)
-        let anchors = LocationAnchors(first: rows.first, order: rows.order, longitudes: listings.longitudes,
-                                      latitudes: listings.latitudes, tolerance: tolerance, threads: 1)
-        if let l = anchors.conflicts.first {
-            throw .inconsistentLocation(LocationAnchors.conflict(first: rows.first, order: rows.order, location: l, listings: listings),
-                                        tolerance: tolerance, others: anchors.conflicts.count - 1)
-        }
+        var groups = PinIndex.groupByKey(listings)
+        let anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
+        if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
         var added = 0
         for l in 0..<groups.tag.count {
             let key = LocationKey(tag: groups.tag[l], value: groups.value[l])

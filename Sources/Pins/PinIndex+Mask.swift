@@ -25,6 +25,10 @@ struct KeyGroups {
     var locationOf: [Int32]
     /// Each location's key (`LocationKey`'s tag and value).
     var tag: [UInt64], value: [UInt64]
+    /// Each location's first listing's true coordinate (in input order), and the locations
+    /// with a listing elsewhere (each once, in no order).
+    var lon: [Double], lat: [Double]
+    var mixed: [Int]
 }
 
 /// The keys a build derives from the privacy policy: the keyed hash behind tokens and ids,
@@ -57,22 +61,23 @@ extension PinIndex {
                                 threads: Int) throws(PinError) -> MaskedLocations {
         var groups = groupByKey(listings)
         let L = groups.tag.count
+        // One anchor per location, in the order locations were numbered (first seen in the
+        // input), where their keys are read in sequence; then placed, and gathered into
+        // canonical order in one pass of a record per location.
+        var anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
+        if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
         var byToken = canonicalOrder(tags: groups.tag, values: groups.value, hasher: keys.hasher)
         let rows = rowsByLocation(byToken, locationOf: groups.locationOf, ids: listings.ids)
         groups.locationOf = []
-        // One anchor per location in canonical order, where each location's rows are together.
-        var anchors = LocationAnchors(first: rows.firstRow, order: rows.order, longitudes: listings.longitudes,
-                                      latitudes: listings.latitudes, tolerance: tolerance, threads: threads)
-        if let l = anchors.conflicts.first {
-            throw .inconsistentLocation(LocationAnchors.conflict(first: rows.firstRow, order: rows.order, location: l, listings: listings),
-                                        tolerance: tolerance, others: anchors.conflicts.count - 1)
-        }
         // True positions and keys are not read again.
         listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
+        var placed = displayedPositions(groups, anchors: anchors, mask: keys.mask, threads: threads)
+        anchors = LocationAnchors()
         var locations = MaskedLocations(token: [], longitude: [], latitude: [], x: [], y: [],
                                         firstRow: rows.firstRow, order: rows.order, listingCount: [])
-        displace(&anchors, groups, byToken, mask: keys.mask, threads: threads, into: &locations)
-        byToken = []; groups = KeyGroups(locationOf: [], tag: [], value: [])
+        inCanonicalOrder(placed, byToken, into: &locations)
+        placed = []
+        byToken = []; groups = KeyGroups(locationOf: [], tag: [], value: [], lon: [], lat: [], mixed: [])
         locations.listingCount = (0..<L).map { Int32(rows.firstRow[$0 + 1] - rows.firstRow[$0]) }
         return locations
     }
@@ -83,7 +88,9 @@ extension PinIndex {
         let n = listings.count
         var locOf = [Int32](repeating: 0, count: n)
         var kTag: [UInt64] = [], kValue: [UInt64] = []
+        var kLon: [Double] = [], kLat: [Double] = [], isMixed: [Bool] = [], mixed: [Int] = []
         kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16)
+        kLon.reserveCapacity(n / 4 + 16); kLat.reserveCapacity(n / 4 + 16); isMixed.reserveCapacity(n / 4 + 16)
         // Each slot holds its key beside the location number, so a probe reads one cache
         // line (comparing against the key arrays was a second miss per listing).
         struct Slot { var value: UInt64; var tag: UInt32; var location: Int32 }
@@ -124,15 +131,22 @@ extension PinIndex {
                         let l = Int32(kTag.count)
                         t[s] = Slot(value: k.value, tag: tag32, location: l)
                         kTag.append(k.tag); kValue.append(k.value)
+                        kLon.append(lons[i]); kLat.append(lats[i]); isMixed.append(false)
                         locOf[i] = l
                         break
                     }
-                    if e.value == k.value && e.tag == tag32 { locOf[i] = e.location; break }
+                    if e.value == k.value && e.tag == tag32 {
+                        let l = Int(e.location)
+                        locOf[i] = e.location
+                        // Listings of one location nearly always share its first coordinate.
+                        if (lons[i] != kLon[l] || lats[i] != kLat[l]) && !isMixed[l] { isMixed[l] = true; mixed.append(l) }
+                        break
+                    }
                     s = (s + 1) & (capacity - 1)
                 }
             }
         }}}}}
-        return KeyGroups(locationOf: locOf, tag: kTag, value: kValue)
+        return KeyGroups(locationOf: locOf, tag: kTag, value: kValue, lon: kLon, lat: kLat, mixed: mixed)
     }
 
     /// The locations (numbered as in `tags`/`values`) in canonical order, each with its token:
@@ -200,41 +214,57 @@ extension PinIndex {
         return (locFirstRow, order)
     }
 
-    /// Writes the tokens and displayed positions of the locations in canonical order: each
-    /// anchor (in canonical order) through the mask, its key read through `byToken`. Frees the
-    /// anchors.
-    static func displace(_ anchors: inout LocationAnchors, _ groups: KeyGroups, _ byToken: [TokenRoot], mask: PrivacyMask?,
-                         threads: Int, into locations: inout MaskedLocations) {
-        let L = byToken.count
-        var locToken = [UInt64](repeating: 0, count: L)
-        var lX = [Double](repeating: 0, count: L), lY = [Double](repeating: 0, count: L)
-        var lLon = anchors.longitude, lLat = anchors.latitude
-        anchors = LocationAnchors()
-        locToken.withUnsafeMutableBufferPointer { locToken in
-        lLon.withUnsafeMutableBufferPointer { lLon in
-        lLat.withUnsafeMutableBufferPointer { lLat in
-        lX.withUnsafeMutableBufferPointer { lX in
-        lY.withUnsafeMutableBufferPointer { lY in
-        byToken.withUnsafeBufferPointer { byToken in
+    /// A location's displayed position in degrees and in Mercator units.
+    struct Placed { var lon: Double, lat: Double, x: Double, y: Double }
+
+    /// Each location's displayed position (in the order of `groups`): its anchor through the
+    /// mask, or the anchor itself without one.
+    static func displayedPositions(_ groups: KeyGroups, anchors: LocationAnchors, mask: PrivacyMask?,
+                                   threads: Int) -> [Placed] {
+        let L = groups.tag.count
+        var placed = [Placed](repeating: Placed(lon: 0, lat: 0, x: 0, y: 0), count: L)
+        anchors.longitude.withUnsafeBufferPointer { lons in
+        anchors.latitude.withUnsafeBufferPointer { lats in
+        placed.withUnsafeMutableBufferPointer { placed in
         groups.tag.withUnsafeBufferPointer { kTag in
         groups.value.withUnsafeBufferPointer { kValue in
           // Each location on its own (disjoint slots), in parts on `threads` threads.
           let parts = L >= 1 << 14 ? threads : 1
           Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
             for part in chunk {
-              for r in (L * part / parts)..<(L * (part + 1) / parts) {
-                let root = Int(byToken[r].root)
-                locToken[r] = byToken[r].key
-                var lon = lLon[r], lat = lLat[r]
+              for l in (L * part / parts)..<(L * (part + 1) / parts) {
+                var lon = lons[l], lat = lats[l]
                 if let mask {
-                    (lon, lat) = mask.displayedPosition(of: LocationKey(tag: kTag[root], value: kValue[root]), longitude: lon, latitude: lat)
+                    (lon, lat) = mask.displayedPosition(of: LocationKey(tag: kTag[l], value: kValue[l]), longitude: lon, latitude: lat)
                 }
-                lLon[r] = lon; lLat[r] = lat
-                lX[r] = WebMercator.x(longitude: lon); lY[r] = WebMercator.y(latitude: lat)
+                placed[l] = Placed(lon: lon, lat: lat, x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat))
               }
             }
           }
-        }}}}}}}}
+        }}}}}
+        return placed
+    }
+
+    /// Writes the tokens and positions of `locations` in canonical order: `placed` (in the
+    /// order locations were numbered) gathered through `byToken`.
+    static func inCanonicalOrder(_ placed: [Placed], _ byToken: [TokenRoot], into locations: inout MaskedLocations) {
+        let L = byToken.count
+        var locToken = [UInt64](repeating: 0, count: L)
+        var lLon = [Double](repeating: 0, count: L), lLat = [Double](repeating: 0, count: L)
+        var lX = [Double](repeating: 0, count: L), lY = [Double](repeating: 0, count: L)
+        locToken.withUnsafeMutableBufferPointer { locToken in
+        lLon.withUnsafeMutableBufferPointer { lLon in
+        lLat.withUnsafeMutableBufferPointer { lLat in
+        lX.withUnsafeMutableBufferPointer { lX in
+        lY.withUnsafeMutableBufferPointer { lY in
+        byToken.withUnsafeBufferPointer { byToken in
+        placed.withUnsafeBufferPointer { placed in
+            for r in 0..<L {
+                let p = placed[Int(byToken[r].root)]
+                locToken[r] = byToken[r].key
+                lLon[r] = p.lon; lLat[r] = p.lat; lX[r] = p.x; lY[r] = p.y
+            }
+        }}}}}}}
         locations.token = locToken
         locations.longitude = lLon; locations.latitude = lLat
         locations.x = lX; locations.y = lY
