@@ -19,6 +19,9 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
     /// A pins key or mask file is missing, malformed or disagrees with the settings (the
     /// message names the file and never contains the key).
     case privacy(String)
+    /// Listings whose location key (building id) is empty, or names places farther apart than
+    /// the tolerance (the message names the file, the lines and the key).
+    case location(String)
 
     public var description: String {
         switch self {
@@ -35,7 +38,7 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
             let typed = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
             return "\(path): --crs \(crs) stretches distances by \(HarnessError.times(scale)) at the data's centre, so \(option) \(typed) "
                 + "would be \(ground) m on the ground; use --crs auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 in Korea)"
-        case let .bench(message), let .privacy(message):
+        case let .bench(message), let .privacy(message), let .location(message):
             return message
         }
     }

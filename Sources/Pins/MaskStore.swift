@@ -60,23 +60,29 @@ public struct MaskStore: Sendable, Equatable {
     }
 
     /// Draws and stores the displayed position of every location of `listings` not stored yet,
-    /// placed as `PinIndex` places it: from the location's smallest-id listing.
+    /// placed as `PinIndex` places it: from its anchor, the coordinate-wise median of its
+    /// listings' true coordinates. A stored location keeps its position whatever listings
+    /// are added to it.
+    /// - Parameter tolerance: as `PinOptions.locationTolerance`; the listings are checked
+    ///   before anything is stored.
     /// - Returns: the number of locations added.
+    /// - Throws: `PinError.inconsistentLocation` (nothing is stored then).
     /// - Complexity: O(n) expected.
     @discardableResult
-    public mutating func add(_ listings: PinListings, mask: PrivacyMask) -> Int {
-        var firstRow: [LocationKey: Int] = [:]
-        for i in 0..<listings.count {
-            let key = listings.key(i)
+    public mutating func add(_ listings: PinListings, mask: PrivacyMask,
+                             tolerance: Double = PinOptions.defaultLocationTolerance) throws(PinError) -> Int {
+        var groups = PinIndex.groupByKey(listings)
+        let anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
+        if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
+        var added = 0
+        for l in 0..<groups.tag.count {
+            let key = LocationKey(tag: groups.tag[l], value: groups.value[l])
             if positions[key] != nil { continue }
-            if let j = firstRow[key], listings.ids[j] <= listings.ids[i] { continue }
-            firstRow[key] = i
-        }
-        for (key, i) in firstRow {
-            let p = mask.drawnPosition(of: key, longitude: listings.longitudes[i], latitude: listings.latitudes[i])
+            let p = mask.drawnPosition(of: key, longitude: anchors.longitude[l], latitude: anchors.latitude[l])
             positions[key] = Position(longitude: p.longitude, latitude: p.latitude)
+            added += 1
         }
-        return firstRow.count
+        return added
     }
 
     /// The store as bytes (the same bytes for the same contents).
@@ -137,14 +143,16 @@ extension PrivacyMask {
 
 extension PrivacyMask {
     /// Each listing's displayed position, in the listings' order, as a `PinIndex` built with
-    /// this mask shows it (one position per location, placed from its smallest-id listing):
-    /// for callers that hand positions to other code (a benchmark's baselines) and must hand
-    /// over displayed ones only.
+    /// this mask shows it (one position per location, placed from its anchor, the median of
+    /// its listings): for callers that hand positions to other code (a benchmark's baselines)
+    /// and must hand over displayed ones only.
+    /// - Throws: `PinError.inconsistentLocation`, as `MaskStore.add(_:mask:tolerance:)`.
     /// - Complexity: O(n) expected.
-    public func displayedPositions(of listings: PinListings) -> (longitudes: [Double], latitudes: [Double]) {
+    public func displayedPositions(of listings: PinListings,
+                                   tolerance: Double = PinOptions.defaultLocationTolerance) throws(PinError) -> (longitudes: [Double], latitudes: [Double]) {
         var store = MaskStore(for: self)
         if let stored { store.positions = stored }
-        store.add(listings, mask: self)
+        try store.add(listings, mask: self, tolerance: tolerance)
         var lon = [Double](repeating: 0, count: listings.count), lat = lon
         for i in 0..<listings.count {
             let p = store.positions[listings.key(i)]!

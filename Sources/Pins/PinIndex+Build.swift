@@ -9,7 +9,8 @@ extension PinIndex {
     /// - Throws: `PinError.invalidParameter` for an invalid option; `.invalidCoordinate`
     ///   for a non-finite coordinate, a longitude outside ±180° or a latitude beyond ±85°
     ///   (Web Mercator); `.invalidParameter` for a negative or non-finite attribute or a
-    ///   category code above 15; `.duplicateListingID`.
+    ///   category code above 15; `.duplicateListingID`; `.inconsistentLocation` when the
+    ///   listings of one location key lie farther apart than `options.locationTolerance`.
     /// - Parameter listings: consumed: each column is freed as soon as the build has used it
     ///   (when the caller holds no other copy), so that the listings and the finished index
     ///   are not in memory at once.
@@ -17,10 +18,11 @@ extension PinIndex {
     ///   distinct locations and by 23 passes of the cut over the current pins.
     public init(listings: consuming PinListings, options: PinOptions) throws(PinError) {
         try options.validate()
-        let idsAscend = try Self.validate(listings)
+        try Self.validate(listings)
         let keys = BuildKeys(options.privacy)
         // 1. Mask: locations in canonical order at their displayed positions.
-        var locations = Self.maskedLocations(of: &listings, idsAscend: idsAscend, keys: keys, threads: options.threads)
+        var locations = try Self.maskedLocations(of: &listings, keys: keys, tolerance: options.locationTolerance,
+                                                 threads: options.threads)
         // 2. Hierarchy: the MST over the displayed positions.
         let mst = try Self.hierarchy(xs: locations.x, ys: locations.y, options: options)
         // 3. Cut, zoom by zoom, into the forest of nodes.
@@ -35,6 +37,7 @@ extension PinIndex {
 
     /// Checks every listing's coordinates, attributes and category, and that no id repeats;
     /// returns whether the ids ascend in input order (as a file's usually do).
+    @discardableResult
     static func validate(_ listings: PinListings) throws(PinError) -> Bool {
         let n = listings.count
         for i in 0..<n {

@@ -25,9 +25,10 @@ struct KeyGroups {
     var locationOf: [Int32]
     /// Each location's key (`LocationKey`'s tag and value).
     var tag: [UInt64], value: [UInt64]
-    /// Each location's first row in input order (then, when ids do not ascend, the row of its
-    /// smallest id).
-    var firstRow: [Int32]
+    /// Each location's first listing's true coordinate (in input order), and the locations
+    /// with a listing elsewhere (each once, in no order).
+    var lon: [Double], lat: [Double]
+    var mixed: [Int]
 }
 
 /// The keys a build derives from the privacy policy: the keyed hash behind tokens and ids,
@@ -52,33 +53,31 @@ extension PinIndex {
     /// Listings are grouped into locations by their key (a hash table, locations numbered by
     /// first row), then the locations, not the listings, are put in the canonical order: by
     /// token with a radix sort, equal tokens (a 64-bit collision) by key. Within a location,
-    /// listings go by id. (Sorting all listings by token and key, and hashing and masking per
-    /// listing, was a fifth of the build.)
-    /// - Parameter idsAscend: whether the listings' ids ascend in input order.
-    static func maskedLocations(of listings: inout PinListings, idsAscend: Bool, keys: BuildKeys,
-                                threads: Int) -> MaskedLocations {
-        let n = listings.count
+    /// listings go by id. Each location is placed at its anchor (`LocationAnchors`: the
+    /// coordinate-wise median of its listings, whatever their ids or order) through the mask.
+    /// - Throws: `PinError.inconsistentLocation` when a key's listings lie farther apart than
+    ///   `tolerance` metres.
+    static func maskedLocations(of listings: inout PinListings, keys: BuildKeys, tolerance: Double,
+                                threads: Int) throws(PinError) -> MaskedLocations {
         var groups = groupByKey(listings)
         let L = groups.tag.count
+        // One anchor per location, in the order locations were numbered (first seen in the
+        // input), where their keys are read in sequence; then placed, and gathered into
+        // canonical order in one pass of a record per location.
+        var anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
+        if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
         var byToken = canonicalOrder(tags: groups.tag, values: groups.value, hasher: keys.hasher)
         let rows = rowsByLocation(byToken, locationOf: groups.locationOf, ids: listings.ids)
-        // One token, displayed position and Mercator position per location (in canonical order),
-        // placed by its first listing (smallest id). Worked out in the order locations were
-        // numbered (first seen in the input), where their keys and first rows are read in
-        // sequence, then put in canonical order in one gather of a record per location: in
-        // canonical order, four reads a location landed at random (the key's two words and the
-        // row's coordinates), and this step was a tenth of the build.
-        if !idsAscend { smallestIDRows(&groups.firstRow, locationOf: groups.locationOf, ids: listings.ids, n: n) }
         groups.locationOf = []
-        var placed = displayedPositions(groups, listings: listings, mask: keys.mask, threads: threads)
-        groups.firstRow = []
+        // True positions and keys are not read again.
+        listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
+        var placed = displayedPositions(groups, anchors: anchors, mask: keys.mask, threads: threads)
+        anchors = LocationAnchors()
         var locations = MaskedLocations(token: [], longitude: [], latitude: [], x: [], y: [],
                                         firstRow: rows.firstRow, order: rows.order, listingCount: [])
         inCanonicalOrder(placed, byToken, into: &locations)
         placed = []
-        byToken = []; groups = KeyGroups(locationOf: [], tag: [], value: [], firstRow: [])
-        // True positions and keys are not read again.
-        listings.longitudes = []; listings.latitudes = []; listings.keyTags = []; listings.keyValues = []
+        byToken = []; groups = KeyGroups(locationOf: [], tag: [], value: [], lon: [], lat: [], mixed: [])
         locations.listingCount = (0..<L).map { Int32(rows.firstRow[$0 + 1] - rows.firstRow[$0]) }
         return locations
     }
@@ -89,8 +88,9 @@ extension PinIndex {
         let n = listings.count
         var locOf = [Int32](repeating: 0, count: n)
         var kTag: [UInt64] = [], kValue: [UInt64] = []
-        var firstRow: [Int32] = []          // each location's first row in input order
-        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16); firstRow.reserveCapacity(n / 4 + 16)
+        var kLon: [Double] = [], kLat: [Double] = [], isMixed: [Bool] = [], mixed: [Int] = []
+        kTag.reserveCapacity(n / 4 + 16); kValue.reserveCapacity(n / 4 + 16)
+        kLon.reserveCapacity(n / 4 + 16); kLat.reserveCapacity(n / 4 + 16); isMixed.reserveCapacity(n / 4 + 16)
         // Each slot holds its key beside the location number, so a probe reads one cache
         // line (comparing against the key arrays was a second miss per listing).
         struct Slot { var value: UInt64; var tag: UInt32; var location: Int32 }
@@ -130,16 +130,23 @@ extension PinIndex {
                     if e.location < 0 {
                         let l = Int32(kTag.count)
                         t[s] = Slot(value: k.value, tag: tag32, location: l)
-                        kTag.append(k.tag); kValue.append(k.value); firstRow.append(Int32(i))
+                        kTag.append(k.tag); kValue.append(k.value)
+                        kLon.append(lons[i]); kLat.append(lats[i]); isMixed.append(false)
                         locOf[i] = l
                         break
                     }
-                    if e.value == k.value && e.tag == tag32 { locOf[i] = e.location; break }
+                    if e.value == k.value && e.tag == tag32 {
+                        let l = Int(e.location)
+                        locOf[i] = e.location
+                        // Listings of one location nearly always share its first coordinate.
+                        if (lons[i] != kLon[l] || lats[i] != kLat[l]) && !isMixed[l] { isMixed[l] = true; mixed.append(l) }
+                        break
+                    }
                     s = (s + 1) & (capacity - 1)
                 }
             }
         }}}}}
-        return KeyGroups(locationOf: locOf, tag: kTag, value: kValue, firstRow: firstRow)
+        return KeyGroups(locationOf: locOf, tag: kTag, value: kValue, lon: kLon, lat: kLat, mixed: mixed)
     }
 
     /// The locations (numbered as in `tags`/`values`) in canonical order, each with its token:
@@ -207,32 +214,18 @@ extension PinIndex {
         return (locFirstRow, order)
     }
 
-    /// Replaces each location's first row by the row of its smallest id (when ids do not
-    /// ascend, the first row is not the smallest id's).
-    static func smallestIDRows(_ firstRow: inout [Int32], locationOf locOf: [Int32], ids: [Int64], n: Int) {
-        ids.withUnsafeBufferPointer { ids in
-        firstRow.withUnsafeMutableBufferPointer { firstRow in
-        locOf.withUnsafeBufferPointer { locOf in
-            for i in 0..<n {
-                let l = Int(locOf[i])
-                if ids[i] < ids[Int(firstRow[l])] { firstRow[l] = Int32(i) }
-            }
-        }}}
-    }
-
     /// A location's displayed position in degrees and in Mercator units.
     struct Placed { var lon: Double, lat: Double, x: Double, y: Double }
 
-    /// Each location's displayed position (in the order of `groups`): its first row's true
-    /// position through the mask, or unchanged without one. The only read of true positions.
-    static func displayedPositions(_ groups: KeyGroups, listings: PinListings, mask: PrivacyMask?,
+    /// Each location's displayed position (in the order of `groups`): its anchor through the
+    /// mask, or the anchor itself without one.
+    static func displayedPositions(_ groups: KeyGroups, anchors: LocationAnchors, mask: PrivacyMask?,
                                    threads: Int) -> [Placed] {
         let L = groups.tag.count
         var placed = [Placed](repeating: Placed(lon: 0, lat: 0, x: 0, y: 0), count: L)
-        listings.longitudes.withUnsafeBufferPointer { lons in
-        listings.latitudes.withUnsafeBufferPointer { lats in
+        anchors.longitude.withUnsafeBufferPointer { lons in
+        anchors.latitude.withUnsafeBufferPointer { lats in
         placed.withUnsafeMutableBufferPointer { placed in
-        groups.firstRow.withUnsafeBufferPointer { firstRow in
         groups.tag.withUnsafeBufferPointer { kTag in
         groups.value.withUnsafeBufferPointer { kValue in
           // Each location on its own (disjoint slots), in parts on `threads` threads.
@@ -240,8 +233,7 @@ extension PinIndex {
           Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
             for part in chunk {
               for l in (L * part / parts)..<(L * (part + 1) / parts) {
-                let i = Int(firstRow[l])
-                var lon = lons[i], lat = lats[i]
+                var lon = lons[l], lat = lats[l]
                 if let mask {
                     (lon, lat) = mask.displayedPosition(of: LocationKey(tag: kTag[l], value: kValue[l]), longitude: lon, latitude: lat)
                 }
@@ -249,7 +241,7 @@ extension PinIndex {
               }
             }
           }
-        }}}}}}
+        }}}}}
         return placed
     }
 

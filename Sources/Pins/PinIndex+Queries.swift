@@ -298,6 +298,18 @@ extension PinIndex {
             categoryCounts: categories)
     }
 
+    /// The one listing of a single-listing pin (`pin.listingID` set): its own attributes. For a
+    /// pin from a filtered query this is the listing that passed the filter, never another
+    /// listing of its building. Nil for a pin of several listings.
+    /// - Throws: `PinError.unknownPin` for a pin of another index.
+    /// - Complexity: O(k) for a pin over k listings unfiltered.
+    public func listing(of pin: Pin) throws(PinError) -> PinLeaf? {
+        guard let id = pin.listingID else { return nil }
+        let v = try node(of: pin.id)
+        for r in Int(start[v])..<Int(end[v]) where rowID[r] == id { return leaf(r) }
+        return nil
+    }
+
     /// The pin with this id (unfiltered), as shown at any zoom of `Pin.zooms`.
     /// - Complexity: O(1) expected, plus O(log n) for the medians.
     public func pin(id: PinID) throws(PinError) -> Pin { pin(try node(of: id)) }

@@ -3,8 +3,9 @@
 //
 // How it is built (PinIndex+Build.swift calls one function per step), in order:
 // 1. Mask (`maskedLocations`, PinIndex+Mask.swift). Listings are grouped into locations (a
-//    building key, else the true coordinate quantised to 1e-6°); each location gets its
-//    displayed position from the PrivacyMask. Nothing after this step reads a true
+//    building key, else the true coordinate quantised to 1e-6°), a key whose listings lie
+//    farther apart than `locationTolerance` is refused, and each location gets its displayed
+//    position from the PrivacyMask at its anchor (the median of its listings' coordinates). Nothing after this step reads a true
 //    coordinate, and the index stores none.
 // 2. Hierarchy (`hierarchy`, PinIndex+Hierarchy.swift). The Euclidean minimum spanning tree
 //    of the locations' displayed positions in Web Mercator (ClusterCore's exact Borůvka MST;
@@ -68,13 +69,24 @@ public struct PinOptions: Sendable, Equatable {
     /// Worker threads for the MST, the mask and the medians' structures (the result is the
     /// same for any value).
     public var threads: Int
+    /// How far apart, in metres, the listings of one location key (a building id) may lie
+    /// (default 30, the mask's default smallest offset): every listing must lie within half
+    /// of it of the location's anchor, the coordinate-wise median of its listings, so any two
+    /// lie within it. A key whose listings lie farther apart is refused
+    /// (`PinError.inconsistentLocation`): otherwise one listing given a target's building id
+    /// and a chosen coordinate would move the building, and the move tells the offset.
+    public var locationTolerance: Double
+
+    /// The default `locationTolerance`, metres.
+    public static let defaultLocationTolerance: Double = 30
 
     /// The deepest zoom with pins of its own (22). `expansionZoom` may say 23: apart only beyond.
     public static let maxZoom = 22
 
     public init(privacy: PrivacyPolicy, radius: Double = 40, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
                 maxSpread: Double = 120, minDiameter: Double = 25, maxDiameter: Double = 50,
-                saturationCount: Int = 1000, minSamples: Int = 1, threads: Int = 1) {
+                saturationCount: Int = 1000, minSamples: Int = 1, threads: Int = 1,
+                locationTolerance: Double = PinOptions.defaultLocationTolerance) {
         self.privacy = privacy
         self.radius = radius
         self.radiusByZoom = radiusByZoom
@@ -85,6 +97,7 @@ public struct PinOptions: Sendable, Equatable {
         self.saturationCount = saturationCount
         self.minSamples = minSamples
         self.threads = threads
+        self.locationTolerance = locationTolerance
     }
 
     /// The drawn diameter in points of a pin of `count` listings:
@@ -123,6 +136,9 @@ public struct PinOptions: Sendable, Equatable {
         }
         guard minSamples >= 1 else {
             throw .invalidParameter(name: "minSamples", value: "\(minSamples)", requirement: "must be at least 1")
+        }
+        guard locationTolerance.isFinite, locationTolerance >= 0 else {
+            throw .invalidParameter(name: "locationTolerance", value: "\(locationTolerance)", requirement: "must be a finite distance >= 0 metres")
         }
         guard threads >= 1 else {
             throw .invalidParameter(name: "threads", value: "\(threads)", requirement: "must be at least 1")

@@ -15,7 +15,7 @@ public enum PinsMap {
     public static func draw(_ request: PinsMapRequest) throws -> PinsMapSummary {
         try AtomicFile.checkDestination(request.output)
         var data = try request.source.read(request.input)
-        let options = PinOptions(privacy: try request.source.policy(for: data.listings), radius: request.radius)
+        let options = request.source.options(privacy: try request.source.policy(for: data.listings), radius: request.radius)
         let index = try PinIndex(listings: data.takeListings(), options: options)
         let z = Int(request.zoom.rounded(.down))
         let pins = try index.pins(zoom: Double(z), bbox: request.bbox)

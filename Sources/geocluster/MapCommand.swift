@@ -125,7 +125,7 @@ struct MapCommand: ParsableCommand {
     /// `--zoom`: the pins of one zoom at their drawn sizes, on a map at that zoom's scale.
     private func drawPins(zoom: Double) throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = PinsMapRequest(input: input, source: try source.settings(), zoom: zoom, bbox: bbox, radius: radius,
+        let request = PinsMapRequest(input: input, source: try source.settings(skipBadRows: inputOptions.skipBadRows), zoom: zoom, bbox: bbox, radius: radius,
                                      title: title, output: output)
         let summary = try reportingPinErrors(input: input) { try PinsMap.draw(request) }
         print(summary.report(output: output))

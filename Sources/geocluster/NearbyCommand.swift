@@ -52,6 +52,9 @@ struct NearbyCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (CSV, or GeoJSON by extension); default: standard output.")
     var output: String?
 
+    @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")
+    var skipBadRows = false
+
     @OptionGroup(title: "Privacy and locations")
     var source: PinSourceOptions
 
@@ -70,7 +73,7 @@ struct NearbyCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = NearbyRequest(input: input, source: try source.settings(), longitude: lon, latitude: lat,
+        let request = NearbyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows), longitude: lon, latitude: lat,
                                     radius: radius.metres, limit: limit, filter: filters.filter, output: output)
         let result = try reportingPinErrors(input: input) { try PinsNearby.run(request) }
         if let text = result.text { print(text, terminator: "") }

@@ -68,7 +68,13 @@ struct PinSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location: one building pin, one displacement. Default: building_id when the file has it, else the true coordinate.", valueName: "name"))
     var locationColumn: String?
 
+    @Option(help: ArgumentHelp("How far apart, in metres, the listings of one location (building id) may lie; a building id whose listings lie farther apart, or an empty one, is refused naming its lines (or dropped with --skip-bad-rows).", valueName: "metres"))
+    var locationTolerance: Double = PinOptions.defaultLocationTolerance
+
     func validate() throws {
+        guard locationTolerance.isFinite, locationTolerance >= 0 else {
+            throw ValidationError("--location-tolerance \(locationTolerance) must be a distance >= 0 metres (default 30)")
+        }
         let (lowest, highest) = (PrivacyMask.minimumDistance, PrivacyMask.maximumDistance)
         guard minOffset.isFinite, minOffset >= lowest, minOffset < highest else {
             throw ValidationError("--min-offset \(minOffset) must be a distance of at least \(Int(lowest)) m and below \(Int(highest)) m")
@@ -92,10 +98,14 @@ struct PinSourceOptions: ParsableArguments {
     }
 
     /// The options as Harness's settings, the key read from its file or the environment.
+    /// - Parameter skipBadRows: drop the listings of an empty or inconsistent building id with
+    ///   a warning (the command's `--skip-bad-rows`) instead of refusing the file.
     /// - Throws: `ExitCode(1)` after a message naming a key file that is not a key.
-    func settings() throws -> PinSourceSettings {
+    func settings(skipBadRows: Bool) throws -> PinSourceSettings {
         var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
                                          minOffset: minOffset, maxOffset: maxOffset, maskFile: mask, remask: remask)
+        settings.locationTolerance = locationTolerance
+        settings.skipBadRows = skipBadRows
         settings.warn = { note("geocluster: warning: " + $0) }
         return settings
     }
@@ -109,7 +119,7 @@ func reportingPinErrors<R>(input: String, _ body: () throws -> R) throws -> R {
             return try body()
         } catch let e as PinError {
             switch e {
-            case .invalidCoordinate, .duplicateListingID: throw fail("\(input): \(e)")
+            case .invalidCoordinate, .duplicateListingID, .inconsistentLocation: throw fail("\(input): \(e)")
             default: throw fail(e)
             }
         } catch let e as ReportsError {

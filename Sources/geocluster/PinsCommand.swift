@@ -69,6 +69,9 @@ struct PinsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output GeoJSON file (written whole or not at all).")
     var output: String
 
+    @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")
+    var skipBadRows = false
+
     @OptionGroup(title: "Privacy and locations")
     var source: PinSourceOptions
 
@@ -94,7 +97,7 @@ struct PinsCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = PinsRequest(input: input, source: try source.settings(), radius: radius, minPoints: minPoints,
+        let request = PinsRequest(input: input, source: try source.settings(skipBadRows: skipBadRows), radius: radius, minPoints: minPoints,
                                   zooms: levels, bbox: bbox, filter: filters.filter, leaves: leaves, output: output)
         let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) }
         note("\(summary.report); wrote \(output)")

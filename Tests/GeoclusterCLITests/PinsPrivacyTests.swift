@@ -355,3 +355,62 @@ struct BenchPinsPublishNothingTrueTests {
         }
     }
 }
+
+@Suite("geocluster pins: building ids bound to places")
+struct PinsBuildingSpoofTests {
+    /// Three listings of building B1 at one place and one elsewhere, then `extra` rows.
+    static func csv(_ extra: String) -> String {
+        "id,lat,lon,deposit,building_id\n10,37.5000,127.0300,5,B1\n11,37.5000,127.0300,6,B1\n12,37.5000,127.0300,7,B1\n13,37.5100,127.0400,8,B2\n" + extra
+    }
+
+    @Test("a spoofed listing 100 m from its building (lower id) is refused naming its lines and the building id, exit 1; --skip-bad-rows drops the building's listings with a warning")
+    func spoofRefused() throws {
+        try withTemporaryFolder { folder throws in
+            // 0.0011° of longitude at 37.5° is about 97 m.
+            _ = try folder.write(Self.csv("1,37.5000,127.0311,1,B1\n"), to: "l.csv")
+            for command in [["pins", "l.csv", "--zoom", "22"], ["nearby", "l.csv", "--lat", "37.5", "--lon", "127.03"], ["map", "l.csv", "--zoom", "16"]] {
+                let out = command[0] == "nearby" ? "o.csv" : command[0] == "map" ? "o.svg" : "o.geojson"
+                let r = try folder.run(command + ["--insecure-test-seed", "1", "-o", out])
+                #expect(r.status == 1, "\(r)")
+                #expect(r.stderr.contains("lines 2, 3, 4, 6") && r.stderr.contains("building_id 'B1'") && r.stderr.contains("--skip-bad-rows"), "\(r.stderr)")
+                #expect(try !r.stderr.contains("127.03") && !folder.contents().contains(out))
+                let skipped = try folder.run(command + ["--insecure-test-seed", "1", "--skip-bad-rows", "-o", out])
+                #expect(skipped.status == 0 && skipped.stderr.contains("dropped 4 listings of 1 building_id value"), "\(skipped)")
+            }
+            // A tolerance of 250 m accepts it.
+            let wide = try folder.run("pins", "l.csv", "--zoom", "22", "--insecure-test-seed", "1", "--location-tolerance", "250", "-o", "w.geojson")
+            #expect(wide.status == 0, "\(wide)")
+            let bad = try folder.run("pins", "l.csv", "--zoom", "22", "--insecure-test-seed", "1", "--location-tolerance", "-3", "-o", "w.geojson")
+            #expect(bad.status == 64 && bad.stderr.contains("--location-tolerance"), "\(bad)")
+        }
+    }
+
+    @Test("an empty building_id is refused naming its line, exit 1; --skip-bad-rows drops it with a warning")
+    func emptyKeyRefused() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.write(Self.csv("14,37.5200,127.0500,9,\n15,37.5300,127.0600,9, \n"), to: "l.csv")
+            let r = try folder.run("pins", "l.csv", "--zoom", "22", "--insecure-test-seed", "1", "-o", "o.geojson")
+            #expect(r.status == 1 && r.stderr.contains("lines 6, 7") && r.stderr.contains("'building_id' is empty"), "\(r)")
+            let skipped = try folder.run("pins", "l.csv", "--zoom", "22", "--insecure-test-seed", "1", "--skip-bad-rows", "-o", "o.geojson")
+            #expect(skipped.status == 0 && skipped.stderr.contains("is empty (2 listings); dropped"), "\(skipped)")
+            #expect(try PinsCommandTests.features(try folder.read("o.geojson")).reduce(0) { $0 + $1.count } == 4)
+        }
+    }
+
+    @Test("with --mask, adding listings to a published building leaves its displayed position byte-identical")
+    func maskedBuildingNeverMoves() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.run("pins-key", "-o", "k")
+            _ = try folder.write(Self.csv(""), to: "a.csv")
+            // A new unit with a lower id, 9 m away (within the tolerance), and one more at the place.
+            _ = try folder.write(Self.csv("1,37.5000,127.0301,1,B1\n20,37.5000,127.0300,2,B1\n"), to: "b.csv")
+            let pins = ["--zoom", "22", "--leaves", "--key-file", "k", "--mask", "m"]
+            let a = try folder.run(["pins", "a.csv"] + pins + ["-o", "a.geojson"])
+            try #require(a.status == 0, "\(a)")
+            let b = try folder.run(["pins", "b.csv"] + pins + ["-o", "b.geojson"])
+            try #require(b.status == 0, "\(b)")
+            let before = try PinsMaskFileTests.positions(folder, "a.geojson"), after = try PinsMaskFileTests.positions(folder, "b.geojson")
+            #expect(before["10"] != nil && after["10"] == before["10"] && after["1"] == before["10"] && after["13"] == before["13"])
+        }
+    }
+}

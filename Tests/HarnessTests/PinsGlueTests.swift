@@ -15,10 +15,13 @@ struct PinsGlueTests {
         var g = Datasets.SplitMix64(seed: 5)
         var text = "id,lat,lon,truth,category,area_m2,deposit,monthly_rent,building_id\n"
         let categories = ListingCategory.allCases
+        var lat = 0.0, lon = 0.0
         for i in 0..<n {
-            let block = i % 4
-            let lat = 37.50 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
-            let lon = 127.00 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+            let block = (i / 2) % 4
+            if i % 2 == 0 {   // listings 2k and 2k + 1 share a building (b k) and its place
+                lat = 37.50 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+                lon = 127.00 + Double(block) * 0.02 + Double(g.next() % 1000) * 1e-6
+            }
             let category = categories[i % categories.count].rawValue
             text += "\(textIDs ? "L\(i)" : "\(i)"),\(lat),\(lon),\(block),\(category),\(30 + i % 50),\(1000 + 100 * i),\(i % 3 == 0 ? 0 : 50),b\(i / 2)\n"
         }
@@ -61,6 +64,26 @@ struct PinsGlueTests {
             // Only listings with no monthly rent (every third id) are counted and listed.
             let leaves = features.flatMap { ($0["properties"] as? [String: Any])?["leaves"] as? [Int] ?? [] }
             #expect(!leaves.isEmpty && leaves.allSatisfy { $0 % 3 == 0 })
+        }
+    }
+
+    @Test("a filtered listing pin of a building shows the listing that passed, never the building's first listing")
+    func filteredListingPinShowsItsOwnListing() throws {
+        try withTemporaryFolder { folder in
+            // Building B1: listing 1 (deposit 9000) fails --deposit ..5000, listing 2 (deposit 3000) passes.
+            let path = try folder.write("id,lat,lon,category,area_m2,deposit,monthly_rent,building_id\n"
+                + "1,37.5,127.03,apartment,99,9000,10,B1\n2,37.5,127.03,officetel,33,3000,50,B1\n3,37.51,127.04,villa,50,1000,20,B2\n", to: "l.csv")
+            let output = folder.path("pins.geojson")
+            let request = PinsRequest(input: path, source: PinSourceSettings(key: .insecureTestKey(seed: 9)), zooms: [22],
+                                      filter: AttributeFilter(deposit: ValueRange(upper: 5000)), leaves: true, output: output)
+            _ = try PinsExport.write(request)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(try folder.read("pins.geojson").utf8)) as? [String: Any])
+            let properties = try #require(json["features"] as? [[String: Any]]).compactMap { $0["properties"] as? [String: Any] }
+            let b1 = try #require(properties.first { ($0["listing_id"] as? Int) == 2 })
+            #expect(b1["kind"] as? String == "listing" && b1["count"] as? Int == 1)
+            #expect(b1["deposit"] as? Int == 3000 && b1["category"] as? String == "officetel" && b1["area_m2"] as? Int == 33)
+            #expect(b1["monthly_rent"] as? Int == 50 && b1["median_deposit"] as? Int == 3000 && b1["leaves"] as? [Int] == [2])
+            #expect(!properties.contains { ($0["listing_id"] as? Int) == 1 || ($0["deposit"] as? Int) == 9000 })
         }
     }
 

@@ -11,8 +11,12 @@ struct PinBuildTests {
         var l = PinListings()
         var g = SplitMix64(seed: 13)
         for i in 0..<30_000 {
-            let lon = 126.8 + 0.4 * g.uniform(), lat = 37.4 + 0.3 * g.uniform()
+            var lon = 126.8 + 0.4 * g.uniform(), lat = 37.4 + 0.3 * g.uniform()
             let key: LocationKey? = i % 3 == 0 ? LocationKey(explicit: UInt64(i % 2_000)) : nil
+            if i % 3 == 0 {   // a building's listings at its one place
+                let b = i % 2_000
+                lon = 126.8 + 0.4 * Double(b * 7_919 % 2_000) / 2_000; lat = 37.4 + 0.3 * Double(b * 104_729 % 2_000) / 2_000
+            }
             l.append(id: Int64(i), longitude: lon, latitude: lat, locationKey: key, category: UInt8(g.next() % 4),
                      area: 20 + Double(g.next() % 90), deposit: Double(100 * (g.next() % 500)), monthlyRent: Double(g.next() % 120))
         }

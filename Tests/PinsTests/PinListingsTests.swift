@@ -19,7 +19,7 @@ struct PinListingsTests {
         // Keys: the scenario's own where it has one; the bulk form takes a key for every listing
         // or none, so compare on a scenario where every listing has one, and on one with none.
         let s = PinScenario(seed: 11)
-        let withKeys = s.keys.enumerated().map { $1 ?? LocationKey(explicit: UInt64(100_000 + $0 / 3)) }
+        let withKeys = s.keys.enumerated().map { $1 ?? LocationKey(string: "\(s.lons[$0]),\(s.lats[$0])") }
         for keys in [withKeys, nil] {
             var appended = PinListings()
             for i in 0..<s.count {

@@ -42,7 +42,7 @@ import TestSupport
             for leaf in index.allLeaves(pin.id, limit: 500) {
                 let i = rowOf[leaf.id]!
                 let key = s.keys[i] ?? LocationKey(longitude: s.lons[i], latitude: s.lats[i])
-                // Listings of one key sit at one displayed position, placed from its smallest id.
+                // Listings of one key sit at one displayed position, drawn around their median (here all of a key share one coordinate).
                 let first = (0..<s.count).filter { (s.keys[$0] ?? LocationKey(longitude: s.lons[$0], latitude: s.lats[$0])) == key }
                     .min { s.ids[$0] < s.ids[$1] }!
                 let r = localMetres(s.lons[first], s.lats[first], leaf.longitude, leaf.latitude)

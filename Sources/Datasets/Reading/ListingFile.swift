@@ -29,6 +29,9 @@ public struct ListingFile: Sendable {
     public var locations: [String]?
     /// The location column used, if any.
     public var locationColumn: String?
+    /// Each listing's line in the file (1-based; for GeoJSON, the line its feature starts on),
+    /// for messages that name a listing's line.
+    public var lines: [Int32] = []
 
     /// The number of listings.
     public var count: Int { ids.count }
@@ -123,7 +126,8 @@ public struct ListingFile: Sendable {
         }
 
         /// Appends the current row and resets its optional values.
-        private mutating func endRow() {
+        private mutating func endRow(line: Int) {
+            file.lines.append(Int32(clamping: line))
             file.ids.append(hasID ? id : String(file.ids.count))
             file.longitudes.append(lon); file.latitudes.append(lat)
             file.categories.append(category)
@@ -185,7 +189,7 @@ public struct ListingFile: Sendable {
                 throw .raggedRow(path: path, line: line, expected: header.count, found: fieldCount)
             }
             if let column = empty { throw .invalidNumber(path: path, line: line, column: column, text: "") }
-            endRow()
+            endRow(line: line)
         }
 
         /// Reads Point features; properties play the role of columns.
@@ -226,7 +230,7 @@ public struct ListingFile: Sendable {
                     throw DatasetError.invalidGeoJSON(path: path, feature: p.index, member: "properties.\(file.locationColumn!)",
                                                       reason: "is missing here but present in earlier features")
                 }
-                endRow()
+                endRow(line: p.line)
             }
         }
     }

@@ -11,21 +11,62 @@ import Pins
 public struct PinSource {
     /// The listings, until `takeListings()` hands them to the index.
     public private(set) var listings: PinListings
-    /// Listings read.
-    public let count: Int
+    /// Listings read (less those dropped by `PinSourceSettings.skipBadRows`).
+    public private(set) var count: Int
     /// The file's id texts, and the rows sorted by listing id: only when some id text is not
     /// the decimal form of its 64-bit integer (then the id is a hash of its text); otherwise
     /// each id is its own text and nothing is kept.
     private let texts: [String]?
     private let rowsByID: [(id: Int64, row: Int32)]
 
-    /// Reads the listing file at `path`.
+    /// Reads the listing file at `path` and checks its location keys: an empty key, or a key
+    /// whose listings lie farther apart than `tolerance` metres (`PinOptions.locationTolerance`),
+    /// is refused naming the file's lines and the key, or with `skipBadRows` those listings
+    /// are dropped and counted in a warning.
     /// - Parameter locationColumn: the column whose value makes listings one location; nil:
     ///   `building_id` when the file has it, else the true coordinate.
-    public static func read(path: String, locationColumn: String?) throws(DatasetError) -> PinSource {
+    /// - Throws: `DatasetError` reading; `HarnessError.location` for the keys.
+    public static func read(path: String, locationColumn: String?, tolerance: Double = PinOptions.defaultLocationTolerance,
+                            skipBadRows: Bool = false, warn: (String) -> Void = { _ in }) throws -> PinSource {
         let file = try ListingFile.read(path: path, locationColumn: locationColumn ?? "building_id",
                                         required: locationColumn != nil)
-        return PinSource(file: file)
+        let lines = file.lines, keys = file.locations, column = file.locationColumn ?? ""
+        var source = PinSource(file: file)
+        guard let keys else { return source }
+        let fileIDs = source.listings.ids           // by file row
+        func lineList(_ rows: [Int]) -> String {
+            let shown = rows.sorted().prefix(10).map { String(lines[$0]) }
+            return (rows.count == 1 ? "line " : "lines ") + shown.joined(separator: ", ") + (rows.count > 10 ? ", …" : "")
+        }
+        let empty = keys.indices.filter { keys[$0].allSatisfy { $0 == " " } }
+        if !empty.isEmpty {
+            let what = "\(path): \(lineList(empty)): the location column '\(column)' is empty (\(empty.count) listing\(empty.count == 1 ? "" : "s"))"
+            guard skipBadRows else {
+                throw HarnessError.location(what + "; give each listing its building's id, or drop those rows (--skip-bad-rows)")
+            }
+            warn(what + "; dropped (--skip-bad-rows)")
+            source.listings.removeListings(withIDs: Set(empty.map { fileIDs[$0] }))
+            source.count = source.listings.count
+        }
+        let conflicts = source.listings.locationConflicts(tolerance: tolerance)
+        guard !conflicts.isEmpty else { return source }
+        var rowOf: [Int64: Int] = [:]
+        rowOf.reserveCapacity(fileIDs.count)
+        for (row, id) in fileIDs.enumerated() { rowOf[id] = row }
+        let rows = conflicts.map { $0.listingIDs.compactMap { rowOf[$0] } }
+        let first = conflicts[0], firstRows = rows[0]
+        let more = conflicts.count > 1 ? " (and \(conflicts.count - 1) more \(column) values like it)" : ""
+        let what = "\(path): \(lineList(firstRows)) share \(column) '\(keys[firstRows[0]])' but are spread over "
+            + "\(Int(first.span.rounded())) m, more than the \(FormatNumber.trimmed(tolerance, decimals: 1)) m allowed (--location-tolerance)\(more)"
+        guard skipBadRows else {
+            throw HarnessError.location(what + "; a building id must name one place: correct the id or the coordinates on those lines, "
+                                        + "or drop them (--skip-bad-rows)")
+        }
+        let dropped = rows.reduce(0) { $0 + $1.count }
+        warn(what + "; dropped \(dropped) listing\(dropped == 1 ? "" : "s") of \(conflicts.count) \(column) value\(conflicts.count == 1 ? "" : "s") (--skip-bad-rows)")
+        source.listings.removeListings(withIDs: Set(conflicts.flatMap(\.listingIDs)))
+        source.count = source.listings.count
+        return source
     }
 
     /// - Parameter idsAreRows: use each listing's 0-based row as its id instead of the id
@@ -141,7 +182,13 @@ public struct PinSourceSettings: Sendable {
     public var maskFile: String?
     /// Accept a mask file made with another key or offset range (`--remask`).
     public var remask: Bool
-    /// Receives warnings (what `remask` changed), for standard error.
+    /// How far apart the listings of one location key may lie, metres
+    /// (`PinOptions.locationTolerance`, `--location-tolerance`).
+    public var locationTolerance: Double = PinOptions.defaultLocationTolerance
+    /// Drop the listings of an empty or inconsistent location key with a warning instead of
+    /// refusing the file (`--skip-bad-rows`).
+    public var skipBadRows = false
+    /// Receives warnings (what `remask` changed, rows dropped), for standard error.
     public var warn: @Sendable (String) -> Void = { _ in }
 
     public init(locationColumn: String? = nil, key: PinsKey?, minOffset: Double = 30, maxOffset: Double = 80,
@@ -160,8 +207,15 @@ public struct PinSourceSettings: Sendable {
         return .displaced(try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset))
     }
 
-    /// Reads `input` into listings for a `PinIndex`.
-    public func read(_ input: String) throws(DatasetError) -> PinSource {
-        try PinSource.read(path: input, locationColumn: locationColumn)
+    /// Reads `input` into listings for a `PinIndex`, its location keys checked (see
+    /// `PinSource.read(path:locationColumn:tolerance:skipBadRows:warn:)`).
+    public func read(_ input: String) throws -> PinSource {
+        try PinSource.read(path: input, locationColumn: locationColumn, tolerance: locationTolerance,
+                           skipBadRows: skipBadRows, warn: warn)
+    }
+
+    /// The index options for these settings: `policy` and the location tolerance.
+    public func options(privacy policy: PrivacyPolicy, radius: Double = 40, minSamples: Int = 1) -> PinOptions {
+        PinOptions(privacy: policy, radius: radius, minSamples: minSamples, locationTolerance: locationTolerance)
     }
 }

@@ -85,7 +85,7 @@ public enum PinsComparison {
         let count = file.count
         let truth: [Int32]? = (try? LabelFile.read(path: path, columns: ["truth"], option: "--pins-zooms"))?.labels
         let mask = try PrivacyMask(key: setup.key)
-        let shown = mask.displayedPositions(of: PinSource(file: consume file, idsAreRows: true).listings)
+        let shown = try mask.displayedPositions(of: PinSource(file: consume file, idsAreRows: true).listings)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let viewports = folder + "/viewports.csv", displayed = folder + "/displayed.csv"
         try AtomicFile.write(viewportsCSV(longitudes: shown.longitudes, latitudes: shown.latitudes, zooms: zooms, seed: setup.seed), to: viewports)

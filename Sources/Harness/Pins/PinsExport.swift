@@ -12,8 +12,8 @@ public enum PinsExport {
         let policy = try request.source.policy(for: data.listings)
         // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
         // farther than any other), so it skips the core distances.
-        let options = PinOptions(privacy: policy, radius: request.radius,
-                                 minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
+        let options = request.source.options(privacy: policy, radius: request.radius,
+                                             minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
         let index = try PinIndex(listings: data.takeListings(), options: options)
         var writer = try GeoJSONWriter(path: request.output)
         var written: [(zoom: Int, pins: Int)] = []
@@ -49,8 +49,9 @@ enum PinFeature {
         w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
             ListingCategory(code: code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
         }))
-        if let id = pin.listingID, let leaf = try index.leaves(of: pin.id, limit: 1, cursor: nil).leaves.first {
-            // The listing's own attributes, from the index (which holds them for leaves).
+        if let id = pin.listingID, let leaf = try index.listing(of: pin) {
+            // The listing's own attributes, from the index (which holds them for leaves): the
+            // listing that passed the filter, not the first of its building.
             w.property("listing_id", inferring: source.idText(id))
             w.property("category", json: leaf.category.flatMap(ListingCategory.init(code:)).map { .string($0.rawValue) } ?? .null)
             w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)

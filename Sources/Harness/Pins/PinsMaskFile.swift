@@ -75,7 +75,7 @@ extension PinSourceSettings {
             warn(PinsMaskFile.remaskWarning(store, path: maskFile))
             store.adopt(mask)
         }
-        store.add(listings, mask: mask)
+        try store.add(listings, mask: mask, tolerance: locationTolerance)
         try PinsMaskFile.save(store, path: maskFile)
         return .displaced(mask.keeping(store))
     }

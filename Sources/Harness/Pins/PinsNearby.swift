@@ -13,7 +13,7 @@ public enum PinsNearby {
         if let output = request.output { try AtomicFile.checkDestination(output) }
         var data = try request.source.read(request.input)
         let policy = try request.source.policy(for: data.listings)
-        let index = try PinIndex(listings: data.takeListings(), options: PinOptions(privacy: policy))
+        let index = try PinIndex(listings: data.takeListings(), options: request.source.options(privacy: policy))
         let page = try index.nearby(longitude: request.longitude, latitude: request.latitude, radius: request.radius,
                                     filter: request.filter, limit: request.limit, cursor: nil)
         func text(_ v: Double?) -> String { v.map { FormatNumber.trimmed($0, decimals: 2) } ?? "" }
