@@ -48,4 +48,32 @@ struct CheckRunTests {
             #expect(try CheckBaseline.previous(at: good, updating: true) == CheckTests.baseline())
         }
     }
+
+    @Test("a wall-lane regression is measured once more, and the verdict is the second measurement's")
+    func wallConfirmation() throws {
+        try withTemporaryFolder { folder in
+            let suite = try folder.write("""
+                {"quality": [], "counts": [], "repeats": 5,
+                 "wall": [{"scenario": "seoul", "size": "2k", "method": "hdbscan", "parameters": "min_cluster_size=5"}]}
+                """, to: "suite.json")
+            // A baseline no real fit can match: every ratio far below any measurable one.
+            var baseline = CheckBaseline(geoclusterVersion: "0.1.0", commit: "abc", machine: Machine.fingerprint(), suite: "suite.json")
+            baseline.wall = [WallResult(name: "seoul-2k hdbscan min_cluster_size=5", ratios: (0..<5).map { 1e-9 * Double(1 + $0) },
+                                        fitSeconds: 1e-9, calibrationSeconds: 1)]
+            let path = try folder.write(baseline.json(), to: "baseline.json")
+            var lines: [String] = []
+            let request = CheckRequest(baseline: path, suite: suite, lanes: [.wall], against: nil, updateBaseline: false,
+                                       repeats: nil, cache: folder.path("cache"), threads: 1, version: "test")
+            guard case .verdict(let verdict) = try Check.run(request, progress: { lines.append($0) }) else {
+                Issue.record("a comparison gave no verdict"); return
+            }
+            #expect(verdict.exitCode == 2, "a regression that reproduces stands")
+            #expect(lines.filter { $0.hasPrefix("wall 1/1") }.count == 2, "the lane ran twice: \(lines)")
+            #expect(verdict.warnings.contains { $0.hasPrefix("the wall lane was measured twice: the first measurement gave +") })
+
+            let wallRow = try #require(verdict.rows.first { $0.lane == "wall" })
+            #expect(wallRow.status == .regression)
+            #expect(!CheckVerdict(rows: [], warnings: [], baselineDescription: "", currentDescription: "").wallMoved)
+        }
+    }
 }

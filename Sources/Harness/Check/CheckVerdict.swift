@@ -68,6 +68,16 @@ public struct CheckVerdict: Sendable, Codable, Equatable {
         return 0
     }
 
+    /// Whether a wall-lane row moved beyond its tolerance (a regression or an improvement).
+    public var wallMoved: Bool {
+        rows.contains { $0.lane == "wall" && ($0.status == .regression || $0.status == .improvement) }
+    }
+
+    /// The wall lane's changes, as `+28 % (regression)`, comma-separated.
+    var wallChanges: String {
+        rows.filter { $0.lane == "wall" }.map { "\($0.change) (\($0.status.rawValue))" }.joined(separator: ", ")
+    }
+
     /// `pass`, `regression`, or `improvement: refresh the baseline`.
     public var outcome: String {
         switch exitCode {
