@@ -21,7 +21,7 @@ struct CheckCommand: ParsableCommand {
             1e-9 relative on weights and scores), counts (instructions and heap allocations per stage \
             under valgrind's callgrind, one thread: 1 % or 200,000 instructions), wall (fit time over \
             a calibration workload run interleaved in the same process, CPU time of one thread: a change counts when the \
-            median moved 20 % and a Mann-Whitney test gives p < 0.01). --against BIN adds an A/B lane: \
+            median moved 20 % and a Mann-Whitney test gives p < 0.01, confirmed by a second measurement). --against BIN adds an A/B lane: \
             this binary and BIN run the wall cases alternately (10 % and p < 0.01), and must give the \
             same partitions. Tolerances are in the baseline file.
             Exit status: 0 pass; 2 regression or changed result; 3 improvement, or cases added or \
