@@ -74,15 +74,16 @@ public struct MaskStore: Sendable, Equatable {
         var groups = PinIndex.groupByKey(listings)
         let anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
         if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
-        var added = 0
-        for l in 0..<groups.tag.count {
-            let key = LocationKey(tag: groups.tag[l], value: groups.value[l])
-            if positions[key] != nil { continue }
-            let p = mask.drawnPosition(of: key, longitude: anchors.longitude[l], latitude: anchors.latitude[l])
-            positions[key] = Position(longitude: p.longitude, latitude: p.latitude)
-            added += 1
-        }
-        return added
+        let keys = (0..<groups.tag.count).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
+        let fresh = keys.indices.filter { positions[keys[$0]] == nil }
+        guard !fresh.isEmpty else { return 0 }
+        // With an anonymity rule every ring is counted among all the locations.
+        let drawn = mask.anonymity == nil
+            ? fresh.map { mask.drawnPosition(of: keys[$0], longitude: anchors.longitude[$0], latitude: anchors.latitude[$0]) }
+            : { let all = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: 1)
+                return fresh.map { all[$0] } }()
+        for (l, p) in zip(fresh, drawn) { positions[keys[l]] = Position(longitude: p.longitude, latitude: p.latitude) }
+        return fresh.count
     }
 
     /// The store as bytes (the same bytes for the same contents).

@@ -222,6 +222,15 @@ extension PinIndex {
     static func displayedPositions(_ groups: KeyGroups, anchors: LocationAnchors, mask: PrivacyMask?,
                                    threads: Int) -> [Placed] {
         let L = groups.tag.count
+        if let mask, mask.anonymity != nil {
+            // Each ring is counted among all locations: drawn together.
+            let keys = (0..<L).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
+            let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads)
+            return keys.indices.map { l in
+                let (lon, lat) = mask.stored?[keys[l]].map { ($0.longitude, $0.latitude) } ?? drawn[l]
+                return Placed(lon: lon, lat: lat, x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat))
+            }
+        }
         var placed = [Placed](repeating: Placed(lon: 0, lat: 0, x: 0, y: 0), count: L)
         anchors.longitude.withUnsafeBufferPointer { lons in
         anchors.latitude.withUnsafeBufferPointer { lats in

@@ -45,6 +45,8 @@ public struct PrivacyMask: Sendable, Equatable {
     public let maxDistance: Double
     /// Positions kept from earlier publications (`keeping(_:)`), shown instead of a draw.
     var stored: [LocationKey: MaskStore.Position]? = nil
+    /// The k-anonymity rule (`requiring(_:)`), nil for the plain annulus.
+    public internal(set) var anonymity: AnonymityRule? = nil
 
     /// A mask keyed by `key` over the annulus `minDistance...maxDistance` metres.
     /// - Throws: `PinError.invalidParameter` naming `minDistance` or `maxDistance` unless
@@ -98,14 +100,23 @@ public struct PrivacyMask: Sendable, Equatable {
         return drawnPosition(of: key, longitude: longitude, latitude: latitude)
     }
 
-    /// The drawn position (the true position plus `offset(for:)`), ignoring stored positions.
+    /// The drawn position (the true position plus `offset(for:)`), ignoring stored positions
+    /// and the anonymity rule.
     func drawnPosition(of key: LocationKey, longitude: Double, latitude: Double) -> (longitude: Double, latitude: Double) {
         let o = offset(for: key)
-        let m = WebMercator.metresPerDegree(latitude: latitude)
-        var lon = longitude + o.east / m.longitude
-        if lon >= 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        let lat = latitude + o.north / m.latitude
-        return (lon, lat)
+        return Self.move(longitude: longitude, latitude: latitude, east: o.east, north: o.north)
+    }
+
+    /// An offset uniform in area over `minDistance...outer` metres for one step of the
+    /// anonymity rule: SipHash over the key, the two bounds and `tail` (the rule's minimum,
+    /// round and step), so every step and round is a draw of its own.
+    func offset(for key: LocationKey, outer: Double, tail: UInt64) -> (east: Double, north: Double) {
+        let h = drawHasher, lo = minDistance.bitPattern, hi = outer.bitPattern
+        let u = SipHash24.unit(h.hash(key.tag, key.value, lo, hi, tail: tail << 1, tailCount: 7))
+        let a = SipHash24.unit(h.hash(key.tag, key.value, lo, hi, tail: tail << 1 | 1, tailCount: 7))
+        let r0 = minDistance * minDistance, r1 = outer * outer
+        let r = (r0 + u * (r1 - r0)).squareRoot(), theta = 2 * Double.pi * a
+        return (r * ElementaryMath.sin(theta), r * ElementaryMath.cos(theta))
     }
 }
 

@@ -65,6 +65,12 @@ struct PinSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Largest displacement of the privacy mask, metres (at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
     var maxOffset: Double = 80
 
+    @Option(help: ArgumentHelp("k-anonymity: grow a location's ring of offsets (by √2 steps up to --anonymity-cap) until at least K locations' true positions lie in the ring around its displayed point, so an attacker who knows every building must choose among K. Needs --mask (each ring depends on the other locations).", valueName: "K"))
+    var minAnonymity: Int?
+
+    @Option(help: ArgumentHelp("Largest ring of --min-anonymity, metres (default \(Int(AnonymityRule.defaultCap)); above --max-offset, at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
+    var anonymityCap: Double = AnonymityRule.defaultCap
+
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location: one building pin, one displacement. Default: building_id when the file has it, else the true coordinate.", valueName: "name"))
     var locationColumn: String?
 
@@ -82,6 +88,15 @@ struct PinSourceOptions: ParsableArguments {
         guard maxOffset.isFinite, maxOffset > minOffset, maxOffset <= highest else {
             throw ValidationError("--max-offset \(maxOffset) must be above --min-offset (\(minOffset) m) and at most \(Int(highest)) m")
         }
+        if let k = minAnonymity {
+            guard (2...AnonymityRule.largestMinimum).contains(k) else {
+                throw ValidationError("--min-anonymity \(k) must be 2...\(AnonymityRule.largestMinimum) locations")
+            }
+            guard !noPrivacy else { throw ValidationError("--min-anonymity grows the privacy mask; it does not go with --no-privacy") }
+        }
+        guard anonymityCap.isFinite, anonymityCap > maxOffset, anonymityCap <= highest else {
+            throw ValidationError("--anonymity-cap \(anonymityCap) must be above --max-offset (\(maxOffset) m) and at most \(Int(highest)) m")
+        }
         if noPrivacy && mask != nil { throw ValidationError("--mask keeps masked positions; it does not go with --no-privacy") }
         if remask && mask == nil { throw ValidationError("--remask goes with --mask FILE") }
         if noPrivacy && (keyOptions.keyFile != nil || keyOptions.insecureTestSeed != nil) {
@@ -92,6 +107,9 @@ struct PinSourceOptions: ParsableArguments {
     /// Checks that a privacy choice was made (called by the commands that build an index,
     /// from their `validate()`, so a missing choice is a usage mistake).
     func requirePrivacyChoice() throws {
+        if minAnonymity != nil && mask == nil {
+            throw ValidationError("--min-anonymity needs --mask FILE: each location's ring depends on the other locations, so without the file a rebuild with other listings could draw a published location again")
+        }
         if !noPrivacy && !keyOptions.isGiven {
             throw ValidationError("give --key-file FILE (a secret key; make one with `geocluster pins-key -o pins.key`, or set \(PinsKeyFile.environmentVariable)) to mask true positions, or --no-privacy to show them")
         }
@@ -105,6 +123,8 @@ struct PinSourceOptions: ParsableArguments {
         var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
                                          minOffset: minOffset, maxOffset: maxOffset, maskFile: mask, remask: remask)
         settings.locationTolerance = locationTolerance
+        settings.minAnonymity = minAnonymity
+        settings.anonymityCap = anonymityCap
         settings.skipBadRows = skipBadRows
         settings.warn = { note("geocluster: warning: " + $0) }
         return settings

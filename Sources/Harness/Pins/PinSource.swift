@@ -188,6 +188,10 @@ public struct PinSourceSettings: Sendable {
     /// Drop the listings of an empty or inconsistent location key with a warning instead of
     /// refusing the file (`--skip-bad-rows`).
     public var skipBadRows = false
+    /// The k-anonymity rule's minimum (`--min-anonymity`); nil: the plain mask.
+    public var minAnonymity: Int?
+    /// The rule's largest ring radius, metres (`--anonymity-cap`).
+    public var anonymityCap: Double = AnonymityRule.defaultCap
     /// Receives warnings (what `remask` changed, rows dropped), for standard error.
     public var warn: @Sendable (String) -> Void = { _ in }
 
@@ -204,7 +208,9 @@ public struct PinSourceSettings: Sendable {
     /// The privacy policy the settings say, without the mask file (see `policy(for:)`).
     public func policy() throws(PinError) -> PrivacyPolicy {
         guard let key else { return .disabled }
-        return .displaced(try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset))
+        let mask = try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset)
+        guard let minAnonymity else { return .displaced(mask) }
+        return .displaced(try mask.requiring(AnonymityRule(minimum: minAnonymity, cap: anonymityCap)))
     }
 
     /// Reads `input` into listings for a `PinIndex`, its location keys checked (see

@@ -1,0 +1,107 @@
+// The anonymity report's numbers: for each displayed point, how many locations an attacker who
+// knows every location's true position (a building registry) must choose among.
+
+import ClusterCore
+
+/// For every location of a dataset under a `PrivacyMask`: its displayed point, the point's
+/// public ring (`minDistance...R` metres around it; R is the mask's `maxDistance`, or with an
+/// `AnonymityRule` the radius the rule gives the point) and k, the number of the dataset's
+/// locations whose true position lies in that ring — the locations consistent with the point,
+/// the true one among them. Under the plain mask each of them is equally likely to an attacker
+/// who knows only the mask's rule (offsets are uniform in area over the ring), so the attacker
+/// names the truth with probability 1/k. Under an `AnonymityRule`, k ≥ `minimum` except where
+/// the cap was reached.
+///
+/// The audit reads true positions; what it exposes is the displayed points, the counts and
+/// the displacement's distribution, never a true coordinate or a location's own displacement.
+public struct AnonymityAudit: Sendable {
+    /// One location's line of the report.
+    public struct Location: Sendable, Equatable {
+        /// The displayed position, degrees.
+        public var longitude: Double, latitude: Double
+        /// Locations consistent with the displayed point (its public ring holds their truth).
+        public var k: Int
+        /// The public ring's outer radius, metres.
+        public var ringRadius: Double
+        /// The location's listings.
+        public var listings: Int
+    }
+
+    /// Every location, by displayed latitude then longitude.
+    public let locations: [Location]
+    /// The mask's smallest offset (the ring's inner radius), metres.
+    public let minDistance: Double
+    /// The displacement (true to displayed, metres) at the quantiles 0.5 and 0.9.
+    public let medianDisplacement: Double, displacement90: Double
+    /// Locations whose displayed point is not in the ring of their own truth (a position stored
+    /// with another offset range): the report counts them as they are published.
+    public let outsideOwnRing: Int
+
+    /// Audits `listings` under `mask` (its stored positions and rule included).
+    /// - Throws: `PinError.inconsistentLocation` as `PinIndex` does.
+    /// - Complexity: O(L · m) where m is the locations in a ring (a grid of the true positions).
+    public init(listings: PinListings, mask: PrivacyMask, tolerance: Double = PinOptions.defaultLocationTolerance,
+                threads: Int = 1) throws(PinError) {
+        var groups = PinIndex.groupByKey(listings)
+        let anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
+        if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
+        let L = groups.tag.count
+        let keys = (0..<L).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
+        var counts = [Int](repeating: 0, count: L)
+        for l in groups.locationOf { counts[Int(l)] += 1 }
+        let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads)
+        let shown = (0..<L).map { mask.stored?[keys[$0]].map { ($0.longitude, $0.latitude) } ?? drawn[$0] }
+        let rings = RingCounter(longitudes: anchors.longitude, latitudes: anchors.latitude, cell: mask.maxDistance)
+        var rows = [Location](repeating: Location(longitude: 0, latitude: 0, k: 0, ringRadius: 0, listings: 0), count: L)
+        var moved = [Double](repeating: 0, count: L)
+        var outside = [Bool](repeating: false, count: L)
+        rows.withUnsafeMutableBufferPointer { rows in
+        moved.withUnsafeMutableBufferPointer { moved in
+        outside.withUnsafeMutableBufferPointer { outside in
+            let parts = L >= 1 << 12 ? threads : 1
+            Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
+                for part in chunk {
+                    for l in (L * part / parts)..<(L * (part + 1) / parts) {
+                        let d = shown[l]
+                        let ring = mask.publicRing(longitude: d.0, latitude: d.1, rings: rings)
+                        rows[l] = Location(longitude: d.0, latitude: d.1, k: ring.count, ringRadius: ring.radius, listings: counts[l])
+                        moved[l] = Self.metres(from: (anchors.longitude[l], anchors.latitude[l]), to: d)
+                        outside[l] = moved[l] < mask.minDistance - 1e-6 || moved[l] > ring.radius + 1e-6
+                    }
+                }
+            }
+        }}}
+        locations = rows.sorted { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
+        minDistance = mask.minDistance
+        moved.sort()
+        medianDisplacement = L == 0 ? 0 : moved[(L - 1) / 2]
+        displacement90 = L == 0 ? 0 : moved[min(L - 1, Int((0.9 * Double(L - 1)).rounded(.up)))]
+        outsideOwnRing = outside.lazy.filter { $0 }.count
+    }
+
+    /// The share of locations with k below `k`.
+    public func share(kBelow k: Int) -> Double {
+        locations.isEmpty ? 0 : Double(locations.lazy.filter { $0.k < k }.count) / Double(locations.count)
+    }
+
+    /// The median k.
+    public var medianK: Int {
+        let k = locations.map(\.k).sorted()
+        return k.isEmpty ? 0 : k[(k.count - 1) / 2]
+    }
+
+    /// The expected share of locations an attacker names exactly, naming one location of each
+    /// ring at random: the mean of 1/k.
+    public var expectedExactGuesses: Double {
+        locations.isEmpty ? 0 : locations.reduce(0) { $0 + 1 / Double(max($1.k, 1)) } / Double(locations.count)
+    }
+
+    /// East-north metres from a true position to a displayed one, as the mask measures offsets.
+    static func metres(from p: (Double, Double), to d: (Double, Double)) -> Double {
+        let m = WebMercator.metresPerDegree(latitude: p.1)
+        var dl = d.0 - p.0
+        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+        let e = dl * m.longitude, n = (d.1 - p.1) * m.latitude
+        return (e * e + n * n).squareRoot()
+    }
+}

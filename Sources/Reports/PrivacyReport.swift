@@ -1,0 +1,108 @@
+import Datasets
+import Harness
+import Pins
+
+/// `geocluster privacy`: the anonymity audit (`PrivacyAuditRun`) written as CSV, GeoJSON or an
+/// HTML page (headline, the distribution of k, a map of the displayed points coloured by k).
+public enum PrivacyReport {
+    /// Audits `request.input` and writes `request.output` by its extension.
+    /// - Returns: the headline (`PrivacyAuditRun.summary`).
+    public static func run(_ request: PrivacyRequest) throws -> String {
+        try AtomicFile.checkDestination(request.output)
+        let audit = try PrivacyAuditRun.audit(request)
+        let lower = request.output.lowercased()
+        if lower.hasSuffix(".csv") {
+            try AtomicFile.write(PrivacyAuditRun.csv(audit), to: request.output)
+        } else if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") {
+            try PrivacyAuditRun.writeGeoJSON(audit, to: request.output)
+        } else {
+            try AtomicFile.write(page(audit, request: request), to: request.output)
+        }
+        return PrivacyAuditRun.summary(audit, target: request.target)
+    }
+
+    /// The HTML page: a self-contained file (inline SVG, no script).
+    static func page(_ audit: AnonymityAudit, request: PrivacyRequest) -> String {
+        let K = request.target, s = request.source
+        var rule = "offsets \(FormatNumber.trimmed(s.minOffset, decimals: 1))–\(FormatNumber.trimmed(s.maxOffset, decimals: 1)) m"
+        if let k = s.minAnonymity { rule += ", --min-anonymity \(k) (rings up to \(FormatNumber.trimmed(s.anonymityCap, decimals: 0)) m)" }
+        var w = XMLWriter()
+        w.raw("<!DOCTYPE html>\n")
+        w.open("html", ["lang": "en"])
+        w.open("head")
+        w.empty("meta", ["charset": "utf-8"])
+        w.element("title", text: "Anonymity of the displayed positions")
+        w.element("style", text: "body{font-family:sans-serif;max-width:960px;margin:2em auto;color:#222}td,th{padding:2px 10px;text-align:right}")
+        w.close()
+        w.open("body")
+        w.element("h1", text: "Anonymity of the displayed positions")
+        w.element("p", text: "\(request.input): \(rule). For each location, k is the number of locations whose true position "
+                  + "lies in the ring of admissible offsets around its displayed point: an attacker who knows every building "
+                  + "must choose among them.")
+        w.element("p", text: PrivacyAuditRun.summary(audit, target: K))
+        w.element("h2", text: "Distribution of k")
+        w.raw(histogram(audit, target: K))
+        w.element("h2", text: "Displayed points by k")
+        w.raw(map(audit, target: K))
+        w.close()
+        w.close()
+        return w.finish()
+    }
+
+    /// The colours of k = 1, 1 < k < K, k ≥ K.
+    static let colours = ["#d7301f", "#fc8d59", "#3182bd"]
+
+    static func colour(_ k: Int, _ K: Int) -> String { k <= 1 ? colours[0] : k < K ? colours[1] : colours[2] }
+
+    /// Bars of the number of locations at k = 1 … 19 and 20 or more.
+    static func histogram(_ audit: AnonymityAudit, target K: Int) -> String {
+        var bins = [Int](repeating: 0, count: 20)
+        for l in audit.locations { bins[min(max(l.k, 1), 20) - 1] += 1 }
+        let top = max(bins.max() ?? 1, 1)
+        let width = 900.0, height = 260.0, left = 60.0, bottom = 40.0, bar = (width - left - 10) / 20
+        var svg = XMLWriter()
+        svg.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "width": svgNumber(width), "height": svgNumber(height),
+                         "viewBox": "0 0 \(svgNumber(width)) \(svgNumber(height))", "font-size": "12"])
+        for (i, n) in bins.enumerated() {
+            let h = (height - bottom - 20) * Double(n) / Double(top)
+            let x = left + Double(i) * bar
+            svg.empty("rect", ["x": svgNumber(x + 2), "y": svgNumber(height - bottom - h), "width": svgNumber(bar - 4),
+                               "height": svgNumber(h), "fill": colour(i + 1, K)])
+            svg.element("text", ["x": svgNumber(x + bar / 2), "y": svgNumber(height - bottom + 16), "text-anchor": "middle"],
+                        text: i == 19 ? "20+" : "\(i + 1)")
+            if n > 0 {
+                svg.element("text", ["x": svgNumber(x + bar / 2), "y": svgNumber(height - bottom - h - 4), "text-anchor": "middle"],
+                            text: "\(n)")
+            }
+        }
+        svg.element("text", ["x": svgNumber(left + (width - left) / 2), "y": svgNumber(height - 4), "text-anchor": "middle"],
+                    text: "k: locations consistent with the displayed point (red: 1, orange: below \(K), blue: \(K) or more)")
+        svg.element("text", ["x": "14", "y": svgNumber((height - bottom) / 2), "transform": "rotate(-90 14 \(svgNumber((height - bottom) / 2)))",
+                             "text-anchor": "middle"], text: "locations")
+        svg.close()
+        return svg.finish()
+    }
+
+    /// The displayed points in Web Mercator, coloured by k, the blue ones first so the others
+    /// stay on top.
+    static func map(_ audit: AnonymityAudit, target K: Int) -> String {
+        let pts = audit.locations
+        guard !pts.isEmpty else { return "<p>No locations.</p>" }
+        let xs = pts.map { WebMercator.x(longitude: $0.longitude) }, ys = pts.map { WebMercator.y(latitude: $0.latitude) }
+        let (x0, x1, y0, y1) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
+        let side = 900.0, span = max(x1 - x0, y1 - y0, 1e-9)
+        let scale = (side - 20) / span
+        let w = (x1 - x0) * scale + 20, h = (y1 - y0) * scale + 20
+        var svg = XMLWriter()
+        svg.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "width": svgNumber(w), "height": svgNumber(h),
+                         "viewBox": "0 0 \(svgNumber(w)) \(svgNumber(h))"])
+        svg.empty("rect", ["width": svgNumber(w), "height": svgNumber(h), "fill": "#f7f7f7"])
+        let order = pts.indices.sorted { (min(pts[$0].k, K), $0) > (min(pts[$1].k, K), $1) }
+        for i in order {
+            svg.empty("circle", ["cx": svgNumber(10 + (xs[i] - x0) * scale), "cy": svgNumber(10 + (ys[i] - y0) * scale),
+                                 "r": pts[i].k < K ? "2.2" : "1.4", "fill": colour(pts[i].k, K)])
+        }
+        svg.close()
+        return svg.finish()
+    }
+}
