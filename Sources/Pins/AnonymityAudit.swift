@@ -49,7 +49,8 @@ public struct AnonymityAudit: Sendable {
         let keys = (0..<L).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
         var counts = [Int](repeating: 0, count: L)
         for l in groups.locationOf { counts[Int(l)] += 1 }
-        let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads)
+        let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads,
+                                        skipping: mask.stored.map { s in keys.map { s[$0] != nil } })
         let shown = (0..<L).map { mask.stored?[keys[$0]].map { ($0.longitude, $0.latitude) } ?? drawn[$0] }
         let rings = RingCounter(longitudes: anchors.longitude, latitudes: anchors.latitude, cell: mask.maxDistance)
         var rows = [Location](repeating: Location(longitude: 0, latitude: 0, k: 0, ringRadius: 0, listings: 0), count: L)

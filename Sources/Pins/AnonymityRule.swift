@@ -80,8 +80,9 @@ extension PrivacyMask {
     /// stored positions: each its own draw, or with an `AnonymityRule` the draw whose public
     /// ring is its step's, counted among all the locations given.
     /// - Complexity: O(L) draws; with a rule, about two ring counts per draw.
-    func drawnPositions(keys: [LocationKey], longitudes: [Double], latitudes: [Double],
-                        threads: Int) -> [(longitude: Double, latitude: Double)] {
+    /// - Parameter skipping: locations not drawn (their entry is (0, 0)), for example stored ones.
+    func drawnPositions(keys: [LocationKey], longitudes: [Double], latitudes: [Double], threads: Int,
+                        skipping: [Bool]? = nil) -> [(longitude: Double, latitude: Double)] {
         let L = keys.count
         var out = [(longitude: Double, latitude: Double)](repeating: (longitude: 0, latitude: 0), count: L)
         let rings = anonymity.map { _ in RingCounter(longitudes: longitudes, latitudes: latitudes, cell: maxDistance) }
@@ -90,7 +91,7 @@ extension PrivacyMask {
             let parts = L >= 1 << 12 ? threads : 1
             Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
                 for part in chunk {
-                    for l in (L * part / parts)..<(L * (part + 1) / parts) {
+                    for l in (L * part / parts)..<(L * (part + 1) / parts) where skipping?[l] != true {
                         if let rings, let rule = anonymity {
                             out[l] = anonymousPosition(of: keys[l], longitude: longitudes[l], latitude: latitudes[l],
                                                        rule: rule, radii: radii, rings: rings).position
@@ -139,8 +140,11 @@ extension PrivacyMask {
         }
         let radii = rule.radii(maxDistance: maxDistance)
         for s in radii.indices {
-            let k = rings.count(longitude: longitude, latitude: latitude, inner: minDistance, outer: radii[s], atLeast: .max)
-            if k >= rule.minimum || s == radii.count - 1 { return (s, radii[s], k) }
+            let k = rings.count(longitude: longitude, latitude: latitude, inner: minDistance, outer: radii[s], atLeast: rule.minimum)
+            if k >= rule.minimum || s == radii.count - 1 {
+                return (s, radii[s], k < rule.minimum ? k
+                        : rings.count(longitude: longitude, latitude: latitude, inner: minDistance, outer: radii[s], atLeast: .max))
+            }
         }
         fatalError("unreachable: the last radius returns")
     }
@@ -165,6 +169,7 @@ struct RingCounter: Sendable {
     private let order: [Int32]
     private let cells: [Int64: Range<Int32>]
     private let cellLon: Double, cellLat: Double, columns: Int64
+    private let cellMetres: Double, polewardMetresPerDegree: Double
 
     init(longitudes: [Double], latitudes: [Double], cell metres: Double) {
         lon = longitudes; lat = latitudes
@@ -174,7 +179,9 @@ struct RingCounter: Sendable {
         // latitude (capped where a degree of longitude shrinks towards nothing).
         let poleward = min(latitudes.map(abs).max() ?? 0, 85)
         let cLat = metres / WebMercator.metresPerDegree(latitude: 0).latitude
-        let cLon = metres / WebMercator.metresPerDegree(latitude: poleward).longitude
+        polewardMetresPerDegree = WebMercator.metresPerDegree(latitude: poleward).longitude
+        cellMetres = metres
+        let cLon = metres / polewardMetresPerDegree
         let cols = Int64((360 / cLon).rounded(.up))
         cellLat = cLat; cellLon = cLon; columns = cols
         var keyed = (0..<longitudes.count).map { (key: Self.key(longitudes[$0], latitudes[$0], cLon, cLat, cols), l: Int32($0)) }
@@ -200,9 +207,13 @@ struct RingCounter: Sendable {
     /// The locations c with `inner` ≤ |d − c| ≤ `outer` metres, d = (`longitude`, `latitude`);
     /// stops counting at `atLeast`.
     func count(longitude: Double, latitude: Double, inner: Double, outer: Double, atLeast: Int) -> Int {
-        // Pad by one metre against the metres-per-degree of the point versus the location's.
-        let dRows = Int64((outer / (cellLat * WebMercator.metresPerDegree(latitude: 0).latitude)).rounded(.up)) + 1
-        let dCols = min(Int64((outer / (cellLon * WebMercator.metresPerDegree(latitude: min(abs(latitude), 85)).longitude) * 1.5).rounded(.up)) + 1, (columns - 1) / 2)
+        // Rows and columns that can hold a location within `outer` metres of the point: a cell
+        // is at least `cellMetres` high everywhere, and `cellMetres` wide at the data's most
+        // poleward latitude, wider nearer the equator.
+        let dRows = Int64((outer / cellMetres - 1e-9).rounded(.up))
+        let widest = min(abs(latitude) + outer / 100_000, 85)
+        let stretch = polewardMetresPerDegree / WebMercator.metresPerDegree(latitude: widest).longitude
+        let dCols = min(Int64((outer / cellMetres * max(stretch, 1) - 1e-9).rounded(.up)), (columns - 1) / 2)
         let row = Int64(((latitude + 90) / cellLat).rounded(.down))
         let col = Int64(((longitude + 180) / cellLon).rounded(.down))
         let i2 = inner * inner, o2 = outer * outer

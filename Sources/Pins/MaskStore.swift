@@ -65,12 +65,13 @@ public struct MaskStore: Sendable, Equatable {
     /// are added to it.
     /// - Parameter tolerance: as `PinOptions.locationTolerance`; the listings are checked
     ///   before anything is stored.
+    ///   threads: worker threads for the draws of an anonymity rule (the same draws for any number).
     /// - Returns: the number of locations added.
     /// - Throws: `PinError.inconsistentLocation` (nothing is stored then).
     /// - Complexity: O(n) expected.
     @discardableResult
     public mutating func add(_ listings: PinListings, mask: PrivacyMask,
-                             tolerance: Double = PinOptions.defaultLocationTolerance) throws(PinError) -> Int {
+                             tolerance: Double = PinOptions.defaultLocationTolerance, threads: Int = 1) throws(PinError) -> Int {
         var groups = PinIndex.groupByKey(listings)
         let anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
         if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
@@ -80,7 +81,8 @@ public struct MaskStore: Sendable, Equatable {
         // With an anonymity rule every ring is counted among all the locations.
         let drawn = mask.anonymity == nil
             ? fresh.map { mask.drawnPosition(of: keys[$0], longitude: anchors.longitude[$0], latitude: anchors.latitude[$0]) }
-            : { let all = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: 1)
+            : { let all = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads,
+                                              skipping: keys.map { positions[$0] != nil })
                 return fresh.map { all[$0] } }()
         for (l, p) in zip(fresh, drawn) { positions[keys[l]] = Position(longitude: p.longitude, latitude: p.latitude) }
         return fresh.count

@@ -225,7 +225,9 @@ extension PinIndex {
         if let mask, mask.anonymity != nil {
             // Each ring is counted among all locations: drawn together.
             let keys = (0..<L).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
-            let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads)
+            let stored = mask.stored.map { s in keys.map { s[$0] != nil } }
+            let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude,
+                                            threads: threads, skipping: stored)
             return keys.indices.map { l in
                 let (lon, lat) = mask.stored?[keys[l]].map { ($0.longitude, $0.latitude) } ?? drawn[l]
                 return Placed(lon: lon, lat: lat, x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat))

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `geocluster privacy` and `--min-anonymity` through the command line: the report's three
+/// formats agree with each other and with the pins, publish no true position, and every bad
+/// value of the new options is a usage error.
+@Suite("geocluster privacy and --min-anonymity")
+struct PrivacyCommandTests {
+    static let seoul = PinsCommandTests.seoul
+    static let key = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+    @Test("the report in CSV, GeoJSON and HTML: one line per location, the pins' displayed points, no true position")
+    func reportFormats() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.write(Self.key + "\n", to: "k")
+            var runs: [CLIResult] = []
+            for name in ["r.csv", "r.geojson", "r.html"] {
+                runs.append(try folder.run("privacy", Self.seoul, "--key-file", "k", "--min-anonymity", "5", "-o", name))
+            }
+            for r in runs { try #require(r.status == 0, "\(r)") }
+            let headlines = Set(runs.map { $0.stderr.components(separatedBy: "; wrote")[0] })
+            #expect(headlines.count == 1, "the same headline for every format")
+            #expect(runs[0].stderr.contains("locations: median k") && runs[0].stderr.contains("k < 5 for"))
+            let rows = parseCSV(try folder.read("r.csv"))
+            #expect(rows[0] == ["longitude", "latitude", "k", "ring_m", "listings"])
+            let body = rows.dropFirst().filter { $0.count == 5 }
+            let listings = try PinsCommandTests.listings(Self.seoul)
+            #expect(body.reduce(0) { $0 + Int($1[4])! } == listings.count)
+            let features = try #require(try JSONSerialization.jsonObject(with: folder.data("r.geojson")) as? [String: Any])["features"] as? [[String: Any]]
+            #expect(features?.count == body.count)
+            // The report's displayed points are the pins' (zoom 22 shows every location on its own).
+            let pins = try folder.run("pins", Self.seoul, "--zoom", "22", "--key-file", "k", "--min-anonymity", "5", "--mask", "m", "-o", "p.geojson")
+            try #require(pins.status == 0, "\(pins)")
+            let shown = Set(try PinsCommandTests.features(try folder.read("p.geojson")).filter { $0.kind != "cluster" }
+                .map { "\(($0.lon * 1e6).rounded()),\(($0.lat * 1e6).rounded())" })
+            let reported = Set(body.map { "\((Double($0[0])! * 1e6).rounded()),\((Double($0[1])! * 1e6).rounded())" })
+            #expect(shown.count > body.count * 9 / 10 && shown.isSubset(of: reported))
+            // k below 5 only where the ring reached the cap.
+            #expect(body.allSatisfy { Int($0[2])! >= 5 || Double($0[3])! == 1500 })
+            var truth = BenchPinsPublishNothingTrueTests.Truth(listings)
+            truth.tolerance = 0.05
+            for name in ["r.csv", "r.geojson", "r.html"] {
+                #expect(BenchPinsPublishNothingTrueTests.exposures(try folder.read(name), name: name, truth) == 0, "a true position in \(name)")
+            }
+            let html = try folder.read("r.html")
+            #expect(html.contains("<svg") && html.contains("Distribution of k") && !html.contains(Self.key.prefix(16)))
+        }
+    }
+
+    @Test("without --min-anonymity the report's k is the plain ring's; the mask file is read, never written")
+    func plainAndMaskFile() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.write(Self.key + "\n", to: "k")
+            let made = try folder.run("pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "-o", "p.geojson")
+            try #require(made.status == 0, "\(made)")
+            let before = try folder.data("m")
+            let a = try folder.run("privacy", Self.seoul, "--key-file", "k", "--mask", "m", "-o", "a.csv")
+            let b = try folder.run("privacy", Self.seoul, "--key-file", "k", "-o", "b.csv")
+            try #require(a.status == 0 && b.status == 0, "\(a)\(b)")
+            #expect(try folder.data("m") == before)
+            #expect(try folder.read("a.csv") == folder.read("b.csv"))
+            #expect(parseCSV(try folder.read("a.csv")).dropFirst().filter { $0.count == 5 }.allSatisfy { $0[3] == "80" })
+            let missing = try folder.run("privacy", Self.seoul, "--key-file", "k", "--mask", "nothing", "-o", "c.csv")
+            #expect(missing.status == 1 && missing.stderr.contains("nothing") && !FileManager.default.fileExists(atPath: folder.path("c.csv")))
+        }
+    }
+
+    @Test("every bad value of the new options is a usage error naming the flag; no output written")
+    func badValues() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.write(Self.key + "\n", to: "k")
+            let cases: [([String], String)] = [
+                (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--min-anonymity", "5", "-o", "o.geojson"], "--mask"),
+                (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "--min-anonymity", "1", "-o", "o.geojson"], "--min-anonymity"),
+                (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "--min-anonymity", "5000", "-o", "o.geojson"], "--min-anonymity"),
+                (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "--min-anonymity", "5", "--anonymity-cap", "1e20", "-o", "o.geojson"], "--anonymity-cap"),
+                (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "--min-anonymity", "5", "--anonymity-cap", "60", "-o", "o.geojson"], "--anonymity-cap"),
+                (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "--min-anonymity", "5", "--anonymity-cap", "nan", "-o", "o.geojson"], "--anonymity-cap"),
+                (["pins", Self.seoul, "--zoom", "10", "--no-privacy", "--min-anonymity", "5", "-o", "o.geojson"], "--min-anonymity"),
+                (["privacy", Self.seoul, "--no-privacy", "-o", "o.csv"], "--key-file"),
+                (["privacy", Self.seoul, "--key-file", "k", "--target", "1", "-o", "o.csv"], "--target"),
+                (["privacy", Self.seoul, "--key-file", "k", "-o", "o.txt"], "--output"),
+                (["privacy", Self.seoul, "--key-file", "k", "--threads", "0", "-o", "o.csv"], "--threads"),
+            ]
+            for (arguments, flag) in cases {
+                let r = try folder.run(arguments)
+                #expect(r.status == 64 && r.stderr.contains(flag), "\(arguments): \(r)")
+            }
+            #expect(try folder.contents().sorted() == ["k"], "nothing written")
+        }
+    }
+}
