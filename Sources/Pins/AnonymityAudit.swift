@@ -7,10 +7,11 @@ import ClusterCore
 /// public ring (`minDistance...R` metres around it; R is the mask's `maxDistance`, or with an
 /// `AnonymityRule` the radius the rule gives the point) and k, the number of the dataset's
 /// locations whose true position lies in that ring — the locations consistent with the point,
-/// the true one among them. Under the plain mask each of them is equally likely to an attacker
-/// who knows only the mask's rule (offsets are uniform in area over the ring), so the attacker
-/// names the truth with probability 1/k. Under an `AnonymityRule`, k ≥ `minimum` except where
-/// the cap was reached.
+/// the true one among them — and the most of them within 30 m (the rule's spot) of one of
+/// them. Under the plain mask each of them is equally likely to an attacker who knows only the
+/// mask's rule (offsets are uniform in area over the ring), so an attacker who names the
+/// fullest spot comes within 30 m of the truth with probability largestSpot / k. Under an
+/// `AnonymityRule` that is at most 1/`minimum`, except where the cap was reached.
 ///
 /// The audit reads true positions; what it exposes is the displayed points, the counts and
 /// the displacement's distribution, never a true coordinate or a location's own displacement.
@@ -21,6 +22,9 @@ public struct AnonymityAudit: Sendable {
         public var longitude: Double, latitude: Double
         /// Locations consistent with the displayed point (its public ring holds their truth).
         public var k: Int
+        /// The most of them within the rule's spot (30 m) of one of them: an attacker who names
+        /// that spot is right for `largestSpot / k` of the ring.
+        public var largestSpot: Int
         /// The public ring's outer radius, metres.
         public var ringRadius: Double
         /// The location's listings.
@@ -53,7 +57,7 @@ public struct AnonymityAudit: Sendable {
                                         skipping: mask.stored.map { s in keys.map { s[$0] != nil } })
         let shown = (0..<L).map { mask.stored?[keys[$0]].map { ($0.longitude, $0.latitude) } ?? drawn[$0] }
         let rings = RingCounter(longitudes: anchors.longitude, latitudes: anchors.latitude, cell: mask.maxDistance)
-        var rows = [Location](repeating: Location(longitude: 0, latitude: 0, k: 0, ringRadius: 0, listings: 0), count: L)
+        var rows = [Location](repeating: Location(longitude: 0, latitude: 0, k: 0, largestSpot: 0, ringRadius: 0, listings: 0), count: L)
         var moved = [Double](repeating: 0, count: L)
         var outside = [Bool](repeating: false, count: L)
         rows.withUnsafeMutableBufferPointer { rows in
@@ -61,11 +65,13 @@ public struct AnonymityAudit: Sendable {
         outside.withUnsafeMutableBufferPointer { outside in
             let parts = L >= 1 << 12 ? threads : 1
             Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
+                var scratch: [SIMD2<Double>] = []
                 for part in chunk {
                     for l in (L * part / parts)..<(L * (part + 1) / parts) {
                         let d = shown[l]
-                        let ring = mask.publicRing(longitude: d.0, latitude: d.1, rings: rings)
-                        rows[l] = Location(longitude: d.0, latitude: d.1, k: ring.count, ringRadius: ring.radius, listings: counts[l])
+                        let ring = mask.publicRing(longitude: d.0, latitude: d.1, rings: rings, scratch: &scratch)
+                        rows[l] = Location(longitude: d.0, latitude: d.1, k: ring.census.count, largestSpot: ring.census.largestSpot,
+                                           ringRadius: ring.radius, listings: counts[l])
                         moved[l] = Self.metres(from: (anchors.longitude[l], anchors.latitude[l]), to: d)
                         outside[l] = moved[l] < mask.minDistance - 1e-6 || moved[l] > ring.radius + 1e-6
                     }
@@ -85,16 +91,22 @@ public struct AnonymityAudit: Sendable {
         locations.isEmpty ? 0 : Double(locations.lazy.filter { $0.k < k }.count) / Double(locations.count)
     }
 
+    /// The share of locations whose ring is not anonymous at `k`: fewer than k locations, or a
+    /// spot holding more than 1/k of them (`AnonymityRule`).
+    public func share(notAnonymousAt k: Int) -> Double {
+        locations.isEmpty ? 0 : Double(locations.lazy.filter { $0.largestSpot * k > $0.k }.count) / Double(locations.count)
+    }
+
+    /// The expected share of locations an attacker finds within the spot (30 m), naming the
+    /// spot of each ring that holds the most locations: the mean of largestSpot / k.
+    public var expectedSpotGuesses: Double {
+        locations.isEmpty ? 0 : locations.reduce(0) { $0 + Double($1.largestSpot) / Double(max($1.k, 1)) } / Double(locations.count)
+    }
+
     /// The median k.
     public var medianK: Int {
         let k = locations.map(\.k).sorted()
         return k.isEmpty ? 0 : k[(k.count - 1) / 2]
-    }
-
-    /// The expected share of locations an attacker names exactly, naming one location of each
-    /// ring at random: the mean of 1/k.
-    public var expectedExactGuesses: Double {
-        locations.isEmpty ? 0 : locations.reduce(0) { $0 + 1 / Double(max($1.k, 1)) } / Double(locations.count)
     }
 
     /// East-north metres from a true position to a displayed one, as the mask measures offsets.

@@ -38,21 +38,28 @@ public enum PrivacyReport {
         w.element("h1", text: "Anonymity of the displayed positions")
         w.element("p", text: "\(request.input): \(rule). For each location, k is the number of locations whose true position "
                   + "lies in the ring of admissible offsets around its displayed point: an attacker who knows every building "
-                  + "must choose among them.")
+                  + "must choose among them, and comes within 30 m of the truth by naming the spot that holds the most of them.")
         w.element("p", text: PrivacyAuditRun.summary(audit, target: K))
         w.element("h2", text: "Distribution of k")
         w.raw(histogram(audit, target: K))
         w.element("h2", text: "Displayed points by k")
+        w.element("p", text: "Red: alone in its ring. Orange: not anonymous at K = \(K) (fewer than \(K) locations, or a 30 m spot "
+                  + "holding more than 1/\(K) of them). Blue: anonymous at K.")
         w.raw(map(audit, target: K))
         w.close()
         w.close()
         return w.finish()
     }
 
-    /// The colours of k = 1, 1 < k < K, k ≥ K.
+    /// The colours of k = 1, not anonymous at K, anonymous at K.
     static let colours = ["#d7301f", "#fc8d59", "#3182bd"]
 
     static func colour(_ k: Int, _ K: Int) -> String { k <= 1 ? colours[0] : k < K ? colours[1] : colours[2] }
+
+    /// Whether a location's ring is anonymous at K (`AnonymityAudit.share(notAnonymousAt:)`).
+    static func colour(_ l: AnonymityAudit.Location, _ K: Int) -> String {
+        l.k <= 1 ? colours[0] : l.largestSpot * K > l.k ? colours[1] : colours[2]
+    }
 
     /// Bars of the number of locations at k = 1 … 19 and 20 or more.
     static func histogram(_ audit: AnonymityAudit, target K: Int) -> String {
@@ -97,10 +104,10 @@ public enum PrivacyReport {
         svg.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "width": svgNumber(w), "height": svgNumber(h),
                          "viewBox": "0 0 \(svgNumber(w)) \(svgNumber(h))"])
         svg.empty("rect", ["width": svgNumber(w), "height": svgNumber(h), "fill": "#f7f7f7"])
-        let order = pts.indices.sorted { (min(pts[$0].k, K), $0) > (min(pts[$1].k, K), $1) }
-        for i in order {
+        let rank = pts.map { colours.firstIndex(of: colour($0, K))! }
+        for i in pts.indices.sorted(by: { (rank[$0], $0) > (rank[$1], $1) }) {
             svg.empty("circle", ["cx": svgNumber(10 + (xs[i] - x0) * scale), "cy": svgNumber(10 + (ys[i] - y0) * scale),
-                                 "r": pts[i].k < K ? "2.2" : "1.4", "fill": colour(pts[i].k, K)])
+                                 "r": rank[i] < 2 ? "2.2" : "1.4", "fill": colours[rank[i]]])
         }
         svg.close()
         return svg.finish()

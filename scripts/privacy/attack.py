@@ -8,7 +8,7 @@ builds the pins at zoom 22 with `geocluster pins --leaves` (where every location
 building or listing pin) and reads only that GeoJSON. For each displayed point it lists the
 buildings that lie in the point's ring of admissible offsets (min..max offset, or the ring the
 public --min-anonymity rule gives the point: the first of the radii max, max*sqrt(2), ..., cap
-holding K buildings) and names one: the candidate with the most candidates within 30 m of it
+holding K buildings with no 30 m spot holding more than 1/K of them) and names one: the candidate with the most candidates within 30 m of it
 (the likeliest 30 m spot when every candidate is equally likely), ties to the one nearest the
 displayed point. Its guess is scored against the truth through the listing ids the pins carry
 (the only use of the truth besides the registry).
@@ -104,17 +104,27 @@ class Registry:
         return near[keep], d[keep]
 
 
+def spot_counts(registry, cand, spot):
+    """For each candidate, the candidates within `spot` metres of it (itself counted)."""
+    xy = np.column_stack([registry.lon[cand] * registry.m_lon[cand], registry.lat[cand] * registry.m_lat[cand]])
+    return cKDTree(xy).query_ball_point(xy, spot, return_length=True)
+
+
 def attack(registry, lon, lat, radii, args):
-    """The candidates of a displayed point and the attacker's guess (an index into the registry)."""
-    K = args.min_anonymity or 1
+    """The candidates of a displayed point and the attacker's guess (an index into the registry).
+
+    The public ring is the first of `radii` that is anonymous at K: at least K buildings, and
+    no 30 m spot around one of them holding more than 1/K of them (the --min-anonymity rule)."""
+    K = args.min_anonymity
     for s, outer in enumerate(radii):
         cand, dist = registry.ring(lon, lat, args.min_offset, outer)
-        if len(cand) >= K or s == len(radii) - 1:
+        if not K or s == len(radii) - 1:
+            break
+        if len(cand) >= K and spot_counts(registry, cand, args.spot).max() <= len(cand) // K:
             break
     if len(cand) == 0:
         return cand, None
-    xy = np.column_stack([registry.lon[cand] * registry.m_lon[cand], registry.lat[cand] * registry.m_lat[cand]])
-    close = cKDTree(xy).query_ball_point(xy, 30.0, return_length=True)
+    close = spot_counts(registry, cand, 30.0)
     best = np.flatnonzero(close == close.max())
     return cand, cand[best[np.argmin(dist[best])]]
 
@@ -128,6 +138,7 @@ def main():
     ap.add_argument("--max-offset", type=float, default=80)
     ap.add_argument("--min-anonymity", type=int, default=0)
     ap.add_argument("--anonymity-cap", type=float, default=1500)
+    ap.add_argument("--anonymity-spot", dest="spot", type=float, default=30, help="the rule's spot radius, metres")
     ap.add_argument("--location-column", default="building_id")
     ap.add_argument("--sample", type=int, default=20000, help="attack at most this many locations (seeded sample)")
     ap.add_argument("--seed", type=int, default=1)

@@ -42,14 +42,14 @@ public enum PrivacyAuditRun {
                                   threads: request.threads)
     }
 
-    /// The audit's headline, one line: locations, median k, share below the target, the
-    /// displacement it costs.
+    /// The audit's headline, one line: locations, median k, the shares alone and not anonymous
+    /// at the target, the attacker's expected success, the displacement it costs.
     public static func summary(_ audit: AnonymityAudit, target: Int) -> String {
         let L = audit.locations.count
-        let below = audit.share(kBelow: target), alone = audit.share(kBelow: 2)
-        var line = "\(L) locations: median k \(audit.medianK), k < \(target) for \(percent(below)), "
-            + "k = 1 (alone in its ring) for \(percent(alone)); an attacker naming one location of each ring "
-            + "names \(percent(audit.expectedExactGuesses)) exactly (expected); displacement median "
+        var line = "\(L) locations: median k \(audit.medianK), k = 1 (alone in its ring) for \(percent(audit.share(kBelow: 2))), "
+            + "not anonymous at K = \(target) (fewer than \(target), or a 30 m spot holding more than 1/\(target) of them) for "
+            + "\(percent(audit.share(notAnonymousAt: target))); a registry attacker naming the fullest 30 m spot of each ring is "
+            + "right for \(percent(audit.expectedSpotGuesses)) (expected); displacement median "
             + "\(FormatNumber.trimmed(audit.medianDisplacement, decimals: 0)) m, 90th percentile \(FormatNumber.trimmed(audit.displacement90, decimals: 0)) m"
         if audit.outsideOwnRing > 0 {
             line += "; \(audit.outsideOwnRing) stored positions lie outside the ring these offsets give (drawn with other settings)"
@@ -59,23 +59,25 @@ public enum PrivacyAuditRun {
 
     static func percent(_ share: Double) -> String { FormatNumber.fixed(100 * share, decimals: 1) + " %" }
 
-    /// The audit as CSV: one line per location (displayed position, k, ring radius, listings).
+    /// The audit as CSV: one line per location (displayed position, k, the fullest 30 m spot,
+    /// ring radius, listings).
     public static func csv(_ audit: AnonymityAudit) -> String {
-        var out = "longitude,latitude,k,ring_m,listings\n"
+        var out = "longitude,latitude,k,largest_spot,ring_m,listings\n"
         for l in audit.locations {
-            out += "\(FormatNumber.trimmed(l.longitude, decimals: 7)),\(FormatNumber.trimmed(l.latitude, decimals: 7)),\(l.k),"
+            out += "\(FormatNumber.trimmed(l.longitude, decimals: 7)),\(FormatNumber.trimmed(l.latitude, decimals: 7)),\(l.k),\(l.largestSpot),"
                 + "\(FormatNumber.trimmed(l.ringRadius, decimals: 1)),\(l.listings)\n"
         }
         return out
     }
 
     /// The audit as a GeoJSON FeatureCollection of displayed points (properties k, ring_m,
-    /// ring_inner_m, listings).
+    /// largest_spot, ring_inner_m, listings).
     public static func writeGeoJSON(_ audit: AnonymityAudit, to path: String) throws {
         var writer = try GeoJSONWriter(path: path)
         for l in audit.locations {
             writer.beginFeature(lon: l.longitude, lat: l.latitude, decimals: 7)
             writer.property("k", l.k)
+            writer.property("largest_spot", l.largestSpot)
             writer.property("ring_m", l.ringRadius, decimals: 1)
             writer.property("ring_inner_m", audit.minDistance, decimals: 1)
             writer.property("listings", l.listings)
