@@ -101,9 +101,9 @@ struct ClusterCommand: ParsableCommand {
                     try record.file.writeRows(appending: record.appendedColumns, to: output, options: inputOptions.readOptions)
                 } else if let positions {
                     try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.xOrLongitude,
-                                                  latitudes: positions.coordinates.yOrLatitude)
+                                                  latitudes: positions.coordinates.yOrLatitude, idName: idName(record.file))
                 } else {
-                    try record.writeLabels(to: output, threads: runOptions.threads)
+                    try record.writeLabels(to: output, threads: runOptions.threads, idName: idName(record.file))
                 }
                 if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
@@ -111,6 +111,14 @@ struct ClusterCommand: ParsableCommand {
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")
             if timings { report(clock) }
         }
+    }
+
+    /// The labels' id column: the input's own name for the `--id-column` it was given (as its
+    /// header spells it), else `id`.
+    private func idName(_ file: PointFile) -> String {
+        guard let given = inputOptions.idColumn else { return "id" }
+        let wanted = given.trimmingWhitespace().lowercased()
+        return file.header.lazy.map { $0.trimmingWhitespace() }.first { $0.lowercased() == wanted } ?? given
     }
 
     /// The longitude/latitude of the rows clustered, for GeoJSON output.
