@@ -23,17 +23,38 @@ struct TextInterner {
     var firstLines: [Int] = []
     var rows: [Int32] = []
 
+    /// The numbers of the values written as plain integers from -1 to 65534 ("7", not "07",
+    /// "+7" or "7.0"), by value + 1 (-1: not seen yet): a cluster output's labels are numbered
+    /// without building a string per row.
+    private var small = [Int32](repeating: -1, count: 1 << 16)
+
     mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         var lo = 0, hi = bytes.count
         while lo < hi && bytes[lo] == 0x20 { lo += 1 }
         while hi > lo && bytes[hi - 1] == 0x20 { hi -= 1 }
+        let value = Self.plainInteger(bytes, lo, hi)
+        if let value, small[value + 1] >= 0 { rows.append(small[value + 1]); return }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
         if let code = codes[text] { rows.append(code); return }
         let code = Int32(texts.count)
         codes[text] = code
+        if let value { small[value + 1] = code }
         texts.append(text)
         firstLines.append(line)
         rows.append(code)
+    }
+
+    /// The value of `b[lo..<hi]` when it is "-1" or a number from 0 to 65534 written without
+    /// a sign, leading zero or fraction (the one text of its value); else nil.
+    private static func plainInteger(_ b: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> Int? {
+        if hi - lo == 2 && b[lo] == 0x2D && b[lo + 1] == 0x31 { return -1 }
+        guard hi > lo, hi - lo <= 5, b[lo] != 0x30 || hi - lo == 1 else { return nil }
+        var v = 0
+        for i in lo..<hi {
+            guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+            v = v * 10 + Int(b[i] - 0x30)
+        }
+        return v < (1 << 16) - 1 ? v : nil
     }
 
     /// `text` without the spaces around it.
