@@ -17,7 +17,8 @@ struct ClusterCommand: ParsableCommand {
         commandName: "cluster",
         abstract: "Cluster the points of a CSV file with HDBSCAN (or DBSCAN, or a grid) and write one label per row.",
         discussion: """
-            Output has one row per input row, in input order; label -1 is noise. Probabilities are \
+            Output has one row per input row, in input order; label -1 is noise; the id column is \
+            named id, or as the input names its --id-column. Probabilities are \
             scikit-learn's membership strengths, outlier scores the hdbscan library's GLOSH scores.
             --algorithm dbscan (--eps, --min-samples) writes id,label,is_core (is_core 1 or 0), \
             exactly as scikit-learn's DBSCAN (clusters numbered by their first row; as there, a border \
