@@ -27,10 +27,11 @@ extension RunRecord {
 
     /// Writes one row per clustered row, in input order (see `labelColumns`); probabilities and
     /// outlier scores with 10 decimals. Written to a temporary file and renamed into place.
+    /// - Parameter idName: the id column's name (the input's own with `--id-column`).
     /// - Complexity: O(n), the rows formatted on `threads` workers.
-    public func writeLabels(to path: String, threads: Int) throws(DatasetError) {
+    public func writeLabels(to path: String, threads: Int, idName: String = "id") throws(DatasetError) {
         var out = try CSVWriter(path: path)
-        try out.header(labelColumns)
+        try out.header([idName] + labelColumns.dropFirst())
         let file = self.file, labels = self.labels
         let labeling = hdbscan?.labeling, isCore = self.isCore
         try out.writeRows(count: file.count, threads: threads) { out, i in
@@ -75,14 +76,16 @@ extension RunRecord {
     /// Writes the labels as a GeoJSON FeatureCollection of Point features (RFC 7946: longitude,
     /// latitude in WGS 84, 6 decimals ≈ 0.1 m), one per clustered row in input order, with the
     /// label file's columns as properties, so the labels can be dropped on any map.
+    /// - Parameter idName: the id property's name (the input's own with `--id-column`).
     /// - Precondition: one longitude and latitude per clustered row.
-    public func writeLabelsGeoJSON(to path: String, longitudes: [Double], latitudes: [Double]) throws(DatasetError) {
+    public func writeLabelsGeoJSON(to path: String, longitudes: [Double], latitudes: [Double],
+                                   idName: String = "id") throws(DatasetError) {
         precondition(longitudes.count == labels.count && latitudes.count == labels.count, "one position per row")
         var out = try GeoJSONWriter(path: path)
         let labeling = hdbscan?.labeling
         for i in 0..<labels.count {
             out.beginFeature(lon: longitudes[i], lat: latitudes[i], decimals: 6)
-            if file.hasIDColumn { out.property("id", inferring: file.id(i)) } else { out.property("id", i) }
+            if file.hasIDColumn { out.property(idName, inferring: file.id(i)) } else { out.property(idName, i) }
             out.property("label", Int(labels[i]))
             if let labeling {
                 out.property("probability", labeling.probabilities[i], decimals: 10)

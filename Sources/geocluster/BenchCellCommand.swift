@@ -14,9 +14,13 @@ struct BenchCellCommand: ParsableCommand {
     @Argument var input: String
     @Option var method: String
     @Option var parameters: String
-    @Option var threads: Int = 1
+    @Option(parsing: .unconditional) var threads: Int = 1
     @Option var labels: String
     @Option var record: String
+
+    func validate() throws {
+        if threads < 1 { throw ValidationError("--threads \(threads): at least 1") }
+    }
 
     func run() throws {
         let clock = StageClock()

@@ -41,7 +41,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: ArgumentHelp("Your own CSV or GeoJSON file (repeatable); a truth column, if present, is scored against.", valueName: "file"))
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("Scenario sizes, comma-separated: 10k, 100k, 1M, 2.5M or plain numbers.", valueName: "list"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Scenario sizes, comma-separated: 10k, 100k, 1M, 2.5M or plain numbers.", valueName: "list"),
             transform: listOption("--sizes", "a size such as 10k, 100k or 1M", BenchSizes.parse))
     var sizes: [Int] = [10_000, 100_000]
 
@@ -49,20 +49,20 @@ struct BenchCommand: ParsableCommand {
             transform: listOption("--methods", "a method (hdbscan, dbscan, grid)") { Algorithm(rawValue: $0) })
     var methods: [Algorithm] = Algorithm.allCases
 
-    @Option(name: .customLong("repeat"), help: "Repeats of every cell (medians are reported).")
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Repeats of every cell (medians are reported).")
     var repeats: Int = 3
 
-    @Option(help: "Seed of the generated scenarios.")
+    @Option(parsing: .unconditional, help: "Seed of the generated scenarios.")
     var seed: UInt64 = 1
 
-    @Option(help: "Worker threads of each cell (geocluster's and the peers' that take one).")
+    @Option(parsing: .unconditional, help: "Worker threads of each cell (geocluster's and the peers' that take one).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: ArgumentHelp("Python peers, comma-separated: \(Peer.allCases.map(\.rawValue).joined(separator: ", ")) (install them with scripts/peers/install.sh).", valueName: "list"),
             transform: listOption("--peers", "a peer (\(Peer.allCases.map(\.rawValue).joined(separator: ", ")))") { Peer(rawValue: $0) })
     var peers: [Peer] = []
 
-    @Option(help: "Seconds a cell may run before it is killed and recorded as a timeout.")
+    @Option(parsing: .unconditional, help: "Seconds a cell may run before it is killed and recorded as a timeout.")
     var timeout: Double = 600
 
     @Flag(help: "Keep the rows of OUT/runs.csv made from the same dataset contents, parameters and binary; run only the other cells.")
@@ -74,7 +74,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Folder generated scenarios are cached in.")
     var cache: String = "datasets/cache"
 
-    @Option(help: "scikit-learn's HDBSCAN (quadratic) is skipped above this many points.")
+    @Option(parsing: .unconditional, help: "scikit-learn's HDBSCAN (quadratic) is skipped above this many points.")
     var sklearnMaxN: Int = 150_000
 
     @Option(help: "scripts/peers/peer_cell.py (default: found from the working folder or the executable's checkout).")
@@ -83,7 +83,7 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup
     var sweep: SweepOptions
 
-    @Option(help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline, a 40-pixel grid and pysupercluster (pip package pysupercluster-problematy), each in its own process; pins per 390×844 viewport, ARI, overlap rate, build and query times, peak memory in OUT/pins.csv.", valueName: "a-b"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline, a 40-pixel grid and pysupercluster (pip package pysupercluster-problematy), each in its own process; pins per 390×844 viewport, ARI, overlap rate, build and query times, peak memory in OUT/pins.csv.", valueName: "a-b"),
             transform: ZoomRange.parse)
     var pinsZooms: ZoomRange?
 
@@ -97,6 +97,7 @@ struct BenchCommand: ParsableCommand {
         if repeats < 1 { throw ValidationError("--repeat must be at least 1") }
         if threads < 1 { throw ValidationError("--threads must be at least 1") }
         if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a number of seconds > 0") }
+        if sklearnMaxN < 0 { throw ValidationError("--sklearn-max-n \(sklearnMaxN): a number of points, at least 0") }
         if inputs.isEmpty && scenarios?.isEmpty == true { throw ValidationError("--scenarios is empty; name a scenario or give --input") }
         if filters.isActive && !inputs.isEmpty {
             throw ValidationError("--category, --area, --deposit, --rent, --bbox and --within filter the generated scenarios only; give --input a file that holds just the rows you want")

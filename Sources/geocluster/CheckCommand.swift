@@ -51,13 +51,13 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the verdict to this file (the headline and what to do still go to standard output).", valueName: "file"))
     var report: String?
 
-    @Option(name: .customLong("repeat"), help: ArgumentHelp("Interleaved repeats of each timed case (default: the suite's, 15).", valueName: "n"))
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: ArgumentHelp("Interleaved repeats of each timed case (default: the suite's, 15).", valueName: "n"))
     var repeats: Int?
 
     @Option(help: "Folder generated scenarios are cached in.")
     var cache = "datasets/cache"
 
-    @Option(help: "Worker threads of the quality lane (its results are the same for any value).")
+    @Option(parsing: .unconditional, help: "Worker threads of the quality lane (its results are the same for any value).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

@@ -17,7 +17,8 @@ struct ClusterCommand: ParsableCommand {
         commandName: "cluster",
         abstract: "Cluster the points of a CSV file with HDBSCAN (or DBSCAN, or a grid) and write one label per row.",
         discussion: """
-            Output has one row per input row, in input order; label -1 is noise. Probabilities are \
+            Output has one row per input row, in input order; label -1 is noise; the id column is \
+            named id, or as the input names its --id-column. Probabilities are \
             scikit-learn's membership strengths, outlier scores the hdbscan library's GLOSH scores.
             --algorithm dbscan (--eps, --min-samples) writes id,label,is_core (is_core 1 or 0), \
             exactly as scikit-learn's DBSCAN (clusters numbered by their first row; as there, a border \
@@ -101,9 +102,9 @@ struct ClusterCommand: ParsableCommand {
                     try record.file.writeRows(appending: record.appendedColumns, to: output, options: inputOptions.readOptions)
                 } else if let positions {
                     try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.xOrLongitude,
-                                                  latitudes: positions.coordinates.yOrLatitude)
+                                                  latitudes: positions.coordinates.yOrLatitude, idName: idName(record.file))
                 } else {
-                    try record.writeLabels(to: output, threads: runOptions.threads)
+                    try record.writeLabels(to: output, threads: runOptions.threads, idName: idName(record.file))
                 }
                 if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
@@ -111,6 +112,14 @@ struct ClusterCommand: ParsableCommand {
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")
             if timings { report(clock) }
         }
+    }
+
+    /// The labels' id column: the input's own name for the `--id-column` it was given (as its
+    /// header spells it), else `id`.
+    private func idName(_ file: PointFile) -> String {
+        guard let given = inputOptions.idColumn else { return "id" }
+        let wanted = given.trimmingWhitespace().lowercased()
+        return file.header.lazy.map { $0.trimmingWhitespace() }.first { $0.lowercased() == wanted } ?? given
     }
 
     /// The longitude/latitude of the rows clustered, for GeoJSON output.

@@ -15,7 +15,7 @@ struct FilterOptions: ParsableArguments {
     @OptionGroup
     var attributes: AttributeFilterOptions
 
-    @Option(help: ArgumentHelp("Keep points inside minLon,minLat,maxLon,maxLat (degrees, edges included).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep points inside minLon,minLat,maxLon,maxLat (degrees, edges included).",
                                valueName: "box"),
             transform: { text in try usage { () throws(DatasetError) in try BoundingBox.parse(text) } })
     var bbox: BoundingBox?
@@ -54,16 +54,16 @@ struct AttributeFilterOptions: ParsableArguments {
             transform: { text in try usage { () throws(DatasetError) in try ListingFilter.parseCategories(text) } })
     var category: CategorySet?
 
-    @Option(help: ArgumentHelp("Keep area_m2 in MIN..MAX square metres; either end may be open (..50, 100..).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep area_m2 in MIN..MAX square metres; either end may be open (..50, 100..).",
                                valueName: "range"),
             transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--area") } })
     var area: ValueRange?
 
-    @Option(help: ArgumentHelp("Keep deposit in MIN..MAX (units of 10,000 KRW).", valueName: "range"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep deposit in MIN..MAX (units of 10,000 KRW).", valueName: "range"),
             transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--deposit") } })
     var deposit: ValueRange?
 
-    @Option(help: ArgumentHelp("Keep monthly_rent in MIN..MAX (units of 10,000 KRW; jeonse rent is 0).", valueName: "range"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep monthly_rent in MIN..MAX (units of 10,000 KRW; jeonse rent is 0).", valueName: "range"),
             transform: { text in try usage { () throws(DatasetError) in try ValueRange.parse(text, option: "--rent") } })
     var rent: ValueRange?
 

@@ -30,10 +30,10 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "The scenario to generate (see above).")
     var scenario: Scenario = .seoul
 
-    @Option(help: "Number of listings to generate (at least 1); filters then drop some.")
+    @Option(parsing: .unconditional, help: "Number of listings to generate (at least 1); filters then drop some.")
     var count: Int = 10_000
 
-    @Option(help: "Seed: any integer from 0 to 2^64-1.")
+    @Option(parsing: .unconditional, help: "Seed: any integer from 0 to 2^64-1.")
     var seed: UInt64 = 1
 
     @Option(name: .shortAndLong, help: "Output file: .csv, .geojson or .json (written whole or not at all), or - for CSV on standard output.")

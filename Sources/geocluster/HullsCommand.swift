@@ -41,10 +41,10 @@ struct HullsCommand: ParsableCommand {
     @OptionGroup(title: "Points outlined")
     var outlined: OutlineOptions
 
-    @Option(help: "Concave hull ratio in [0, 1]: 1 is the convex hull, smaller follows the points more closely.")
+    @Option(parsing: .unconditional, help: "Concave hull ratio in [0, 1]: 1 is the convex hull, smaller follows the points more closely.")
     var ratio: Double = GeometryContext.defaultConcaveRatio
 
-    @Option(help: "How many of the largest clusters to list on standard output.")
+    @Option(parsing: .unconditional, help: "How many of the largest clusters to list on standard output.")
     var top: Int = 10
 
     @Option(name: .shortAndLong, help: "Output GeoJSON file (.geojson or .json; - for standard output).")
@@ -66,7 +66,7 @@ struct HullsCommand: ParsableCommand {
     func run() throws {
         try reportingErrors(input: input) {
             let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
-            let (labelFile, outlining) = try outlined.labels(labels)
+            let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
             let (rows, projection) = try GeometryContext().clusterHulls(
                 longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,

@@ -40,14 +40,14 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Labels written by `geocluster cluster` (id,label,…; CSV or GeoJSON).")
     var labels: String?
 
-    @Option(help: ArgumentHelp("Draw the map pins of this zoom level (0–22) instead of --labels' clusters.", valueName: "z"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw the map pins of this zoom level (0–22) instead of --labels' clusters.", valueName: "z"))
     var zoom: Double?
 
-    @Option(help: ArgumentHelp("With --zoom: the part shown, minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --zoom: the part shown, minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),
             transform: { text in try usage { () throws(DatasetError) in try BoundingBox.parse(text) } })
     var bbox: BoundingBox?
 
-    @Option(help: ArgumentHelp("With --zoom: the pins' merge threshold in pixels.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --zoom: the pins' merge threshold in pixels.", valueName: "px"))
     var radius: Double = 40
 
     @OptionGroup(title: "With --zoom: privacy and locations")
@@ -65,7 +65,7 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Cluster outline: concave, convex or none.")
     var hull: HullChoice = .concave
 
-    @Option(help: "Concave hull ratio in [0, 1] (with --hull concave): smaller follows the points more closely.")
+    @Option(parsing: .unconditional, help: "Concave hull ratio in [0, 1] (with --hull concave): smaller follows the points more closely.")
     var ratio: Double = GeometryContext.defaultConcaveRatio
 
     @Option(help: "CRS the hulls are computed in: auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 for Korea).")
@@ -95,7 +95,7 @@ struct MapCommand: ParsableCommand {
         let labels = labels!
         try reportingErrors(input: input) {
             let file = try inputOptions.readPoints(input, prefer: .lonlat, output: output)
-            let (labelFile, outlining) = try outlined.labels(labels)
+            let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
 

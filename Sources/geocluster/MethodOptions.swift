@@ -238,7 +238,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: "CRS for projecting lat,lon: auto (the UTM zone of the data) or a local metric CRS PROJ knows, e.g. EPSG:5179 for Korea; distances (--eps, --cell-size, --epsilon) must be ground metres in it.")
     var crs: String = "auto"
 
-    @Option(help: "Worker threads (output is identical for any value).")
+    @Option(parsing: .unconditional, help: "Worker threads (output is identical for any value).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

@@ -37,16 +37,16 @@ struct NearbyCommand: ParsableCommand {
     @Argument(help: "Listings: CSV or GeoJSON, as for `pins`.")
     var input: String
 
-    @Option(help: "Latitude of the query point, degrees.")
+    @Option(parsing: .unconditional, help: "Latitude of the query point, degrees.")
     var lat: Double
 
-    @Option(help: "Longitude of the query point, degrees.")
+    @Option(parsing: .unconditional, help: "Longitude of the query point, degrees.")
     var lon: Double
 
-    @Option(help: ArgumentHelp("Search radius: 5km, 800m or metres (at most 1000km).", valueName: "distance"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Search radius: 5km, 800m or metres (at most 1000km).", valueName: "distance"))
     var radius = Distance(metres: 5000)
 
-    @Option(help: "At most this many listings, nearest first.")
+    @Option(parsing: .unconditional, help: "At most this many listings, nearest first.")
     var limit: Int = 100
 
     @Option(name: .shortAndLong, help: "Output file (CSV, or GeoJSON by extension); default: standard output.")

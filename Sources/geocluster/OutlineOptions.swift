@@ -4,7 +4,7 @@ import Datasets
 /// Which points a cluster's outline is drawn around (`hulls`, `map`): all, or only those that
 /// belong firmly, so that a few stray members do not stretch a compact cluster's outline.
 struct OutlineOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Outline only points whose membership probability (the labels' probability column, HDBSCAN) is at least P, in [0, 1].", valueName: "P"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Outline only points whose membership probability (the labels' probability column, HDBSCAN) is at least P, in [0, 1].", valueName: "P"))
     var minProbability: Double?
 
     @Flag(help: "Outline only core points: is_core = 1 (DBSCAN labels), or probability 1 (HDBSCAN labels).")
@@ -16,25 +16,26 @@ struct OutlineOptions: ParsableArguments {
     }
 
     /// The labels at `path`, and which points the outlines go around (nil: all).
+    /// - Parameter idColumn: the input's `--id-column` (`cluster` writes the ids under it).
     /// - Throws: `.missingFilterColumn` naming the flag when the labels lack the column it needs.
-    func labels(_ path: String) throws(DatasetError) -> (LabelFile, [Bool]?) {
+    func labels(_ path: String, idColumn: String? = nil) throws(DatasetError) -> (LabelFile, [Bool]?) {
         guard minProbability != nil || coreOnly else {
-            return (try LabelFile.read(path: path, columns: ["label"], option: "--labels"), nil)
+            return (try LabelFile.read(path: path, columns: ["label"], option: "--labels", idColumn: idColumn), nil)
         }
         if let p = minProbability {
-            let f = try read(path, "probability", for: "--min-probability")
+            let f = try read(path, "probability", for: "--min-probability", idColumn: idColumn)
             return (f, f.values.map { $0 >= p })
         }
-        if let f = try? LabelFile.read(path: path, columns: ["label"], option: "--labels", value: "is_core") {
+        if let f = try? LabelFile.read(path: path, columns: ["label"], option: "--labels", value: "is_core", idColumn: idColumn) {
             return (f, f.values.map { $0 == 1 })
         }
-        let f = try read(path, "probability", for: "--core-only")
+        let f = try read(path, "probability", for: "--core-only", idColumn: idColumn)
         return (f, f.values.map { $0 >= 1 })
     }
 
-    private func read(_ path: String, _ column: String, for flag: String) throws(DatasetError) -> LabelFile {
+    private func read(_ path: String, _ column: String, for flag: String, idColumn: String?) throws(DatasetError) -> LabelFile {
         do {
-            return try LabelFile.read(path: path, columns: ["label"], option: "--labels", value: column)
+            return try LabelFile.read(path: path, columns: ["label"], option: "--labels", value: column, idColumn: idColumn)
         } catch .missingColumns(let file, _, let found) {
             throw .missingFilterColumn(path: file, option: flag, wanted: column, found: found)
         }

@@ -11,7 +11,7 @@ struct PinKeyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Secret key of the privacy mask: a file of 64 hexadecimal digits written by `geocluster pins-key -o FILE` (or set \(PinsKeyFile.environmentVariable) to the digits). Every location is shown 30–80 m from its true position in a direction only this key predicts. Keep it, and never change it once pins are published.", valueName: "file"))
     var keyFile: String?
 
-    @Option(help: ArgumentHelp("INSECURE, for tests only: a mask key made from this integer, which anyone can guess (a warning is printed on every run).", valueName: "n", visibility: .hidden))
+    @Option(parsing: .unconditional, help: ArgumentHelp("INSECURE, for tests only: a mask key made from this integer, which anyone can guess (a warning is printed on every run).", valueName: "n", visibility: .hidden))
     var insecureTestSeed: UInt64?
 
     func validate() throws {
@@ -59,10 +59,10 @@ struct PinSourceOptions: ParsableArguments {
     @Flag(help: "Use a mask file made with another key or offset range: its stored positions stay, new locations are drawn with this key and these offsets.")
     var remask = false
 
-    @Option(help: ArgumentHelp("Smallest displacement of the privacy mask, metres (at least \(Int(PrivacyMask.minimumDistance))).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Smallest displacement of the privacy mask, metres (at least \(Int(PrivacyMask.minimumDistance))).", valueName: "metres"))
     var minOffset: Double = 30
 
-    @Option(help: ArgumentHelp("Largest displacement of the privacy mask, metres (at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Largest displacement of the privacy mask, metres (at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
     var maxOffset: Double = 80
 
     @Option(help: ArgumentHelp("k-anonymity: grow a location's ring of offsets (by √2 steps up to --anonymity-cap) until at least K locations' true positions lie in the ring around its displayed point, so an attacker who knows every building must choose among K. Needs --mask (each ring depends on the other locations).", valueName: "K"))
@@ -74,7 +74,7 @@ struct PinSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location: one building pin, one displacement. Default: building_id when the file has it, else the true coordinate.", valueName: "name"))
     var locationColumn: String?
 
-    @Option(help: ArgumentHelp("How far apart, in metres, the listings of one location (building id) may lie; a building id whose listings lie farther apart, or an empty one, is refused naming its lines (or dropped with --skip-bad-rows).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far apart, in metres, the listings of one location (building id) may lie; a building id whose listings lie farther apart, or an empty one, is refused naming its lines (or dropped with --skip-bad-rows).", valueName: "metres"))
     var locationTolerance: Double = PinOptions.defaultLocationTolerance
 
     func validate() throws {

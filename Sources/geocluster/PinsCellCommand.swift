@@ -12,7 +12,7 @@ struct PinsCellCommand: ParsableCommand {
 
     @Argument var input: String
     @Option var implementation: String
-    @Option(transform: ZoomRange.parse) var zooms: ZoomRange
+    @Option(parsing: .unconditional, transform: ZoomRange.parse) var zooms: ZoomRange
     @Option var viewports: String
     @OptionGroup var keyOptions: PinKeyOptions
     @Option var pins: String

@@ -47,20 +47,20 @@ struct PinsCommand: ParsableCommand {
     @Argument(help: "Listings: CSV with lat,lon columns (and optionally id, category, area_m2, deposit, monthly_rent, building_id), or a GeoJSON FeatureCollection of Points with those properties.")
     var input: String
 
-    @Option(help: ArgumentHelp("A zoom level 0–22 (fractions floor: 14.6 is zoom 14).", valueName: "z"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A zoom level 0–22 (fractions floor: 14.6 is zoom 14).", valueName: "z"))
     var zoom: Double?
 
-    @Option(help: ArgumentHelp("A range of zoom levels, e.g. 0-18.", valueName: "a-b"), transform: ZoomRange.parse)
+    @Option(parsing: .unconditional, help: ArgumentHelp("A range of zoom levels, e.g. 0-18.", valueName: "a-b"), transform: ZoomRange.parse)
     var zooms: ZoomRange?
 
-    @Option(help: ArgumentHelp("Only pins whose centroid lies in minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only pins whose centroid lies in minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),
             transform: { text in try usage { () throws(DatasetError) in try BoundingBox.parse(text) } })
     var bbox: BoundingBox?
 
-    @Option(help: ArgumentHelp("Merge threshold in pixels (256-pixel tiles): groups closer than this at a zoom are one pin.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Merge threshold in pixels (256-pixel tiles): groups closer than this at a zoom are one pin.", valueName: "px"))
     var radius: Double = 40
 
-    @Option(help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
     var minPoints: Int = 2
 
     @Flag(help: "Add each pin's listing ids (property leaves).")

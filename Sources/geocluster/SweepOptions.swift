@@ -4,23 +4,23 @@ import Harness
 
 /// The parameter lists `bench` sweeps: per method the cross product of its lists is run.
 struct SweepOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("hdbscan: minimum cluster sizes to sweep (default 30).", valueName: "list"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("hdbscan: minimum cluster sizes to sweep (default 30).", valueName: "list"),
             transform: listOption("--min-cluster-size", "a whole number", { Int($0) }))
     var minClusterSize: [Int] = [30]
 
-    @Option(help: ArgumentHelp("hdbscan and dbscan: min samples to sweep (default 15 for hdbscan, 10 for dbscan).", valueName: "list"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("hdbscan and dbscan: min samples to sweep (default 15 for hdbscan, 10 for dbscan).", valueName: "list"),
             transform: listOption("--min-samples", "a whole number", { Int($0) }))
     var minSamples: [Int]?
 
-    @Option(help: ArgumentHelp("dbscan: radii in metres to sweep (default 100).", valueName: "list"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("dbscan: radii in metres to sweep (default 100).", valueName: "list"),
             transform: listOption("--eps", "a distance in metres", { Double($0) }))
     var eps: [Double] = [100]
 
-    @Option(help: ArgumentHelp("grid: cell sizes in metres to sweep (default 250).", valueName: "list"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("grid: cell sizes in metres to sweep (default 250).", valueName: "list"),
             transform: listOption("--cell-size", "a distance in metres", { Double($0) }))
     var cellSize: [Double] = [250]
 
-    @Option(help: ArgumentHelp("grid: min points to sweep (default 10).", valueName: "list"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("grid: min points to sweep (default 10).", valueName: "list"),
             transform: listOption("--min-points", "a whole number", { Int($0) }))
     var minPoints: [Int] = [10]
 

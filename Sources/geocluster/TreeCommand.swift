@@ -47,13 +47,13 @@ struct TreeCommand: ParsableCommand {
     @Option(help: "λ axis: log or linear.")
     var lambdaScale: TreePlotOptions.LambdaScale = .logarithmic
 
-    @Option(help: "Collapse branches narrower than this at their birth, in px.")
+    @Option(parsing: .unconditional, help: "Collapse branches narrower than this at their birth, in px.")
     var minBranchWidth: Double = 2
 
-    @Option(help: "Picture width in px.")
+    @Option(parsing: .unconditional, help: "Picture width in px.")
     var width: Double = 1000
 
-    @Option(help: "Picture height in px.")
+    @Option(parsing: .unconditional, help: "Picture height in px.")
     var height: Double = 700
 
     @Option(help: "Heading of the plot (default: the input file and parameters).")

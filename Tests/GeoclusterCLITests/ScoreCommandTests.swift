@@ -38,7 +38,7 @@ struct ScoreCommandTests {
             let r = try folder.run("score", "--truth", truth, "--truth-column", column, "--labels", "L.csv",
                                    "--noise", "excluded", "--json")
             try #require(r.status == 0, "\(r)")
-            #expect(r.stdout.contains(#""truth": {"path": "T \\ \"1\".csv", "column": "tru\\\"t\th", "rows": 2}"#), "\(r.stdout)")
+            #expect(r.stdout.contains(#""truth": {"path": "T \\ \"1\".csv", "column": "tru\\\"t\th", "rows": 2, "text_labels": false}"#), "\(r.stdout)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
             #expect((object["truth"] as? [String: Any])?["path"] as? String == truth)
             #expect((object["truth"] as? [String: Any])?["column"] as? String == column)

@@ -55,7 +55,7 @@ struct UserDataTests {
         }
     }
 
-    @Test("a Korean semicolon export with trailing empty rows: 위도/경도 found, ids from --id-column, rows appended with labels")
+    @Test("a Korean semicolon export with trailing empty rows: 위도/경도 found, ids from --id-column under its own name, rows appended with labels")
     func koreanSemicolonExport() throws {
         try withTemporaryFolder { folder throws in
             let input = try folder.write(Self.listings(header: ["listing_id", "위도", "경도", "유형"], separator: ";",
@@ -64,7 +64,7 @@ struct UserDataTests {
             try #require(r.status == 0, "\(r)")
             #expect(r.stderr.contains("80 points: 2 clusters, 0 noise"), "\(r)")
             let rows = parseCSV(try folder.read("L.csv"))
-            #expect(rows[0] == ["id", "label", "probability", "outlier_score"])
+            #expect(rows[0] == ["listing_id", "label", "probability", "outlier_score"])
             #expect(rows.count == 81 && rows[1][0] == "L0" && rows[80][0] == "M39")
 
             let a = try folder.run("cluster", input, "--id-column", "listing_id", "--min-cluster-size", "10", "--append", "-o", "A.csv")
