@@ -48,7 +48,7 @@ struct MapCommand: ParsableCommand {
     var bbox: BoundingBox?
 
     @Option(help: ArgumentHelp("With --zoom: the pins' merge threshold in pixels.", valueName: "px"))
-    var radius: Double = 40
+    var radius: Double = PinOptions.defaultRadius
 
     @OptionGroup(title: "With --zoom: privacy and locations")
     var source: PinSourceOptions
