@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "PinsTests", dependencies: ["Pins", "TestSupport"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "Pins", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "Metrics", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Pins", "TestSupport"]),
         .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "Pins", "TestSupport"]),
     ],

@@ -24,7 +24,8 @@ extension Cut {
         var lastList: UnsafeBufferPointer<Disc> { UnsafeBufferPointer(start: last, count: lastCount) }
     }
 
-    /// Merges pins at `zoom` until no two drawn discs overlap.
+    /// Merges pins at `zoom` until no two drawn discs overlap, each pin at most once a round
+    /// (`mergeOverlapping`).
     ///
     /// Discs are found through a grid of `maxDiameter`-pixel cells (two discs overlap only if
     /// their centres are in neighbouring cells): the discs sorted by cell, row by row. The first
@@ -48,25 +49,43 @@ extension Cut {
         for r in dirtyList { state[Int(r)] &= ~Self.dirtyBit }
         dirtyList.removeAll(keepingCapacity: true)
         let everyone = discBuffers.lastList
-        var changed: [Disc] = []
-        var movedList: [Int32] = [], moved: [Disc] = []
+        var changed: [Disc] = [], moved: [Disc] = []
         // Round 0: every pair once, each disc looking forwards in cell order.
         Self.firstRoundPairs(everyone, into: &pairs)
         var round = 0
         while !pairs.isEmpty {
             let changedRoots = mergeOverlapping(&pairs, zoom: zoom)
-            for r in changedRoots { movedAt[Int(r)] = Int8(zoom); movedList.append(r) }
             changed = discs(changedRoots, world: world, cell: cell)
             Self.sortByCell(&changed, scratch: &scratch)
-            movedList = movedList.filter { !isAbsorbed(Int($0)) }
-            moved = discs(movedList, world: world, cell: cell)
-            Self.sortByCell(&moved, scratch: &scratch)
+            moved = movedDiscs(moved, changed: changed, zoom: zoom)
+            for r in changedRoots { movedAt[Int(r)] = Int8(zoom) }
             round += 1
             // Later rounds: the changed pins against the unmoved pins, then against the moved ones.
             pairs.removeAll(keepingCapacity: true)
             laterRoundPairs(changed, everyone: everyone, moved: moved, zoom: zoom, into: &pairs)
         }
         if round > 0 { current = current.filter { !isAbsorbed(Int($0)) } }
+    }
+
+    /// The discs of every pin an overlap merge has moved at `zoom`, sorted by cell: the last
+    /// round's list less the pins absorbed or changed in this round (`mergeOverlapping` marks
+    /// them), merged with the `changed` discs (sorted by cell). A moved pin's disc changes only
+    /// when it merges again, so the list is carried from round to round instead of being
+    /// recomputed: overlap merges take a pin once a round, so a zoom can take many rounds.
+    @inline(__always)
+    func movedDiscs(_ last: [Disc], changed: [Disc], zoom: Int) -> [Disc] {
+        var out: [Disc] = []
+        out.reserveCapacity(last.count + changed.count)
+        let mark = Int8(zoom) - 64
+        var j = 0
+        for d in last {
+            let r = Int(d.root)
+            if isAbsorbed(r) || movedAt[r] == mark { continue }
+            while j < changed.count && changed[j].key < d.key { out.append(changed[j]); j += 1 }
+            out.append(d)
+        }
+        out.append(contentsOf: changed[j...])
+        return out
     }
 
     /// Two overlapping discs: how deep the overlap is (centre distance over the sum of the
@@ -178,17 +197,23 @@ extension Cut {
         }
     }
 
-    /// Merges every overlapping pair (sorting `pairs`), most overlapping first (a chain of
-    /// overlaps joins in one round); returns the roots of the merged pins still current,
-    /// each once: the discs to test again in the next round.
+    /// Merges overlapping pairs (sorting `pairs`), most overlapping first, each pin at most
+    /// once a round: a pair whose pin has merged already in this round is skipped (the merged
+    /// pin is tested again in the next round, with its new disc), so a chain of overlaps does
+    /// not join at once. The first pair always merges, so every round makes progress. Returns
+    /// the roots of the merged pins still current, each once: the discs to test again.
     @inline(__always)
     mutating func mergeOverlapping(_ pairs: inout [OverlapPair], zoom: Int) -> [Int32] {
         pairs.sort { ($0.depth, $0.a, $0.b) < ($1.depth, $1.a, $1.b) }
         var fresh: [Int32] = []
         for p in pairs {
             let ra = find(Int(p.a)), rb = find(Int(p.b))
-            if ra != rb { fresh.append(Int32(merge(ra, rb, zoom: zoom))) }
+            if ra == rb || (state[ra] | state[rb]) & Self.pairedBit != 0 { continue }
+            let r = merge(ra, rb, zoom: zoom)
+            state[r] |= Self.pairedBit
+            fresh.append(Int32(r))
         }
+        for r in fresh { state[Int(r)] &= ~Self.pairedBit }
         var changedRoots: [Int32] = []
         for r in fresh where !isAbsorbed(Int(r)) && movedAt[Int(r)] != Int8(zoom) - 64 {
             movedAt[Int(r)] = Int8(zoom) - 64          // marks "in `changed` already" for this round

@@ -59,7 +59,8 @@ struct Cut {
     /// lists are filtered by this byte rather than by `find`, which read a whole record per pin,
     /// several passes a zoom.
     var state: [UInt8]
-    static let absorbedBit: UInt8 = 1, dirtyBit: UInt8 = 2
+    /// `pairedBit`: the root has merged in the current overlap round (`mergeOverlapping`).
+    static let absorbedBit: UInt8 = 1, dirtyBit: UInt8 = 2, pairedBit: UInt8 = 4
     @inline(__always) func isAbsorbed(_ r: Int) -> Bool { state[r] & Self.absorbedBit != 0 }
     /// The discs of the last zoom's pins, sorted by cell, carried to the next zoom (see
     /// `carryDiscs`), and the roots whose group changed since (merged: their disc moved).

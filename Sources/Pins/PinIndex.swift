@@ -22,10 +22,12 @@
 //       along a road thus becomes several pins of bounded spread, not one long pin whose
 //       centre lies off the data;
 //    b. overlap: pins whose drawn discs would overlap (diameter by `PinOptions.diameter`,
-//       centres at the count-weighted centroid) merge, most overlapping pair first (every
-//       overlapping pair of a round, so a chain of overlaps joins at once), in rounds until
-//       no two discs overlap: the overlap rate at every zoom is 0 by
-//       construction (checked by `overlapRate(zoom:)` and the tests).
+//       centres at the count-weighted centroid) merge in rounds until no two discs overlap:
+//       in a round the overlapping pairs are taken most overlapping first, and a pin merges
+//       at most once (a pair whose pin has merged already waits for the next round, tested
+//       again against the merged pin's new disc), so a chain of overlaps does not join at
+//       once into one pin that the discs did not need. The overlap rate at every zoom is 0
+//       by construction (checked by `overlapRate(zoom:)` and the tests).
 //    Each group that changed at zoom z becomes a new hierarchy node; a group that did not
 //    change keeps its node (and its id) from the zoom above.
 // 4. Order (`nodeRanges`, `rows`, `nodeIDs`, `columns`, PinIndex+Order.swift). A depth-first
@@ -45,15 +47,18 @@ import ClusterCore
 public struct PinOptions: Sendable, Equatable {
     /// The privacy policy; no default (see `PrivacyPolicy`).
     public var privacy: PrivacyPolicy
-    /// Merge threshold in pixels at every zoom (default 40): groups closer than this many
-    /// pixels (single linkage, between their nearest locations) become one pin.
+    /// Merge threshold in pixels at every zoom (default `defaultRadius`, 12.5, half the
+    /// smallest disc): groups closer than this many pixels (single linkage, between their
+    /// nearest locations) become one pin. The threshold only joins what is close; the overlap
+    /// merges decide how coarse a zoom's pins must be, so a larger radius merges more than
+    /// the discs need (docs/pins.md).
     public var radius: Double
     /// Per-zoom thresholds in pixels, overriding `radius` at the zooms given.
     public var radiusByZoom: [Int: Double]
     /// Tile side in pixels (default 256): the world is `tileSize · 2^z` pixels wide at zoom z.
     public var tileSize: Double
     /// Largest spread of a threshold merge, as the diagonal of the group's bounding box in
-    /// pixels at the zoom (default 120, three times `radius`). Overlap merges may exceed it.
+    /// pixels at the zoom (default 120). Overlap merges may exceed it.
     public var maxSpread: Double
     /// Drawn disc diameter of a single listing, in points (default 25).
     public var minDiameter: Double
@@ -77,13 +82,16 @@ public struct PinOptions: Sendable, Equatable {
     /// and a chosen coordinate would move the building, and the move tells the offset.
     public var locationTolerance: Double
 
+    /// The default `radius`, pixels: half of the default `minDiameter`.
+    public static let defaultRadius: Double = 12.5
+
     /// The default `locationTolerance`, metres.
     public static let defaultLocationTolerance: Double = 30
 
     /// The deepest zoom with pins of its own (22). `expansionZoom` may say 23: apart only beyond.
     public static let maxZoom = 22
 
-    public init(privacy: PrivacyPolicy, radius: Double = 40, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
+    public init(privacy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
                 maxSpread: Double = 120, minDiameter: Double = 25, maxDiameter: Double = 50,
                 saturationCount: Int = 1000, minSamples: Int = 1, threads: Int = 1,
                 locationTolerance: Double = PinOptions.defaultLocationTolerance) {

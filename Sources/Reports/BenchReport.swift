@@ -105,7 +105,7 @@ public enum BenchReport {
     public static func pinsTable(_ rows: [PinsRow]) -> String {
         func pad(_ text: String, _ width: Int) -> String { ReportFormat.padded(text, to: width) }
         func c(_ format: String, _ value: Double) -> String { FormatNumber.printf(format, [value]) }
-        var text = pad("\ndataset", 18) + "zoom  implementation  pins/viewport  ARI     overlap  build s   query p50 ms  p99 ms   peak MB\n"
+        var text = pad("\ndataset", 18) + "zoom  implementation  pins/viewport  ARI     ARI vs sc  overlap  build s   query p50 ms  p99 ms   peak MB\n"
         for r in rows {
             let head = pad(r.dataset, 17) + pad(String(r.zoom), 6) + pad(r.implementation, 16)
             guard r.status == .ok else {
@@ -113,8 +113,9 @@ public enum BenchReport {
                 continue
             }
             let ari = r.ari.map { c("%.3f", $0) } ?? "–"
+            let vsSupercluster = r.ariVsSupercluster.map { c("%.3f", $0) } ?? "–"
             let q = r.queryP50.map { c("%8.3f", $0 * 1e3) + "      " + c("%7.3f", (r.queryP99 ?? 0) * 1e3) } ?? "       –           –"
-            text += head + pad(c("%9.1f", r.pinsPerViewport ?? 0), 15) + pad(ari, 8) + pad(c("%6.3f", r.overlap ?? 0), 9)
+            text += head + pad(c("%9.1f", r.pinsPerViewport ?? 0), 15) + pad(ari, 8) + pad(vsSupercluster, 11) + pad(c("%6.3f", r.overlap ?? 0), 9)
                 + pad(c("%7.3f", r.buildSeconds ?? 0), 10) + q + c("%9.0f", r.peakMegabytes ?? 0) + "\n"
         }
         return text

@@ -92,7 +92,7 @@ public struct PinsMapRequest {
     /// The SVG file (written whole or not at all).
     public var output: String
 
-    public init(input: String, source: PinSourceSettings, zoom: Double, bbox: BoundingBox? = nil, radius: Double = 40,
+    public init(input: String, source: PinSourceSettings, zoom: Double, bbox: BoundingBox? = nil, radius: Double = PinOptions.defaultRadius,
                 title: String? = nil, output: String) {
         self.input = input; self.source = source; self.zoom = zoom; self.bbox = bbox; self.radius = radius
         self.title = title; self.output = output

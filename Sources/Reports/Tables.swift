@@ -168,6 +168,7 @@ public enum BenchTables {
             C("pins", "pins", .none, "pins at this zoom over the whole dataset", { $0.pins.map { .integer($0) } ?? .empty }),
             C("pins_per_viewport", "pins", .none, "mean pins in a 390 × 844 pt phone viewport, over \(PinsRow.viewportsPerZoom) viewports per zoom centred on random listings (the same for every implementation)", { n($0.pinsPerViewport, 1) }),
             C("ari", "", .higher, "adjusted Rand index of each listing's pin at this zoom against the truth column", { n($0.ari, 4) }),
+            C("ari_vs_supercluster", "", .none, "adjusted Rand index of each listing's pin at this zoom against its pin in the supercluster baseline at the same zoom (1 for supercluster itself; empty when either did not finish): how alike the groupings are, not a quality score", { n($0.ariVsSupercluster, 4) }),
             C("overlap_rate", "", .lower, "share of this zoom's pins whose discs, drawn 25–50 pt by the square root of the count (PinIndex's rule, for every implementation), overlap another's", { n($0.overlap, 4) }),
             C("build_s", "s", .lower, "building the index, every zoom at once (pinindex, supercluster, pysupercluster), or this zoom's binning (grid)", { n($0.buildSeconds, 4) }),
             C("query_p50_ms", "ms", .lower, "median time of one viewport query at this zoom (pysupercluster: its getClusters called from Python; empty for grid)", { n($0.queryP50.map { $0 * 1e3 }, 3) }),

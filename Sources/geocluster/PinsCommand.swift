@@ -58,7 +58,7 @@ struct PinsCommand: ParsableCommand {
     var bbox: BoundingBox?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Merge threshold in pixels (256-pixel tiles): groups closer than this at a zoom are one pin.", valueName: "px"))
-    var radius: Double = 40
+    var radius: Double = PinOptions.defaultRadius
 
     @Option(parsing: .unconditional, help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
     var minPoints: Int = 2

@@ -78,6 +78,9 @@ struct BenchCommandTests {
                 #expect(row["dataset"] == "seoul-2k" && (11...14).contains(Int(row["zoom"]!)!) && row["status"] == "ok")
                 let ari = try #require(Double(row["ari"]!))
                 #expect(ari >= -1 && ari <= 1)
+                let vsSupercluster = try #require(Double(row["ari_vs_supercluster"]!))
+                #expect(vsSupercluster >= -1 && vsSupercluster <= 1)
+                if row["implementation"] == "supercluster" { #expect(row["ari_vs_supercluster"] == "1.0000") }
                 #expect(Double(row["pins_per_viewport"]!)! > 0 && Int(row["pins"]!)! > 0)
                 // Its own process's peak memory: a Swift process reading 2k listings, far below a GB.
                 let peak = try #require(Double(row["peak_mb"]!))
@@ -93,6 +96,7 @@ struct BenchCommandTests {
             for (py, swift) in zip(rows.filter { $0["implementation"] == "pysupercluster" }, baseline) {
                 if py["status"] == "ok" {
                     #expect(py["zoom"] == swift["zoom"] && py["pins"] == swift["pins"] && py["ari"] == swift["ari"]
+                            && py["ari_vs_supercluster"] == "1.0000"
                             && py["overlap_rate"] == swift["overlap_rate"] && py["pins_per_viewport"] == swift["pins_per_viewport"], "\(py) vs \(swift)")
                     #expect(!py["build_s"]!.isEmpty && !py["query_p99_ms"]!.isEmpty && !py["peak_mb"]!.isEmpty && !py["version"]!.isEmpty)
                 } else {

@@ -1,6 +1,7 @@
 import Datasets
 import Foundation
 @testable import Harness
+import Metrics
 import Pins
 import TestSupport
 import Testing
@@ -148,7 +149,64 @@ struct PinsGlueTests {
             #expect(rows.count == PinsComparison.implementations.count * 2)
             #expect(rows.filter { $0.implementation != "pysupercluster" }.allSatisfy { $0.status == .error && $0.error.hasPrefix("could not start") })
             #expect(rows.filter { $0.implementation == "pysupercluster" }.allSatisfy { $0.status == .unavailable })
+            #expect(rows.allSatisfy { $0.ariVsSupercluster == nil }, "no supercluster labels: nothing to compare with")
             #expect(PinsComparison.percentile([3, 1, 2, 4], 0.5) == 3)
+        }
+    }
+
+    @Test("ARI against supercluster: 1 for supercluster and for the same grouping under other labels, the ARI otherwise, nil without labels")
+    func agreementWithSupercluster() {
+        var rows = [10, 11, 12].map { PinsRow(dataset: "d", implementation: "supercluster", zoom: $0) }
+            + [10, 11, 12].map { PinsRow(dataset: "d", implementation: "pinindex", zoom: $0) }
+            + [PinsRow(dataset: "d", implementation: "grid", zoom: 10, status: .error, error: "failed")]
+        let reference: [Int: [Int32]] = [10: [0, 0, 0, 1, 1, 1], 11: [0, 1, 2, 3, 4, 5]]
+        PinsComparison.agreement(&rows, implementation: "supercluster", labels: reference, reference: reference)
+        // Zoom 10: the same partition under other numbers. Zoom 11: the reference is all
+        // singletons and the pins pair up (no pair together in both: 0). Zoom 12: no reference.
+        PinsComparison.agreement(&rows, implementation: "pinindex",
+                                 labels: [10: [7, 7, 7, 3, 3, 3], 11: [0, 0, 1, 1, 2, 2], 12: [0, 0, 0, 0, 0, 0]], reference: reference)
+        #expect(rows[0].ariVsSupercluster == 1 && rows[1].ariVsSupercluster == 1 && rows[2].ariVsSupercluster == nil)
+        #expect(rows[3].ariVsSupercluster == 1)
+        #expect(rows[4].ariVsSupercluster == 0)
+        #expect(rows[5].ariVsSupercluster == nil && rows[6].ariVsSupercluster == nil)
+        // One pin split in two: 4 pairs together in both, 6 and 4 pairs together in each of
+        // 15, expected 6 · 4 / 15 = 1.6, so ARI = (4 − 1.6) / ((6 + 4) / 2 − 1.6) = 12/17.
+        PinsComparison.agreement(&rows, implementation: "pinindex", labels: [10: [0, 0, 0, 1, 1, 2]], reference: reference)
+        #expect(abs(rows[3].ariVsSupercluster! - 12.0 / 17.0) < 1e-12)
+    }
+
+    @Test("the comparison reads each finished cell's labels and scores it against supercluster's at every zoom")
+    func scoredAgainstSupercluster() throws {
+        try withTemporaryFolder { folder in
+            let n = 160
+            let path = try folder.write(Self.listingsCSV(n), to: "l.csv")
+            let file = try ListingFile.read(path: path, locationColumn: nil, required: false)
+            let viewports = try folder.write(PinsComparison.viewportsCSV(longitudes: file.longitudes, latitudes: file.latitudes,
+                                                                         zooms: 9...12, seed: 3), to: "viewports.csv")
+            var rows: [PinsRow] = []
+            var labels: [String: [Int32]] = [:]
+            for implementation in ["pinindex", "supercluster"] {
+                let cell = PinsComparison.ImplementationRun(dataset: "d", implementation: implementation, zooms: 9...12,
+                                                            folder: folder.path(implementation), count: n, truth: nil)
+                try FileManager.default.createDirectory(atPath: cell.folder, withIntermediateDirectories: true)
+                let request = PinsCellRequest(input: path, implementation: implementation, zooms: 9...12, viewports: viewports,
+                                              key: .insecureTestKey(seed: 3), pins: cell.pins, labels: cell.labels, report: cell.report, version: "test")
+                let report = try PinsCell.run(request)
+                rows += try cell.score(report, try #require(report.zooms))
+                labels[implementation] = try PinsComparison.readLabels(cell.labels, count: n, blocks: 4)
+            }
+            rows.append(PinsRow(dataset: "d", implementation: "grid", zoom: 9, status: .timeout))
+            PinsComparison.scoreAgainstSupercluster(&rows, folder: folder.path, count: n)
+            for (k, zoom) in (9...12).enumerated() {
+                let own = Array(labels["pinindex"]![(k * n)..<((k + 1) * n)])
+                let base = Array(labels["supercluster"]![(k * n)..<((k + 1) * n)])
+                let expected = try ContingencyTable(truth: base, predicted: own).adjustedRandIndex()
+                #expect(rows.first { $0.implementation == "pinindex" && $0.zoom == zoom }?.ariVsSupercluster == expected)
+                #expect(rows.first { $0.implementation == "supercluster" && $0.zoom == zoom }?.ariVsSupercluster == 1)
+            }
+            #expect(rows.last?.ariVsSupercluster == nil)
+            // Not every zoom the same: the groupings differ somewhere, or the column would say nothing.
+            #expect(rows.contains { $0.implementation == "pinindex" && ($0.ariVsSupercluster ?? 1) < 1 })
         }
     }
 }

@@ -140,6 +140,23 @@ import TestSupport
         #expect(abs(o.diameter(count: 250) - (25 + 25 * (249.0 / 999).squareRoot())) < 1e-12)
     }
 
+    /// Three single listings in a row at zoom 16, 20 and 23 px apart: A–B and B–C overlap
+    /// (25 pt discs), A–C do not. A round merges a pin once, so the deeper overlap A–B merges
+    /// and B–C waits; A+B's disc (25.8 pt, centred 33 px from C) then misses C's. Merging every
+    /// overlapping pair of a round would have made one pin of three.
+    @Test func aChainOfOverlapsMergesOnlyWhatTheDiscsNeed() throws {
+        let world = 256 * pow(2, 16.0)
+        var l = PinListings()
+        for (i, px) in [0.0, 20, 43].enumerated() {
+            l.append(id: Int64(i), longitude: 127 + px / world * 360, latitude: 37.5, category: 0)
+        }
+        let index = try PinIndex(listings: l, options: PinOptions(privacy: .disabled))
+        #expect(try index.pins(zoom: 17).count == 3)
+        #expect(try index.pins(zoom: 16).map(\.count).sorted() == [1, 2])
+        #expect(try index.overlapRate(zoom: 16) == 0)
+        #expect(try index.pins(zoom: 15).count == 1, "10 and 11.5 px apart: within the 12.5 px radius")
+    }
+
     @Test func buildingsAreOnePinAtEveryZoom() throws {
         let s = Self.scenario
         var byKey: [LocationKey: [Int64]] = [:]

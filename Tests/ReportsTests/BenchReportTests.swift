@@ -38,19 +38,19 @@ struct BenchReportTests {
     @Test("the pins table: after an empty line, one line per dataset, zoom and implementation; a failed cell names its error")
     func pinsTable() {
         var ok = PinsRow(dataset: "seoul-1k", implementation: "pinindex", zoom: 12)
-        ok.pinsPerViewport = 41.25; ok.ari = 0.8474; ok.overlap = 0; ok.buildSeconds = 0.0123
+        ok.pinsPerViewport = 41.25; ok.ari = 0.8474; ok.ariVsSupercluster = 0.9412; ok.overlap = 0; ok.buildSeconds = 0.0123
         ok.queryP50 = 0.000_25; ok.queryP99 = 0.001_5; ok.peakMegabytes = 31.4
         var noQueries = ok
-        noQueries.implementation = "grid"; noQueries.queryP50 = nil; noQueries.ari = nil
+        noQueries.implementation = "grid"; noQueries.queryP50 = nil; noQueries.ari = nil; noQueries.ariVsSupercluster = nil
         let failed = PinsRow(dataset: "seoul-1k", implementation: "pysupercluster", zoom: 12, status: .unavailable)
         var failedWithError = failed
         failedWithError.error = "python3 has no pysupercluster"
         let lines = BenchReport.pinsTable([ok, noQueries, failedWithError]).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 6 && lines[0].isEmpty && lines[5].isEmpty, "an empty line, a header, three rows, a final newline")
         #expect(lines[1] == "dataset" + String(repeating: " ", count: 10)
-            + "zoom  implementation  pins/viewport  ARI     overlap  build s   query p50 ms  p99 ms   peak MB")
-        #expect(lines[2] == "seoul-1k         12    pinindex             41.2      0.847    0.000     0.012      0.250        1.500       31")
-        #expect(lines[3].hasSuffix("41.2      –        0.000     0.012          –           –       31"))
+            + "zoom  implementation  pins/viewport  ARI     ARI vs sc  overlap  build s   query p50 ms  p99 ms   peak MB")
+        #expect(lines[2] == "seoul-1k         12    pinindex             41.2      0.847   0.941       0.000     0.012      0.250        1.500       31")
+        #expect(lines[3].hasSuffix("41.2      –       –           0.000     0.012          –           –       31"))
         #expect(lines[4] == "seoul-1k         12    pysupercluster  unavailable: python3 has no pysupercluster")
     }
 

@@ -221,7 +221,7 @@ public struct PinSourceSettings: Sendable {
     }
 
     /// The index options for these settings: `policy` and the location tolerance.
-    public func options(privacy policy: PrivacyPolicy, radius: Double = 40, minSamples: Int = 1) -> PinOptions {
+    public func options(privacy policy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, minSamples: Int = 1) -> PinOptions {
         PinOptions(privacy: policy, radius: radius, minSamples: minSamples, locationTolerance: locationTolerance)
     }
 }

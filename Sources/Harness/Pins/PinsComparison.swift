@@ -11,7 +11,8 @@ import Pins
 /// mask first), the supercluster baseline in Pins (its defaults: radius 40 px of 512-px tiles),
 /// a grid of 40-pixel cells (one pin per occupied cell at its centroid) and the
 /// pysupercluster package (C++ from Python, the same defaults) — scored the same way: pins per
-/// phone viewport (390 × 844 pt), ARI of the zoom's grouping against the truth column, overlap
+/// phone viewport (390 × 844 pt), ARI of the zoom's grouping against the truth column and
+/// against the supercluster baseline's grouping at the zoom, overlap
 /// rate of the discs drawn at 25–50 pt (the PinIndex's size rule for all), build time, viewport
 /// query times and peak memory.
 ///
@@ -97,7 +98,42 @@ public enum PinsComparison {
             try FileManager.default.createDirectory(atPath: cell.folder, withIntermediateDirectories: true)
             rows += cell.run(path: implementation == "pinindex" ? path : displayed, viewports: viewports, setup: setup)
         }
+        scoreAgainstSupercluster(&rows, folder: folder, count: count)
         return rows
+    }
+
+    /// The implementation whose grouping `ariVsSupercluster` compares against.
+    static let reference = "supercluster"
+
+    /// Fills every finished row's `ariVsSupercluster` from the cells' labels files in `folder`
+    /// (`IMPLEMENTATION/labels.i32`, one block of `count` per finished zoom, in the rows'
+    /// order), reading the baseline's file once and the others' one at a time.
+    static func scoreAgainstSupercluster(_ rows: inout [PinsRow], folder: String, count: Int) {
+        func labels(_ implementation: String) -> [Int: [Int32]]? {
+            let zooms = rows.filter { $0.implementation == implementation && $0.status == .ok }.map(\.zoom)
+            guard !zooms.isEmpty,
+                  let all = try? readLabels(folder + "/" + implementation + "/labels.i32", count: count, blocks: zooms.count)
+            else { return nil }
+            var byZoom: [Int: [Int32]] = [:]
+            for (k, z) in zooms.enumerated() { byZoom[z] = Array(all[(k * count)..<((k + 1) * count)]) }
+            return byZoom
+        }
+        guard let reference = labels(Self.reference) else { return }
+        for implementation in Set(rows.map(\.implementation)).sorted() {
+            guard let own = implementation == Self.reference ? reference : labels(implementation) else { continue }
+            agreement(&rows, implementation: implementation, labels: own, reference: reference)
+        }
+    }
+
+    /// Sets `ariVsSupercluster` of `implementation`'s finished rows: the ARI of its labels at the
+    /// row's zoom against `reference`'s at the same zoom (exactly 1 for the reference itself);
+    /// left nil where either has no labels for the zoom.
+    static func agreement(_ rows: inout [PinsRow], implementation: String, labels: [Int: [Int32]], reference: [Int: [Int32]]) {
+        for i in rows.indices where rows[i].implementation == implementation && rows[i].status == .ok {
+            guard let own = labels[rows[i].zoom], let base = reference[rows[i].zoom] else { continue }
+            rows[i].ariVsSupercluster = implementation == Self.reference
+                ? 1 : try? ContingencyTable(truth: base, predicted: own).adjustedRandIndex()
+        }
     }
 
     /// Every listing at its displayed position, as CSV `id,lat,lon` (id: the row).

@@ -106,7 +106,7 @@ public struct PinsRequest {
     public var leaves: Bool
     public var output: String
 
-    public init(input: String, source: PinSourceSettings, radius: Double = 40, minPoints: Int = 2, zooms: [Int],
+    public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minPoints: Int = 2, zooms: [Int],
                 bbox: BoundingBox? = nil, filter: AttributeFilter? = nil, leaves: Bool = false, output: String) {
         self.input = input; self.source = source; self.radius = radius; self.minPoints = minPoints
         self.zooms = zooms; self.bbox = bbox; self.filter = filter; self.leaves = leaves; self.output = output

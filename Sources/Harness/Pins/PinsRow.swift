@@ -25,6 +25,9 @@ public struct PinsRow: Sendable, Equatable {
     public var pinsPerViewport: Double?
     /// ARI of each listing's pin at the zoom against the truth column.
     public var ari: Double?
+    /// ARI of each listing's pin at the zoom against its supercluster baseline pin at the same
+    /// zoom (1 for supercluster itself; nil when either did not finish).
+    public var ariVsSupercluster: Double?
     /// Share of the zoom's pins whose drawn discs (25–50 pt by the square root of the count)
     /// overlap another's.
     public var overlap: Double?
