@@ -83,11 +83,7 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup
     var sweep: SweepOptions
 
-<<<<<<< HEAD
-    @Option(parsing: .unconditional, help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline, a 40-pixel grid and pysupercluster (pip package pysupercluster-problematy), each in its own process; pins per 390×844 viewport, ARI, overlap rate, build and query times, peak memory in OUT/pins.csv.", valueName: "a-b"),
-=======
-    @Option(help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline, a 40-pixel grid and pysupercluster (pip package pysupercluster-problematy), each in its own process; pins per 390×844 viewport, ARI against the truth and against supercluster's grouping, overlap rate, build and query times, peak memory in OUT/pins.csv.", valueName: "a-b"),
->>>>>>> wip-zooms
+    @Option(parsing: .unconditional, help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline, a 40-pixel grid and pysupercluster (pip package pysupercluster-problematy), each in its own process; pins per 390×844 viewport, ARI against the truth and against supercluster's grouping, overlap rate, build and query times, peak memory in OUT/pins.csv.", valueName: "a-b"),
             transform: ZoomRange.parse)
     var pinsZooms: ZoomRange?
 

@@ -47,13 +47,8 @@ struct MapCommand: ParsableCommand {
             transform: { text in try usage { () throws(DatasetError) in try BoundingBox.parse(text) } })
     var bbox: BoundingBox?
 
-<<<<<<< HEAD
     @Option(parsing: .unconditional, help: ArgumentHelp("With --zoom: the pins' merge threshold in pixels.", valueName: "px"))
-    var radius: Double = 40
-=======
-    @Option(help: ArgumentHelp("With --zoom: the pins' merge threshold in pixels.", valueName: "px"))
     var radius: Double = PinOptions.defaultRadius
->>>>>>> wip-zooms
 
     @OptionGroup(title: "With --zoom: privacy and locations")
     var source: PinSourceOptions

@@ -65,10 +65,10 @@ struct PinSourceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Largest displacement of the privacy mask, metres (at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
     var maxOffset: Double = 80
 
-    @Option(help: ArgumentHelp("k-anonymity: grow a location's ring of offsets (by √2 steps up to --anonymity-cap) until at least K locations' true positions lie in the ring around its displayed point, so an attacker who knows every building must choose among K. Needs --mask (each ring depends on the other locations).", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("k-anonymity: grow a location's ring of offsets (by √2 steps up to --anonymity-cap) until the ring around its displayed point holds the true positions of at least K locations and no 30 m spot holds more than 1/K of them, so an attacker who knows every building comes within 30 m for at most 1 in K. Needs --mask (each ring depends on the other locations).", valueName: "K"))
     var minAnonymity: Int?
 
-    @Option(help: ArgumentHelp("Largest ring of --min-anonymity, metres (default \(Int(AnonymityRule.defaultCap)); above --max-offset, at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Largest ring of --min-anonymity, metres (default \(Int(AnonymityRule.defaultCap)); above --max-offset, at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
     var anonymityCap: Double = AnonymityRule.defaultCap
 
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location: one building pin, one displacement. Default: building_id when the file has it, else the true coordinate.", valueName: "name"))

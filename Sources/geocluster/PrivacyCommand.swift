@@ -13,10 +13,12 @@ struct PrivacyCommand: ParsableCommand {
             Masks the listing file as `pins` would (the same key, offsets, mask file, location \
             column and --min-anonymity), then for every location counts k: the locations whose \
             true position lies in the ring of admissible offsets around its displayed point \
-            (min offset to max offset, or the ring --min-anonymity gives the point). Prints the \
-            median k, the share of locations with k below K, the share alone in their ring and \
+            (min offset to max offset, or the ring --min-anonymity gives the point), and the \
+            most of them within 30 m of one of them (the spot an attacker would name). Prints the \
+            median k, the share alone in their ring, the share not anonymous at K (fewer than K, \
+            or a spot holding more than 1/K), the attacker's expected success within 30 m and \
             the displacement the mask costs; writes one line per location (displayed position, \
-            k, ring radius, listings) as CSV, GeoJSON Points, or an HTML page with the \
+            k, largest spot, ring radius, listings) as CSV, GeoJSON Points, or an HTML page with the \
             distribution of k and a map, by the output's extension. No true coordinate is \
             written. The mask file is read, never written. docs/pins.md, "Privacy model".
             """
@@ -28,10 +30,10 @@ struct PrivacyCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Report file: .csv, .geojson or .html (written whole or not at all).")
     var output: String
 
-    @Option(help: ArgumentHelp("The report's K: the share of locations with k below it is the headline (default: --min-anonymity's K, else 5).", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The report's K: the share of locations not anonymous at it is the headline (default: --min-anonymity's K, else 5).", valueName: "K"))
     var target: Int?
 
-    @Option(help: "Worker threads (the report is the same for any number).")
+    @Option(parsing: .unconditional, help: "Worker threads (the report is the same for any number).")
     var threads: Int = 1
 
     @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")

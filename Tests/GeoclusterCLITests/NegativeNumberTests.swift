@@ -16,7 +16,7 @@ struct NegativeNumberTests {
         "threads", "area", "deposit", "rent", "bbox", "sizes", "repeat", "seed", "timeout", "sklearn-max-n",
         "pins-zooms", "min-probability", "ratio", "top", "count", "min-branch-width", "width", "height", "zoom",
         "zooms", "radius", "insecure-test-seed", "min-offset", "max-offset", "location-tolerance", "lat", "lon",
-        "limit", "noise-label",
+        "limit", "noise-label", "min-anonymity", "anonymity-cap", "target",
     ]
 
     /// Every other option: names, files, choices from a list.
@@ -132,7 +132,18 @@ struct NegativeNumberTests {
             add(command, "min-offset", "-30", rest, 64, "--min-offset -30.0 must be a distance")
             add(command, "max-offset", "-80", rest, 64, "--max-offset -80.0 must be above --min-offset")
             add(command, "location-tolerance", "-5", rest, 64, "--location-tolerance -5.0 must be a distance >= 0")
+            add(command, "min-anonymity", "-5", source + ["--key-file", "k", "--mask", "m"], 64, "--min-anonymity -5 must be 2...")
+            add(command, "anonymity-cap", "-5", rest, 64, "--anonymity-cap -5.0 must be above --max-offset")
         }
+        let privacy = ["a.csv", "--key-file", "k", "-o", "r.csv"]
+        add("privacy", "min-anonymity", "-5", privacy, 64, "--min-anonymity -5 must be 2...")
+        add("privacy", "anonymity-cap", "-5", privacy, 64, "--anonymity-cap -5.0 must be above --max-offset")
+        add("privacy", "min-offset", "-30", privacy, 64, "--min-offset -30.0 must be a distance")
+        add("privacy", "max-offset", "-80", privacy, 64, "--max-offset -80.0 must be above --min-offset")
+        add("privacy", "location-tolerance", "-5", privacy, 64, "--location-tolerance -5.0 must be a distance >= 0")
+        add("privacy", "insecure-test-seed", "-1", ["a.csv", "-o", "r.csv"], 64, "is invalid for '--insecure-test-seed")
+        add("privacy", "target", "-5", privacy, 64, "--target -5 must be at least 2")
+        add("privacy", "threads", "-2", privacy, 64, "--threads must be at least 1")
         for (option, value) in ranges {
             add("cluster", option, value, ["s.csv", "-o", "o.csv"], 0, " of 300 rows")
             add("filter", option, value, ["s.csv", "-o", "f.csv"], 0, " of 300 rows")

@@ -21,12 +21,12 @@ struct PrivacyCommandTests {
             for r in runs { try #require(r.status == 0, "\(r)") }
             let headlines = Set(runs.map { $0.stderr.components(separatedBy: "; wrote")[0] })
             #expect(headlines.count == 1, "the same headline for every format")
-            #expect(runs[0].stderr.contains("locations: median k") && runs[0].stderr.contains("k < 5 for"))
+            #expect(runs[0].stderr.contains("locations: median k") && runs[0].stderr.contains("not anonymous at K = 5"))
             let rows = parseCSV(try folder.read("r.csv"))
-            #expect(rows[0] == ["longitude", "latitude", "k", "ring_m", "listings"])
-            let body = rows.dropFirst().filter { $0.count == 5 }
+            #expect(rows[0] == ["longitude", "latitude", "k", "largest_spot", "ring_m", "listings"])
+            let body = rows.dropFirst().filter { $0.count == 6 }
             let listings = try PinsCommandTests.listings(Self.seoul)
-            #expect(body.reduce(0) { $0 + Int($1[4])! } == listings.count)
+            #expect(body.reduce(0) { $0 + Int($1[5])! } == listings.count)
             let features = try #require(try JSONSerialization.jsonObject(with: folder.data("r.geojson")) as? [String: Any])["features"] as? [[String: Any]]
             #expect(features?.count == body.count)
             // The report's displayed points are the pins' (zoom 22 shows every location on its own).
@@ -36,8 +36,8 @@ struct PrivacyCommandTests {
                 .map { "\(($0.lon * 1e6).rounded()),\(($0.lat * 1e6).rounded())" })
             let reported = Set(body.map { "\((Double($0[0])! * 1e6).rounded()),\((Double($0[1])! * 1e6).rounded())" })
             #expect(shown.count > body.count * 9 / 10 && shown.isSubset(of: reported))
-            // k below 5 only where the ring reached the cap.
-            #expect(body.allSatisfy { Int($0[2])! >= 5 || Double($0[3])! == 1500 })
+            // Not anonymous at 5 only where the ring reached the cap.
+            #expect(body.allSatisfy { (Int($0[2])! >= 5 && Int($0[3])! * 5 <= Int($0[2])!) || Double($0[4])! == 1500 })
             var truth = BenchPinsPublishNothingTrueTests.Truth(listings)
             truth.tolerance = 0.05
             for name in ["r.csv", "r.geojson", "r.html"] {
@@ -60,7 +60,7 @@ struct PrivacyCommandTests {
             try #require(a.status == 0 && b.status == 0, "\(a)\(b)")
             #expect(try folder.data("m") == before)
             #expect(try folder.read("a.csv") == folder.read("b.csv"))
-            #expect(parseCSV(try folder.read("a.csv")).dropFirst().filter { $0.count == 5 }.allSatisfy { $0[3] == "80" })
+            #expect(parseCSV(try folder.read("a.csv")).dropFirst().filter { $0.count == 6 }.allSatisfy { $0[4] == "80" })
             let missing = try folder.run("privacy", Self.seoul, "--key-file", "k", "--mask", "nothing", "-o", "c.csv")
             #expect(missing.status == 1 && missing.stderr.contains("nothing") && !FileManager.default.fileExists(atPath: folder.path("c.csv")))
         }

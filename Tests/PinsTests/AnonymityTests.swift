@@ -17,22 +17,45 @@ import TestSupport
         return out
     }
 
-    /// Locations whose true position lies `inner...outer` metres from a displayed point,
-    /// measured as the mask measures offsets (at the location's latitude), by brute force.
-    static func bruteK(_ truths: [(lon: Double, lat: Double)], _ lon: Double, _ lat: Double, inner: Double, outer: Double) -> Int {
-        truths.filter { t in
-            let r = localMetres(t.lon, t.lat, lon, lat)
-            return r >= inner && r <= outer
-        }.count
+    /// The offset (east, north metres) from a true position to a displayed point, as the mask
+    /// measures it (WGS 84 local scale at the true position; C library maths).
+    static func offset(_ t: (lon: Double, lat: Double), _ lon: Double, _ lat: Double) -> (e: Double, n: Double) {
+        let phi = t.lat * .pi / 180, e2 = 0.00669437999014, a = 6378137.0
+        let w = 1 - e2 * sin(phi) * sin(phi)
+        let mLat = .pi / 180 * a * (1 - e2) / pow(w, 1.5), mLon = .pi / 180 * a / sqrt(w) * cos(phi)
+        return ((lon - t.lon) * mLon, (lat - t.lat) * mLat)
     }
 
-    /// The public ring a displayed point gets under `rule`, by brute force over all locations.
+    /// The locations whose true position lies `inner...outer` metres from a displayed point
+    /// (as offsets to it), by brute force over all locations.
+    static func ring(_ truths: [(lon: Double, lat: Double)], _ lon: Double, _ lat: Double,
+                     inner: Double, outer: Double) -> [(e: Double, n: Double)] {
+        truths.map { offset($0, lon, lat) }.filter { o in
+            let r = hypot(o.e, o.n)
+            return r >= inner && r <= outer
+        }
+    }
+
+    static func bruteK(_ truths: [(lon: Double, lat: Double)], _ lon: Double, _ lat: Double, inner: Double, outer: Double) -> Int {
+        ring(truths, lon, lat, inner: inner, outer: outer).count
+    }
+
+    /// The most members within `spot` metres of one member, by brute force over all pairs.
+    static func bruteSpot(_ members: [(e: Double, n: Double)], spot: Double = 30) -> Int {
+        members.map { p in members.filter { hypot($0.e - p.e, $0.n - p.n) <= spot }.count }.max() ?? 0
+    }
+
+    /// The public ring a displayed point gets under `rule`, by brute force: the first radius
+    /// whose ring holds at least K locations and no 30 m spot holding more than 1/K of them.
     static func bruteRing(_ truths: [(lon: Double, lat: Double)], _ lon: Double, _ lat: Double,
-                          rule: AnonymityRule, mask: PrivacyMask) -> (radius: Double, k: Int) {
+                          rule: AnonymityRule, mask: PrivacyMask) -> (radius: Double, k: Int, spot: Int) {
         let radii = rule.radii(maxDistance: mask.maxDistance)
         for r in radii {
-            let k = bruteK(truths, lon, lat, inner: mask.minDistance, outer: r)
-            if k >= rule.minimum || r == radii.last! { return (r, k) }
+            let members = ring(truths, lon, lat, inner: mask.minDistance, outer: r)
+            let spot = bruteSpot(members)
+            if (members.count >= rule.minimum && spot * rule.minimum <= members.count) || r == radii.last! {
+                return (r, members.count, spot)
+            }
         }
         fatalError()
     }
@@ -46,32 +69,35 @@ import TestSupport
         let audit = try AnonymityAudit(listings: s.listings(), mask: mask)
         try #require(audit.locations.count == truths.count)
         for l in audit.locations {
-            #expect(l.k == Self.bruteK(truths, l.longitude, l.latitude, inner: 30, outer: 80))
+            let members = Self.ring(truths, l.longitude, l.latitude, inner: 30, outer: 80)
+            #expect(l.k == members.count && l.largestSpot == Self.bruteSpot(members))
             #expect(l.ringRadius == 80 && l.k >= 1)
         }
+        // Both cases of the spot: alone, and complexes where one spot holds several.
+        #expect(audit.locations.contains { $0.largestSpot >= 3 } && audit.locations.contains { $0.largestSpot == 1 })
         // The scattered singles are alone in their rings: the test data has both cases.
         #expect(audit.share(kBelow: 2) > 0.2 && audit.share(kBelow: 2) < 0.95)
         #expect(audit.outsideOwnRing == 0)
         #expect(audit.medianDisplacement >= 30 && audit.medianDisplacement <= 80)
     }
 
-    @Test("with --min-anonymity every displayed point's ring holds at least K locations (or is the cap), and the truth",
+    @Test("with --min-anonymity every displayed point's ring is anonymous at K (or is the cap), and holds the truth",
           arguments: [2, 5])
     func ruleGivesKLocationsAndHoldsTheTruth(_ K: Int) throws {
         let s = Self.scenario, truths = Self.truths(s)
-        let rule = try AnonymityRule(minimum: K, cap: 1200)
+        let rule = try AnonymityRule(minimum: K, cap: 3000)
         let mask = try PrivacyMask(insecureTestSeed: 3).requiring(rule)
         let audit = try AnonymityAudit(listings: s.listings(), mask: mask)
         var capped = 0
         for l in audit.locations {
             let ring = Self.bruteRing(truths, l.longitude, l.latitude, rule: rule, mask: mask)
-            #expect(l.ringRadius == ring.radius && l.k == ring.k)
-            if ring.radius == 1200 && ring.k < K { capped += 1 } else { #expect(l.k >= K) }
+            #expect(l.ringRadius == ring.radius && l.k == ring.k && l.largestSpot == ring.spot)
+            if ring.radius == 3000 && ring.spot * K > ring.k { capped += 1 } else { #expect(l.k >= K && l.largestSpot * K <= l.k) }
         }
         // The data has all three cases: rings kept at 80 m (blobs), grown, and capped (singles
         // scattered over 35 km).
         let radii = Set(audit.locations.map(\.ringRadius))
-        #expect(radii.contains(80) && radii.count >= 4 && capped > 0 && capped < audit.locations.count / 2)
+        #expect(radii.contains(80) && radii.count >= 4 && capped < audit.locations.count / 2)
         // Every location lies in its own displayed point's public ring: the index's positions
         // are the audit's, and each is within [min, R(d)] of its truth.
         let index = s.index(privacy: .displaced(mask))
@@ -84,7 +110,7 @@ import TestSupport
                 #expect(r >= 30 - 1e-6 && r <= ring.radius + 1e-6)
             }
         }
-        #expect(audit.share(kBelow: K) < Double(capped + 1) / Double(audit.locations.count))
+        #expect(audit.share(notAnonymousAt: K) == Double(capped) / Double(audit.locations.count))
     }
 
     @Test("the rule's draws do not depend on the row order or the thread count")
