@@ -71,6 +71,9 @@ struct PinSourceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Largest ring of --min-anonymity, metres (default \(Int(AnonymityRule.defaultCap)); above --max-offset, at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
     var anonymityCap: Double = AnonymityRule.defaultCap
 
+    @Option(parsing: .unconditional, help: "Worker threads for the mask's draws and the index build (the output is the same for any number).")
+    var threads: Int = 1
+
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location: one building pin, one displacement. Default: building_id when the file has it, else the true coordinate.", valueName: "name"))
     var locationColumn: String?
 
@@ -78,6 +81,7 @@ struct PinSourceOptions: ParsableArguments {
     var locationTolerance: Double = PinOptions.defaultLocationTolerance
 
     func validate() throws {
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard locationTolerance.isFinite, locationTolerance >= 0 else {
             throw ValidationError("--location-tolerance \(locationTolerance) must be a distance >= 0 metres (default 30)")
         }
@@ -125,6 +129,7 @@ struct PinSourceOptions: ParsableArguments {
         settings.locationTolerance = locationTolerance
         settings.minAnonymity = minAnonymity
         settings.anonymityCap = anonymityCap
+        settings.threads = threads
         settings.skipBadRows = skipBadRows
         settings.warn = { note("geocluster: warning: " + $0) }
         return settings

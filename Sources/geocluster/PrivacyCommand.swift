@@ -33,9 +33,6 @@ struct PrivacyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The report's K: the share of locations not anonymous at it is the headline (default: --min-anonymity's K, else 5).", valueName: "K"))
     var target: Int?
 
-    @Option(parsing: .unconditional, help: "Worker threads (the report is the same for any number).")
-    var threads: Int = 1
-
     @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")
     var skipBadRows = false
 
@@ -47,7 +44,6 @@ struct PrivacyCommand: ParsableCommand {
             throw ValidationError("give --key-file FILE (the key the pins are published with, or set \(PinsKeyFile.environmentVariable)): the report measures the privacy mask")
         }
         if let target, target < 2 { throw ValidationError("--target \(target) must be at least 2 locations") }
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         let lower = output.lowercased()
         guard [".csv", ".geojson", ".json", ".html", ".htm"].contains(where: lower.hasSuffix) else {
             throw ValidationError("--output \(output): name a .csv, .geojson or .html file (the format follows the extension)")
@@ -56,7 +52,7 @@ struct PrivacyCommand: ParsableCommand {
 
     func run() throws {
         let request = PrivacyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows),
-                                     target: target ?? source.minAnonymity ?? 5, output: output, threads: threads)
+                                     target: target ?? source.minAnonymity ?? 5, output: output, threads: source.threads)
         let summary = try reportingPinErrors(input: input) { try PrivacyReport.run(request) }
         note("\(summary); wrote \(output)")
     }

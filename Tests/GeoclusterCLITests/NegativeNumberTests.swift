@@ -134,6 +134,7 @@ struct NegativeNumberTests {
             add(command, "location-tolerance", "-5", rest, 64, "--location-tolerance -5.0 must be a distance >= 0")
             add(command, "min-anonymity", "-5", source + ["--key-file", "k", "--mask", "m"], 64, "--min-anonymity -5 must be 2...")
             add(command, "anonymity-cap", "-5", rest, 64, "--anonymity-cap -5.0 must be above --max-offset")
+            add(command, "threads", "-2", rest, 64, "--threads must be at least 1")
         }
         let privacy = ["a.csv", "--key-file", "k", "-o", "r.csv"]
         add("privacy", "min-anonymity", "-5", privacy, 64, "--min-anonymity -5 must be 2...")

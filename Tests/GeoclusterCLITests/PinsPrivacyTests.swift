@@ -140,6 +140,25 @@ struct PrivacyFlagFuzzTests {
         }
     }
 
+    @Test("pins and privacy: bad --min-anonymity and --anonymity-cap values are exit 64 naming the flag, no signal, no output")
+    func anonymityFlags() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.run("pins-key", "-o", "k")
+            var cases: [[String]] = []
+            for v in Self.numbers + ["1", "1001", "9223372036854775808"] { cases.append(["--min-anonymity", v]) }
+            for v in Self.numbers + ["80", "79.9"] { cases.append(["--min-anonymity", "5", "--anonymity-cap", v]) }
+            for extra in cases {
+                for command in [["pins", PinsCommandTests.seoulGeoJSON, "--zoom", "12", "--mask", "m", "-o", "out.geojson"],
+                                ["privacy", PinsCommandTests.seoulGeoJSON, "-o", "out.csv"]] {
+                    let r = try folder.run(command + ["--key-file", "k"] + extra)
+                    #expect(!r.crashed && r.status == 64, "\(command[0]) \(extra): \(r)")
+                    #expect(r.stderr.contains(extra[extra.count - 2]), "\(extra): \(r.stderr)")
+                }
+            }
+            #expect(try folder.contents().sorted() == ["k"])
+        }
+    }
+
     @Test("key files that are not keys, on every command that masks: exit 1 naming the file, no signal")
     func keyFiles() throws {
         try withTemporaryFolder { folder throws in

@@ -192,6 +192,8 @@ public struct PinSourceSettings: Sendable {
     public var minAnonymity: Int?
     /// The rule's largest ring radius, metres (`--anonymity-cap`).
     public var anonymityCap: Double = AnonymityRule.defaultCap
+    /// Worker threads for the mask's draws and the index build (the same result for any number).
+    public var threads = 1
     /// Receives warnings (what `remask` changed, rows dropped), for standard error.
     public var warn: @Sendable (String) -> Void = { _ in }
 
@@ -222,6 +224,6 @@ public struct PinSourceSettings: Sendable {
 
     /// The index options for these settings: `policy` and the location tolerance.
     public func options(privacy policy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, minSamples: Int = 1) -> PinOptions {
-        PinOptions(privacy: policy, radius: radius, minSamples: minSamples, locationTolerance: locationTolerance)
+        PinOptions(privacy: policy, radius: radius, minSamples: minSamples, threads: threads, locationTolerance: locationTolerance)
     }
 }

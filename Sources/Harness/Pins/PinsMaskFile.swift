@@ -75,7 +75,7 @@ extension PinSourceSettings {
             warn(PinsMaskFile.remaskWarning(store, path: maskFile))
             store.adopt(mask)
         }
-        try store.add(listings, mask: mask, tolerance: locationTolerance)
+        try store.add(listings, mask: mask, tolerance: locationTolerance, threads: threads)
         try PinsMaskFile.save(store, path: maskFile)
         return .displaced(mask.keeping(store))
     }
