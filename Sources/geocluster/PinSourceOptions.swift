@@ -123,7 +123,14 @@ struct PinSourceOptions: ParsableArguments {
     /// - Parameter skipBadRows: drop the listings of an empty or inconsistent building id with
     ///   a warning (the command's `--skip-bad-rows`) instead of refusing the file.
     /// - Throws: `ExitCode(1)` after a message naming a key file that is not a key.
-    func settings(skipBadRows: Bool) throws -> PinSourceSettings {
+    /// - Parameter publishing: the command publishes positions (`pins`, `nearby`, `map`): without
+    ///   a mask file it warns that nothing keeps them from one run to the next.
+    func settings(skipBadRows: Bool, publishing: Bool = true) throws -> PinSourceSettings {
+        if publishing && !noPrivacy && mask == nil {
+            note("geocluster: warning: no --mask file: each run draws the displayed positions afresh from the listings, so a "
+                 + "building's position moves when its listings change (a listing added to a one-listing building tells how far) "
+                 + "and another key or offset range draws every location again; publish with --mask FILE (docs/pins.md, Privacy model)")
+        }
         var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
                                          minOffset: minOffset, maxOffset: maxOffset, maskFile: mask, remask: remask)
         settings.locationTolerance = locationTolerance
