@@ -16,21 +16,16 @@ struct Delimiter: ExpressibleByArgument {
     }
 }
 
-/// How the commands that read points find their columns: the names users' files give them,
-/// the separator, and what a malformed row does (`cluster`, `tree`, `hulls`, `map`, `project`,
-/// `filter`, and `score` for the filtered truth file).
-struct InputOptions: ParsableArguments {
+/// The columns of a geographic input and its separator: `--lat-column`, `--lon-column`,
+/// `--id-column`, `--delimiter`. Part of `InputOptions` (the clustering commands) and on their
+/// own in the map-pin commands (`pins`, `nearby`, `privacy`; `map --zoom` through `map`'s
+/// `InputOptions`), so every command reads a user's file with the same options.
+struct ColumnOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Latitude column (default: lat, latitude or 위도).", valueName: "name"))
     var latColumn: String?
 
     @Option(help: ArgumentHelp("Longitude column (default: lon, lng, long, longitude or 경도).", valueName: "name"))
     var lonColumn: String?
-
-    @Option(help: ArgumentHelp("Planar easting column, metres (default: x).", valueName: "name"))
-    var xColumn: String?
-
-    @Option(help: ArgumentHelp("Planar northing column, metres (default: y).", valueName: "name"))
-    var yColumn: String?
 
     @Option(help: ArgumentHelp("Id column or GeoJSON property (default: id, then fid; without one, rows are named by their 0-based row number).", valueName: "name"))
     var idColumn: String?
@@ -38,8 +33,45 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("CSV field separator: comma, semicolon or tab (default: detected from the header line).", valueName: "sep"))
     var delimiter: Delimiter?
 
+    /// The names as Datasets' reader options (no x,y columns).
+    var readOptions: ReadOptions {
+        ReadOptions(latitude: latColumn, longitude: lonColumn, id: idColumn, delimiter: delimiter?.byte)
+    }
+
+    /// Refuses the options a GeoJSON input does not use (its coordinates are the geometry's,
+    /// its fields are not separated).
+    func validate(input: String) throws {
+        guard GeoJSON.isGeoJSONPath(input) else { return }
+        var given: [String] = []
+        if latColumn != nil { given.append("--lat-column") }
+        if lonColumn != nil { given.append("--lon-column") }
+        if delimiter != nil { given.append("--delimiter") }
+        if !given.isEmpty {
+            throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") not used for GeoJSON input \(input) (longitude/latitude are the geometry's); drop \(given.count == 1 ? "it" : "them")")
+        }
+    }
+}
+
+/// How the commands that read points find their columns: the names users' files give them,
+/// the separator, and what a malformed row does (`cluster`, `tree`, `hulls`, `map`, `project`,
+/// `filter`, and `score` for the filtered truth file).
+struct InputOptions: ParsableArguments {
+    @OptionGroup
+    var columns: ColumnOptions
+
+    @Option(help: ArgumentHelp("Planar easting column, metres (default: x).", valueName: "name"))
+    var xColumn: String?
+
+    @Option(help: ArgumentHelp("Planar northing column, metres (default: y).", valueName: "name"))
+    var yColumn: String?
+
     @Flag(help: "Skip a malformed CSV row (bad number, coordinate out of range, wrong field count) or GeoJSON feature (missing or non-Point geometry, bad coordinates) with a counted warning instead of stopping.")
     var skipBadRows = false
+
+    var latColumn: String? { columns.latColumn }
+    var lonColumn: String? { columns.lonColumn }
+    var idColumn: String? { columns.idColumn }
+    var delimiter: Delimiter? { columns.delimiter }
 
     var readOptions: ReadOptions {
         ReadOptions(latitude: latColumn, longitude: lonColumn, x: xColumn, y: yColumn, id: idColumn,
@@ -56,17 +88,9 @@ struct InputOptions: ParsableArguments {
         return file
     }
 
-    /// Refuses the options a GeoJSON input does not use (its coordinates are the geometry's,
-    /// its fields are not separated).
+    /// Refuses the options a GeoJSON input does not use (see `ColumnOptions.validate(input:)`).
     func validate(input: String) throws {
-        guard GeoJSON.isGeoJSONPath(input) else { return }
-        var given: [String] = []
-        if latColumn != nil { given.append("--lat-column") }
-        if lonColumn != nil { given.append("--lon-column") }
-        if delimiter != nil { given.append("--delimiter") }
-        if !given.isEmpty {
-            throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are") not used for GeoJSON input \(input) (longitude/latitude are the geometry's); drop \(given.count == 1 ? "it" : "them")")
-        }
+        try columns.validate(input: input)
     }
 }
 

@@ -85,6 +85,9 @@ struct MapCommand: ParsableCommand {
             guard z >= 0 && z < Double(PinOptions.maxZoom + 1) else { throw ValidationError("--zoom \(z) is outside 0–\(PinOptions.maxZoom)") }
             guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
             try source.requirePrivacyChoice()
+            if inputOptions.xColumn != nil || inputOptions.yColumn != nil {
+                throw ValidationError("--x-column and --y-column go with --labels; map pins are read from longitude/latitude (--lat-column, --lon-column)")
+            }
         case (.some, nil):
             if bbox != nil { throw ValidationError("--bbox goes with --zoom") }
         }
@@ -125,7 +128,7 @@ struct MapCommand: ParsableCommand {
     /// `--zoom`: the pins of one zoom at their drawn sizes, on a map at that zoom's scale.
     private func drawPins(zoom: Double) throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = PinsMapRequest(input: input, source: try source.settings(skipBadRows: inputOptions.skipBadRows), zoom: zoom, bbox: bbox, radius: radius,
+        let request = PinsMapRequest(input: input, source: try source.settings(skipBadRows: inputOptions.skipBadRows, columns: inputOptions.columns), zoom: zoom, bbox: bbox, radius: radius,
                                      title: title, output: output)
         let summary = try reportingPinErrors(input: input) { try PinsMap.draw(request) }
         print(summary.report(output: output))

@@ -55,6 +55,9 @@ struct NearbyCommand: ParsableCommand {
     @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")
     var skipBadRows = false
 
+    @OptionGroup(title: "Input columns")
+    var columns: ColumnOptions
+
     @OptionGroup(title: "Privacy and locations")
     var source: PinSourceOptions
 
@@ -63,6 +66,7 @@ struct NearbyCommand: ParsableCommand {
 
     func validate() throws {
         try source.requirePrivacyChoice()
+        try columns.validate(input: input)
         guard lat.isFinite, abs(lat) <= 85 else { throw ValidationError("--lat must be within ±85° (Web Mercator's limit)") }
         guard lon.isFinite, abs(lon) <= 180 else { throw ValidationError("--lon must be within ±180°") }
         guard radius.metres > 0, radius.metres <= 1_000_000 else {
@@ -73,7 +77,7 @@ struct NearbyCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = NearbyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows), longitude: lon, latitude: lat,
+        let request = NearbyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, columns: columns), longitude: lon, latitude: lat,
                                     radius: radius.metres, limit: limit, filter: filters.filter, output: output)
         let result = try reportingPinErrors(input: input) { try PinsNearby.run(request) }
         if let text = result.text { print(text, terminator: "") }

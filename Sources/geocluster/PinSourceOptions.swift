@@ -43,8 +43,9 @@ struct PinKeyOptions: ParsableArguments {
     }
 }
 
-/// What the map-pin commands (`pins`, `nearby`, `map --zoom`) share: where listings come
-/// from (location column) and the privacy mask. There is no default key: a run gives
+/// What the map-pin commands (`pins`, `nearby`, `map --zoom`, `privacy`) share: where listings
+/// come from (location column) and the privacy mask. Their input columns are `ColumnOptions`,
+/// which each command declares itself (`map` has them in its `InputOptions`). There is no default key: a run gives
 /// `--key-file` (or `GEOCLUSTER_PINS_KEY`) or says `--no-privacy` (never a silent default).
 struct PinSourceOptions: ParsableArguments {
     @OptionGroup
@@ -122,10 +123,12 @@ struct PinSourceOptions: ParsableArguments {
     /// The options as Harness's settings, the key read from its file or the environment.
     /// - Parameter skipBadRows: drop the listings of an empty or inconsistent building id with
     ///   a warning (the command's `--skip-bad-rows`) instead of refusing the file.
+    /// - Parameter columns: the command's `--lat-column`, `--lon-column`, `--id-column` and
+    ///   `--delimiter`.
     /// - Throws: `ExitCode(1)` after a message naming a key file that is not a key.
     /// - Parameter publishing: the command publishes positions (`pins`, `nearby`, `map`): without
     ///   a mask file it warns that nothing keeps them from one run to the next.
-    func settings(skipBadRows: Bool, publishing: Bool = true) throws -> PinSourceSettings {
+    func settings(skipBadRows: Bool, columns: ColumnOptions, publishing: Bool = true) throws -> PinSourceSettings {
         if publishing && !noPrivacy && mask == nil {
             note("geocluster: warning: no --mask file: each run draws the displayed positions afresh from the listings, so a "
                  + "building's position moves when its listings change (a listing added to a one-listing building tells how far) "
@@ -133,6 +136,7 @@ struct PinSourceOptions: ParsableArguments {
         }
         var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
                                          minOffset: minOffset, maxOffset: maxOffset, maskFile: mask, remask: remask)
+        settings.columns = columns.readOptions
         settings.locationTolerance = locationTolerance
         settings.minAnonymity = minAnonymity
         settings.anonymityCap = anonymityCap

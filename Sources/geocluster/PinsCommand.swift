@@ -40,11 +40,14 @@ struct PinsCommand: ParsableCommand {
             {name: count}; a listing pin also has listing_id, category, area_m2, deposit and \
             monthly_rent; --leaves adds each pin's listing ids (leaves). No true coordinate is \
             written. Filters apply at query time: pins over the passing listings, with their own \
-            counts and aggregates.
+            counts and aggregates. A file without the listing attributes (category, area_m2, \
+            deposit, monthly_rent) gives null medians and empty categories; a filter on an \
+            attribute the file lacks is refused. listing_id and leaves are the file's ids \
+            (--id-column, else id or fid, else the 0-based row number).
             """
     )
 
-    @Argument(help: "Listings: CSV with lat,lon columns (and optionally id, category, area_m2, deposit, monthly_rent, building_id), or a GeoJSON FeatureCollection of Points with those properties.")
+    @Argument(help: "Listings: CSV with lat,lon columns (or those --lat-column and --lon-column name; optionally id, category, area_m2, deposit, monthly_rent, building_id), or a GeoJSON FeatureCollection of Points with those properties. The attributes are optional; a filter needs its column.")
     var input: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A zoom level 0–22 (fractions floor: 14.6 is zoom 14).", valueName: "z"))
@@ -72,6 +75,9 @@ struct PinsCommand: ParsableCommand {
     @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")
     var skipBadRows = false
 
+    @OptionGroup(title: "Input columns")
+    var columns: ColumnOptions
+
     @OptionGroup(title: "Privacy and locations")
     var source: PinSourceOptions
 
@@ -80,6 +86,7 @@ struct PinsCommand: ParsableCommand {
 
     func validate() throws {
         try source.requirePrivacyChoice()
+        try columns.validate(input: input)
         guard zoom != nil || zooms != nil else { throw ValidationError("give --zoom Z or --zooms A-B (zoom levels 0–22)") }
         if let z = zoom, !(z >= 0 && z < Double(PinOptions.maxZoom + 1)) {
             throw ValidationError("--zoom \(z) is outside 0–\(PinOptions.maxZoom)")
@@ -97,7 +104,7 @@ struct PinsCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = PinsRequest(input: input, source: try source.settings(skipBadRows: skipBadRows), radius: radius, minPoints: minPoints,
+        let request = PinsRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, columns: columns), radius: radius, minPoints: minPoints,
                                   zooms: levels, bbox: bbox, filter: filters.filter, leaves: leaves, output: output)
         let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) }
         note("\(summary.report); wrote \(output)")

@@ -36,6 +36,9 @@ struct PrivacyCommand: ParsableCommand {
     @Flag(help: "Drop the listings of an empty or inconsistent building id (counted in a warning) instead of refusing the file.")
     var skipBadRows = false
 
+    @OptionGroup(title: "Input columns")
+    var columns: ColumnOptions
+
     @OptionGroup(title: "Privacy and locations (as for `pins`)")
     var source: PinSourceOptions
 
@@ -43,6 +46,7 @@ struct PrivacyCommand: ParsableCommand {
         guard source.keyOptions.isGiven, !source.noPrivacy else {
             throw ValidationError("give --key-file FILE (the key the pins are published with, or set \(PinsKeyFile.environmentVariable)): the report measures the privacy mask")
         }
+        try columns.validate(input: input)
         if let target, target < 2 { throw ValidationError("--target \(target) must be at least 2 locations") }
         let lower = output.lowercased()
         guard [".csv", ".geojson", ".json", ".html", ".htm"].contains(where: lower.hasSuffix) else {
@@ -51,7 +55,7 @@ struct PrivacyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = PrivacyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, publishing: false),
+        let request = PrivacyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, columns: columns, publishing: false),
                                      target: target ?? source.minAnonymity ?? 5, output: output, threads: source.threads)
         let summary = try reportingPinErrors(input: input) { try PrivacyReport.run(request) }
         note("\(summary); wrote \(output)")

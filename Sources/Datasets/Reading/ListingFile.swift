@@ -4,13 +4,14 @@ import Pins
 /// longitude/latitude, id, category, area, deposit, monthly rent and a location key (a
 /// building id), column by column.
 ///
-/// CSV input: columns by name as ``PointFile`` finds them: `lat`/`latitude` and
-/// `lon`/`lng`/`longitude` (required), optional `id`, `category`, `area_m2`/`area`,
-/// `deposit`, `monthly_rent`/`rent` and the location column. GeoJSON input (`.geojson`,
-/// `.json`): Point features, attributes as properties of the same names. An attribute column
-/// that is absent, or an empty field, is a missing value (nil / NaN); a field that is present
-/// but not a finite number, or a category outside ``ListingCategory``, is an error naming its
-/// line (feature). Without an `id` column ids are the 0-based row numbers.
+/// CSV input: columns by name as ``PointFile`` finds them (``ReadOptions``: the user's
+/// `--lat-column`, `--lon-column`, `--id-column` and `--delimiter`, else `lat`/`latitude`/위도,
+/// `lon`/`lng`/`long`/`longitude`/경도 (required) and `id`/`fid`), optional `category`,
+/// `area_m2`/`area`, `deposit`, `monthly_rent`/`rent` and the location column. GeoJSON input
+/// (`.geojson`, `.json`): Point features, attributes as properties of the same names. An
+/// attribute column that is absent, or an empty field, is a missing value (nil / NaN); a field
+/// that is present but not a finite number, or a category outside ``ListingCategory``, is an
+/// error naming its line (feature). Without an id column ids are the 0-based row numbers.
 public struct ListingFile: Sendable {
     /// The path read, as given.
     public var path: String
@@ -32,6 +33,8 @@ public struct ListingFile: Sendable {
     /// Each listing's line in the file (1-based; for GeoJSON, the line its feature starts on),
     /// for messages that name a listing's line.
     public var lines: [Int32] = []
+    /// The attribute columns the file has (for GeoJSON: properties some feature has).
+    public var attributes: Set<ListingAttribute> = []
 
     /// The number of listings.
     public var count: Int { ids.count }
@@ -40,15 +43,22 @@ public struct ListingFile: Sendable {
     /// - Parameters:
     ///   - locationColumn: the column (property) holding each listing's location key; when
     ///     `required` is false and the file lacks it, listings have no location key.
+    ///   - options: the column names and separator (`latitude`, `longitude`, `id`,
+    ///     `delimiter`; the others are not used).
+    ///   - filter: the attribute filter the caller will query with: the file must have a
+    ///     column for each attribute it tests.
     /// - Throws: `DatasetError` naming the file, line and column of the first bad value;
-    ///   `.missingColumns` without latitude/longitude or a required location column.
+    ///   `.missingColumns` without latitude/longitude, a named column, or a required location
+    ///   column; `.missingFilterColumn` naming the filter's option when its column is absent.
     /// - Complexity: O(file size).
-    public static func read(path: String, locationColumn: String?, required: Bool) throws(DatasetError) -> ListingFile {
-        var v = Reader(path: path, locationName: locationColumn, required: required)
+    public static func read(path: String, locationColumn: String?, required: Bool, options: ReadOptions = ReadOptions(),
+                            filter: AttributeFilter? = nil) throws(DatasetError) -> ListingFile {
+        var v = Reader(path: path, locationName: locationColumn, required: required, options: options, filter: filter)
         if GeoJSON.isGeoJSONPath(path) {
             try v.readGeoJSON()
+            try v.checkFilterColumns()
         } else {
-            _ = try CSVStreamParser.parse(path: path, into: &v)
+            _ = try CSVStreamParser.parse(path: path, delimiter: options.delimiter, into: &v)
             guard !v.header.isEmpty else { throw .empty(path: path) }
         }
         guard v.file.count > 0 else { throw .headerOnly(path: path) }
@@ -58,12 +68,27 @@ public struct ListingFile: Sendable {
     /// Category spellings, in `ListingCategory.allCases` order.
     private static let categoryBytes = ListingCategory.allCases.map { [Array($0.rawValue.utf8)] }
 
-    private enum Role: UInt8 { case skip, lon, lat, id, category, area, deposit, rent, location }
+    private enum Role: UInt8 {
+        case skip, lon, lat, id, category, area, deposit, rent, location
+
+        /// The listing attribute the column holds, if it holds one.
+        var attribute: ListingAttribute? {
+            switch self {
+            case .category: .category
+            case .area: .area
+            case .deposit: .deposit
+            case .rent: .monthlyRent
+            default: nil
+            }
+        }
+    }
 
     private struct Reader: CSVVisitor {
         let path: String
         let locationName: String?
         let required: Bool
+        let options: ReadOptions
+        let filter: AttributeFilter?
         var header: [String] = []
         var roles: [Role] = []
         var file: ListingFile
@@ -72,10 +97,12 @@ public struct ListingFile: Sendable {
         var lon = 0.0, lat = 0.0, id = "", category: ListingCategory? = nil
         var area = Double.nan, deposit = Double.nan, rent = Double.nan, location = ""
 
-        init(path: String, locationName: String?, required: Bool) {
+        init(path: String, locationName: String?, required: Bool, options: ReadOptions, filter: AttributeFilter?) {
             self.path = path
             self.locationName = locationName
             self.required = required
+            self.options = options
+            self.filter = filter
             file = ListingFile(path: path, ids: [], longitudes: [], latitudes: [], categories: [], areas: [],
                                deposits: [], rents: [], locations: nil, locationColumn: nil)
         }
@@ -139,27 +166,58 @@ public struct ListingFile: Sendable {
         /// Gives each column its role, from the header.
         private mutating func assignRoles() throws(DatasetError) {
             let t = CSVTable(path: path, header: header, rows: [], lines: [])
-            guard let lonCol = t.column(named: CSVTable.longitudeNames), let latCol = t.column(named: CSVTable.latitudeNames) else {
-                throw .missingColumns(path: path, wanted: "lat/latitude and lon/lng/longitude", found: header)
-            }
+            let c = try ResolvedColumns.resolve(header: header, path: path, prefer: .lonlat, options: options)
+            let (lonCol, latCol) = (c.first, c.second)
             roles = [Role](repeating: .skip, count: header.count)
-            func attach(_ names: [String], _ role: Role) { if let c = t.column(named: names) { roles[c] = role } }
-            attach(ListingFilter.categoryNames, .category)
-            attach(ListingFilter.areaNames, .area)
-            attach(ListingFilter.depositNames, .deposit)
-            attach(ListingFilter.rentNames, .rent)
-            attach(["id"], .id)
-            hasID = roles.contains(.id)
+            func attach(_ names: [String], _ role: Role, _ attribute: ListingAttribute) {
+                guard let c = t.column(named: names) else { return }
+                roles[c] = role
+                file.attributes.insert(attribute)
+            }
+            attach(ListingFilter.categoryNames, .category, .category)
+            attach(ListingFilter.areaNames, .area, .area)
+            attach(ListingFilter.depositNames, .deposit, .deposit)
+            attach(ListingFilter.rentNames, .rent, .monthlyRent)
+            try checkFilterColumns()
+            var locationCol: Int?
             if let name = locationName {
                 if let c = t.column(named: [name]) {
-                    roles[c] = .location
-                    file.locationColumn = header[c]
-                    file.locations = []
+                    locationCol = c
                 } else if required {
                     throw .missingColumns(path: path, wanted: "the location column '\(name)' (--location-column)", found: header)
                 }
             }
+            if let idCol = c.id {
+                let other: String? = idCol == lonCol ? "the longitude column" : idCol == latCol ? "the latitude column"
+                    : idCol == locationCol ? "the location column (\(required ? "--location-column" : "building_id"))" : nil
+                if let other, options.id != nil {
+                    throw .invalidOption(option: "--id-column", value: options.id!,
+                                         reason: "\(path): '\(header[idCol])' is \(other); name a column that holds each listing's id")
+                }
+                if other == nil { roles[idCol] = .id }
+            }
+            hasID = roles.contains(.id)
+            if let locationCol {
+                roles[locationCol] = .location
+                file.locationColumn = header[locationCol]
+                file.locations = []
+            }
             roles[lonCol] = .lon; roles[latCol] = .lat
+        }
+
+        /// Refuses a filter on an attribute the file has no column for, naming the filter's
+        /// option and the columns the file has.
+        func checkFilterColumns() throws(DatasetError) {
+            guard let filter else { return }
+            let wanted: [(ListingAttribute, Bool, [String])] = [
+                (.category, filter.categories != nil, ListingFilter.categoryNames),
+                (.area, filter.area != nil, ListingFilter.areaNames),
+                (.deposit, filter.deposit != nil, ListingFilter.depositNames),
+                (.monthlyRent, filter.monthlyRent != nil, ListingFilter.rentNames),
+            ]
+            for (attribute, tested, names) in wanted where tested && !file.attributes.contains(attribute) {
+                throw .missingFilterColumn(path: path, option: attribute.option, wanted: names.joined(separator: "/"), found: header)
+            }
         }
 
         mutating func field(_ bytes: UnsafeBufferPointer<UInt8>, index: Int, line: Int) throws(DatasetError) {
@@ -202,7 +260,14 @@ public struct ListingFile: Sendable {
                 }
                 lon = p.lon; lat = p.lat
                 hasID = true
-                id = (p.properties.first(where: { $0.key == "id" })?.value ?? p.id).map(GeoJSON.fieldText) ?? String(p.index)
+                let idNames = options.id.map { [$0] } ?? ReadOptions.idNames
+                var idValue = idNames.lazy.compactMap { name in p.properties.first(where: { $0.key == name })?.value }.first
+                if idValue == nil, let given = options.id {
+                    throw DatasetError.invalidGeoJSON(path: path, feature: p.index, member: "properties.\(given)",
+                                                      reason: "is missing; --id-column names it, so every feature needs it")
+                }
+                idValue = idValue ?? p.id
+                id = idValue.map(GeoJSON.fieldText) ?? String(p.index)
                 let names: [(names: [String], role: Role)] = [
                     (ListingFilter.categoryNames, .category), (ListingFilter.areaNames, .area),
                     (ListingFilter.depositNames, .deposit), (ListingFilter.rentNames, .rent),
@@ -216,6 +281,7 @@ public struct ListingFile: Sendable {
                         continue
                     }
                     if role == .location && file.locationColumn == nil { file.locationColumn = m.key; file.locations = [] }
+                    if let attribute = role.attribute { file.attributes.insert(attribute) }
                     let text: String
                     switch m.value {
                     case .null: text = ""
@@ -232,6 +298,21 @@ public struct ListingFile: Sendable {
                 }
                 endRow(line: p.line)
             }
+        }
+    }
+}
+
+/// A listing attribute a file may lack: each has its columns and the filter option that tests it.
+public enum ListingAttribute: String, Sendable, Hashable, CaseIterable {
+    case category, area, deposit, monthlyRent
+
+    /// The command-line filter on the attribute.
+    public var option: String {
+        switch self {
+        case .category: "--category"
+        case .area: "--area"
+        case .deposit: "--deposit"
+        case .monthlyRent: "--rent"
         }
     }
 }

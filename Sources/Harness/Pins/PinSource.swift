@@ -23,13 +23,19 @@ public struct PinSource {
     /// whose listings lie farther apart than `tolerance` metres (`PinOptions.locationTolerance`),
     /// is refused naming the file's lines and the key, or with `skipBadRows` those listings
     /// are dropped and counted in a warning.
-    /// - Parameter locationColumn: the column whose value makes listings one location; nil:
-    ///   `building_id` when the file has it, else the true coordinate.
-    /// - Throws: `DatasetError` reading; `HarnessError.location` for the keys.
-    public static func read(path: String, locationColumn: String?, tolerance: Double = PinOptions.defaultLocationTolerance,
+    /// - Parameters:
+    ///   - locationColumn: the column whose value makes listings one location; nil:
+    ///     `building_id` when the file has it, else the true coordinate.
+    ///   - columns: the coordinate and id columns and the separator (`ListingFile.read`).
+    ///   - filter: the attribute filter the listings will be queried with; the file must have
+    ///     each attribute it tests.
+    /// - Throws: `DatasetError` reading (`.missingFilterColumn` for a filter on an absent
+    ///   attribute); `HarnessError.location` for the keys.
+    public static func read(path: String, locationColumn: String?, columns: ReadOptions = ReadOptions(), filter: AttributeFilter? = nil,
+                            tolerance: Double = PinOptions.defaultLocationTolerance,
                             skipBadRows: Bool = false, warn: (String) -> Void = { _ in }) throws -> PinSource {
         let file = try ListingFile.read(path: path, locationColumn: locationColumn ?? "building_id",
-                                        required: locationColumn != nil)
+                                        required: locationColumn != nil, options: columns, filter: filter)
         let lines = file.lines, keys = file.locations, column = file.locationColumn ?? ""
         var source = PinSource(file: file)
         guard let keys else { return source }
@@ -172,6 +178,9 @@ public struct PinSourceSettings: Sendable {
     /// The column whose value makes listings one location; nil: `building_id` when the file
     /// has it, else the true coordinate.
     public var locationColumn: String?
+    /// The latitude, longitude and id columns and the field separator (`--lat-column`,
+    /// `--lon-column`, `--id-column`, `--delimiter`); nil names: the usual ones.
+    public var columns = ReadOptions()
     /// The privacy mask's secret key; nil: true positions.
     public var key: PinsKey?
     /// The mask's smallest and largest displacement, metres.
@@ -216,10 +225,12 @@ public struct PinSourceSettings: Sendable {
     }
 
     /// Reads `input` into listings for a `PinIndex`, its location keys checked (see
-    /// `PinSource.read(path:locationColumn:tolerance:skipBadRows:warn:)`).
-    public func read(_ input: String) throws -> PinSource {
-        try PinSource.read(path: input, locationColumn: locationColumn, tolerance: locationTolerance,
-                           skipBadRows: skipBadRows, warn: warn)
+    /// `PinSource.read(path:locationColumn:columns:filter:tolerance:skipBadRows:warn:)`).
+    /// - Parameter filter: the attribute filter the listings will be queried with: a filter
+    ///   on an attribute the file has no column for is refused before anything is built.
+    public func read(_ input: String, filter: AttributeFilter? = nil) throws -> PinSource {
+        try PinSource.read(path: input, locationColumn: locationColumn, columns: columns, filter: filter,
+                           tolerance: locationTolerance, skipBadRows: skipBadRows, warn: warn)
     }
 
     /// The index options for these settings: `policy` and the location tolerance.

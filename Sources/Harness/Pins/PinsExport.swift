@@ -8,7 +8,7 @@ public enum PinsExport {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func write(_ request: PinsRequest) throws -> PinsSummary {
         try AtomicFile.checkDestination(request.output)
-        var data = try request.source.read(request.input)
+        var data = try request.source.read(request.input, filter: request.filter)
         let policy = try request.source.policy(for: data.listings)
         // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
         // farther than any other), so it skips the core distances.

@@ -11,7 +11,7 @@ public enum PinsNearby {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func run(_ request: NearbyRequest) throws -> NearbyResult {
         if let output = request.output { try AtomicFile.checkDestination(output) }
-        var data = try request.source.read(request.input)
+        var data = try request.source.read(request.input, filter: request.filter)
         let policy = try request.source.policy(for: data.listings)
         let index = try PinIndex(listings: data.takeListings(), options: request.source.options(privacy: policy))
         let page = try index.nearby(longitude: request.longitude, latitude: request.latitude, radius: request.radius,
