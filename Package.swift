@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "Pins", "TestSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "Metrics", "TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Pins", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Harness", "Pins", "TestSupport"]),
         .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "Pins", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
