@@ -77,9 +77,10 @@ bench: setup
 # line: improvements only pass here. Refresh: cd Benchmarks && swift package --disable-sandbox
 # --allow-writing-to-package-directory benchmark thresholds update
 # The plugin shows the compiler's output only when its build fails, so the benchmarks are built
-# first with `swift build -c release` (the build the plugin then finds done), its log in
-# .build/bench-build.log; a compiler warning in it from this repository's code fails the
-# target after the check (scripts/dev/warnings.sh).
+# first with `swift build -c release`, its log in .build/bench-build.log (the plugin then finds
+# geocluster and the benchmark targets built and builds only its own tools); a compiler warning
+# in that log from this repository's code fails the target after the check
+# (scripts/dev/warnings.sh).
 bench-check: setup
 	@mkdir -p .build
 	cd Benchmarks && $(SWIFT) build -c release > ../.build/bench-build.log 2>&1 || { cat ../.build/bench-build.log; exit 1; }
