@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo test test-slowest structure bench bench-check check peers clean
+.PHONY: setup setup-test build demo test test-slowest warnings structure bench bench-check check peers clean
 
 setup:
 	@scripts/setup.sh
@@ -34,6 +34,14 @@ test: setup-test
 
 test-slowest: setup-test
 	@SWIFT=$(SWIFT) scripts/test-summary.sh --serial
+
+# No compiler warning in this repository's code (Sources, Tests, Benchmarks; dependencies'
+# checkouts aside) in the logs of `make test`'s build and of bench-check's benchmark build
+# (where it exists). `make test` and `make bench-check` run the same check on their own logs
+# and fail on a warning. The logs are complete only for builds from scratch (CI's fresh clone):
+# an incremental build prints the warnings of the files it recompiled.
+warnings:
+	@scripts/dev/warnings.sh .build/test.log $(wildcard .build/bench-build.log)
 
 # The house rules a newcomer relies on (docs/architecture.md): no function over 120 lines and no
 # Swift file over 600 (generated tables aside) in Sources, no type name declared twice, a README
@@ -68,14 +76,21 @@ bench: setup
 # exits 1 for both (measured with package-benchmark 1.38), so the two are told apart by that
 # line: improvements only pass here. Refresh: cd Benchmarks && swift package --disable-sandbox
 # --allow-writing-to-package-directory benchmark thresholds update
+# The plugin shows the compiler's output only when its build fails, so the benchmarks are built
+# first with `swift build -c release`, its log in .build/bench-build.log (the plugin then finds
+# geocluster and the benchmark targets built and builds only its own tools); a compiler warning
+# in that log from this repository's code fails the target after the check
+# (scripts/dev/warnings.sh).
 bench-check: setup
 	@mkdir -p .build
+	cd Benchmarks && $(SWIFT) build -c release > ../.build/bench-build.log 2>&1 || { cat ../.build/bench-build.log; exit 1; }
 	cd Benchmarks && { $(SWIFT) package --disable-sandbox benchmark thresholds check --no-progress > ../.build/bench-check.log 2>&1; \
 		status=$$?; cat ../.build/bench-check.log; \
 		if [ $$status -ne 0 ] && grep -q 'benchmarkThresholdImprovement' ../.build/bench-check.log \
 			&& ! grep -q 'benchmarkThresholdRegression' ../.build/bench-check.log; then \
 			echo "bench-check: improvements only (pass); refresh the thresholds to keep them"; status=0; fi; \
 		exit $$status; }
+	@scripts/dev/warnings.sh .build/bench-build.log
 
 clean:
 	rm -rf .build

@@ -85,7 +85,7 @@ extension RunRecord {
         let labeling = hdbscan?.labeling
         for i in 0..<labels.count {
             out.beginFeature(lon: longitudes[i], lat: latitudes[i], decimals: 6)
-            if file.hasIDColumn { out.property(idName, inferring: file.id(i)) } else { out.property(idName, i) }
+            if file.hasIDColumn { out.property(idName, id: file.id(i)) } else { out.property(idName, i) }
             out.property("label", Int(labels[i]))
             if let labeling {
                 out.property("probability", labeling.probabilities[i], decimals: 10)

@@ -231,6 +231,20 @@ struct GeoJSONTests {
         #expect(JSONText.quoted("a\"b\\c\u{1}\n") == #""a\"b\\c\u0001\n""#)
     }
 
+    @Test("ids are JSON numbers only as plain integers within ±(2^53 − 1); other fields only when a double keeps their value")
+    func numberRules() {
+        for s in ["0", "42", "-7", "9007199254740991", "-9007199254740991"] { #expect(JSONText.isSafeInteger(s), "\(s)") }
+        for s in ["9007199254740992", "9007199254740993", "12345678901234567890123", "1e3", "007", "-0", "3.0", "", "-", "+1", "1 ", "x"] {
+            #expect(!JSONText.isSafeInteger(s), "\(s)")
+        }
+        for s in ["0", "-0", "12.50", "1e3", "0.1", "-7", "9007199254740992", "1.5E-7", "1.5e300", "0.000001"] {
+            #expect(JSONText.keepsValue(s), "\(s)")
+        }
+        for s in ["12345678901234567890123", "9007199254740993", "0.30000000000000000001", "1e999", "3.141592653589793238", "", "x", "01", "+1"] {
+            #expect(!JSONText.keepsValue(s), "\(s)")
+        }
+    }
+
     @Test("a GeoJSON writer dropped before commit leaves no file; an empty collection is valid JSON")
     func writerAtomic() throws {
         try withTemporaryFolder { folder throws in

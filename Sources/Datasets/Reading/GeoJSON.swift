@@ -258,8 +258,10 @@ public enum GeoJSON {
 
     /// Writes a table with latitude and longitude columns as a FeatureCollection of Points:
     /// the coordinates from those columns, every other column a property in header order. A
-    /// field that is a JSON number is written as a number, an empty field as `null`, any
-    /// other as a string (so a numeric string such as `"12"` comes back as the number 12).
+    /// field that is a JSON number whose value a reader keeps is written as a number, an empty
+    /// field as `null`, any other as a string (so a numeric string such as `"12"` comes back
+    /// as the number 12); the id column's field is a number only when it is a plain integer
+    /// within ±(2^53 − 1) (`GeoJSONWriter.property(_:id:)`).
     /// With `replacing`, numeric columns are added as properties after the others (rounded
     /// to `decimals` places), and a column of the same name is left out, as
     /// ``CSVTable/write(to:replacing:decimals:)`` does for CSV.
@@ -277,7 +279,9 @@ public enum GeoJSON {
         for (r, row) in table.rows.enumerated() {
             out.beginFeature(lonText: row[c.first], latText: row[c.second],
                              lon: coordinates.xOrLongitude[r], lat: coordinates.yOrLatitude[r])
-            for k in propertyColumns { out.property(table.header[k], inferring: row[k]) }
+            for k in propertyColumns {
+                if k == c.id { out.property(table.header[k], id: row[k]) } else { out.property(table.header[k], inferring: row[k]) }
+            }
             for column in columns { out.property(column.name, column.values[r], decimals: decimals) }
             try out.endFeature()
         }

@@ -127,6 +127,62 @@ public enum JSONText {
         var s = s
         return s.withUTF8 { isNumber($0) }
     }
+
+    /// The largest integer every JSON reader holds exactly: 2^53 − 1 (JavaScript's
+    /// `Number.MAX_SAFE_INTEGER`; 2^53 + 1 already reads as 2^53).
+    public static let maxSafeInteger: Int64 = (1 << 53) - 1
+
+    /// Whether an id's text is written as a JSON number: only a plain integer (an optional
+    /// minus, then `0` or digits without a leading zero; no decimal point, no exponent, not
+    /// `-0`) within ±``maxSafeInteger``. Any reader then reads the number back as the same
+    /// text; every other id (`1e3`, `007`, `12345678901234567890123`) is written as a string.
+    public static func isSafeInteger(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { b in
+            let negative = b.first == 0x2D
+            let digits = UnsafeBufferPointer(rebasing: b[(negative ? 1 : 0)...])
+            guard (1...16).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+            guard digits[0] != 0x30 || (digits.count == 1 && !negative) else { return false }
+            let value = digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
+            return value <= maxSafeInteger
+        }
+    }
+
+    /// Whether a (non-id) field's text is written as a JSON number: a JSON number whose value
+    /// a reader holding doubles keeps, that is, the text has the same decimal value as the
+    /// shortest text of the double nearest to it (`12.50`, `1e3`, `0.1`, `-0` qualify;
+    /// `12345678901234567890123`, `9007199254740993`, `0.30000000000000000001` and `1e999`
+    /// do not and are written as strings, as they are).
+    public static func keepsValue(_ s: String) -> Bool {
+        guard isNumber(s), let d = Double(s), d.isFinite,
+              let given = decimalValue(s), let kept = decimalValue(d.description) else { return false }
+        return given == kept
+    }
+
+    /// A decimal number's text as (sign, significant digits without leading or trailing
+    /// zeros, exponent) with the value 0.digits × 10^exponent; zero is `(false, "", 0)`.
+    /// Accepts JSON numbers and Swift's `Double.description` (`1.5e+22`, `1000.0`).
+    static func decimalValue(_ s: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
+        var negative = false, mantissa: [UInt8] = [], point: Int? = nil, exponent = 0
+        var bytes = Substring(s).utf8[...]
+        if bytes.first == 0x2D { negative = true; bytes = bytes.dropFirst() }
+        while let c = bytes.first, c != 0x65, c != 0x45 {
+            if c == 0x2E { point = mantissa.count } else if c >= 0x30 && c <= 0x39 { mantissa.append(c) } else { return nil }
+            bytes = bytes.dropFirst()
+        }
+        if !bytes.isEmpty {
+            guard let e = Int(Substring(bytes.dropFirst())) else { return nil }
+            exponent = e
+        }
+        var whole = point ?? mantissa.count
+        let leading = mantissa.prefix { $0 == 0x30 }.count
+        mantissa.removeFirst(leading)
+        whole -= leading
+        while mantissa.last == 0x30 { mantissa.removeLast() }
+        if mantissa.isEmpty { return (false, [], 0) }
+        let (sum, overflow) = whole.addingReportingOverflow(exponent)
+        return overflow ? nil : (negative, mantissa, sum)
+    }
 }
 
 /// A recursive-descent JSON parser (RFC 8259) over bytes in memory. Besides whole values it

@@ -114,13 +114,28 @@ public struct GeoJSONWriter: ~Copyable {
         output.append(value.jsonText)
     }
 
-    /// A property from a text field: a JSON number as a number, empty as `null`, anything
-    /// else as a string.
+    /// A property from a text field: empty as `null`, a number as a JSON number when a reader
+    /// keeps its value (``JSONText/keepsValue(_:)``: `12.50` and `1e3` are numbers,
+    /// `12345678901234567890123` a string), anything else as a string.
     public mutating func property(_ name: String, inferring text: String) {
         key(name)
         if text.isEmpty {
             output.append("null")
-        } else if JSONText.isNumber(text) {
+        } else if JSONText.keepsValue(text) {
+            output.append(text)
+        } else {
+            appendString(text)
+        }
+    }
+
+    /// An id from a text field: empty as `null`, a plain integer within ±(2^53 − 1) as a
+    /// JSON number (``JSONText/isSafeInteger(_:)``), anything else (`1e3`, `007`, 23 digits)
+    /// as a string, so every reader gets the id back as the same text.
+    public mutating func property(_ name: String, id text: String) {
+        key(name)
+        if text.isEmpty {
+            output.append("null")
+        } else if JSONText.isSafeInteger(text) {
             output.append(text)
         } else {
             appendString(text)

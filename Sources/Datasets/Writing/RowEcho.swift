@@ -81,7 +81,9 @@ extension PointFile {
                 var (lt, at) = (lonText, latText)
                 let lon = lt.withUTF8 { parseDouble($0) } ?? .nan, lat = at.withUTF8 { parseDouble($0) } ?? .nan
                 out.beginFeature(lonText: lonText, latText: latText, lon: lon, lat: lat)
-                for i in keep where i != c.first && i != c.second { out.property(rows.header[i], inferring: rows.text(r, i)) }
+                for i in keep where i != c.first && i != c.second {
+                    if i == c.id { out.property(rows.header[i], id: rows.text(r, i)) } else { out.property(rows.header[i], inferring: rows.text(r, i)) }
+                }
                 for col in columns { col.write(r, to: &out) }
                 try out.endFeature()
             }

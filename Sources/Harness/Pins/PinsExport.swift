@@ -52,7 +52,7 @@ enum PinFeature {
         if let id = pin.listingID, let leaf = try index.listing(of: pin) {
             // The listing's own attributes, from the index (which holds them for leaves): the
             // listing that passed the filter, not the first of its building.
-            w.property("listing_id", inferring: source.idText(id))
+            w.property("listing_id", id: source.idText(id))
             w.property("category", json: leaf.category.flatMap(ListingCategory.init(code:)).map { .string($0.rawValue) } ?? .null)
             w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
             w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
@@ -62,7 +62,8 @@ enum PinFeature {
         try w.endFeature()
     }
 
-    /// The ids of a pin's listings that pass `filter`, as JSON numbers where the id text is one.
+    /// The ids of a pin's listings that pass `filter`, as JSON numbers where the id text is a
+    /// plain integer within ±(2^53 − 1) (``JSONText/isSafeInteger(_:)``), else as strings.
     static func leafIDs(_ pin: Pin, index: PinIndex, source: PinSource, filter: AttributeFilter?) throws -> [JSONValue] {
         var ids: [JSONValue] = []
         var cursor: PinCursor? = nil
@@ -70,7 +71,7 @@ enum PinFeature {
             let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
             for leaf in page.leaves where filter.map({ passes(leaf, $0) }) ?? true {
                 let text = source.idText(leaf.id)
-                ids.append(JSONText.isNumber(text) ? .number(text) : .string(text))
+                ids.append(JSONText.isSafeInteger(text) ? .number(text) : .string(text))
             }
             cursor = page.next
         } while cursor != nil
