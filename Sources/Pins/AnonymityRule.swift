@@ -99,7 +99,10 @@ extension PrivacyMask {
                         skipping: [Bool]? = nil) -> [(longitude: Double, latitude: Double)] {
         let L = keys.count
         var out = [(longitude: Double, latitude: Double)](repeating: (longitude: 0, latitude: 0), count: L)
-        let rings = anonymity.map { _ in RingCounter(longitudes: longitudes, latitudes: latitudes, cell: maxDistance) }
+        // The registry only when some location is drawn under the rule (a rebuild from a full
+        // mask store draws none).
+        let drawsAny = skipping.map { $0.contains(false) } ?? (L > 0)
+        let rings = anonymity != nil && drawsAny ? RingCounter(longitudes: longitudes, latitudes: latitudes, cell: maxDistance) : nil
         out.withUnsafeMutableBufferPointer { out in
             let parts = L >= 1 << 12 ? threads : 1
             Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
@@ -153,11 +156,11 @@ extension PrivacyMask {
     /// census of the locations of `rings` in it.
     func publicRing(longitude: Double, latitude: Double, rings: RingCounter,
                     scratch: inout [SIMD2<Double>]) -> (radius: Double, census: RingCensus) {
-        let spot = anonymity?.spot ?? AnonymityRule.defaultSpot
+        let spot = anonymity?.spot ?? AnonymityRule.defaultSpot, minimum = anonymity?.minimum ?? 1
         let radii = anonymity?.radii(maxDistance: maxDistance) ?? [maxDistance]
         for s in radii.indices {
             rings.members(longitude: longitude, latitude: latitude, inner: minDistance, outer: radii[s], into: &scratch)
-            if s == radii.count - 1 || RingCensus.isAnonymous(&scratch, minimum: anonymity!.minimum, spot: spot) {
+            if s == radii.count - 1 || RingCensus.isAnonymous(&scratch, minimum: minimum, spot: spot) {
                 return (radii[s], RingCensus.of(&scratch, spot: spot))
             }
         }

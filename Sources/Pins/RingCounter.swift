@@ -67,14 +67,6 @@ struct RingCounter: Sendable {
         return dense[k]..<dense[k + 1]
     }
 
-    /// The locations c with `inner` ≤ |d − c| ≤ `outer` metres, d = (`longitude`, `latitude`);
-    /// stops counting at `atLeast`.
-    func count(longitude: Double, latitude: Double, inner: Double, outer: Double, atLeast: Int) -> Int {
-        var n = 0
-        visit(longitude: longitude, latitude: latitude, inner: inner, outer: outer) { _, _ in n += 1; return n < atLeast }
-        return n
-    }
-
     /// The offsets (east, north metres) from each location in the ring to the point, into
     /// `members` (emptied first).
     func members(longitude: Double, latitude: Double, inner: Double, outer: Double, into members: inout [SIMD2<Double>]) {
