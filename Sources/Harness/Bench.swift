@@ -200,6 +200,7 @@ public enum Bench {
         var row = RunRow(dataset: cell.dataset.name, points: 0, datasetHash: cell.dataset.hash, hasTruth: false,
                          implementation: cell.implementation, method: cell.method, parameters: cell.parameters,
                          repeatIndex: cell.repeatIndex, status: .ok)
+        row.scenario = cell.dataset.scenario
         let executable: String, arguments: [String]
         let labels = folder + "/labels.csv", record = folder + "/record.json"
         if let m = cell.geocluster {

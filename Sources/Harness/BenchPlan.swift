@@ -14,9 +14,12 @@ public struct BenchDataset: Sendable, Equatable {
     public var path: String
     /// SHA-256 of the file's bytes (16 hex digits).
     public var hash: String
+    /// The generated scenario the dataset is one size of (`seoul`, `seoul-filtered`), empty for
+    /// a user's file: sizes of one scenario share a model, so only they are fitted together.
+    public var scenario: String
 
-    public init(name: String, path: String, hash: String) {
-        self.name = name; self.path = path; self.hash = hash
+    public init(name: String, path: String, hash: String, scenario: String = "") {
+        self.name = name; self.path = path; self.hash = hash; self.scenario = scenario
     }
 
     /// A generated scenario of `count` listings, written once into `cache` (as
@@ -31,8 +34,10 @@ public struct BenchDataset: Sendable, Equatable {
                                 filter: ListingFilter? = nil, filterKey: String = "") throws(HarnessError) -> BenchDataset {
         var name = "\(scenario.rawValue)-\(BenchSizes.label(count))"
         var file = "\(name)-seed\(seed)"
+        var family = scenario.rawValue
         if filter != nil {
             name += "-filtered"
+            family += "-filtered"
             file += "-filter" + Fingerprint.text(filterKey).prefix(8)
         }
         let path = cache + "/\(file).csv"
@@ -49,7 +54,7 @@ public struct BenchDataset: Sendable, Equatable {
                 throw .dataset(error)
             }
         }
-        return BenchDataset(name: name, path: path, hash: try Fingerprint.file(path))
+        return BenchDataset(name: name, path: path, hash: try Fingerprint.file(path), scenario: family)
     }
 
     /// A user's file, named after the file.

@@ -80,6 +80,8 @@ public struct RunOutcome: Sendable, Equatable, Codable {
 public struct RunRow: Sendable, Equatable, Codable {
     /// Dataset name: the scenario and size (`seoul-10k`) or the input file's name.
     public var dataset: String
+    /// The generated scenario the dataset is one size of (`seoul`), empty for a user's file.
+    public var scenario: String = ""
     /// Points clustered (after filters).
     public var points: Int
     /// SHA-256 of the dataset file's bytes, first 16 hex digits.
@@ -169,6 +171,8 @@ public struct Spread: Sendable, Equatable, Codable {
 @dynamicMemberLookup
 public struct SummaryRow: Sendable, Equatable, Codable {
     public var dataset: String
+    /// As in `RunRow`: the scenario the dataset is one size of, empty for a user's file.
+    public var scenario: String = ""
     public var points: Int
     public var datasetHash: String
     public var implementation: String

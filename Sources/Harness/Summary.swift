@@ -55,6 +55,7 @@ public enum Summary {
                            implementation: first.implementation, method: first.method, parameters: first.parameters,
                            okRepeats: ok.count, repeats: rows.count, status: failed?.status ?? .ok,
                            error: failed?.error ?? "", implementationVersion: (ok.first ?? first).implementationVersion)
+        s.scenario = first.scenario
         s.fitSeconds = Spread(ok.compactMap(\.fitSeconds))
         s.processSeconds = Spread(ok.compactMap(\.processSeconds))
         s.peakMegabytes = Spread(ok.compactMap(\.peakMegabytes))

@@ -256,7 +256,8 @@ public enum HTMLReport {
                 + "Pareto front: no other point of that dataset is both as fast and as good."),
             ("scaling", "Scaling with the number of points", ScalingPlot.render(summary),
              "Median fit time against points, log–log, one representative row per dataset (the best of a sweep where marked). "
-                + "The legend gives the exponent b of the least-squares fit t = a·n^b: about 1 is linear, 2 quadratic."),
+                + "The legend gives the exponent b of the least-squares fit t = a·n^b across the sizes of one scenario: about 1 is "
+                + "linear, 2 quadratic. Input files (squares) are drawn without a fit: sizes of unrelated data are no scaling law."),
         ]
         for (key, title, svg, caption) in figures {
             w.open("figure", ["class": "card plot", "data-figure": key, "id": "plot-" + key])
@@ -284,19 +285,19 @@ public enum HTMLReport {
         w.open("thead")
         w.open("tr")
         w.element("th", ["scope": "col"], text: "Implementation · method")
+        w.element("th", ["scope": "col"], text: "Data")
         w.element("th", ["scope": "col", "class": "num"], text: "Exponent b")
         w.element("th", ["scope": "col", "class": "num"], text: "Sizes measured")
         for budget in TimeBudget.budgets { w.element("th", ["scope": "col", "class": "num"], text: "within " + secondsTick(budget)) }
         w.close()
         w.close()
         w.open("tbody")
-        let series = Dictionary(uniqueKeysWithValues: ScalingPlot.series(summary).map { ($0.key, $0) })
         for row in table {
             w.open("tr")
             w.element("th", ["scope": "row"], text: row.key.label)
+            w.element("td", text: row.data)
             cell(&w, row.fit.map { ReportFormat.fixed($0.b, decimals: 2) })
-            let sizes = series[row.key]?.points.map { ReportFormat.compactCount(Double($0.points)) } ?? []
-            w.element("td", ["class": "num"], text: sizes.joined(separator: ", "))
+            w.element("td", ["class": "num"], text: row.sizes.map { ReportFormat.compactCount(Double($0)) }.joined(separator: ", "))
             for estimate in row.estimates {
                 w.element("td", ["class": estimate.isExtrapolated ? "num extrapolated" : "num"], text: estimate.text)
             }
@@ -308,7 +309,8 @@ public enum HTMLReport {
             + "and 60 s of median fit time, on the rows of the scaling plot. “≥ n (measured)”: the largest measured size within the "
             + "budget (the next larger measured size took longer). “< n (measured)”: even the smallest measured size took longer. "
             + "“~n (extrapolated)”, in italics: beyond the measured sizes, from the fitted t = a·n^b, n = (budget / a)^(1/b); "
-            + "shown as a bound past 100× the measured range, where memory and caches make the fit meaningless.")
+            + "shown as a bound past 100× the measured range, where memory and caches make the fit meaningless. A line is fitted "
+            + "only across the sizes of one generated scenario; an input file is measured, never extrapolated.")
         w.close()
     }
 

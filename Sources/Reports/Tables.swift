@@ -72,6 +72,7 @@ public enum BenchTables {
     public static let runColumns: [TableColumn<RunRow>] = {
         var c: [RunColumn] = [
             .init("dataset", "", .none, "dataset name: SCENARIO-SIZE for a generated scenario, the file name for --input", { .text($0.dataset) }),
+            .init("scenario", "", .none, "the generated scenario the dataset is one size of (seoul, or seoul-filtered with filters); empty for an --input file. The scaling plot and the time-budget table fit a line only across the sizes of one scenario", { .text($0.scenario) }),
             .init("points", "points", .none, "points clustered", { .integer($0.points) }),
             .init("dataset_hash", "", .none, "SHA-256 of the dataset file's bytes (first 16 hex digits)", { .text($0.datasetHash) }),
             .init("has_truth", "", .none, "1 when the dataset has a truth column (the score columns are empty without one)", { .integer($0.hasTruth ? 1 : 0) }),
@@ -120,6 +121,7 @@ public enum BenchTables {
         }
         var c: [C] = [
             .init("dataset", "", .none, "as in runs.csv", { .text($0.dataset) }),
+            .init("scenario", "", .none, "as in runs.csv", { .text($0.scenario) }),
             .init("points", "points", .none, "points clustered", { .integer($0.points) }),
             .init("dataset_hash", "", .none, "as in runs.csv", { .text($0.datasetHash) }),
             .init("implementation", "", .none, "as in runs.csv", { .text($0.implementation) }),
@@ -253,6 +255,7 @@ public enum BenchTables {
                              hasTruth: text(r, "has_truth") == "1", implementation: text(r, "implementation"),
                              method: text(r, "method"), parameters: text(r, "parameters"), repeatIndex: rep,
                              status: status, error: text(r, "error"))
+            row.scenario = text(r, "scenario")
             for (stage, column) in stages { if let v = double(r, column) { row.stages[stage] = v } }
             row.fitSeconds = double(r, "fit_s"); row.processSeconds = double(r, "process_s")
             row.peakMegabytes = double(r, "peak_mb"); row.clusters = int(r, "clusters")

@@ -2,6 +2,8 @@
 // points it clusters within 1 s, 10 s and 60 s of fit time. Measured answers come first; the
 // fitted power law only speaks beyond the measured sizes, and says so.
 //
+// A series is one implementation and method on the sizes of one generated scenario; a user's
+// input file is a series of its own, never fitted (sizes of unrelated data are no scaling law).
 // Definition, for one series with measured sizes n₁ < … < n_k (the rows `ScalingPlot.series`
 // picks, one per dataset), median fit times t_i, fit t = a·n^b (when k ≥ 2 distinct sizes) and
 // a budget B seconds:
@@ -61,6 +63,10 @@ public enum BudgetEstimate: Sendable, Equatable {
 /// One row of the time-budget table.
 public struct TimeBudgetRow: Sendable, Equatable {
     public var key: ImplementationMethod
+    /// The scenario the series spans, or the input file's dataset name (`ScalingSeries.data`).
+    public var data: String
+    /// The measured sizes, ascending.
+    public var sizes: [Int]
     /// One estimate per budget, in the order of the budgets asked for.
     public var estimates: [BudgetEstimate]
     /// The fit the extrapolations used (nil with fewer than two sizes).
@@ -88,11 +94,13 @@ public enum TimeBudget {
         return .below(smallest)
     }
 
-    /// One row per implementation and method with a fit time, in `ImplementationMethod` order.
+    /// One row per series of `ScalingPlot.series` (implementation and method × scenario or
+    /// input file), in its order.
     /// - Complexity: O(n log n) for n rows.
     public static func table(_ rows: [SummaryRow], budgets: [Double] = TimeBudget.budgets) -> [TimeBudgetRow] {
         ScalingPlot.series(rows).map { s in
-            TimeBudgetRow(key: s.key, estimates: budgets.compactMap { estimate(s, seconds: $0) }, fit: s.fit)
+            TimeBudgetRow(key: s.key, data: s.data, sizes: s.points.map(\.points),
+                          estimates: budgets.compactMap { estimate(s, seconds: $0) }, fit: s.fit)
         }
     }
 }

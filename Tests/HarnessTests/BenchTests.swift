@@ -1,4 +1,5 @@
 import ClusterCore
+import Datasets
 import Foundation
 import Harness
 import Testing
@@ -11,6 +12,18 @@ func withFolder(_ body: (String) throws -> Void) throws {
 
 @Suite("Bench: cells that crash, hang or fail become rows")
 struct BenchTests {
+    @Test("a generated dataset names its scenario (filtered ones their own); a user's file none")
+    func datasetScenario() throws {
+        try withFolder { folder in
+            let plain = try BenchDataset.scenario(.seoul, count: 200, seed: 3, cache: folder)
+            #expect((plain.name, plain.scenario) == ("seoul-200", "seoul"))
+            let filtered = try BenchDataset.scenario(.seoul, count: 200, seed: 3, cache: folder,
+                                                     filter: ListingFilter(), filterKey: "k")
+            #expect((filtered.name, filtered.scenario) == ("seoul-200-filtered", "seoul-filtered"))
+            #expect(try BenchDataset.file(plain.path).scenario == "")
+        }
+    }
+
     @Test("a crashing, a hanging and a failing cell each become a row with its error, and the run goes on")
     func failingCells() throws {
         try withFolder { folder in
@@ -28,7 +41,7 @@ struct BenchTests {
                 """.write(toFile: fake, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
             let plan = BenchPlan(
-                datasets: [BenchDataset(name: "d", path: folder + "/d.csv", hash: "h")],
+                datasets: [BenchDataset(name: "d", path: folder + "/d.csv", hash: "h", scenario: "seoul")],
                 methods: [.hdbscan(HDBSCANParameters(minClusterSize: 2)), .dbscan(DBSCANParameters(eps: 1)),
                           .grid(GridParameters(cellSize: 1))],
                 peers: [], repeats: 1, threads: 1, timeout: 0.5, executable: fake, peerScript: "none",
@@ -37,6 +50,7 @@ struct BenchTests {
             let rows = try Bench.run(plan) { seen.append($0.cell) }
             #expect(seen == [1, 2, 3])
             #expect(rows.map(\.status) == [.crashed, .timeout, .error])
+            #expect(rows.allSatisfy { $0.scenario == "seoul" }, "every row names its dataset's scenario")
             #expect(rows[0].error.contains("signal 11") && rows[0].error.contains("about to crash"), "\(rows[0].error)")
             #expect(rows[1].error.contains("timeout"), "\(rows[1].error)")
             #expect(rows[2].error.contains("no record"), "\(rows[2].error)")

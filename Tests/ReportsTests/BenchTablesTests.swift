@@ -26,12 +26,13 @@ struct BenchTablesTests {
                          noisePrecision: 1, noiseRecall: 0.5, implementationVersion: "0.1.0", geoclusterVersion: "0.1.0",
                          commit: "deadbeef", machine: "cpu; 2 cores")
         row.binary = "feed"
+        row.scenario = "seoul"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try BenchTables.write([row], columns: BenchTables.runColumns, to: path)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.hasPrefix("dataset,points,dataset_hash,has_truth,implementation,"))
-        #expect(text.contains("\n'=evil(),1000,abc,1,geocluster,"), "\(text)")
+        #expect(text.hasPrefix("dataset,scenario,points,dataset_hash,has_truth,implementation,"))
+        #expect(text.contains("\n'=evil(),seoul,1000,abc,1,geocluster,"), "\(text)")
         #expect(text.contains("\"'-1 is, \"\"odd\"\"\""), "quoted and neutralised: \(text)")
         #expect(text.contains(",-0.01,"), "a negative number is a number, not neutralised")
         let back = BenchTables.readRuns(path: path)

@@ -70,7 +70,7 @@ import TestSupport
 
     func budgetSeries(_ points: [(Int, Double)]) -> ScalingSeries {
         let p = points.map { ScalingPoint(dataset: "n\($0.0)", points: $0.0, fitSeconds: Spread(median: $0.1, min: $0.1, max: $0.1), parameters: "") }
-        return ScalingSeries(key: ImplementationMethod(implementation: "geocluster", method: "hdbscan"), points: p,
+        return ScalingSeries(key: ImplementationMethod(implementation: "geocluster", method: "hdbscan"), scenario: "seoul", points: p,
                              fit: PowerLawFit(sizes: p.map { Double($0.points) }, seconds: p.map(\.fitSeconds.median)))
     }
 
@@ -92,6 +92,27 @@ import TestSupport
         // Far beyond the measured sizes: a bound, not a number.
         let fast = budgetSeries([(1_000, 1e-6), (10_000, 1e-5)])
         #expect(TimeBudget.estimate(fast, seconds: 60)?.text == "> 1M (extrapolated)")
+    }
+
+    /// Two unrelated input files (a small slow one, a large fast one) beside a scenario's two
+    /// sizes: only the scenario is fitted; the files are points of their own, measured only.
+    @Test func onlySizesOfOneScenarioAreFitted() throws {
+        var rows = [ReportSample.row("seoul-10k", 10_000, "geocluster", "dbscan", "eps=1", fit: 0.01, ari: nil),
+                    ReportSample.row("seoul-100k", 100_000, "geocluster", "dbscan", "eps=1", fit: 0.1, ari: nil)]
+        rows.append(ReportSample.row("airports", 28_000, "geocluster", "dbscan", "eps=1", fit: 0.5, ari: nil, scenario: ""))
+        rows.append(ReportSample.row("cities", 3_470_000, "geocluster", "dbscan", "eps=1", fit: 0.2, ari: nil, scenario: ""))
+        let series = ScalingPlot.series(rows)
+        #expect(series.map(\.data) == ["seoul", "airports", "cities"])
+        #expect(abs(try #require(series[0].fit).b - 1) < 1e-9)
+        #expect(series[1].fit == nil && series[2].fit == nil)
+        let table = TimeBudget.table(rows)
+        #expect(table.map(\.data) == ["seoul", "airports", "cities"])
+        #expect(table[1].estimates == [.atLeast(28_000), .atLeast(28_000), .atLeast(28_000)])
+        #expect(table[2].estimates.allSatisfy { !$0.isExtrapolated })
+        let svg = ScalingPlot.render(rows)
+        #expect(svg.contains("b = 1.00 on seoul (2 sizes)"))
+        #expect(svg.contains("airports: input file, no fit"))
+        #expect(svg.ranges(of: "stroke-dasharray=\"6 4\"").count == 2, "one fit line and one legend line")
     }
 
     @Test func tableHasOneRowPerTimedMethod() {

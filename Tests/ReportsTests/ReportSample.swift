@@ -18,9 +18,9 @@ enum ReportSample {
     static func row(_ dataset: String, _ n: Int, _ implementation: String, _ method: String, _ parameters: String,
                     fit: Double?, ari: Double?, clusters: Int? = nil, noise: Double? = nil, ratio: Double? = nil,
                     vsGeocluster: Double? = nil, mst: Bool? = nil, best: Bool = false, status: RunStatus = .ok,
-                    error: String = "", version: String = "") -> SummaryRow {
+                    error: String = "", version: String = "", scenario: String = "seoul") -> SummaryRow {
         let ok = status == .ok
-        return SummaryRow(
+        var summary = SummaryRow(
             dataset: dataset, points: n, datasetHash: n == 10_000 ? "3f9a0c1d2e4b5a67" : "8c1e5b7d9a0f2c34",
             implementation: implementation, method: method, parameters: parameters,
             okRepeats: ok ? 5 : 0, repeats: ok ? 5 : (status == .error ? 5 : 0), status: status, error: error,
@@ -30,6 +30,8 @@ enum ReportSample {
             noiseFraction: ok ? (noise ?? 0.12) : nil, ari: ari, ami: ari.map { $0 - 0.03 }, vMeasure: ari.map { $0 - 0.02 },
             speedRatio: ratio, ariVsGeocluster: vsGeocluster, mstMatchesGeocluster: mst, bestInSweep: best,
             implementationVersion: version)
+        summary.scenario = scenario
+        return summary
     }
 
     static let summary: [SummaryRow] = {
