@@ -23,10 +23,11 @@ struct MapLayout {
     var legendWidth: Double { Self.legendWidth }
 
     /// - Parameters:
-    ///   - x, y: the points in Web Mercator metres.
+    ///   - extent: the box to frame, Web Mercator metres (ignored with a `frame`).
     ///   - minimumHeight: what the legend needs below the heading, pt.
-    ///   - frame: a fixed box and scale; nil fits the points' extent to `width`.
-    init(x: [Double], y: [Double], subtitle: String, width: Double, minimumHeight: Double, frame: MapFrame? = nil) {
+    ///   - frame: a fixed box and scale; nil fits `extent` to `width`.
+    init(extent: (lo: (x: Double, y: Double), hi: (x: Double, y: Double)), subtitle: String, width: Double,
+         minimumHeight: Double, frame: MapFrame? = nil) {
         subtitleLines = subtitle.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         mapX = Self.margin
         mapY = 42 + 17 * Double(subtitleLines.count)
@@ -45,13 +46,7 @@ struct MapLayout {
         self.width = width
         mapWidth = max(200, width - 2 * Self.margin - Self.legendWidth - 16)
         legendX = mapX + mapWidth + 16
-
-        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
-        for i in 0..<x.count {
-            lo = (min(lo.x, x[i]), min(lo.y, y[i]))
-            hi = (max(hi.x, x[i]), max(hi.y, y[i]))
-        }
-        if x.isEmpty { (lo, hi) = ((0, 0), (0, 0)) }
+        let (lo, hi) = extent
         centreX = (lo.x + hi.x) / 2
         centreY = (lo.y + hi.y) / 2
         let minimumProjected = Self.minimumSpan / WebMercator.groundScale(latitude: WebMercator.latitude(northing: centreY))

@@ -89,10 +89,11 @@ public struct MapOptions: Sendable {
     /// for any input and renders quickly (sizes: docs/performance.md).
     public static let defaultPointBudget = 50_000
 
-    /// Pins and outlines are drawn for at most this many clusters, the largest: beyond a few
-    /// hundred they cover one another anyway, and the cap keeps the file small whatever the
-    /// cluster count (a pin is about 250 bytes; an outline about 14 bytes a vertex, at most
-    /// one vertex per 0.1 pt of its perimeter). Every cluster keeps its colour on the points.
+    /// Pins and outlines are drawn for at most this many clusters, the largest: the cap keeps
+    /// the file small whatever the cluster count (a pin is about 250 bytes; an outline about 14
+    /// bytes a vertex, at most one vertex per 0.1 pt of its perimeter). Every cluster keeps its
+    /// colour on the points; pins that would cover a larger one's are left out anyway
+    /// (`PinPlacement`).
     public static let defaultMaxPins = 2_000
 
     /// Width of the whole picture, pt (the map takes what the legend leaves).
@@ -105,8 +106,13 @@ public struct MapOptions: Sendable {
     public var rasterCell: Double = 3
     /// How many of the largest clusters the legend lists by name.
     public var legendEntries: Int = 12
-    /// See ``defaultMaxPins``.
+    /// Pins for at most this many of the largest clusters (0: no pins). See ``defaultMaxPins``.
     public var maxPins: Int = MapOptions.defaultMaxPins
+    /// Outlines for at most this many of the largest clusters. See ``defaultMaxPins``.
+    public var maxOutlines: Int = MapOptions.defaultMaxPins
+    /// The part shown (degrees); points outside it are left out. Nil: the points' extent
+    /// without lone outliers (the rule: `MapExtent`). Ignored with a ``frame``.
+    public var bbox: BoundingBox?
     /// Colours by label; nil: ``ClusterPalette/colours(labels:longitudes:latitudes:)``.
     /// Give the same map to the map and the tree plot of one run.
     public var colours: [Int32: String]?
@@ -114,15 +120,19 @@ public struct MapOptions: Sendable {
     public var frame: MapFrame?
 
     public init(width: Double = 1000, pointBudget: Int = MapOptions.defaultPointBudget, rasterCell: Double = 3,
-                legendEntries: Int = 12, maxPins: Int = MapOptions.defaultMaxPins, colours: [Int32: String]? = nil) {
+                legendEntries: Int = 12, maxPins: Int = MapOptions.defaultMaxPins, maxOutlines: Int = MapOptions.defaultMaxPins,
+                bbox: BoundingBox? = nil, colours: [Int32: String]? = nil) {
         self.width = width; self.pointBudget = pointBudget; self.rasterCell = rasterCell
-        self.legendEntries = legendEntries; self.maxPins = maxPins; self.colours = colours
+        self.legendEntries = legendEntries; self.maxPins = maxPins; self.maxOutlines = maxOutlines
+        self.bbox = bbox; self.colours = colours
     }
 }
 
 /// An SVG map of one clustering: points in Web Mercator coloured by cluster (noise light
-/// grey), cluster outlines, one pin per cluster at the mean position of its points with the
-/// point count inside, a scale bar true at the map's centre latitude, a legend and a title.
+/// grey), cluster outlines, a pin per cluster at the mean position of its points with the
+/// point count inside (largest first, none covering another: `PinPlacement`), a scale bar true
+/// at the map's centre latitude, a legend and a title. The map frames the points without lone
+/// outliers, or a given box (`MapExtent`); the legend counts the points left out.
 ///
 /// Pure: a value in, the SVG text out, no files and no clock. Every text from the input goes
 /// through `XMLWriter`, so any title gives well-formed XML. Fonts are named as a list ending
@@ -174,22 +184,77 @@ public enum ClusterMap {
     }
 
     /// The SVG document (UTF-8 text, starting with the XML declaration).
-    /// - Complexity: O(n log k + size of the outlines) for n points and k clusters; above the
-    ///   point budget the output size no longer grows with n.
+    /// - Complexity: O(n log n + size of the outlines) for n points; above the point budget
+    ///   the output size no longer grows with n.
     public static func render(_ data: MapData, options: MapOptions = MapOptions()) -> String {
         precondition(data.labels.count == data.longitudes.count && data.labels.count == data.latitudes.count,
                      "one longitude and latitude per label")
         let colours = options.colours
             ?? ClusterPalette.colours(labels: data.labels, longitudes: data.longitudes, latitudes: data.latitudes)
-        let (x, y) = WebMercator.project(longitudes: data.longitudes, latitudes: data.latitudes)
-        let clusters = ClusterSummary(labels: data.labels, x: x, y: y)
-        // The legend's rows (see `legend`): heading, entries, "more", noise, pin note, how
-        // the points were drawn, projection.
+        let (allX, allY) = WebMercator.project(longitudes: data.longitudes, latitudes: data.latitudes)
+        let extent = options.frame != nil ? MapExtent.whole(count: allX.count)
+            : options.bbox.map { MapExtent.box($0, x: allX, y: allY) } ?? MapExtent.withoutOutliers(x: allX, y: allY)
+        let (x, y, labels) = (extent.shown(allX), extent.shown(allY), extent.shown(data.labels))
+        let clusters = ClusterSummary(labels: labels, x: x, y: y)
+        // The legend's rows (see `legend`): heading (two lines for long counts), entries, "more",
+        // noise, the pin note, what was left out, how the points were drawn, projection.
         let legendRows = Double(min(max(0, options.legendEntries), clusters.labels.count))
-        let legendHeight = 22 + 18 * (legendRows + 2) + 8 + 32 + 45 + 17 + 20
-        let layout = MapLayout(x: x, y: y, subtitle: data.subtitle, width: options.width, minimumHeight: legendHeight,
-                               frame: options.frame)
+        let legendHeight = 22 + 18 * (legendRows + 3) + 8 + 5 * 14 + 18 + 2 * 14 + 45 + 17 + 20
+        let layout = MapLayout(extent: (extent.lo, extent.hi), subtitle: data.subtitle, width: options.width,
+                               minimumHeight: legendHeight, frame: options.frame)
         var w = XMLWriter()
+        open(&w, data, layout)
+        w.open("g", ["clip-path": "url(#map-area)"])
+        let drawn = PointLayer.draw(&w, x: x, y: y, labels: labels, layout: layout, colours: colours, options: options)
+        outlines(&w, data.outlines, Set(clusters.bySize.prefix(max(0, options.maxOutlines)).map { clusters.labels[$0] }),
+                 layout, colours)
+        let note: PinNote
+        if let given = data.pins {
+            // Largest first, so a small pin is drawn over a large neighbour's.
+            let order = given.indices.sorted { (given[$0].count, $1) > (given[$1].count, $0) }
+            pins(&w, order.map { given[$0] }, layout, colours)
+            note = .given(given.count)
+        } else {
+            let placed = clusterPins(clusters, maxPins: options.maxPins, layout: layout)
+            pins(&w, placed.pins, layout, colours)
+            note = placed.note
+        }
+        w.close()
+        scaleBar(&w, layout)
+        legend(&w, clusters, colours, layout, options, drawn, pins: note, extent: extent)
+        w.close()
+        return w.finish()
+    }
+
+    /// What the legend says about the pins.
+    enum PinNote {
+        /// Pins given by the caller (map pins of one zoom).
+        case given(Int)
+        /// Cluster pins: how many were drawn, of how many candidates (the largest clusters up to
+        /// the cap) and clusters, and the counts at 25 and 50 pt.
+        case clusters(drawn: Int, candidates: Int, clusters: Int, smallest: Int, largest: Int)
+        case none
+    }
+
+    /// One pin per cluster, the largest up to `maxPins`, sized over their counts, without
+    /// the pins that would cover a larger one's.
+    private static func clusterPins(_ clusters: ClusterSummary, maxPins: Int, layout: MapLayout) -> (pins: [MapPin], note: PinNote) {
+        let candidates = Array(clusters.bySize.prefix(max(0, maxPins)))
+        guard let first = candidates.first, let last = candidates.last else { return ([], .none) }
+        let (smallest, largest) = (clusters.counts[last], clusters.counts[first])
+        let all = candidates.map { c in
+            MapPin(longitude: clusters.meanLongitude[c], latitude: clusters.meanLatitude[c], count: clusters.counts[c],
+                   diameter: pinDiameter(count: clusters.counts[c], minCount: smallest, maxCount: largest),
+                   label: clusters.labels[c])
+        }
+        let kept = PinPlacement.nonOverlapping(all) { layout.point(longitude: $0.longitude, latitude: $0.latitude) }
+        return (kept.map { all[$0] }, .clusters(drawn: kept.count, candidates: candidates.count,
+                                                clusters: clusters.labels.count, smallest: smallest, largest: largest))
+    }
+
+    /// The document's start: the root element, title, background, heading, the map area and
+    /// its clip path.
+    private static func open(_ w: inout XMLWriter, _ data: MapData, _ layout: MapLayout) {
         w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         w.open("svg", [
             "xmlns": "http://www.w3.org/2000/svg",
@@ -207,27 +272,6 @@ public enum ClusterMap {
         w.close()
         w.empty("rect", ["x": svgNumber(layout.mapX), "y": svgNumber(layout.mapY), "width": svgNumber(layout.mapWidth),
                          "height": svgNumber(layout.mapHeight), "fill": "#f7f7f5", "stroke": "#d0d0d0"])
-        w.open("g", ["clip-path": "url(#map-area)"])
-        let drawn = PointLayer.draw(&w, x: x, y: y, labels: data.labels, layout: layout, colours: colours, options: options)
-        let pinned = Array(clusters.bySize.prefix(max(0, options.maxPins)))
-        outlines(&w, data.outlines, Set(pinned.map { clusters.labels[$0] }), layout, colours)
-        if let given = data.pins {
-            // Largest first, so a small pin is drawn over a large neighbour's.
-            let order = given.indices.sorted { (given[$0].count, $1) > (given[$1].count, $0) }
-            pins(&w, order.map { given[$0] }, layout, colours)
-        } else {
-            pins(&w, pinned.map { c in
-                MapPin(longitude: clusters.meanLongitude[c], latitude: clusters.meanLatitude[c], count: clusters.counts[c],
-                       diameter: pinDiameter(count: clusters.counts[c], minCount: clusters.counts[pinned.last!],
-                                             maxCount: clusters.counts[pinned.first!]),
-                       label: clusters.labels[c])
-            }, layout, colours)
-        }
-        w.close()
-        scaleBar(&w, layout)
-        legend(&w, clusters, colours, layout, options, drawn, givenPins: data.pins)
-        w.close()
-        return w.finish()
     }
 
     private static func heading(_ w: inout XMLWriter, _ data: MapData, _ layout: MapLayout) {
@@ -299,13 +343,17 @@ public enum ClusterMap {
     }
 
     private static func legend(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ colours: [Int32: String],
-                               _ layout: MapLayout, _ options: MapOptions, _ drawn: PointLayer.Drawn, givenPins: [MapPin]?) {
+                               _ layout: MapLayout, _ options: MapOptions, _ drawn: PointLayer.Drawn, pins: PinNote,
+                               extent: MapExtent) {
         let x = layout.legendX
         var y = layout.mapY + 14
         func line(_ text: String, size: Double = 11, colour: String = "#333333", bold: Bool = false, step: Double = 17) {
             w.element("text", ["x": svgNumber(x), "y": svgNumber(y), "font-size": svgNumber(size), "fill": colour,
                                "font-weight": bold ? "bold" : "normal"], text: text)
             y += step
+        }
+        func note(_ lines: [String]) {
+            for (i, text) in lines.enumerated() { line(text, colour: "#666666", step: i == lines.count - 1 ? 18 : 14) }
         }
         func entry(_ colour: String, _ name: String, _ count: Int) {
             w.empty("circle", ["cx": svgNumber(x + 6), "cy": svgNumber(y - 4), "r": "6", "fill": colour])
@@ -316,37 +364,78 @@ public enum ClusterMap {
         }
         let n = clusters.counts.reduce(0, +) + clusters.noise
         // Given pins (map pins of one zoom) are groups of listings, not clusters.
-        let (group, points) = givenPins == nil ? ("cluster", "points") : ("pin", "listings")
-        line("\(grouped(clusters.labels.count)) \(group)s · \(grouped(n)) \(points)", size: 12, bold: true, step: 22)
+        let given: Bool
+        if case .given = pins { given = true } else { given = false }
+        let (group, points) = given ? ("pin", "listings") : ("cluster", "points")
+        let heading = ["\(grouped(clusters.labels.count)) \(group)s", "\(grouped(n)) \(points)"]
+        if fits(heading.joined(separator: " · "), in: layout.legendWidth - 8, size: 12, bold: true) {
+            line(heading.joined(separator: " · "), size: 12, bold: true, step: 22)
+        } else {
+            line(heading[0], size: 12, bold: true, step: 16)
+            line(heading[1], size: 12, bold: true, step: 22)
+        }
         for c in clusters.bySize.prefix(max(0, options.legendEntries)) {
             entry(colours[clusters.labels[c]] ?? ClusterPalette.noise, "\(group) \(clusters.labels[c])", clusters.counts[c])
         }
         let rest = clusters.bySize.dropFirst(max(0, options.legendEntries))
         if !rest.isEmpty {
-            line("+ \(grouped(rest.count)) more, \(grouped(rest.reduce(0) { $0 + clusters.counts[$1] })) \(points)",
-                 colour: "#666666", step: 18)
+            let more = ["+ \(grouped(rest.count)) more,", "\(grouped(rest.reduce(0) { $0 + clusters.counts[$1] })) \(points)"]
+            let one = more.joined(separator: " ")
+            note(fits(one, in: layout.legendWidth - 4, size: 11, bold: false) ? [one] : more)
         }
-        if givenPins == nil { entry(ClusterPalette.noise, "noise", clusters.noise) }
+        if !given { entry(ClusterPalette.noise, "noise", clusters.noise) }
         y += 8
-        let pinned = clusters.bySize.prefix(max(0, options.maxPins))
-        if let given = givenPins {
-            line("\(grouped(given.count)) pins drawn at their size", colour: "#666666", step: 14)
-            line("(25–50 pt by count, as on a phone)", colour: "#666666", step: 18)
-        } else if let first = pinned.first, let last = pinned.last {
-            let which = pinned.count < clusters.bySize.count ? "the \(grouped(pinned.count)) largest" : "each"
-            line("Pin for \(which) cluster: its points,", colour: "#666666", step: 14)
-            line("25 pt = \(grouped(clusters.counts[last])), 50 pt = \(grouped(clusters.counts[first]))",
-                 colour: "#666666", step: 18)
+        let width = layout.legendWidth - 8
+        note(pinText(pins).flatMap { wrapped($0, width: width) })
+        if extent.leftOut > 0 {
+            let what = extent.reason == .outsideBox ? "outside the box shown" : "lone outliers far from the rest"
+            note(wrapped("\(grouped(extent.leftOut)) of \(grouped(extent.total)) points left out: \(what).", width: width))
         }
         switch drawn {
         case .dots:
             line("Every point drawn", colour: "#666666")
         case let .raster(cell):
-            line("Density: \(svgNumber(cell)) pt cells, colour of the", colour: "#666666", step: 14)
-            line("largest cluster in each (over the", colour: "#666666", step: 14)
-            line("\(grouped(options.pointBudget))-point budget)", colour: "#666666")
+            note(["Density: \(svgNumber(cell)) pt cells, colour of the", "largest cluster in each (over the",
+                  "\(grouped(options.pointBudget))-point budget)"])
         }
         line("Web Mercator", colour: "#666666")
+    }
+
+    /// The legend's text on the pins, to be wrapped.
+    static func pinText(_ pins: PinNote) -> [String] {
+        switch pins {
+        case let .given(count):
+            return ["\(grouped(count)) pins drawn at their size (25–50 pt by count, as on a phone)"]
+        case .none:
+            return ["No pins"]
+        case let .clusters(drawn, candidates, clusters, smallest, largest):
+            var text = drawn == clusters ? "Pin for each cluster: its points."
+                : "Pins: \(grouped(drawn)) of \(grouped(clusters)) clusters, largest first"
+            if candidates < clusters { text += " (the \(grouped(candidates)) largest at most)" }
+            if drawn < candidates { text += "; a pin that would cover one drawn is left out (its points keep their colour)" }
+            return [text + ".", "25 pt = \(grouped(smallest)), 50 pt = \(grouped(largest)) points"]
+        }
+    }
+
+    /// `text` in lines of at most `width` pt at 11 pt, broken at spaces.
+    static func wrapped(_ text: String, width: Double) -> [String] {
+        var lines: [String] = [], current = ""
+        for word in text.split(separator: " ") {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if current.isEmpty || fits(candidate, in: width, size: 11, bold: false) {
+                current = candidate
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        return current.isEmpty ? lines : lines + [current]
+    }
+
+    /// Whether `text` fits `width` pt at `size` (DejaVu Sans: about 0.62 em a character, 0.7
+    /// in bold; Helvetica's are narrower).
+    static func fits(_ text: String, in width: Double, size: Double, bold: Bool) -> Bool {
+        Double(text.count) * size * (bold ? 0.7 : 0.62) <= width
     }
 
     /// `1,234,567`.

@@ -23,10 +23,13 @@ struct MapCommand: ParsableCommand {
             Reads the points (INPUT, with lat,lon columns) and their labels (--labels, the output \
             of `cluster`, one row per input row in the same order) and writes an SVG map in Web \
             Mercator: points coloured by cluster (neighbouring clusters never share a colour; \
-            noise light grey), each cluster's hull, one pin per cluster sized by its point count \
-            (25 to 50 pt, square-root scale) with the count inside, a scale bar, a legend and a \
-            title. Up to 50,000 points every point is drawn; above that a density raster, so the \
-            file stays under 1 MB. The file is written whole or not at all.
+            noise light grey), each cluster's hull, a pin per cluster sized by its point count \
+            (25 to 50 pt, square-root scale) with the count inside — largest first, none covering \
+            another (a smaller cluster's pin that would is left out; the legend says how many) — a \
+            scale bar, a legend and a title. The map frames the points without lone outliers (or \
+            --bbox), counting what it left out (rule: docs/commands.md). Up to 50,000 points every \
+            point is drawn; above that a density raster, so the file stays under 1 MB. The file \
+            is written whole or not at all.
             With --zoom Z instead of --labels: the map pins of zoom Z (as `geocluster pins` writes \
             them, privacy mask first) at their drawn size, 25–50 pt, on a map at that zoom's scale \
             (1 pt = 1 pixel of 256-pixel tiles), each listing at its displayed position in its pin's \
@@ -43,12 +46,18 @@ struct MapCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Draw the map pins of this zoom level (0–22) instead of --labels' clusters.", valueName: "z"))
     var zoom: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --zoom: the part shown, minLon,minLat,maxLon,maxLat (degrees).", valueName: "box"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("The part shown, minLon,minLat,maxLon,maxLat (degrees). With --labels, points outside it are left out (default: the points' extent without lone outliers); with --zoom, needed when the data spans more than 4000 pt.", valueName: "box"),
             transform: { text in try usage { () throws(DatasetError) in try BoundingBox.parse(text) } })
     var bbox: BoundingBox?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("With --zoom: the pins' merge threshold in pixels.", valueName: "px"))
     var radius: Double = PinOptions.defaultRadius
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --labels: pins for at most the N largest clusters (0: none). A pin that would cover a larger one's is left out anyway.", valueName: "N"))
+    var maxPins: Int = MapOptions.defaultMaxPins
+
+    @Flag(help: "With --labels: no pins; points and outlines only.")
+    var noPins = false
 
     @OptionGroup(title: "With --zoom: privacy and locations")
     var source: PinSourceOptions
@@ -88,8 +97,11 @@ struct MapCommand: ParsableCommand {
             if inputOptions.xColumn != nil || inputOptions.yColumn != nil {
                 throw ValidationError("--x-column and --y-column go with --labels; map pins are read from longitude/latitude (--lat-column, --lon-column)")
             }
+            if noPins || maxPins != MapOptions.defaultMaxPins {
+                throw ValidationError("--max-pins and --no-pins go with --labels; a --zoom map is its pins")
+            }
         case (.some, nil):
-            if bbox != nil { throw ValidationError("--bbox goes with --zoom") }
+            guard maxPins >= 0 else { throw ValidationError("--max-pins must be 0 or more, got \(maxPins)") }
         }
     }
 
@@ -119,7 +131,7 @@ struct MapCommand: ParsableCommand {
             let subtitle = "\(file.count) points · \(clusters) clusters · \(noise) noise · labels \(labels) · \(hullNote)"
             let data = MapData(longitudes: lon, latitudes: lat, labels: label, outlines: outlines,
                                title: name, subtitle: subtitle)
-            let svg = ClusterMap.render(data, options: MapOptions())
+            let svg = ClusterMap.render(data, options: MapOptions(maxPins: noPins ? 0 : maxPins, bbox: bbox))
             try AtomicFile.write(svg, to: output)
             say("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)", output: output)
         }

@@ -27,8 +27,11 @@ struct MapCommandTests {
             let parser = XMLParser(data: Data(svg.utf8))
             #expect(parser.parse(), "not well-formed: \(parser.parserError.map { "\($0)" } ?? "") at line \(parser.lineNumber)")
             #expect(svg.contains("<title>seoul-5k.csv</title>"))
-            // One pin per cluster, one closed concave hull per cluster.
-            #expect(svg.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"2\"").count - 1 == 33)
+            // A pin per cluster unless it would cover a larger one's (the legend says how many),
+            // one closed concave hull per cluster.
+            let pins = svg.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"2\"").count - 1
+            #expect(pins == 33 ? svg.contains("Pin for each cluster") : svgText(svg).contains("Pins: \(pins) of 33 clusters"), "\(pins) pins")
+            #expect(pins > 20)
             #expect(svg.components(separatedBy: "Z\" fill=\"#").count - 1 == 33)
 
             let rsvg = Process()
@@ -39,6 +42,30 @@ struct MapCommandTests {
             #expect(rsvg.terminationStatus == 0)
             let png = try folder.data("map.png")
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000)
+        }
+    }
+
+    @Test("--no-pins, --max-pins and --bbox on a labels map; pin options refused with --zoom")
+    func pinOptionsAndBox() throws {
+        try withTemporaryFolder { folder throws in
+            try Self.clusterSeoul(in: folder)
+            func pins(_ arguments: String...) throws -> (Int, String) {
+                let r = try folder.run(["map", Self.seoul, "--labels", "L.csv", "-o", "m.svg"] + arguments)
+                try #require(r.status == 0, "\(r)")
+                let svg = try folder.read("m.svg")
+                return (svg.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"2\"").count - 1, svg)
+            }
+            let (none, noneSVG) = try pins("--no-pins")
+            #expect(none == 0 && noneSVG.contains(">No pins</text>"))
+            #expect(noneSVG.components(separatedBy: "Z\" fill=\"#").count - 1 == 33, "outlines stay")
+            let (three, threeSVG) = try pins("--max-pins", "3")
+            #expect(three >= 1 && three <= 3 && svgText(threeSVG).contains("(the 3 largest at most)"))
+            // A box over part of the city: the rest is left out and counted.
+            let (_, boxSVG) = try pins("--bbox", "126.9,37.45,127.0,37.6")
+            #expect(svgText(boxSVG).contains("points left out: outside the box shown."), "\(svgText(boxSVG))")
+            let refused = try folder.run("map", Self.seoul, "--zoom", "12", "--no-privacy", "--max-pins", "5", "-o", "z.svg")
+            #expect(refused.status == 64 && refused.stderr.contains("--max-pins and --no-pins go with --labels"), "\(refused)")
+            #expect(!(try folder.contents()).contains("z.svg"))
         }
     }
 

@@ -16,7 +16,7 @@ struct NegativeNumberTests {
         "threads", "area", "deposit", "rent", "bbox", "sizes", "repeat", "seed", "timeout", "sklearn-max-n",
         "pins-zooms", "min-probability", "ratio", "top", "count", "min-branch-width", "width", "height", "zoom",
         "zooms", "radius", "insecure-test-seed", "min-offset", "max-offset", "location-tolerance", "lat", "lon",
-        "limit", "noise-label", "min-anonymity", "anonymity-cap", "target",
+        "limit", "noise-label", "min-anonymity", "anonymity-cap", "target", "max-pins",
     ]
 
     /// Every other option: names, files, choices from a list.
@@ -105,6 +105,7 @@ struct NegativeNumberTests {
         let labelMap = ["a.csv", "--labels", "L.csv", "-o", "m.svg"], pinMap = ["a.csv", "--zoom", "9", "--no-privacy", "-o", "m.svg"]
         add("map", "ratio", "-0.2", labelMap, 64, "--ratio must be within 0…1")
         add("map", "min-probability", "-0.5", labelMap, 64, "--min-probability -0.5 is invalid")
+        add("map", "max-pins", "-2", labelMap, 64, "--max-pins must be 0 or more, got -2")
         add("map", "zoom", "-1", ["a.csv", "--no-privacy", "-o", "m.svg"], 64, "--zoom -1.0 is outside 0–22")
         add("map", "bbox", nyc, pinMap, 0, "8 pins at zoom 9 over 8 listings")
         add("map", "radius", "-40", pinMap, 64, "--radius must be a number of pixels > 0")

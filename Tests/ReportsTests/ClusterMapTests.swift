@@ -3,6 +3,7 @@ import Foundation
 import Geo
 @testable import Reports
 import Testing
+import func TestSupport.svgText
 import Pins
 
 /// Synthetic listings around Seoul: `clusters` Gaussian blobs (σ about 150 m) at seeded
@@ -23,6 +24,24 @@ func syntheticPoints(_ n: Int, clusters: Int, noiseShare: Double = 0.15, seed: U
         }
     }
     return (lon, lat, labels)
+}
+
+/// The pins of a cluster map (circles with the pins' white rim): centre and radius, pt.
+func pinCircles(_ svg: String) -> [(x: Double, y: Double, r: Double)] {
+    svg.split(separator: "<circle ").compactMap { tag -> (x: Double, y: Double, r: Double)? in
+        guard tag.contains("stroke=\"#ffffff\" stroke-width=\"2\"") else { return nil }
+        func value(_ name: String) -> Double? {
+            guard let a = tag.range(of: name + "=\""), let end = tag[a.upperBound...].firstIndex(of: "\"") else { return nil }
+            return Double(tag[a.upperBound..<end])
+        }
+        guard let x = value("cx"), let y = value("cy"), let r = value(" r") else { return nil }
+        return (x, y, r)
+    }
+}
+
+/// The scale bar's length text (`5 km`).
+func scaleBarText(_ svg: String) -> String? {
+    svg.split(separator: "text-anchor=\"middle\" fill=\"#222222\">").dropFirst().first.map { String($0.prefix { $0 != "<" }) }
 }
 
 @Suite("Cluster map")
@@ -55,16 +74,70 @@ struct ClusterMapTests {
         for count in ["10", "40", "90"] { #expect(svg.contains(">\(count)</text>")) }
     }
 
-    @Test("pins and outlines only for the largest clusters past the pin cap")
+    @Test("pins and outlines only for the largest clusters past their caps; 0 pins: none")
     func pinCap() {
         let p = syntheticPoints(4000, clusters: 30, noiseShare: 0)
         let square = Coordinates(x: [127.0, 127.001, 127.001, 127.0], y: [37.5, 37.5, 37.501, 37.5])
         let outlines = Dictionary(uniqueKeysWithValues: (0..<30).map { (Int32($0), [square]) })
-        let svg = ClusterMap.render(MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, outlines: outlines,
-                                            title: "cap"), options: MapOptions(maxPins: 7))
-        #expect(svg.components(separatedBy: "stroke=\"#ffffff\" stroke-width=\"2\"").count - 1 == 7)
-        #expect(svg.components(separatedBy: "Z\" fill=\"#").count - 1 == 7)
-        #expect(svg.contains("Pin for the 7 largest cluster"))
+        let data = MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, outlines: outlines, title: "cap")
+        let svg = ClusterMap.render(data, options: MapOptions(maxPins: 7, maxOutlines: 9))
+        let pins = pinCircles(svg)
+        #expect(pins.count >= 1 && pins.count <= 7)
+        #expect(svg.components(separatedBy: "Z\" fill=\"#").count - 1 == 9)
+        #expect(svgText(svg).contains("(the 7 largest at most)"))
+        let none = ClusterMap.render(data, options: MapOptions(maxPins: 0))
+        #expect(pinCircles(none).isEmpty && none.contains(">No pins</text>"))
+        #expect(none.components(separatedBy: "Z\" fill=\"#").count - 1 == 30, "outlines stay without pins")
+    }
+
+    @Test("no pin covers another, whatever the clusters; the legend says how many were drawn", arguments: [1, 2, 3] as [UInt64])
+    func pinsNeverOverlap(seed: UInt64) {
+        let p = syntheticPoints(20_000, clusters: 400, noiseShare: 0.1, seed: seed)
+        let svg = ClusterMap.render(MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, title: "carpet"))
+        let pins = pinCircles(svg)
+        #expect(pins.count > 20 && pins.count < 400, "\(pins.count) pins")
+        for i in pins.indices {
+            for j in pins.indices where j > i {
+                let d = ((pins[i].x - pins[j].x) * (pins[i].x - pins[j].x) + (pins[i].y - pins[j].y) * (pins[i].y - pins[j].y)).squareRoot()
+                #expect(d >= pins[i].r + pins[j].r + PinPlacement.gap - 0.2, "pins \(i) and \(j) overlap")
+            }
+        }
+        let clusters = Set(p.labels.filter { $0 >= 0 }).count
+        #expect(svgText(svg).contains("Pins: \(ClusterMap.grouped(pins.count)) of \(clusters) clusters"))
+        // Every pin drawn is larger than or as large as any left out that it would cover: the
+        // largest cluster always has its pin.
+        #expect(pins.map(\.r).max() == 25)
+    }
+
+    @Test("lone outliers are left out of the frame and counted; a box leaves out what is outside it")
+    func outliersAndBox() throws {
+        let p = syntheticPoints(3000, clusters: 6, seed: 4)
+        let plain = ClusterMap.render(MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, title: "seoul"))
+        #expect(!plain.contains("left out"))
+        // Two islands thousands of km away (Guam, Palau) do not shrink Seoul to a corner.
+        let far = ClusterMap.render(MapData(longitudes: p.lon + [144.79, 134.6], latitudes: p.lat + [13.44, 7.5],
+                                            labels: p.labels + [-1, -1], title: "seoul"))
+        #expect(svgText(far).contains("2 of 3,002 points left out: lone outliers far from the rest."))
+        #expect(attributeValues(far, element: "svg", attribute: "viewBox") == attributeValues(plain, element: "svg", attribute: "viewBox"))
+        #expect(scaleBarText(far) == scaleBarText(plain))
+        // A box around the western half: the points east of it are left out, the scale grows.
+        let box = BoundingBox(minLongitude: 126.85, minLatitude: 37.45, maxLongitude: 127.0, maxLatitude: 37.65)
+        let half = ClusterMap.render(MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, title: "west"),
+                                     options: MapOptions(bbox: box))
+        let east = p.lon.filter { $0 > 127.0 }.count
+        #expect(svgText(half).contains("\(ClusterMap.grouped(east)) of 3,000 points left out: outside the box shown."), "\(svgText(half))")
+        let layoutScale = try #require(scaleBarText(half))
+        #expect(layoutScale != scaleBarText(plain), "\(layoutScale)")
+    }
+
+    @Test("legend text fits: long counts break the heading, notes wrap within the legend's width")
+    func legendFits() {
+        #expect(ClusterMap.fits("1,849 clusters", in: 202, size: 12, bold: true))
+        #expect(!ClusterMap.fits("812 clusters · 3,469,512 points", in: 202, size: 12, bold: true))
+        let text = "Pins: 197 of 1,849 clusters, largest first; a pin that would cover one drawn is left out (its points keep their colour)."
+        let lines = ClusterMap.wrapped(text, width: 202)
+        #expect(lines.count > 1 && lines.joined(separator: " ") == text)
+        #expect(lines.allSatisfy { ClusterMap.fits($0, in: 202, size: 11, bold: false) })
     }
 
     @Test("a hostile title and subtitle are escaped, and the SVG stays well-formed")
@@ -97,6 +170,7 @@ struct ClusterMapTests {
         let start = ContinuousClock.now
         let svg = ClusterMap.render(MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, title: "1M"))
         let renderTime = ContinuousClock.now - start
+        #expect(svg.contains(">400 clusters</text>") && svg.contains(">1,000,000 points</text>"), "a long heading takes two lines")
         #expect(svg.utf8.count < 1_000_000, "\(svg.utf8.count) bytes")
         #expect(xmlError(svg) == nil)
         let rsvgStart = ContinuousClock.now
@@ -116,7 +190,7 @@ struct ClusterMapTests {
         // 0.01° of longitude apart at the centre latitude (60° N: Mercator doubles lengths).
         let lon = [10.0, 10.4], lat = [59.9, 60.1]
         let (x, y) = WebMercator.project(longitudes: lon, latitudes: lat)
-        let layout = MapLayout(x: x, y: y, subtitle: "", width: 1000, minimumHeight: 0)
+        let layout = MapLayout(extent: ((x[0], y[0]), (x[1], y[1])), subtitle: "", width: 1000, minimumHeight: 0)
         let centreLatitude = WebMercator.latitude(northing: (y[0] + y[1]) / 2)
         let a = layout.point(longitude: 10.1, latitude: centreLatitude), b = layout.point(longitude: 10.11, latitude: centreLatitude)
         let phi = centreLatitude * .pi / 180, dLambda = 0.01 * .pi / 180
