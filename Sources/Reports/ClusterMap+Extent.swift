@@ -79,12 +79,13 @@ enum PinPlacement {
     static let gap = 2.0
 
     /// The indices of `pins` drawn: in order (largest first), a pin is drawn unless its disc
-    /// comes within `gap` of a pin already drawn; a pin left out keeps its points' colour and
-    /// outline, and its count is in the legend's total. Deterministic: depends only on the
-    /// order and the positions.
+    /// comes within `gap` of a pin already drawn or overlaps the box `avoiding` (the scale
+    /// bar); a pin left out keeps its points' colour and outline, and its count is in the
+    /// legend's total. Deterministic: depends only on the order and the positions.
     /// - Parameter position: a pin's page position, pt.
     /// - Complexity: O(k) for k pins (a hash grid of cells as wide as the largest pin).
-    static func nonOverlapping(_ pins: [MapPin], position: (MapPin) -> (x: Double, y: Double)) -> [Int] {
+    static func nonOverlapping(_ pins: [MapPin], avoiding box: (x: Double, y: Double, width: Double, height: Double),
+                               position: (MapPin) -> (x: Double, y: Double)) -> [Int] {
         let cell = (pins.map(\.diameter).max() ?? 1) + gap
         var grid: [Int64: [Int]] = [:]
         var drawn: [Int] = []
@@ -93,6 +94,9 @@ enum PinPlacement {
         for (i, pin) in pins.enumerated() {
             let p = position(pin)
             at.append(p)
+            // The nearest point of the box to the pin's centre.
+            let (nx, ny) = (min(max(p.x, box.x), box.x + box.width), min(max(p.y, box.y), box.y + box.height))
+            if (nx - p.x) * (nx - p.x) + (ny - p.y) * (ny - p.y) < pin.diameter * pin.diameter / 4 { continue }
             let (cx, cy) = (Int((p.x / cell).rounded(.down)), Int((p.y / cell).rounded(.down)))
             var clear = true
             search: for dx in -1...1 {

@@ -247,7 +247,9 @@ public enum ClusterMap {
                    diameter: pinDiameter(count: clusters.counts[c], minCount: smallest, maxCount: largest),
                    label: clusters.labels[c])
         }
-        let kept = PinPlacement.nonOverlapping(all) { layout.point(longitude: $0.longitude, latitude: $0.latitude) }
+        let kept = PinPlacement.nonOverlapping(all, avoiding: scaleBarGeometry(layout).box) {
+            layout.point(longitude: $0.longitude, latitude: $0.latitude)
+        }
         return (kept.map { all[$0] }, .clusters(drawn: kept.count, candidates: candidates.count,
                                                 clusters: clusters.labels.count, smallest: smallest, largest: largest))
     }
@@ -329,12 +331,19 @@ public enum ClusterMap {
         w.close()
     }
 
-    private static func scaleBar(_ w: inout XMLWriter, _ layout: MapLayout) {
+    /// The scale bar's length (metres, pt) and its white box (pt): bottom left of the map.
+    static func scaleBarGeometry(_ layout: MapLayout) -> (metres: Double, length: Double, box: (x: Double, y: Double, width: Double, height: Double)) {
         let metresPerPoint = layout.groundMetresPerPoint
         let metres = scaleBarMetres(metresPerPoint: metresPerPoint, maxLength: 130)
         let length = metres / metresPerPoint
         let x = layout.mapX + 14, y = layout.mapY + layout.mapHeight - 16
-        w.empty("rect", ["x": svgNumber(x - 8), "y": svgNumber(y - 22), "width": svgNumber(length + 16), "height": "32",
+        return (metres, length, (x - 8, y - 22, length + 16, 32))
+    }
+
+    private static func scaleBar(_ w: inout XMLWriter, _ layout: MapLayout) {
+        let (metres, length, box) = scaleBarGeometry(layout)
+        let x = box.x + 8, y = box.y + 22
+        w.empty("rect", ["x": svgNumber(box.x), "y": svgNumber(box.y), "width": svgNumber(box.width), "height": svgNumber(box.height),
                          "rx": "3", "fill": "#ffffff", "fill-opacity": "0.85"])
         w.empty("path", ["d": "M\(svgNumber(x)) \(svgNumber(y - 5))V\(svgNumber(y))H\(svgNumber(x + length))V\(svgNumber(y - 5))",
                          "fill": "none", "stroke": "#222222", "stroke-width": "1.5"])
