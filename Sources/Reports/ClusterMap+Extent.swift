@@ -8,7 +8,9 @@ import Pins
 /// the core box than half its larger side (at least `MapLayout.minimumSpan` on the ground) is
 /// left out, and the map frames the rest. Data without such outliers (a city's listings, a
 /// country's airports) is framed whole; an island 7,000 km from the rest is not allowed to
-/// shrink the rest to a corner. The legend counts what was left out.
+/// shrink the rest to a corner. With fewer than about 100 points every point is its own
+/// percentile, so nothing is left out (`--bbox` frames such a file). The legend counts what was
+/// left out.
 struct MapExtent {
     /// Why points were left out.
     enum Reason: Equatable { case outliers, outsideBox }
@@ -79,13 +81,12 @@ enum PinPlacement {
     static let gap = 2.0
 
     /// The indices of `pins` drawn: in order (largest first), a pin is drawn unless its disc
-    /// comes within `gap` of a pin already drawn or overlaps the box `avoiding` (the scale
-    /// bar); a pin left out keeps its points' colour and outline, and its count is in the
-    /// legend's total. Deterministic: depends only on the order and the positions.
+    /// comes within `gap` of a pin already drawn; a pin left out keeps its points' colour and
+    /// outline, and its count is in the legend's total. Deterministic: depends only on the
+    /// order and the positions.
     /// - Parameter position: a pin's page position, pt.
     /// - Complexity: O(k) for k pins (a hash grid of cells as wide as the largest pin).
-    static func nonOverlapping(_ pins: [MapPin], avoiding box: (x: Double, y: Double, width: Double, height: Double),
-                               position: (MapPin) -> (x: Double, y: Double)) -> [Int] {
+    static func nonOverlapping(_ pins: [MapPin], position: (MapPin) -> (x: Double, y: Double)) -> [Int] {
         let cell = (pins.map(\.diameter).max() ?? 1) + gap
         var grid: [Int64: [Int]] = [:]
         var drawn: [Int] = []
@@ -94,9 +95,6 @@ enum PinPlacement {
         for (i, pin) in pins.enumerated() {
             let p = position(pin)
             at.append(p)
-            // The nearest point of the box to the pin's centre.
-            let (nx, ny) = (min(max(p.x, box.x), box.x + box.width), min(max(p.y, box.y), box.y + box.height))
-            if (nx - p.x) * (nx - p.x) + (ny - p.y) * (ny - p.y) < pin.diameter * pin.diameter / 4 { continue }
             let (cx, cy) = (Int((p.x / cell).rounded(.down)), Int((p.y / cell).rounded(.down)))
             var clear = true
             search: for dx in -1...1 {
@@ -113,5 +111,16 @@ enum PinPlacement {
             drawn.append(i)
         }
         return drawn
+    }
+}
+
+/// A rectangle on the page, pt.
+struct PageBox {
+    var x: Double, y: Double, width: Double, height: Double
+
+    /// Whether a disc of `diameter` centred at (`cx`, `cy`) overlaps the box.
+    func overlaps(cx: Double, cy: Double, diameter: Double) -> Bool {
+        let (nx, ny) = (min(max(cx, x), x + width), min(max(cy, y), y + height))
+        return (nx - cx) * (nx - cx) + (ny - cy) * (ny - cy) < diameter * diameter / 4
     }
 }

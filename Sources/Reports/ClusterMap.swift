@@ -208,19 +208,17 @@ public enum ClusterMap {
         let drawn = PointLayer.draw(&w, x: x, y: y, labels: labels, layout: layout, colours: colours, options: options)
         outlines(&w, data.outlines, Set(clusters.bySize.prefix(max(0, options.maxOutlines)).map { clusters.labels[$0] }),
                  layout, colours)
-        let note: PinNote
+        let note: PinNote, drawnPins: [MapPin]
         if let given = data.pins {
             // Largest first, so a small pin is drawn over a large neighbour's.
-            let order = given.indices.sorted { (given[$0].count, $1) > (given[$1].count, $0) }
-            pins(&w, order.map { given[$0] }, layout, colours)
+            drawnPins = given.indices.sorted { (given[$0].count, $1) > (given[$1].count, $0) }.map { given[$0] }
             note = .given(given.count)
         } else {
-            let placed = clusterPins(clusters, maxPins: options.maxPins, layout: layout)
-            pins(&w, placed.pins, layout, colours)
-            note = placed.note
+            (drawnPins, note) = clusterPins(clusters, maxPins: options.maxPins, layout: layout)
         }
+        pins(&w, drawnPins, layout, colours)
         w.close()
-        scaleBar(&w, layout)
+        scaleBar(&w, layout, corner: scaleBarCorner(layout, pins: drawnPins))
         legend(&w, clusters, colours, layout, options, drawn, pins: note, extent: extent)
         w.close()
         return w.finish()
@@ -247,9 +245,7 @@ public enum ClusterMap {
                    diameter: pinDiameter(count: clusters.counts[c], minCount: smallest, maxCount: largest),
                    label: clusters.labels[c])
         }
-        let kept = PinPlacement.nonOverlapping(all, avoiding: scaleBarGeometry(layout).box) {
-            layout.point(longitude: $0.longitude, latitude: $0.latitude)
-        }
+        let kept = PinPlacement.nonOverlapping(all) { layout.point(longitude: $0.longitude, latitude: $0.latitude) }
         return (kept.map { all[$0] }, .clusters(drawn: kept.count, candidates: candidates.count,
                                                 clusters: clusters.labels.count, smallest: smallest, largest: largest))
     }
@@ -331,17 +327,32 @@ public enum ClusterMap {
         w.close()
     }
 
-    /// The scale bar's length (metres, pt) and its white box (pt): bottom left of the map.
-    static func scaleBarGeometry(_ layout: MapLayout) -> (metres: Double, length: Double, box: (x: Double, y: Double, width: Double, height: Double)) {
+    /// A corner of the map frame.
+    enum Corner: CaseIterable { case bottomLeft, bottomRight, topLeft, topRight }
+
+    /// The scale bar's length (metres, pt) and its white box in `corner` of the map.
+    static func scaleBarGeometry(_ layout: MapLayout, corner: Corner) -> (metres: Double, length: Double, box: PageBox) {
         let metresPerPoint = layout.groundMetresPerPoint
         let metres = scaleBarMetres(metresPerPoint: metresPerPoint, maxLength: 130)
         let length = metres / metresPerPoint
-        let x = layout.mapX + 14, y = layout.mapY + layout.mapHeight - 16
-        return (metres, length, (x - 8, y - 22, length + 16, 32))
+        let left = corner == .bottomLeft || corner == .topLeft, bottom = corner == .bottomLeft || corner == .bottomRight
+        let x = left ? layout.mapX + 6 : layout.mapX + layout.mapWidth - 6 - (length + 16)
+        let y = bottom ? layout.mapY + layout.mapHeight - 38 : layout.mapY + 6
+        return (metres, length, PageBox(x: x, y: y, width: length + 16, height: 32))
     }
 
-    private static func scaleBar(_ w: inout XMLWriter, _ layout: MapLayout) {
-        let (metres, length, box) = scaleBarGeometry(layout)
+    /// The corner whose scale bar covers the fewest pins (bottom left on a tie).
+    static func scaleBarCorner(_ layout: MapLayout, pins: [MapPin]) -> Corner {
+        let centres = pins.map { (layout.point(longitude: $0.longitude, latitude: $0.latitude), $0.diameter) }
+        return Corner.allCases.min { a, b in
+            let boxes = (scaleBarGeometry(layout, corner: a).box, scaleBarGeometry(layout, corner: b).box)
+            let covered = { (box: PageBox) in centres.filter { box.overlaps(cx: $0.0.x, cy: $0.0.y, diameter: $0.1) }.count }
+            return covered(boxes.0) < covered(boxes.1)
+        } ?? .bottomLeft
+    }
+
+    private static func scaleBar(_ w: inout XMLWriter, _ layout: MapLayout, corner: Corner) {
+        let (metres, length, box) = scaleBarGeometry(layout, corner: corner)
         let x = box.x + 8, y = box.y + 22
         w.empty("rect", ["x": svgNumber(box.x), "y": svgNumber(box.y), "width": svgNumber(box.width), "height": svgNumber(box.height),
                          "rx": "3", "fill": "#ffffff", "fill-opacity": "0.85"])

@@ -92,10 +92,10 @@ struct ClusterMapTests {
 
     @Test("no pin covers another, whatever the clusters; the legend says how many were drawn", arguments: [1, 2, 3] as [UInt64])
     func pinsNeverOverlap(seed: UInt64) {
-        let p = syntheticPoints(20_000, clusters: 400, noiseShare: 0.1, seed: seed)
+        let p = syntheticPoints(24_000, clusters: 1_200, noiseShare: 0.1, seed: seed)
         let svg = ClusterMap.render(MapData(longitudes: p.lon, latitudes: p.lat, labels: p.labels, title: "carpet"))
         let pins = pinCircles(svg)
-        #expect(pins.count > 20 && pins.count < 400, "\(pins.count) pins")
+        #expect(pins.count > 20 && pins.count < 1_200, "\(pins.count) pins")
         for i in pins.indices {
             for j in pins.indices where j > i {
                 let d = ((pins[i].x - pins[j].x) * (pins[i].x - pins[j].x) + (pins[i].y - pins[j].y) * (pins[i].y - pins[j].y)).squareRoot()
@@ -103,7 +103,8 @@ struct ClusterMapTests {
             }
         }
         let clusters = Set(p.labels.filter { $0 >= 0 }).count
-        #expect(svgText(svg).contains("Pins: \(ClusterMap.grouped(pins.count)) of \(clusters) clusters"))
+        #expect(clusters > 1_000)
+        #expect(svgText(svg).contains("Pins: \(ClusterMap.grouped(pins.count)) of \(ClusterMap.grouped(clusters)) clusters"))
         // Every pin drawn is larger than or as large as any left out that it would cover: the
         // largest cluster always has its pin.
         #expect(pins.map(\.r).max() == 25)
@@ -128,6 +129,27 @@ struct ClusterMapTests {
         #expect(svgText(half).contains("\(ClusterMap.grouped(east)) of 3,000 points left out: outside the box shown."), "\(svgText(half))")
         let layoutScale = try #require(scaleBarText(half))
         #expect(layoutScale != scaleBarText(plain), "\(layoutScale)")
+    }
+
+    @Test("the scale bar goes to the corner that covers the fewest pins")
+    func scaleBarCorner() throws {
+        // A large cluster in the south-west corner, a small one in the north-east.
+        var lon = [Double](), lat = [Double](), labels = [Int32]()
+        for i in 0..<200 { lon.append(127.0 + 0.0001 * Double(i % 10)); lat.append(37.5 + 0.0001 * Double(i / 10)); labels.append(0) }
+        for i in 0..<50 { lon.append(127.1 + 0.0001 * Double(i % 5)); lat.append(37.6 + 0.0001 * Double(i / 5)); labels.append(1) }
+        let svg = ClusterMap.render(MapData(longitudes: lon, latitudes: lat, labels: labels, title: "corner"))
+        let bar = try #require(svg.split(separator: "<rect ").first { $0.contains("rx=\"3\"") })
+        func value(_ name: String) -> Double? {
+            guard let a = bar.range(of: " " + name + "=\"") ?? (bar.hasPrefix(name + "=\"") ? bar.range(of: name + "=\"") : nil),
+                  let end = bar[a.upperBound...].firstIndex(of: "\"") else { return nil }
+            return Double(bar[a.upperBound..<end])
+        }
+        let (x, y, width, height) = (try #require(value("x")), try #require(value("y")), try #require(value("width")), try #require(value("height")))
+        let box = PageBox(x: x, y: y, width: width, height: height)
+        let pins = pinCircles(svg)
+        #expect(pins.count == 2)
+        #expect(pins.allSatisfy { !box.overlaps(cx: $0.x, cy: $0.y, diameter: 2 * $0.r) }, "the bar covers a pin")
+        #expect(x > 300, "moved away from the south-west pin: x = \(x)")
     }
 
     @Test("legend text fits: long counts break the heading, notes wrap within the legend's width")
