@@ -17,8 +17,9 @@ public struct KDTree: Sendable {
     public let count: Int
     /// Maximum number of points in a leaf.
     public let leafSize: Int
-    /// Point coordinates in tree order.
+    /// Point x coordinates in tree order.
     public let xs: [Double]
+    /// Point y coordinates in tree order.
     public let ys: [Double]
     /// `index[p]` is the original row of the point at tree position `p`.
     public let index: [Int32]

@@ -43,7 +43,8 @@ extension PinIndex {
     /// - Parameters:
     ///   - zoom: 0 ≤ zoom < 23, floored (14.7 shows zoom 14's pins).
     ///   - bbox: longitudes and latitudes in degrees; `minLongitude > maxLongitude` crosses
-    ///     the antimeridian.
+    ///     the antimeridian; nil: the whole world.
+    ///   - filter: the listings to count; nil: all.
     /// - Throws: `.invalidParameter` for a zoom out of range or an invalid box.
     /// - Complexity: see above; allocates the result (and, filtered, one scratch buffer).
     public func pins(zoom: Double, bbox: BoundingBox? = nil, filter: AttributeFilter? = nil) throws(PinError) -> [Pin] {
@@ -439,7 +440,7 @@ extension PinIndex {
 
 /// How many drawn discs overlap: the measure `PinIndex.overlapRate(zoom:)` reports, for any
 /// pins (the supercluster baseline's and a grid's too, in the benchmark).
-public enum PinOverlap {
+public enum PinOverlap: Sendable {
     /// The fraction of discs that overlap another (centre distance below the mean of the two
     /// diameters, in points at `zoom` on `tileSize`-point tiles); 0 for no discs.
     /// - Complexity: O(p log p) for p discs up to 50 pt across.

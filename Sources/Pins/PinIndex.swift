@@ -91,6 +91,9 @@ public struct PinOptions: Sendable, Equatable {
     /// The deepest zoom with pins of its own (22). `expansionZoom` may say 23: apart only beyond.
     public static let maxZoom = 22
 
+    /// Options with the given privacy policy and, for the rest, the defaults each property
+    /// names (every parameter sets the property of its name; `validate()` checks them, as
+    /// the build does).
     public init(privacy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
                 maxSpread: Double = 120, minDiameter: Double = 25, maxDiameter: Double = 50,
                 saturationCount: Int = 1000, minSamples: Int = 1, threads: Int = 1,

@@ -6,8 +6,9 @@
 /// mask as "an outsider without the key cannot predict the offsets", not as a certified
 /// cryptographic guarantee. Checked against the paper's test vectors in PinsTests.
 public struct SipHash24: Sendable, Hashable {
-    /// The two 64-bit halves of the key (little-endian words k0, k1 of the paper).
+    /// The first 64-bit half of the key (little-endian word k0 of the paper).
     public let k0: UInt64
+    /// The second 64-bit half of the key (little-endian word k1 of the paper).
     public let k1: UInt64
 
     /// A hasher with the key (k0, k1).
