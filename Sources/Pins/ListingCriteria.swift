@@ -130,9 +130,9 @@ public struct AttributeFilter: Sendable, Hashable {
     public var isEmpty: Bool { categories == nil && area == nil && deposit == nil && monthlyRent == nil }
 
     /// Whether the numeric attributes pass (an unset range passes everything; NaN, a missing
-    /// value, fails a range that is set).
+    /// value, fails a range that is set). `package`: the readers' and the index's shared test.
     @inlinable @inline(__always)
-    public func numbersPass(area a: Double, deposit d: Double, monthlyRent r: Double) -> Bool {
+    package func numbersPass(area a: Double, deposit d: Double, monthlyRent r: Double) -> Bool {
         (area?.contains(a) ?? true) && (deposit?.contains(d) ?? true) && (monthlyRent?.contains(r) ?? true)
     }
 }
