@@ -168,6 +168,14 @@ public struct PinOptions: Sendable, Equatable {
 /// let pins = try index.pins(zoom: 14.6, bbox: viewport)      // zoom floors to 14
 /// let page = try index.leaves(of: pins[0].id, limit: 50, cursor: nil)
 /// ```
+///
+/// **Thread safety.** An immutable `Sendable` value: build it once (off the main thread for
+/// large inputs) and query it from any number of threads at once; filters apply at query time,
+/// so no query ever needs a rebuild.
+///
+/// **Privacy.** Built under `PrivacyPolicy.displaced`, every position, box, centroid, filter
+/// result and distance it returns comes from displayed positions; the key and any `MaskStore`
+/// belong on the server or in the device's secret store, never in an app bundle.
 public struct PinIndex: Sendable {
     /// The options it was built with.
     public let options: PinOptions
