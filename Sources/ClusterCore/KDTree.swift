@@ -38,8 +38,9 @@ public struct KDTree: Sendable {
     let maxX: [Double]
     let minY: [Double]
     let maxY: [Double]
-    /// Heap index of the first leaf; leaves are `firstLeaf..<nodeCount`.
-    public let firstLeaf: Int
+    /// Heap index of the first leaf; leaves are `firstLeaf..<nodeCount`. `package`, as the
+    /// node ranges: the layout is this package's, not API.
+    package let firstLeaf: Int
 
     /// Number of nodes (internal and leaves).
     public var nodeCount: Int { start.count }
@@ -117,7 +118,7 @@ public struct KDTree: Sendable {
     }
 
     /// The tree positions owned by `node` (a heap index in `0..<nodeCount`).
-    public func range(ofNode node: Int) -> Range<Int> { Int(start[node])..<Int(end[node]) }
+    package func range(ofNode node: Int) -> Range<Int> { Int(start[node])..<Int(end[node]) }
 }
 
 // The heap-order navigation every walk over the nodes uses, named once.
