@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo test test-slowest warnings structure bench bench-check check peers clean
+.PHONY: setup setup-test build demo test test-slowest consumer docs warnings structure bench bench-check check peers clean
 
 setup:
 	@scripts/setup.sh
@@ -34,6 +34,19 @@ test: setup-test
 
 test-slowest: setup-test
 	@SWIFT=$(SWIFT) scripts/test-summary.sh --serial
+
+# The pins product as an app embeds it: Examples/MapApp, copied to a temporary folder as a
+# package of its own that depends on this checkout's GeoclusterPins product only, built with
+# `swift build -v` (timed; the log must show no C target compiled and no PROJ or GEOS header
+# read) and run (its output checked); first, the imports of every source of Pins and
+# ClusterCore (only ClusterCore, Synchronization, Dispatch). scripts/dev/consumer.sh says more.
+consumer:
+	@SWIFT=$(SWIFT) scripts/dev/consumer.sh
+
+# The DocC documentation of Pins and ClusterCore (swift-docc-plugin), failing on any warning
+# line in docc's output or an article code block that differs from Examples/MapApp.
+docs:
+	@SWIFT=$(SWIFT) scripts/dev/docs.sh
 
 # No compiler warning in this repository's code (Sources, Tests, Benchmarks; dependencies'
 # checkouts aside) in the logs of `make test`'s build and of bench-check's benchmark build

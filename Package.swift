@@ -15,8 +15,18 @@ import PackageDescription
 
 let package = Package(
     name: "geocluster",
-    platforms: [.macOS(.v15)],
+    // The lowest systems the code compiles for, set by what it uses: ClusterCore's worker
+    // threads share a counter through Synchronization's `Atomic`, available from macOS 15,
+    // iOS 18, tvOS 18, watchOS 11 and visionOS 2 (the Swift 6 systems); nothing else in the
+    // package needs more (typed throws needs no runtime support). Linux has no minimum.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // One product per use. An app that draws map pins depends on GeoclusterPins (Pins and
+    // ClusterCore: pure Swift, no Foundation, no C library, no PROJ or GEOS headers; proved by
+    // `make consumer`), one that only clusters on GeoclusterCore; GeoclusterKit is everything
+    // the CLI is made of, C libraries included. None of their targets has unsafeFlags.
     products: [
+        .library(name: "GeoclusterPins", targets: ["Pins", "ClusterCore"]),
+        .library(name: "GeoclusterCore", targets: ["ClusterCore"]),
         .library(
             name: "GeoclusterKit",
             targets: ["Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports"]
@@ -25,6 +35,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the DocC catalogs of Pins and ClusterCore (swift package generate-documentation).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The C APIs of PROJ and GEOS (reentrant only), loaded with dlopen on first use rather

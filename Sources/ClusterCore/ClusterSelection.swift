@@ -10,6 +10,7 @@ public enum SelectionMethod: String, Sendable, CaseIterable {
 
 /// Options of the selection stage, with scikit-learn's meanings.
 public struct SelectionOptions: Sendable, Equatable {
+    /// Excess of mass (scikit-learn's default) or the leaves.
     public var method: SelectionMethod
     /// Clusters born at a distance below this (metres) are merged upward until their
     /// ancestor's birth distance exceeds it; 0 disables.
@@ -19,6 +20,7 @@ public struct SelectionOptions: Sendable, Equatable {
     /// Excess of mass never selects a cluster with more points than this; nil is unlimited.
     public var maxClusterSize: Int?
 
+    /// Options with scikit-learn's defaults; each parameter sets the property of its name.
     public init(method: SelectionMethod = .excessOfMass, epsilon: Double = 0,
                 allowSingleCluster: Bool = false, maxClusterSize: Int? = nil) {
         self.method = method
@@ -30,7 +32,7 @@ public struct SelectionOptions: Sendable, Equatable {
 
 /// Selects flat clusters from a condensed tree, following scikit-learn 1.9's `_get_clusters`
 /// (including its `epsilon_search`/`traverse_upwards` and its size rule for the root).
-public enum ClusterSelection {
+public enum ClusterSelection: Sendable {
     /// Returns the selected cluster ids, ascending (label `i` is the `i`-th of them).
     /// - Complexity: O(c log c) for c clusters.
     public static func select(_ tree: CondensedTree, options: SelectionOptions) -> [Int32] {

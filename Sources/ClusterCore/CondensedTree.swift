@@ -18,9 +18,13 @@
 public struct CondensedTree: Sendable, Equatable {
     /// Number of input points.
     public let pointCount: Int
+    /// Each row's parent cluster id.
     public private(set) var parent: [Int32] = []
+    /// Each row's child: an input row (`< pointCount`) or a cluster id.
     public private(set) var child: [Int32] = []
+    /// Each row's lambda (1 / distance) at which the child leaves its parent.
     public private(set) var lambda: [Double] = []
+    /// Each row's number of points in the child (1 for a point).
     public private(set) var childSize: [Int32] = []
 
     /// Per cluster (index `id - pointCount`): parent cluster id (-1 for the root), lambda at
@@ -28,8 +32,11 @@ public struct CondensedTree: Sendable, Equatable {
     /// `Σ_points (lambda_leave - lambda_birth)`, summed event by event in ascending lambda so
     /// the value does not depend on input order.
     public private(set) var clusterParent: [Int32] = []
+    /// Per cluster: lambda at birth (0 for the root).
     public private(set) var clusterBirth: [Double] = []
+    /// Per cluster: its number of points.
     public private(set) var clusterSize: [Int32] = []
+    /// Per cluster: its stability, `Σ_points (lambda_leave - lambda_birth)`.
     public private(set) var stability: [Double] = []
     /// Largest lambda among a cluster's own rows (its "death"); 0 for a cluster without rows.
     public private(set) var maxLambda: [Double] = []
@@ -51,6 +58,7 @@ public struct CondensedTree: Sendable, Equatable {
 
     /// Condenses a single-linkage tree.
     /// - Parameters:
+    ///   - linkage: the single-linkage tree of the points.
     ///   - minClusterSize: the smallest part that counts as a cluster (at least 2).
     ///   - threads: workers that allocate the output arrays (the walk itself is sequential);
     ///     the result is the same for any value.

@@ -21,7 +21,7 @@ public enum MinSamplesConvention: String, Sendable, CaseIterable {
 
 /// Core distances: for each point, the distance to its k-th nearest point (itself included),
 /// where k comes from `minSamples` and the convention.
-public enum CoreDistances {
+public enum CoreDistances: Sendable {
     /// The most leaves a leaf's points are checked against directly (see
     /// `TreeView.leafNeighbours`); a leaf with more near it searches point by point.
     static let nearCapacity = 64

@@ -41,6 +41,7 @@ public struct DBSCANParameters: Sendable, Equatable {
     /// Neighbours, the point itself included, that make a point core; at least 1.
     public var minSamples: Int
 
+    /// Parameters with scikit-learn's default `minSamples` (5); `validate()` checks them.
     public init(eps: Double, minSamples: Int = 5) {
         self.eps = eps
         self.minSamples = minSamples
@@ -68,11 +69,15 @@ public struct DBSCANResult: Sendable, Equatable {
     public var clusterCount: Int
 }
 
-public enum DBSCAN {
+/// DBSCAN as scikit-learn computes it, through square cells (see the file's header).
+public enum DBSCAN: Sendable {
     /// Runs DBSCAN on planar points.
     /// - Parameters:
+    ///   - points: the points, in metres (the unit of `eps`).
+    ///   - parameters: `eps` and `minSamples`, scikit-learn's meanings.
     ///   - threads: worker threads for the core and border stages; the output is identical for
     ///     any value.
+    ///   - observer: sees each stage (`DBSCANStage`) run.
     /// - Throws: `ClusterCoreError.invalidParameter` for an out-of-range parameter, or when
     ///   `eps` is so small against the extent of the data that the grid would exceed 2³¹
     ///   cells along an axis (for example eps < 1 mm over 2,000 km).

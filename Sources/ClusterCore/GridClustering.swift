@@ -20,6 +20,7 @@ public struct GridParameters: Sendable, Equatable {
     /// Whether 8-adjacent dense cells form one cluster.
     public var mergeAdjacent: Bool
 
+    /// Parameters; each sets the property of its name, `validate()` checks them.
     public init(cellSize: Double, minPoints: Int = 2, mergeAdjacent: Bool = false) {
         self.cellSize = cellSize
         self.minPoints = minPoints
@@ -45,7 +46,8 @@ public struct GridResult: Sendable, Equatable {
     public var clusterCount: Int
 }
 
-public enum GridClustering {
+/// Clustering by square cells of a fixed size, the map SDKs' baseline (see the file's header).
+public enum GridClustering: Sendable {
     /// Clusters planar points by grid cells.
     /// - Throws: `ClusterCoreError.invalidParameter` for an out-of-range parameter, or when the
     ///   points span more than 2³¹ cells along an axis (a cell size far too small for the data).

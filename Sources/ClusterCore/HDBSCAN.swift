@@ -24,6 +24,8 @@ public struct HDBSCANParameters: Sendable, Equatable {
     /// Cluster selection: method, epsilon (metres), single cluster, maximum size.
     public var selection: SelectionOptions
 
+    /// Parameters with scikit-learn's defaults; each sets the property of its name,
+    /// `validate()` checks them.
     public init(minClusterSize: Int = 5, minSamples: Int? = nil,
                 minSamplesConvention: MinSamplesConvention = .sklearn,
                 selection: SelectionOptions = SelectionOptions()) {
@@ -55,6 +57,7 @@ public struct HDBSCANParameters: Sendable, Equatable {
 
 /// Everything one HDBSCAN run produces.
 public struct HDBSCANResult: Sendable {
+    /// Labels, membership probabilities and outlier scores, by input row.
     public var labeling: Labeling
     /// Core distance of each input row.
     public var coreDistances: [Double]
@@ -64,7 +67,9 @@ public struct HDBSCANResult: Sendable {
     /// The MST's total weight (metres), summed in ascending order of weight, kept whether or
     /// not the tree is: a fingerprint of the run (the MST is unique up to ties, its weight is not).
     public var mstWeight: Double
+    /// The single-linkage tree over input rows, when kept (`HDBSCANOutputs.linkage`).
     public var linkage: SingleLinkageTree?
+    /// The condensed tree, when kept (`HDBSCANOutputs.condensedTree`).
     public var condensedTree: CondensedTree?
     /// Selected cluster ids in the condensed tree, ascending (label i ↔ selectedClusters[i]).
     public var selectedClusters: [Int32]
@@ -74,20 +79,33 @@ public struct HDBSCANResult: Sendable {
 /// next stage is done with it unless kept: over many points the three are a large share of
 /// the memory budget (see docs/performance.md).
 public struct HDBSCANOutputs: OptionSet, Sendable {
+    /// The option bits.
     public let rawValue: Int
+    /// The options of these bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Keep the minimum spanning tree (`HDBSCANResult.mst`).
     public static let mst = HDBSCANOutputs(rawValue: 1)
+    /// Keep the single-linkage tree (`HDBSCANResult.linkage`).
     public static let linkage = HDBSCANOutputs(rawValue: 2)
+    /// Keep the condensed tree (`HDBSCANResult.condensedTree`).
     public static let condensedTree = HDBSCANOutputs(rawValue: 4)
+    /// Keep all three.
     public static let all: HDBSCANOutputs = [.mst, .linkage, .condensedTree]
 }
 
-public enum HDBSCAN {
+/// HDBSCAN's pipeline: `fit` runs every stage; `minimumSpanningTree` the first three.
+public enum HDBSCAN: Sendable {
     /// The first three stages alone (index, core distances, MST): the mutual-reachability
     /// minimum spanning tree over input rows, sorted by weight, and each row's core distance.
     /// `minSamples = 1` (scikit-learn's convention) makes every core distance 0, so the tree is
     /// the Euclidean MST and its single-linkage hierarchy that of plain single linkage (the
     /// Pins module cuts its zoom levels from it).
+    /// - Parameters:
+    ///   - points: the points, in metres (consumed: pass `consume points` to free them early).
+    ///   - minSamples: the neighbour count of the core distances, in `convention`'s meaning.
+    ///   - convention: which library's meaning `minSamples` has.
+    ///   - threads: worker threads; the output is identical for any value.
+    ///   - observer: sees each stage (`HDBSCANStage`) run.
     /// - Throws: `.invalidParameter` if `minSamples < 1`; `.tooFewPoints` if there are fewer
     ///   points than the neighbour count.
     /// - Complexity: O(n log n) expected on 2-D data; the output is identical for any `threads`.
@@ -112,9 +130,14 @@ public enum HDBSCAN {
     /// after the convention) larger than the number of points is an error, as in
     /// scikit-learn; no points give empty results.
     /// - Parameters:
+    ///   - points: the points, in metres (consumed: pass `consume points` to free them early).
+    ///   - parameters: scikit-learn's parameters (`HDBSCANParameters`), validated first.
     ///   - threads: worker threads for the index, the k-NN queries, the MST rounds and the
     ///     labelling; the output is identical for any value.
     ///   - keeping: which intermediate trees to return (all by default).
+    ///   - observer: sees each stage (`HDBSCANStage`) run.
+    /// - Throws: `ClusterCoreError.invalidParameter` for a parameter out of range;
+    ///   `.tooFewPoints` for fewer points than the neighbour count.
     /// - Complexity: O(n log n) expected on 2-D data.
     public static func fit(
         _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int = 1,

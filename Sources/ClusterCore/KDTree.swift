@@ -17,8 +17,9 @@ public struct KDTree: Sendable {
     public let count: Int
     /// Maximum number of points in a leaf.
     public let leafSize: Int
-    /// Point coordinates in tree order.
+    /// Point x coordinates in tree order.
     public let xs: [Double]
+    /// Point y coordinates in tree order.
     public let ys: [Double]
     /// `index[p]` is the original row of the point at tree position `p`.
     public let index: [Int32]
@@ -37,8 +38,9 @@ public struct KDTree: Sendable {
     let maxX: [Double]
     let minY: [Double]
     let maxY: [Double]
-    /// Heap index of the first leaf; leaves are `firstLeaf..<nodeCount`.
-    public let firstLeaf: Int
+    /// Heap index of the first leaf; leaves are `firstLeaf..<nodeCount`. `package`, as the
+    /// node ranges: the layout is this package's, not API.
+    package let firstLeaf: Int
 
     /// Number of nodes (internal and leaves).
     public var nodeCount: Int { start.count }
@@ -116,7 +118,7 @@ public struct KDTree: Sendable {
     }
 
     /// The tree positions owned by `node` (a heap index in `0..<nodeCount`).
-    public func range(ofNode node: Int) -> Range<Int> { Int(start[node])..<Int(end[node]) }
+    package func range(ofNode node: Int) -> Range<Int> { Int(start[node])..<Int(end[node]) }
 }
 
 // The heap-order navigation every walk over the nodes uses, named once.

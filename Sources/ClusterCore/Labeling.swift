@@ -19,9 +19,11 @@ public struct Labeling: Sendable, Equatable {
 
     /// Labels the points (of a tree with or without point rows).
     /// - Parameters:
+    ///   - tree: the condensed tree.
     ///   - selected: selected cluster ids, ascending (from `ClusterSelection.select`).
-    ///   - allowSingleCluster, epsilon: as given to the selection; they decide which points
-    ///     join the root when the root is the one selected cluster (scikit-learn's rule).
+    ///   - allowSingleCluster: as given to the selection; with `epsilon` it decides which
+    ///     points join the root when the root is the one selected cluster (scikit-learn's rule).
+    ///   - epsilon: as given to the selection.
     ///   - threads: worker threads for the per-point pass (each point is independent, so the
     ///     result is the same for any value).
     /// - Complexity: O(n + c).

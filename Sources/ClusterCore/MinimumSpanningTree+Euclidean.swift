@@ -17,7 +17,8 @@ extension MinimumSpanningTree {
     /// Borůvka on the k-d tree instead, which is several times slower on map locations
     /// (docs/performance.md).
     /// - Parameters:
-    ///   - xs, ys: coordinates, finite, one pair per point (row).
+    ///   - xs: x coordinates, finite, one per point (row).
+    ///   - ys: y coordinates, finite, one per point (row).
     ///   - threads: for the Borůvka fallback; the result is the same for any value.
     /// - Complexity: O(n log n) expected.
     public static func euclidean(xs: [Double], ys: [Double], threads: Int = 1) throws(ClusterCoreError) -> MinimumSpanningTree {

@@ -19,6 +19,7 @@ public struct MinimumSpanningTree: Sendable, Equatable {
     /// Total weight, a cheap fingerprint for comparing runs and implementations.
     public var totalWeight: Double { weight.reduce(0, +) }
 
+    /// A tree from its edges: edge `i` joins rows `a[i]` and `b[i]` with `weight[i]`.
     public init(a: [Int32], b: [Int32], weight: [Double]) {
         self.a = a
         self.b = b

@@ -4,9 +4,13 @@
 public struct SingleLinkageTree: Sendable, Equatable {
     /// Number of leaves: the input points, or over locations the locations (see `locations`).
     public let pointCount: Int
+    /// Merge `i`'s first node.
     public var left: [Int32]
+    /// Merge `i`'s second node.
     public var right: [Int32]
+    /// Merge `i`'s distance (ascending).
     public var distance: [Double]
+    /// The number of points under merge `i`'s new node.
     public var size: [Int32]
     /// Over distinct locations (HDBSCAN's own linkage, never returned): the rows each leaf
     /// stands for; `size[i]` then counts points (leaf weights). Nil when leaves are input rows.

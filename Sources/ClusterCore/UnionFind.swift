@@ -39,20 +39,23 @@ public struct UnionFind: Sendable {
     @inlinable
     public func setSize(ofRoot root: Int) -> Int { Int(storage[2 * root + 1]) }
 
-    /// Runs `body` with direct access to the sets, valid only inside `body`.
+    /// Runs `body` with direct access to the sets, valid only inside `body`. `package`: an
+    /// unsafe view for this package's hot loops, not for apps.
     @inlinable
-    public mutating func withRawAccess<R>(_ body: (RawUnionFind) -> R) -> R {
+    package mutating func withRawAccess<R>(_ body: (RawUnionFind) -> R) -> R {
         storage.withUnsafeMutableBufferPointer { body(RawUnionFind(base: $0.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!)) }
     }
 }
 
 /// The operations of `UnionFind` over its storage, for hot loops (see `withRawAccess`).
-public struct RawUnionFind {
+@usableFromInline
+package struct RawUnionFind {
     @usableFromInline let base: UnsafeMutablePointer<Int32>
     @usableFromInline init(base: UnsafeMutablePointer<Int32>) { self.base = base }
 
+    /// The representative of the set containing `x` (halving the path on the way).
     @inlinable @inline(__always)
-    public func find(_ x: Int) -> Int {
+    package func find(_ x: Int) -> Int {
         var x = x
         while Int(base[2 * x]) != x {
             // Path halving: point x at its grandparent, then step there.
@@ -63,12 +66,13 @@ public struct RawUnionFind {
         return x
     }
 
+    /// The size of the set whose representative is `root`.
     @inlinable @inline(__always)
-    public func setSize(ofRoot root: Int) -> Int { Int(base[2 * root + 1]) }
+    package func setSize(ofRoot root: Int) -> Int { Int(base[2 * root + 1]) }
 
     /// Merges the sets with representatives `ra` and `rb` (distinct); returns the new one.
     @inlinable @inline(__always)
-    public func unionRoots(_ ra: Int, _ rb: Int) -> Int {
+    package func unionRoots(_ ra: Int, _ rb: Int) -> Int {
         var ra = ra, rb = rb
         if base[2 * ra + 1] < base[2 * rb + 1] { swap(&ra, &rb) }
         base[2 * rb] = Int32(ra)
@@ -76,8 +80,10 @@ public struct RawUnionFind {
         return ra
     }
 
+    /// Merges the sets of `a` and `b`; returns the new representative, or nil if they were
+    /// already in one set.
     @inlinable @inline(__always) @discardableResult
-    public func union(_ a: Int, _ b: Int) -> Int? {
+    package func union(_ a: Int, _ b: Int) -> Int? {
         let ra = find(a), rb = find(b)
         if ra == rb { return nil }
         return unionRoots(ra, rb)

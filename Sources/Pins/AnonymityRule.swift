@@ -67,7 +67,8 @@ public struct AnonymityRule: Sendable, Equatable {
     }
 
     /// The ring radii R₀ = `maxDistance` < R₁ < … < cap, each √2 times the one before.
-    public func radii(maxDistance: Double) -> [Double] {
+    /// `package`: how the rule grows its rings, for this package's tests.
+    package func radii(maxDistance: Double) -> [Double] {
         var r = [maxDistance]
         while r[r.count - 1] * 2.0.squareRoot() < cap * (1 - 1e-9) { r.append(r[r.count - 1] * 2.0.squareRoot()) }
         if cap > maxDistance { r.append(cap) }

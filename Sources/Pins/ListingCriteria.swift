@@ -42,6 +42,7 @@ public enum ListingCategory: String, CaseIterable, Sendable, Comparable {
         self = Self.allCases[Int(code)]
     }
 
+    /// Orders categories by their codes.
     public static func < (a: Self, b: Self) -> Bool { a.code < b.code }
 
     /// The names, comma-separated, for messages and help.
@@ -50,19 +51,26 @@ public enum ListingCategory: String, CaseIterable, Sendable, Comparable {
 
 /// A set of category codes (0..<16) as a bit mask.
 public struct CategorySet: Sendable, Hashable, ExpressibleByArrayLiteral {
+    /// Bit `c` set: code `c` is in the set.
     public var mask: UInt16
+    /// The set whose bit `c` of `mask` stands for code `c`.
     public init(mask: UInt16) { self.mask = mask }
+    /// The set of these codes; codes of 16 and above are ignored.
     public init(_ codes: some Sequence<UInt8>) {
         mask = 0
         for c in codes where Int(c) < ListingCategory.codeCount { mask |= 1 << UInt16(c) }
     }
     /// The set of these categories' codes.
     public init(_ categories: some Sequence<ListingCategory>) { self.init(categories.map(\.code)) }
+    /// The set of the listed codes: `[0, 1]`.
     public init(arrayLiteral codes: UInt8...) { self.init(codes) }
+    /// Whether code `code` is in the set (never for codes of 16 and above).
     @inlinable @inline(__always) public func contains(_ code: UInt8) -> Bool {
         Int(code) < ListingCategory.codeCount && mask & (1 << UInt16(code)) != 0
     }
+    /// Whether `category` is in the set.
     @inlinable @inline(__always) public func contains(_ category: ListingCategory) -> Bool { contains(category.code) }
+    /// Adds `category` to the set.
     public mutating func insert(_ category: ListingCategory) { mask |= 1 << UInt16(category.code) }
     /// The named categories in the set, in `allCases` order.
     public var categories: [ListingCategory] { ListingCategory.allCases.filter { contains($0) } }
@@ -75,6 +83,7 @@ public struct ValueRange: Sendable, Hashable, CustomStringConvertible {
     public var lower: Double?
     /// Largest value kept (nil: no upper bound).
     public var upper: Double?
+    /// The values from `lower` to `upper`, both included; a nil end is open.
     public init(lower: Double? = nil, upper: Double? = nil) { self.lower = lower; self.upper = upper }
     /// Whether `value` lies in the range; NaN (a missing value) never does.
     @inlinable @inline(__always) public func contains(_ value: Double) -> Bool {
@@ -103,6 +112,12 @@ public struct AttributeFilter: Sendable, Hashable {
     /// Monthly rent, in the unit the listings were given in (the CLI's: 10,000 KRW, 0 for jeonse).
     public var monthlyRent: ValueRange?
 
+    /// A filter keeping the listings that meet every condition given.
+    /// - Parameters:
+    ///   - categories: the category codes kept; nil keeps every category.
+    ///   - area: the floor areas kept, in m²; nil keeps all.
+    ///   - deposit: the deposits kept; nil keeps all.
+    ///   - monthlyRent: the monthly rents kept; nil keeps all.
     public init(categories: CategorySet? = nil, area: ValueRange? = nil,
                 deposit: ValueRange? = nil, monthlyRent: ValueRange? = nil) {
         self.categories = categories
@@ -114,9 +129,10 @@ public struct AttributeFilter: Sendable, Hashable {
     /// Whether no condition is set.
     public var isEmpty: Bool { categories == nil && area == nil && deposit == nil && monthlyRent == nil }
 
-    /// Whether the numeric attributes pass (an unset range passes everything).
+    /// Whether the numeric attributes pass (an unset range passes everything; NaN, a missing
+    /// value, fails a range that is set). `package`: the readers' and the index's shared test.
     @inlinable @inline(__always)
-    public func numbersPass(area a: Double, deposit d: Double, monthlyRent r: Double) -> Bool {
+    package func numbersPass(area a: Double, deposit d: Double, monthlyRent r: Double) -> Bool {
         (area?.contains(a) ?? true) && (deposit?.contains(d) ?? true) && (monthlyRent?.contains(r) ?? true)
     }
 }
@@ -125,11 +141,16 @@ public struct AttributeFilter: Sendable, Hashable {
 /// the box crosses the antimeridian (as in supercluster's `getClusters`); the CLI's `--bbox`
 /// (parsed by Datasets) never does.
 public struct BoundingBox: Sendable, Hashable {
+    /// The western edge, degrees (−180…180).
     public var minLongitude: Double
+    /// The southern edge, degrees (−90…90).
     public var minLatitude: Double
+    /// The eastern edge, degrees (−180…180); less than `minLongitude` across the antimeridian.
     public var maxLongitude: Double
+    /// The northern edge, degrees (−90…90).
     public var maxLatitude: Double
 
+    /// A box from its edges in degrees (checked by `validate()`, or by the query it is given to).
     public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
         self.minLongitude = minLongitude
         self.minLatitude = minLatitude

@@ -19,8 +19,9 @@ public struct MaskStore: Sendable, Equatable {
 
     /// The fingerprint (`PinsKey.fingerprint`) of the key the store was last used with.
     public private(set) var keyFingerprint: String
-    /// The annulus the store was last used with, metres.
+    /// The smallest offset of the annulus the store was last used with, metres.
     public private(set) var minDistance: Double
+    /// The largest offset of the annulus the store was last used with, metres.
     public private(set) var maxDistance: Double
     var positions: [LocationKey: Position] = [:]
 
@@ -63,9 +64,12 @@ public struct MaskStore: Sendable, Equatable {
     /// placed as `PinIndex` places it: from its anchor, the coordinate-wise median of its
     /// listings' true coordinates. A stored location keeps its position whatever listings
     /// are added to it.
-    /// - Parameter tolerance: as `PinOptions.locationTolerance`; the listings are checked
-    ///   before anything is stored.
-    ///   threads: worker threads for the draws of an anonymity rule (the same draws for any number).
+    /// - Parameters:
+    ///   - listings: the listings whose locations to store.
+    ///   - mask: the mask that draws the positions of new locations.
+    ///   - tolerance: as `PinOptions.locationTolerance`; the listings are checked before
+    ///     anything is stored.
+    ///   - threads: worker threads for the draws of an anonymity rule (the same draws for any number).
     /// - Returns: the number of locations added.
     /// - Throws: `PinError.inconsistentLocation` (nothing is stored then).
     /// - Complexity: O(n) expected.

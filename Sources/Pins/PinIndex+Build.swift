@@ -11,9 +11,11 @@ extension PinIndex {
     ///   (Web Mercator); `.invalidParameter` for a negative or non-finite attribute or a
     ///   category code above 15; `.duplicateListingID`; `.inconsistentLocation` when the
     ///   listings of one location key lie farther apart than `options.locationTolerance`.
-    /// - Parameter listings: consumed: each column is freed as soon as the build has used it
-    ///   (when the caller holds no other copy), so that the listings and the finished index
-    ///   are not in memory at once.
+    /// - Parameters:
+    ///   - listings: consumed: each column is freed as soon as the build has used it (when
+    ///     the caller holds no other copy), so that the listings and the finished index are
+    ///     not in memory at once.
+    ///   - options: the privacy policy and the drawing options (`PinOptions`).
     /// - Complexity: O(n log n) expected for n listings: dominated by the MST over the
     ///   distinct locations and by 23 passes of the cut over the current pins.
     public init(listings: consuming PinListings, options: PinOptions) throws(PinError) {

@@ -43,7 +43,8 @@ extension PinIndex {
     /// - Parameters:
     ///   - zoom: 0 ≤ zoom < 23, floored (14.7 shows zoom 14's pins).
     ///   - bbox: longitudes and latitudes in degrees; `minLongitude > maxLongitude` crosses
-    ///     the antimeridian.
+    ///     the antimeridian; nil: the whole world.
+    ///   - filter: the listings to count; nil: all.
     /// - Throws: `.invalidParameter` for a zoom out of range or an invalid box.
     /// - Complexity: see above; allocates the result (and, filtered, one scratch buffer).
     public func pins(zoom: Double, bbox: BoundingBox? = nil, filter: AttributeFilter? = nil) throws(PinError) -> [Pin] {
@@ -430,7 +431,7 @@ extension PinIndex {
     /// distance below the mean of the two diameters, in points at that zoom). 0 by
     /// construction for every zoom (see the cut); a measure for comparisons and tests.
     /// - Complexity: O(p log p) for the p pins at the zoom.
-    public func overlapRate(zoom: Int) throws(PinError) -> Double {
+    package func overlapRate(zoom: Int) throws(PinError) -> Double {
         let all = try pins(zoom: Double(zoom))
         return PinOverlap.rate(longitudes: all.map(\.longitude), latitudes: all.map(\.latitude),
                                diameters: all.map(\.diameter), zoom: zoom, tileSize: options.tileSize)
@@ -438,12 +439,13 @@ extension PinIndex {
 }
 
 /// How many drawn discs overlap: the measure `PinIndex.overlapRate(zoom:)` reports, for any
-/// pins (the supercluster baseline's and a grid's too, in the benchmark).
-public enum PinOverlap {
+/// pins (the supercluster baseline's and a grid's too, in the benchmark). `package`: a measure
+/// for this package's benchmarks and tests, not for apps.
+package enum PinOverlap: Sendable {
     /// The fraction of discs that overlap another (centre distance below the mean of the two
     /// diameters, in points at `zoom` on `tileSize`-point tiles); 0 for no discs.
     /// - Complexity: O(p log p) for p discs up to 50 pt across.
-    public static func rate(longitudes: [Double], latitudes: [Double], diameters: [Double], zoom: Int, tileSize: Double = 256) -> Double {
+    package static func rate(longitudes: [Double], latitudes: [Double], diameters: [Double], zoom: Int, tileSize: Double = 256) -> Double {
         let n = longitudes.count
         if n == 0 { return 0 }
         let world = tileSize * WebMercator.exp2(Double(zoom))

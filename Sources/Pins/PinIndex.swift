@@ -91,6 +91,9 @@ public struct PinOptions: Sendable, Equatable {
     /// The deepest zoom with pins of its own (22). `expansionZoom` may say 23: apart only beyond.
     public static let maxZoom = 22
 
+    /// Options with the given privacy policy and, for the rest, the defaults each property
+    /// names (every parameter sets the property of its name; `validate()` checks them, as
+    /// the build does).
     public init(privacy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
                 maxSpread: Double = 120, minDiameter: Double = 25, maxDiameter: Double = 50,
                 saturationCount: Int = 1000, minSamples: Int = 1, threads: Int = 1,
@@ -165,6 +168,14 @@ public struct PinOptions: Sendable, Equatable {
 /// let pins = try index.pins(zoom: 14.6, bbox: viewport)      // zoom floors to 14
 /// let page = try index.leaves(of: pins[0].id, limit: 50, cursor: nil)
 /// ```
+///
+/// **Thread safety.** An immutable `Sendable` value: build it once (off the main thread for
+/// large inputs) and query it from any number of threads at once; filters apply at query time,
+/// so no query ever needs a rebuild.
+///
+/// **Privacy.** Built under `PrivacyPolicy.displaced`, every position, box, centroid, filter
+/// result and distance it returns comes from displayed positions; the key and any `MaskStore`
+/// belong on the server or in the device's secret store, never in an app bundle.
 public struct PinIndex: Sendable {
     /// The options it was built with.
     public let options: PinOptions

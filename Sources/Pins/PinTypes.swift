@@ -74,11 +74,17 @@ public struct PinListings: Sendable {
     /// Listings from whole columns, one element per listing. The arrays are kept as they are
     /// (no copy): columns a caller already holds, such as a file reader's, become the listings'.
     /// - Parameters:
+    ///   - ids: the caller's listing ids, unique.
+    ///   - longitudes: true longitudes in degrees (WGS 84).
+    ///   - latitudes: true latitudes in degrees (WGS 84).
     ///   - locationKeys: one per listing, or nil: the quantised true coordinates are the keys
     ///     (for a mix of both, use `append`).
     ///   - categories: codes 0..<16, `ListingCategory.noneCode` where absent; nil: none at all.
-    ///   - areas, deposits, monthlyRents: NaN where absent; nil: absent for every listing.
-    ///   Values are validated when the index is built, as with `append`.
+    ///   - areas: floor areas in m², NaN where absent; nil: absent for every listing.
+    ///   - deposits: deposits, NaN where absent; nil: absent for every listing.
+    ///   - monthlyRents: monthly rents, NaN where absent; nil: absent for every listing.
+    ///
+    /// Values are validated when the index is built, as with `append`.
     /// - Precondition: every column given has `ids.count` elements.
     /// - Complexity: O(n) for the columns not given and the keys; O(1) for the others.
     public init(ids: [Int64], longitudes: [Double], latitudes: [Double], locationKeys: [LocationKey]? = nil,
@@ -112,12 +118,16 @@ public struct PinListings: Sendable {
     /// Adds one listing.
     /// - Parameters:
     ///   - id: the caller's id, returned in leaves and single-listing pins.
-    ///   - longitude, latitude: the true position in degrees (WGS 84).
+    ///   - longitude: the true longitude in degrees (WGS 84).
+    ///   - latitude: the true latitude in degrees (WGS 84).
     ///   - locationKey: listings with one key are one location (one building pin, one
     ///     displacement); nil uses the true coordinate quantised to 1e-6°.
     ///   - category: a code 0..<16: a `ListingCategory.code`, or one of the caller's choosing.
-    ///   - area: floor area in m²; deposit, monthlyRent: in the caller's unit (the CLI's is
-    ///     10,000 KRW). Validated when the index is built.
+    ///   - area: floor area in m².
+    ///   - deposit: in the caller's money unit (the CLI's is 10,000 KRW).
+    ///   - monthlyRent: in the caller's money unit; 0 for a lease without rent (jeonse).
+    ///
+    /// Values are validated when the index is built.
     /// - Complexity: amortised O(1).
     public mutating func append(id: Int64, longitude: Double, latitude: Double, locationKey: LocationKey? = nil,
                                 category: UInt8? = nil, area: Double? = nil, deposit: Double? = nil,
@@ -142,7 +152,9 @@ public struct PinListings: Sendable {
 /// privacy mask the tokens are keyed by their own key derived from the secret `PinsKey` (not
 /// the mask's), so ids reveal nothing either, not even a test of a guessed mask key.
 public struct PinID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The 64 bits (the command line writes them as a decimal string).
     public let rawValue: UInt64
+    /// The id with these 64 bits (as a pin of this index returned it, to look it up again).
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
     public var description: String { "\(rawValue)" }
@@ -164,6 +176,7 @@ public struct PinCategoryCounts: Sendable, Hashable {
                  UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
         = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
+    /// No listings in any category.
     public init() {}
 
     /// The number of listings of category `code` (0 for codes outside 0..<16).
@@ -195,6 +208,7 @@ public struct PinCategoryCounts: Sendable, Hashable {
 public struct Pin: Sendable, Hashable {
     /// Stable across zooms and rebuilds (see `PinID`).
     public var id: PinID
+    /// What it stands for: a cluster, a building (several listings at one location) or one listing.
     public var kind: PinKind
     /// Whether all its listings share one location (`building` or `listing`): zooming in
     /// never splits it, so a client opens its list.
@@ -204,6 +218,7 @@ public struct Pin: Sendable, Hashable {
     /// The count-weighted centroid of its listings' displayed positions, in degrees (the
     /// mean in Web Mercator, mapped back).
     public var longitude: Double
+    /// The latitude of the centroid, degrees (see `longitude`).
     public var latitude: Double
     /// The bounding box of its listings' displayed positions.
     public var bbox: BoundingBox
@@ -220,6 +235,7 @@ public struct Pin: Sendable, Hashable {
     /// Medians over the listings that have the value (the mean of the two middle values for an
     /// even number); nil when none has it.
     public var medianDeposit: Double?
+    /// The median monthly rent, as `medianDeposit`.
     public var medianMonthlyRent: Double?
     /// Listings per category code.
     public var categoryCounts: PinCategoryCounts
@@ -227,14 +243,19 @@ public struct Pin: Sendable, Hashable {
 
 /// One listing as a pin's leaf or a nearby result: its displayed position and attributes.
 public struct PinLeaf: Sendable, Hashable {
+    /// The caller's listing id.
     public var id: Int64
-    /// The displayed position in degrees (never the true one).
+    /// The displayed longitude in degrees (never the true one).
     public var longitude: Double
+    /// The displayed latitude in degrees (never the true one).
     public var latitude: Double
     /// Category code, or nil.
     public var category: UInt8?
+    /// Floor area in m², or nil.
     public var area: Double?
+    /// Deposit in the caller's unit, or nil.
     public var deposit: Double?
+    /// Monthly rent in the caller's unit, or nil.
     public var monthlyRent: Double?
 }
 
@@ -248,6 +269,7 @@ public struct PinCursor: Sendable, Hashable {
 
 /// One page of a pin's listings.
 public struct PinLeavesPage: Sendable {
+    /// At most `limit` listings, in the index's fixed order.
     public var leaves: [PinLeaf]
     /// The cursor of the next page; nil after the last.
     public var next: PinCursor?
@@ -255,6 +277,7 @@ public struct PinLeavesPage: Sendable {
 
 /// A listing near a point.
 public struct NearbyListing: Sendable, Hashable {
+    /// The listing, at its displayed position.
     public var leaf: PinLeaf
     /// Distance from the query point to the displayed position, in metres, rounded to the
     /// nearest 100 m (so that repeated queries cannot triangulate a listing).
@@ -263,8 +286,10 @@ public struct NearbyListing: Sendable, Hashable {
 
 /// One page of nearby listings, by rounded distance then listing id.
 public struct NearbyPage: Sendable {
+    /// At most `limit` listings, by rounded distance then listing id.
     public var listings: [NearbyListing]
     /// How many listings are within the radius (all pages).
     public var total: Int
+    /// The cursor of the next page; nil after the last.
     public var next: PinCursor?
 }

@@ -80,9 +80,10 @@ public struct PrivacyMask: Sendable, Equatable {
         }
     }
 
-    /// The offset of a location in metres (east, north) and its polar form.
+    /// The offset of a location in metres (east, north) and its polar form. `package`: the
+    /// displacement itself is for this package's tests, never for what an app publishes.
     /// - Complexity: O(1): two SipHash evaluations, a sine and a cosine.
-    public func offset(for key: LocationKey) -> (east: Double, north: Double, distance: Double, bearing: Double) {
+    package func offset(for key: LocationKey) -> (east: Double, north: Double, distance: Double, bearing: Double) {
         let h = drawHasher, lo = minDistance.bitPattern, hi = maxDistance.bitPattern
         let u = SipHash24.unit(h.hash(key.tag, key.value, lo, hi, tail: 1, tailCount: 1))
         let a = SipHash24.unit(h.hash(key.tag, key.value, lo, hi, tail: 2, tailCount: 1))

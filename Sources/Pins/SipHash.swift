@@ -5,13 +5,14 @@
 /// the 2-4 variant), but this is an unaudited transcription with a 64-bit output: treat the
 /// mask as "an outsider without the key cannot predict the offsets", not as a certified
 /// cryptographic guarantee. Checked against the paper's test vectors in PinsTests.
-public struct SipHash24: Sendable, Hashable {
-    /// The two 64-bit halves of the key (little-endian words k0, k1 of the paper).
-    public let k0: UInt64
-    public let k1: UInt64
+package struct SipHash24: Sendable, Hashable {
+    /// The first 64-bit half of the key (little-endian word k0 of the paper).
+    package let k0: UInt64
+    /// The second 64-bit half of the key (little-endian word k1 of the paper).
+    package let k1: UInt64
 
     /// A hasher with the key (k0, k1).
-    public init(k0: UInt64, k1: UInt64) {
+    package init(k0: UInt64, k1: UInt64) {
         self.k0 = k0
         self.k1 = k1
     }
@@ -27,7 +28,7 @@ public struct SipHash24: Sendable, Hashable {
     /// The 64-bit tag of `words` read as a message of `8 · words.count` little-endian bytes
     /// followed by `tail` (the low `tailCount` bytes of it, little-endian, at most 7).
     /// - Complexity: O(words.count).
-    public func hash(words: some Collection<UInt64>, tail: UInt64 = 0, tailCount: Int = 0) -> UInt64 {
+    package func hash(words: some Collection<UInt64>, tail: UInt64 = 0, tailCount: Int = 0) -> UInt64 {
         var state = start()
         for m in words { Self.absorb(m, &state) }
         return Self.finish(&state, length: 8 * words.count + tailCount, tail: tail, tailCount: tailCount)
@@ -80,7 +81,7 @@ public struct SipHash24: Sendable, Hashable {
 
     /// The tag of arbitrary bytes (the paper's definition).
     /// - Complexity: O(bytes.count).
-    public func hash(bytes: some Collection<UInt8>) -> UInt64 {
+    package func hash(bytes: some Collection<UInt8>) -> UInt64 {
         var words: [UInt64] = []
         words.reserveCapacity(bytes.count / 8)
         var w: UInt64 = 0, k = 0

@@ -29,6 +29,7 @@ public struct SuperclusterOptions: Sendable, Equatable {
     /// K-d tree leaf size (default 64); affects speed only.
     public var nodeSize: Int
 
+    /// Options with supercluster's defaults; each parameter sets the property of its name.
     public init(minZoom: Int = 0, maxZoom: Int = 16, radius: Double = 40, extent: Double = 512,
                 minPoints: Int = 2, nodeSize: Int = 64) {
         self.minZoom = minZoom
@@ -39,6 +40,8 @@ public struct SuperclusterOptions: Sendable, Equatable {
         self.nodeSize = nodeSize
     }
 
+    /// Checks every option's range.
+    /// - Throws: `PinError.invalidParameter` naming the option.
     public func validate() throws(PinError) {
         guard minZoom >= 0, maxZoom >= minZoom, maxZoom <= 30 else {
             throw .invalidParameter(name: "minZoom/maxZoom", value: "\(minZoom)/\(maxZoom)", requirement: "need 0 <= minZoom <= maxZoom <= 30")
@@ -52,8 +55,11 @@ public struct SuperclusterOptions: Sendable, Equatable {
 
 /// One item of a supercluster level: a point (`pointIndex` set, count 1) or a cluster.
 public struct SuperclusterPin: Sendable, Hashable {
+    /// Longitude in degrees (a cluster's: the count-weighted mean in Web Mercator).
     public var longitude: Double
+    /// Latitude in degrees (a cluster's: the count-weighted mean in Web Mercator).
     public var latitude: Double
+    /// The number of points (1 for a point).
     public var count: Int
     /// The input index of a point; nil for a cluster.
     public var pointIndex: Int?
@@ -63,6 +69,7 @@ public struct SuperclusterPin: Sendable, Hashable {
 
 /// Greedy radius clustering per zoom, as supercluster (see the file's header).
 public struct Supercluster: Sendable {
+    /// The options it was built with.
     public let options: SuperclusterOptions
     /// Levels minZoom...maxZoom + 1 (index z − minZoom).
     let levels: [Level]

@@ -13,7 +13,7 @@
 ///   `d · tileSize · 2^z` pixels;
 /// - projected metres (`easting`, `northing`), as EPSG:3857 defines them and the SVG maps draw
 ///   them: northing grows north, both are 0 at (0°, 0°).
-public enum WebMercator {
+public enum WebMercator: Sendable {
     /// The latitude beyond which Web Mercator is cut off (y would leave [0, 1]), in degrees.
     public static let maxLatitude = 85.051128779806592
 
