@@ -34,6 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_hdbscan_fixtures import brute_prim_weights  # noqa: E402  (the planar fixtures' O(n^2) Prim)
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT_DIR = REPO_ROOT / "Tests" / "Fixtures" / "haversine"
 R = 6_371_008.8  # metres: the mean Earth radius
@@ -52,22 +55,6 @@ def great_circle_matrix(points: np.ndarray) -> np.ndarray:
     dlon = lon[:, None] - lon[None, :]
     h = np.sin(dlat / 2) ** 2 + np.cos(lat)[:, None] * np.cos(lat)[None, :] * np.sin(dlon / 2) ** 2
     return 2 * R * np.arcsin(np.sqrt(np.clip(h, 0, 1)))
-
-
-def prim_weights(mr: np.ndarray) -> np.ndarray:
-    """The sorted edge weights of a minimum spanning tree of the dense matrix `mr` (O(n^2))."""
-    n = len(mr)
-    inside = np.zeros(n, dtype=bool)
-    best = np.full(n, np.inf)
-    best[0] = 0
-    weights = []
-    for _ in range(n):
-        v = int(np.argmin(np.where(inside, np.inf, best)))
-        if inside.sum():
-            weights.append(best[v])
-        inside[v] = True
-        best = np.minimum(best, mr[v])
-    return np.sort(np.array(weights))
 
 
 def radians_lat_lon(points: np.ndarray) -> np.ndarray:
@@ -185,8 +172,7 @@ def same_partition(a, b):
 def check_mst(case, est, matrix):
     k = hdbscan_params(case)["min_samples"] or hdbscan_params(case)["min_cluster_size"]
     core = np.sort(matrix, axis=1)[:, k - 1]
-    mr = np.maximum(matrix, np.maximum(core[:, None], core[None, :]))
-    brute = prim_weights(mr)
+    brute = brute_prim_weights(matrix, core)
     ours = np.sort(est._single_linkage_tree_["value"]) * R
     if len(brute) != len(ours) or not np.allclose(brute, ours, rtol=TOLERANCE, atol=1e-6):
         raise SystemExit(f"{case['name']}: scikit-learn's MST weights differ from the brute force")
