@@ -23,10 +23,11 @@ final class MappedFile {
     /// given back with `madvise`, and read again from the file).
     var isMapped: Bool { converted == nil }
 
-    /// Maps `path` read-only; checks it is UTF-8, or converts it from `encoding`.
+    /// Maps `path` read-only; checks it is UTF-8 on `threads` threads, or converts it from
+    /// `encoding`.
     /// - Throws: `.fileNotFound`, `.unreadable` (also for a folder); `.notUTF8`,
     ///   `.invalidEncoding` naming the line.
-    init(path: String, encoding: TextEncoding = .utf8) throws(DatasetError) {
+    init(path: String, encoding: TextEncoding = .utf8, threads: Int = 1) throws(DatasetError) {
         let fd = try openForReading(path)
         defer { close(fd) }
         var info = stat()
@@ -40,9 +41,7 @@ final class MappedFile {
         }
         let bytes = p.assumingMemoryBound(to: UInt8.self)
         if encoding == .utf8 {
-            switch UTF8Check.check(bytes, size) {
-            case .valid: break
-            case .invalid(let offset), .incomplete(let offset):
+            if let offset = UTF8Check.firstInvalid(bytes, size, threads: threads) {
                 let error = UTF8Check.notUTF8(bytes, size, offset: offset, path: path)
                 munmap(p, size)
                 throw error

@@ -40,7 +40,7 @@ extension PointFile {
                                                     decimalComma: options.decimalComma, into: &v)
             return try v.finished(delimiter: summary.delimiter)
         }
-        let file = try MappedFile(path: path, encoding: options.encoding)
+        let file = try MappedFile(path: path, encoding: options.encoding, threads: max(1, options.threads ?? onlineProcessors()))
         v.releasesPages = file.isMapped
         return try file.withBytes { (all) throws(DatasetError) -> Builder in
             guard let base = all.baseAddress, all.count > 0 else {
