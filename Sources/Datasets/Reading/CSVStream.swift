@@ -65,7 +65,7 @@ public struct CSVStreamParser {
             let got = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, blockSize) }
             if got < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
             try block.withUnsafeBufferPointer { (buf) throws(DatasetError) in
-                try text.feed(UnsafeBufferPointer(rebasing: buf[0..<got]), final: got == 0) { (utf8) throws(DatasetError) in
+                try text.feed(UnsafeBufferPointer(rebasing: buf[0..<got]), final: got == 0, line: state.line) { (utf8) throws(DatasetError) in
                     var slice = utf8
                     if slice.isEmpty { return }
                     if first {

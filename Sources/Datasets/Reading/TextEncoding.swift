@@ -246,14 +246,18 @@ final class Transcoder {
 
 /// Turns the blocks of a streamed file into checked UTF-8 blocks: UTF-8 input is checked (a
 /// sequence split between blocks is held over), other encodings are converted. Keeps the
-/// line and column each block starts at, so an error names them.
+/// line and column each block starts at, so an error names them: the line from the count of
+/// line ends so far, which the caller's parser keeps anyway (line ends are the same bytes in
+/// every encoding here), the column from the bytes after the block's last line end, so a
+/// good file costs no extra pass to count lines.
 struct TextBlocks {
     let path: String
     private let transcoder: Transcoder?
     /// Bytes of the previous block not yet handed on: an unfinished sequence.
     private var carry: [UInt8] = []
     private var converted: [UInt8] = []
-    private var line = 1, column = 1
+    /// The column of the first byte not yet handed on.
+    private var column = 1
 
     init(path: String, encoding: TextEncoding) throws(DatasetError) {
         self.path = path
@@ -261,20 +265,22 @@ struct TextBlocks {
     }
 
     /// Hands `block` (the next bytes of the file; `final`: the last) to `body` as UTF-8.
+    /// `line`: the line of the first byte not yet handed on (one more than the line ends
+    /// handed on so far).
     /// - Throws: `.notUTF8` or `.invalidEncoding` naming the line and column, or what `body`
     ///   throws.
-    mutating func feed(_ block: UnsafeBufferPointer<UInt8>, final: Bool,
+    mutating func feed(_ block: UnsafeBufferPointer<UInt8>, final: Bool, line: Int,
                        _ body: (UnsafeBufferPointer<UInt8>) throws(DatasetError) -> Void) throws(DatasetError) {
         if carry.isEmpty {
-            try feedWhole(block, final: final, body)
+            try feedWhole(block, final: final, line: line, body)
         } else {
             let joined = carry + Array(block)
             carry.removeAll()
-            try joined.withUnsafeBufferPointer { (j) throws(DatasetError) in try feedWhole(j, final: final, body) }
+            try joined.withUnsafeBufferPointer { (j) throws(DatasetError) in try feedWhole(j, final: final, line: line, body) }
         }
     }
 
-    private mutating func feedWhole(_ input: UnsafeBufferPointer<UInt8>, final: Bool,
+    private mutating func feedWhole(_ input: UnsafeBufferPointer<UInt8>, final: Bool, line: Int,
                                     _ body: (UnsafeBufferPointer<UInt8>) throws(DatasetError) -> Void) throws(DatasetError) {
         guard let b = input.baseAddress, !input.isEmpty else { return }
         var used = input.count
@@ -295,8 +301,9 @@ struct TextBlocks {
             }
         }
         carry.append(contentsOf: UnsafeBufferPointer(rebasing: input[used...]))
-        let at = UTF8Check.position(b, used, line: line, column: column)
-        line = at.line; column = at.column
+        var k = used - 1
+        while k >= 0 && b[k] != 0x0A { k -= 1 }
+        column = k < 0 ? column + used : used - k
         if transcoder != nil {
             try converted.withUnsafeBufferPointer { (c) throws(DatasetError) in try body(c) }
         } else {
