@@ -41,6 +41,12 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A label file row whose id is not the id of the point file's row at the same position
     /// (`row` 1-based).
     case labelIDMismatch(labels: String, line: Int, id: String, points: String, row: Int, pointID: String)
+    /// A text input that is not UTF-8 (and no `--encoding` said otherwise): the first bad
+    /// byte, its 1-based line and byte column, and the encoding the bytes look like.
+    case notUTF8(path: String, line: Int, column: Int, byte: UInt8, looksLike: TextEncoding)
+    /// A text input read with `--encoding` holding a byte sequence that encoding does not
+    /// have.
+    case invalidEncoding(path: String, line: Int, column: Int, byte: UInt8, encoding: TextEncoding)
 
     public var description: String {
         switch self {
@@ -91,6 +97,18 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(labels): \(rows) label rows for \(count) points in \(points); use the labels written for that file"
         case let .labelIDMismatch(labels, line, id, points, row, pointID):
             return "\(labels):\(line): id '\(id)' but row \(row) of \(points) has id '\(pointID)'; use the labels written for that file, in its row order"
+        case let .notUTF8(path, line, column, byte, looksLike):
+            return "\(path): line \(line) is not valid UTF-8 (byte \(Self.hex(byte)) at column \(column)); it looks like "
+                + "\(looksLike.displayName): read it with --encoding \(looksLike.rawValue), or save it as UTF-8"
+        case let .invalidEncoding(path, line, column, byte, encoding):
+            return "\(path): line \(line) is not valid \(encoding.displayName) (byte \(Self.hex(byte)) at column \(column)); "
+                + "check the file's encoding and --encoding (utf-8, latin1 or cp949)"
         }
+    }
+
+    /// A byte as `0xE4`.
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "0x" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 15)])
     }
 }

@@ -16,8 +16,24 @@ struct Delimiter: ExpressibleByArgument {
     }
 }
 
-/// The columns of a geographic input and its separator: `--lat-column`, `--lon-column`,
-/// `--id-column`, `--delimiter`. Part of `InputOptions` (the clustering commands) and on their
+/// A text encoding given on the command line (`--encoding`), with its usual other names.
+struct EncodingName: ExpressibleByArgument {
+    let encoding: TextEncoding
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "utf-8", "utf8": encoding = .utf8
+        case "latin1", "latin-1", "iso-8859-1", "iso8859-1": encoding = .latin1
+        // EUC-KR is a subset of CP949 (Unified Hangul Code), so its files read the same.
+        case "cp949", "uhc", "euc-kr", "euckr": encoding = .cp949
+        default: return nil
+        }
+    }
+}
+
+/// The columns of a geographic input, its separator, encoding and decimal mark:
+/// `--lat-column`, `--lon-column`, `--id-column`, `--delimiter`, `--encoding`,
+/// `--decimal-comma`. Part of `InputOptions` (the clustering commands) and on their
 /// own in the map-pin commands (`pins`, `nearby`, `privacy`; `map --zoom` through `map`'s
 /// `InputOptions`), so every command reads a user's file with the same options.
 struct ColumnOptions: ParsableArguments {
@@ -33,9 +49,22 @@ struct ColumnOptions: ParsableArguments {
     @Option(help: ArgumentHelp("CSV field separator: comma, semicolon or tab (default: detected from the header line).", valueName: "sep"))
     var delimiter: Delimiter?
 
+    @Option(help: ArgumentHelp("Input encoding: utf-8, latin1 (ISO-8859-1) or cp949 (Korean, also EUC-KR); converted to UTF-8 before reading (default: utf-8; a file that is not UTF-8 is refused, naming the encoding it looks like).", valueName: "name"))
+    var encoding: EncodingName?
+
+    @Flag(help: "Numbers have a decimal comma (37,5), as semicolon-separated spreadsheet exports write them; the separator must then be a semicolon or tab.")
+    var decimalComma = false
+
     /// The names as Datasets' reader options (no x,y columns).
     var readOptions: ReadOptions {
-        ReadOptions(latitude: latColumn, longitude: lonColumn, id: idColumn, delimiter: delimiter?.byte)
+        ReadOptions(latitude: latColumn, longitude: lonColumn, id: idColumn, delimiter: delimiter?.byte,
+                    encoding: encoding?.encoding ?? .utf8, decimalComma: decimalComma)
+    }
+
+    func validate() throws {
+        if decimalComma && delimiter?.byte == UInt8(ascii: ",") {
+            throw ValidationError("--decimal-comma cannot be used with --delimiter comma: a decimal comma could not be told from a separator; use a semicolon- or tab-separated file (--delimiter semicolon or tab)")
+        }
     }
 
     /// Refuses the options a GeoJSON input does not use (its coordinates are the geometry's,
@@ -74,8 +103,9 @@ struct InputOptions: ParsableArguments {
     var delimiter: Delimiter? { columns.delimiter }
 
     var readOptions: ReadOptions {
-        ReadOptions(latitude: latColumn, longitude: lonColumn, x: xColumn, y: yColumn, id: idColumn,
-                    delimiter: delimiter?.byte, skipBadRows: skipBadRows)
+        var options = columns.readOptions
+        options.x = xColumn; options.y = yColumn; options.skipBadRows = skipBadRows
+        return options
     }
 
     /// Reads the points of `input` as these options say, after checking that `output` can be

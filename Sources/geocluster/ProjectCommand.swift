@@ -15,9 +15,10 @@ struct ProjectCommand: ParsableCommand {
         discussion: """
             Reads INPUT (CSV with a header and latitude/longitude columns in degrees, or GeoJSON \
             Points), projects every row with PROJ, and writes all input columns followed by x,y \
-            (metres, easting and northing) to OUTPUT: CSV for .csv or -, GeoJSON Points with x,y \
-            properties for .geojson or .json. Existing x,y columns are replaced. With --crs auto \
-            the UTM zone of the points' centroid is used; the CRS chosen is printed on standard error.
+            (metres, easting and northing) to OUTPUT: CSV for .csv or - with the input's separator \
+            (comma, semicolon or tab), tab-separated for .tsv, GeoJSON Points with x,y properties \
+            for .geojson or .json. Existing x,y columns are replaced. With --crs auto the UTM zone \
+            of the points' centroid is used; the CRS chosen is printed on standard error.
             """
     )
 
@@ -30,7 +31,7 @@ struct ProjectCommand: ParsableCommand {
     @Option(help: "Target CRS: auto (the UTM zone of the data) or a local metric CRS PROJ knows (EPSG:5179 for Korea).")
     var crs: String = "auto"
 
-    @Option(name: .shortAndLong, help: "Output: .csv or - (CSV), .geojson or .json (GeoJSON); written whole or not at all.")
+    @Option(name: .shortAndLong, help: "Output: .csv, .tsv or - (CSV with the input's separator), .geojson or .json (GeoJSON); written whole or not at all.")
     var output: String
 
     func validate() throws {
@@ -38,13 +39,16 @@ struct ProjectCommand: ParsableCommand {
         if inputOptions.skipBadRows {
             throw ValidationError("--skip-bad-rows is not used by project, which writes every row of \(input) with its coordinates; fix or drop the bad rows (geocluster filter --skip-bad-rows writes the good ones)")
         }
-        try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
+        try checkOutputName(output, flag: "--output", extensions: ["csv", "tsv", "geojson", "json"])
     }
 
     func run() throws {
         try reportingErrors(input: input) {
             let options = inputOptions.readOptions
-            let table = GeoJSON.isGeoJSONPath(input) ? try GeoJSON.readTable(path: input) : try CSV.read(path: input, delimiter: options.delimiter)
+            var table = GeoJSON.isGeoJSONPath(input)
+                ? try GeoJSON.readTable(path: input, encoding: options.encoding)
+                : try CSV.read(path: input, delimiter: options.delimiter, encoding: options.encoding, decimalComma: options.decimalComma)
+            if output.lowercased().hasSuffix(".tsv") { table.delimiter = UInt8(ascii: "\t") }
             let coords = try table.coordinates(prefer: .lonlat, options: options)
             let projection = try Projection(target: Projection.Target(crs),
                                             fittingLongitudes: coords.xOrLongitude, latitudes: coords.yOrLatitude)

@@ -85,7 +85,8 @@ struct ScoreCommand: ParsableCommand {
         try reportingErrors(input: truth) {
             let text = TextLabels(noise: noiseLabel), id = inputOptions.idColumn
             var t = try LabelFile.read(path: truth, columns: truthColumn.map { [$0] } ?? ["truth", "label"], option: "--truth-column",
-                                       idColumn: id, requireIDColumn: id != nil, text: text)
+                                       idColumn: id, requireIDColumn: id != nil, text: text,
+                                       encoding: inputOptions.readOptions.encoding)
             if let filter = try filters.makeFilter() {
                 let kept = try PointFile.read(path: truth, filter: filter, options: inputOptions.readOptions)
                 t = t.keeping(lines: kept.lines, renumber: !t.hasIDs)

@@ -18,12 +18,15 @@ public struct CSVTable: Sendable, Equatable {
     public var rows: [[String]]
     /// 1-based file line of each data row's first character.
     public var lines: [Int]
+    /// The field separator the file had (a comma for GeoJSON and tables made in memory).
+    public var delimiter: UInt8
 
-    public init(path: String, header: [String], rows: [[String]], lines: [Int]) {
+    public init(path: String, header: [String], rows: [[String]], lines: [Int], delimiter: UInt8 = UInt8(ascii: ",")) {
         self.path = path
         self.header = header
         self.rows = rows
         self.lines = lines
+        self.delimiter = delimiter
     }
 
     /// The index of the first header column whose name (trimmed, case-insensitive) is one of
@@ -48,9 +51,10 @@ public struct CSVTable: Sendable, Equatable {
     /// Parses one field as a finite Double (split out of `doubles(column:)` so that
     /// `coordinates(prefer:)` can check values in file order).
     /// - Throws: `.invalidNumber` or `.nonFinite` naming the file, line and column.
-    func double(row r: Int, column col: Int) throws(DatasetError) -> Double {
+    func double(row r: Int, column col: Int, decimalComma: Bool = false) throws(DatasetError) -> Double {
         let text = rows[r][col].trimmingWhitespace()
-        guard let v = Double(text) else {
+        var t = text
+        guard let v = Double(text) ?? (decimalComma ? t.withUTF8({ parseDecimalComma($0) }) : nil) else {
             throw .invalidNumber(path: path, line: lines[r], column: header[col], text: text)
         }
         guard v.isFinite else {
@@ -64,14 +68,19 @@ public struct CSVTable: Sendable, Equatable {
 /// them, and quoted fields may hold commas and line breaks); LF or CRLF line ends; a UTF-8
 /// byte-order mark and blank lines at the end are ignored.
 public enum CSV {
-    /// Reads a whole file into a table of strings. For small files and tests; large point
+    /// Reads a whole file into a table of strings (checked as UTF-8, or converted from
+    /// `encoding`; `decimalComma` refuses a comma separator). For small files and tests; large point
     /// files go through `PointFile`, which keeps only the columns it needs.
     /// - Throws: `DatasetError` naming the file (and line) for a missing, unreadable or empty
     ///   file, a header without rows, an unterminated quote or a ragged row.
-    public static func read(path: String, delimiter: UInt8? = nil) throws(DatasetError) -> CSVTable {
+    public static func read(path: String, delimiter: UInt8? = nil, encoding: TextEncoding = .utf8,
+                            decimalComma: Bool = false) throws(DatasetError) -> CSVTable {
         var collector = TableCollector(path: path)
-        try CSVStreamParser.parse(path: path, delimiter: delimiter, into: &collector)
-        return try collector.table()
+        let summary = try CSVStreamParser.parse(path: path, delimiter: delimiter, encoding: encoding,
+                                                decimalComma: decimalComma, into: &collector)
+        var table = try collector.table()
+        table.delimiter = summary.delimiter
+        return table
     }
 
     /// Parses CSV bytes; `path` is used only in messages.

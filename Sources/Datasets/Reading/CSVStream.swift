@@ -43,33 +43,43 @@ public struct CSVStreamParser {
     }
 
     /// Parses the file at `path`, feeding `visitor`.
-    /// - Parameter delimiter: the field separator; nil: detected from the header line.
-    /// - Throws: `.fileNotFound`, `.unreadable`, `.unterminatedQuote` naming the line, or what
-    ///   the visitor throws.
+    /// - Parameters:
+    ///   - delimiter: the field separator; nil: detected from the header line.
+    ///   - encoding: the file's encoding; UTF-8 is checked, the others converted to it.
+    ///   - decimalComma: the visitor reads decimal commas, so a comma separator is refused.
+    /// - Throws: `.fileNotFound`, `.unreadable`, `.notUTF8` or `.invalidEncoding` naming the
+    ///   line, `.unterminatedQuote` naming the line, `.invalidOption` for a comma separator
+    ///   with `decimalComma`, or what the visitor throws.
     @discardableResult
     public static func parse<V: CSVVisitor>(
-        path: String, delimiter: UInt8? = nil, into visitor: inout V
+        path: String, delimiter: UInt8? = nil, encoding: TextEncoding = .utf8, decimalComma: Bool = false,
+        into visitor: inout V
     ) throws(DatasetError) -> Summary {
         let fd = try openForReading(path)
         defer { close(fd) }
         var state = State()
+        var text = try TextBlocks(path: path, encoding: encoding)
         var block = [UInt8](repeating: 0, count: blockSize)
         var first = true
         while true {
             let got = block.withUnsafeMutableBytes { read(fd, $0.baseAddress, blockSize) }
             if got < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-            if got == 0 { break }
             try block.withUnsafeBufferPointer { (buf) throws(DatasetError) in
-                var slice = UnsafeBufferPointer(rebasing: buf[0..<got])
-                if first {
-                    if got >= 3, slice[0] == 0xEF, slice[1] == 0xBB, slice[2] == 0xBF {
-                        slice = UnsafeBufferPointer(rebasing: slice[3...])
+                try text.feed(UnsafeBufferPointer(rebasing: buf[0..<got]), final: got == 0, line: state.line) { (utf8) throws(DatasetError) in
+                    var slice = utf8
+                    if slice.isEmpty { return }
+                    if first {
+                        if slice.count >= 3, slice[0] == 0xEF, slice[1] == 0xBB, slice[2] == 0xBF {
+                            slice = UnsafeBufferPointer(rebasing: slice[3...])
+                        }
+                        state.delimiter = delimiter ?? detectDelimiter(slice)
+                        try ReadOptions.checkSeparator(state.delimiter, decimalComma: decimalComma, path: path)
                     }
-                    state.delimiter = delimiter ?? detectDelimiter(slice)
+                    first = false
+                    try state.consume(slice, into: &visitor)
                 }
-                first = false
-                try state.consume(slice, into: &visitor)
             }
+            if got == 0 { break }
         }
         try state.finish(path: path, into: &visitor)
         return Summary(records: state.records, delimiter: state.delimiter)

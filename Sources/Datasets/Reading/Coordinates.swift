@@ -40,7 +40,7 @@ extension CSVTable {
         second.reserveCapacity(rows.count)
         for r in rows.indices {
             for c in inFileOrder {
-                let v = try double(row: r, column: c)
+                let v = try double(row: r, column: c, decimalComma: options.decimalComma)
                 if kind == .lonlat {
                     if c == secondCol && abs(v) > 90 {
                         throw .outOfRange(path: path, line: lines[r], column: header[c], value: v, limit: "latitude must be within ±90")

@@ -55,9 +55,10 @@ public enum GeoJSON {
     ///   longitude beyond ±180) or a wrong type; `.noFeatures`; or what `body` throws.
     /// - Complexity: O(file size); memory for one feature at a time (the file is mapped).
     public static func forEachPoint(
-        path: String, badFeature: ((DatasetError) -> Void)? = nil, _ body: (GeoJSONPoint) throws(DatasetError) -> Void
+        path: String, encoding: TextEncoding = .utf8, badFeature: ((DatasetError) -> Void)? = nil,
+        _ body: (GeoJSONPoint) throws(DatasetError) -> Void
     ) throws(DatasetError) {
-        let file = try MappedFile(path: path)
+        let file = try MappedFile(path: path, encoding: encoding)
         try file.withBytes { (bytes) throws(DatasetError) in
             var parser = JSONParser(bytes, path: path)
             if parser.atEnd() { throw DatasetError.empty(path: path) }
@@ -218,18 +219,18 @@ public enum GeoJSON {
     /// type). For small files and tests, like `CSV.read`; `PointFile.read` streams.
     /// - Throws: the errors of ``forEachPoint(path:_:)``.
     /// - Complexity: O(file size) time and memory.
-    public static func readTable(path: String) throws(DatasetError) -> CSVTable {
-        try readTable(path: path, skippingBadFeatures: false).table
+    public static func readTable(path: String, encoding: TextEncoding = .utf8) throws(DatasetError) -> CSVTable {
+        try readTable(path: path, encoding: encoding, skippingBadFeatures: false).table
     }
 
     /// ``readTable(path:)``, and the feature index of each row. With `skippingBadFeatures`
     /// the features ``forEachPoint(path:badFeature:_:)`` finds bad have no row (as
     /// `--skip-bad-rows` read them), so rows and feature indices differ from then on.
     static func readTable(
-        path: String, skippingBadFeatures: Bool
+        path: String, encoding: TextEncoding = .utf8, skippingBadFeatures: Bool
     ) throws(DatasetError) -> (table: CSVTable, featureIndices: [Int]) {
         var points: [GeoJSONPoint] = []
-        try forEachPoint(path: path, badFeature: skippingBadFeatures ? { _ in } : nil) { (p) throws(DatasetError) in points.append(p) }
+        try forEachPoint(path: path, encoding: encoding, badFeature: skippingBadFeatures ? { _ in } : nil) { (p) throws(DatasetError) in points.append(p) }
         let hasPropertyID = points.contains { $0.properties.contains { $0.key == "id" } }
         let useFeatureID = !hasPropertyID && points.contains { $0.id != nil }
         var header = ["lon", "lat"]

@@ -107,23 +107,24 @@ public struct LabelFile: Sendable {
     ///     `requireIDColumn` a file without it is an error instead.
     ///   - text: read a column that holds text as text labels (see `TextLabels`); without it a
     ///     label that is not an integer is an error.
+    ///   - encoding: the file's encoding (UTF-8 is checked, the others converted).
     /// - Throws: `DatasetError` naming the file, and the line and column of a label that is not
     ///   an integer (without `text`).
     /// - Complexity: O(file size) time; memory for the labels and ids only (and one entry per
     ///   distinct value with `text`).
     public static func read(path: String, columns: [String], option: String, value: String? = nil,
                             idColumn: String? = nil, requireIDColumn: Bool = false,
-                            text: TextLabels? = nil) throws(DatasetError) -> LabelFile {
+                            text: TextLabels? = nil, encoding: TextEncoding = .utf8) throws(DatasetError) -> LabelFile {
         var v = Visitor(path: path, wanted: columns, option: option)
         v.valueName = value
         v.idName = idColumn.map { ($0, requireIDColumn) }
         v.interner = text.map { _ in TextInterner() }
         if GeoJSON.isGeoJSONPath(path) {
-            var file = try readGeoJSON(path: path, columns: columns, option: option, value: value, visitor: &v)
+            var file = try readGeoJSON(path: path, encoding: encoding, columns: columns, option: option, value: value, visitor: &v)
             if let text, let interner = v.interner { file.resolve(interner, text) }
             return file
         }
-        try CSVStreamParser.parse(path: path, into: &v)
+        try CSVStreamParser.parse(path: path, encoding: encoding, into: &v)
         guard v.sawHeader else { throw .empty(path: path) }
         guard !v.lines.isEmpty else { throw .headerOnly(path: path) }
         var file = LabelFile(path: path, column: v.header[v.labelColumn], labels: v.labels, hasIDs: v.idColumn >= 0,
@@ -150,12 +151,12 @@ public struct LabelFile: Sendable {
     /// The labels of a GeoJSON FeatureCollection (as `cluster -o labels.geojson` writes it):
     /// the first of `columns` among each feature's properties (an integer, or a string holding
     /// one), the id from the `--id-column` property, else the `id` property, else the feature's `id` member.
-    private static func readGeoJSON(path: String, columns: [String], option: String, value: String?,
+    private static func readGeoJSON(path: String, encoding: TextEncoding, columns: [String], option: String, value: String?,
                                     visitor v: inout Visitor) throws(DatasetError) -> LabelFile {
         var file = LabelFile(path: path, column: "", labels: [], hasIDs: false, idBytes: [], idEnds: [], lines: [])
         var withIDs = 0
         let idKey = v.idName?.name
-        try GeoJSON.forEachPoint(path: path) { (p) throws(DatasetError) in
+        try GeoJSON.forEachPoint(path: path, encoding: encoding) { (p) throws(DatasetError) in
             func bad(_ member: String, _ reason: String) -> DatasetError {
                 .invalidGeoJSON(path: path, feature: p.index, member: member, reason: reason)
             }

@@ -58,7 +58,8 @@ public struct ListingFile: Sendable {
             try v.readGeoJSON()
             try v.checkFilterColumns()
         } else {
-            _ = try CSVStreamParser.parse(path: path, delimiter: options.delimiter, into: &v)
+            try CSVStreamParser.parse(path: path, delimiter: options.delimiter, encoding: options.encoding,
+                                      decimalComma: options.decimalComma, into: &v)
             guard !v.header.isEmpty else { throw .empty(path: path) }
         }
         guard v.file.count > 0 else { throw .headerOnly(path: path) }
@@ -108,7 +109,7 @@ public struct ListingFile: Sendable {
         }
 
         private func value(_ bytes: UnsafeBufferPointer<UInt8>, column: String, line: Int) throws(DatasetError) -> Double {
-            guard let v = parseDouble(bytes) else {
+            guard let v = parseDouble(bytes, decimalComma: options.decimalComma) else {
                 throw .invalidNumber(path: path, line: line, column: column, text: String(decoding: bytes, as: UTF8.self))
             }
             guard v.isFinite else {
@@ -253,7 +254,7 @@ public struct ListingFile: Sendable {
         /// Reads Point features; properties play the role of columns.
         mutating func readGeoJSON() throws(DatasetError) {
             var first = true
-            try GeoJSON.forEachPoint(path: path) { (p) throws(DatasetError) in
+            try GeoJSON.forEachPoint(path: path, encoding: options.encoding) { (p) throws(DatasetError) in
                 if first {
                     header = ["lon", "lat"] + p.properties.map(\.key)
                     first = false

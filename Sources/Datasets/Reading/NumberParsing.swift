@@ -32,6 +32,36 @@ func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     return strtodField(bytes, lo, hi)
 }
 
+/// `parseDouble`, also reading a decimal comma (`37,5` as 37.5) when `decimalComma` is set.
+/// The comma is tried only after the plain parse fails, so a file with decimal points costs
+/// the same as without the option.
+/// - Complexity: O(field length).
+@inline(__always)
+func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> Double? {
+    if let v = parseDouble(bytes) { return v }
+    return decimalComma ? parseDecimalComma(bytes) : nil
+}
+
+/// A number written with one decimal comma and no point, parsed as `parseDouble` parses it
+/// with a point in the comma's place; nil for anything else.
+@inline(never)
+func parseDecimalComma(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var comma = -1
+    for (k, b) in bytes.enumerated() {
+        if b == UInt8(ascii: ".") { return nil }
+        if b == UInt8(ascii: ",") {
+            if comma >= 0 { return nil }
+            comma = k
+        }
+    }
+    guard comma >= 0 else { return nil }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { copy in
+        _ = copy.initialize(from: bytes)
+        copy[comma] = UInt8(ascii: ".")
+        return parseDouble(UnsafeBufferPointer(copy))
+    }
+}
+
 /// The fast path of `parseDouble`, or nil when the text needs `strtod` (or is no number).
 @inline(__always)
 private func fastDecimal(_ b: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> Double? {

@@ -36,10 +36,12 @@ extension PointFile {
     ) throws(DatasetError) -> Builder {
         var v = CSVPointVisitor(path: path, prefer: prefer, filter: filter, options: options)
         guard isRegularFile(path) else {
-            let summary = try CSVStreamParser.parse(path: path, delimiter: options.delimiter, into: &v)
+            let summary = try CSVStreamParser.parse(path: path, delimiter: options.delimiter, encoding: options.encoding,
+                                                    decimalComma: options.decimalComma, into: &v)
             return try v.finished(delimiter: summary.delimiter)
         }
-        let file = try MappedFile(path: path)
+        let file = try MappedFile(path: path, encoding: options.encoding, threads: max(1, options.threads ?? onlineProcessors()))
+        v.releasesPages = file.isMapped
         return try file.withBytes { (all) throws(DatasetError) -> Builder in
             guard let base = all.baseAddress, all.count > 0 else {
                 throw DatasetError.empty(path: path)
@@ -48,6 +50,7 @@ extension PointFile {
             if all.count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { start = 3 }
             let end = all.count
             let delimiter = options.delimiter ?? CSVStreamParser.detectDelimiter(UnsafeBufferPointer(rebasing: all[start...]))
+            try options.checkSeparator(delimiter, path: path)
             v.delimiter = delimiter
             let (p, firstLine) = try readHeader(base, start, end, path: path, into: &v)
 
@@ -213,6 +216,9 @@ struct CSVPointVisitor: CSVVisitor {
     /// optional filter in every row copied it).
     let filtering: Bool, keepsRegion: Bool
     var delimiter = UInt8(ascii: ",")
+    /// Whether `readPart` gives pages behind it back: only those of a mapped file, which a
+    /// read again finds in the file (a converted file's memory would come back as zeros).
+    var releasesPages = true
     var header: [String] = []
     var sawHeader = false
     var roles: [Role] = []
@@ -257,10 +263,19 @@ struct CSVPointVisitor: CSVVisitor {
     @inline(__always)
     private mutating func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ line: Int) -> Double {
         if let v = parseDouble(bytes), v.isFinite { return v }
+        return slowNumber(bytes, index, line)
+    }
+
+    /// `number` for a field that is no plain number: one with a decimal comma (with
+    /// `--decimal-comma`), or an error.
+    @inline(never)
+    private mutating func slowNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ line: Int) -> Double {
+        let comma = options.decimalComma ? parseDecimalComma(bytes) : nil
+        if let v = comma, v.isFinite { return v }
         if !rowFailed {
             rowFailed = true
             let text = String(decoding: bytes, as: UTF8.self)
-            rowError = parseDouble(bytes) == nil
+            rowError = parseDouble(bytes) == nil && comma == nil
                 ? .invalidNumber(path: path, line: line, column: header[index], text: text)
                 : .nonFinite(path: path, line: line, column: header[index], text: text)
         }
@@ -389,7 +404,7 @@ struct CSVPointVisitor: CSVVisitor {
         let trailing = max(0, columns - 1 - lastStep - 1)
         var cursor = CSVScanning.FieldCursor(b, end: end, delimiter: delimiter)
         while p < end {
-            if p - released >= 2 * release {
+            if releasesPages && p - released >= 2 * release {
                 let page = Int(sysconf(Int32(_SC_PAGESIZE)))
                 let from = (released + page - 1) / page * page, to = (p - release) / page * page
                 if to > from { madvise(UnsafeMutableRawPointer(mutating: b + from), to - from, MADV_DONTNEED) }

@@ -216,7 +216,7 @@ public struct PointFile: Sendable {
             b.skipped += 1
             if b.firstSkipped == nil { b.firstSkipped = error }
         }
-        try GeoJSON.forEachPoint(path: path, badFeature: options.skipBadRows ? skip : nil) { (p) throws(DatasetError) in
+        try GeoJSON.forEachPoint(path: path, encoding: options.encoding, badFeature: options.skipBadRows ? skip : nil) { (p) throws(DatasetError) in
             do throws(DatasetError) {
                 func bad(_ key: String, _ reason: String) -> DatasetError {
                     .invalidGeoJSON(path: path, feature: p.index, member: "properties.\(key)", reason: reason)
@@ -235,7 +235,7 @@ public struct PointFile: Sendable {
                     default: throw bad(candidates[0], "is \(v.kindDescription), not a number")
                     }
                     var t = text
-                    guard let d = t.withUTF8({ parseDouble($0) }), d.isFinite else {
+                    guard let d = t.withUTF8({ parseDouble($0, decimalComma: options.decimalComma) }), d.isFinite else {
                         throw bad(candidates[0], "'\(text)' is not a finite number")
                     }
                     return d

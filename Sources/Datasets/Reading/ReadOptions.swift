@@ -16,11 +16,32 @@ public struct ReadOptions: Sendable, Equatable {
     /// Threads that read a CSV file (its parts, split at line ends); nil: one per processor.
     /// The result is the same for any number.
     public var threads: Int?
+    /// The file's encoding: UTF-8 is checked (a file that is not is an error naming the line
+    /// and the encoding it looks like), the others are converted to UTF-8 before parsing.
+    public var encoding: TextEncoding
+    /// Numbers may have a decimal comma (`37,5`), as semicolon-separated exports from
+    /// spreadsheets in many locales write them; `37.5` is still read. The separator must then
+    /// not be a comma.
+    public var decimalComma: Bool
 
     public init(latitude: String? = nil, longitude: String? = nil, x: String? = nil, y: String? = nil,
-                id: String? = nil, delimiter: UInt8? = nil, skipBadRows: Bool = false, threads: Int? = nil) {
+                id: String? = nil, delimiter: UInt8? = nil, skipBadRows: Bool = false, threads: Int? = nil,
+                encoding: TextEncoding = .utf8, decimalComma: Bool = false) {
         self.latitude = latitude; self.longitude = longitude; self.x = x; self.y = y; self.id = id
         self.delimiter = delimiter; self.skipBadRows = skipBadRows; self.threads = threads
+        self.encoding = encoding; self.decimalComma = decimalComma
+    }
+
+    /// Refuses a comma separator with ``decimalComma`` (`37,5` would be two fields).
+    /// - Throws: `.invalidOption` naming both options.
+    public func checkSeparator(_ delimiter: UInt8, path: String) throws(DatasetError) {
+        try Self.checkSeparator(delimiter, decimalComma: decimalComma, path: path)
+    }
+
+    static func checkSeparator(_ delimiter: UInt8, decimalComma: Bool, path: String) throws(DatasetError) {
+        guard decimalComma && delimiter == UInt8(ascii: ",") else { return }
+        throw .invalidOption(option: "--decimal-comma", value: path,
+                             reason: "the file's fields are separated by commas (--delimiter comma, given or detected), so a decimal comma cannot be told from a separator; use a semicolon- or tab-separated file, or drop --decimal-comma")
     }
 
     /// Names tried for each column when none is given, in order of preference (compared

@@ -239,7 +239,8 @@ public struct CSVWriter: ~Copyable {
 extension CSVTable {
     /// Writes the table to `path` (``CSVWriter``: written whole or not at all) with numeric
     /// `columns` appended to every row, each value rounded to `decimals` places
-    /// (``CSVWriter/field(_:decimals:)``). An input column with the name of an appended one
+    /// (``CSVWriter/field(_:decimals:)``), fields separated by the table's own ``delimiter``
+    /// (so a tab- or semicolon-separated input gives the same). An input column with the name of an appended one
     /// (the first such, matched as ``column(named:)`` does) is left out, so `x,y` are
     /// replaced rather than written twice. The other fields are written as read, quoted
     /// only where CSV needs it.
@@ -252,7 +253,7 @@ extension CSVTable {
         precondition(columns.allSatisfy { $0.values.count == rows.count }, "one value per row in every column")
         let drop = Set(columns.compactMap { column(named: [$0.name]) })
         let keep = header.indices.filter { !drop.contains($0) }
-        var out = try CSVWriter(path: path)
+        var out = try CSVWriter(path: path, delimiter: delimiter)
         try out.header(keep.map { header[$0] } + columns.map(\.name))
         for (r, row) in rows.enumerated() {
             for c in keep { out.field(row[c]) }

@@ -55,7 +55,7 @@ extension PointFile {
             var kept: [GeoJSONPoint] = []
             var k = 0
             // Features the reader skipped as bad (--skip-bad-rows) are not among the kept ones.
-            try GeoJSON.forEachPoint(path: path, badFeature: { _ in }) { (p) throws(DatasetError) in
+            try GeoJSON.forEachPoint(path: path, encoding: options.encoding, badFeature: { _ in }) { (p) throws(DatasetError) in
                 guard k < featureIndices.count, Int(featureIndices[k]) == p.index else { return }
                 kept.append(p)
                 k += 1
@@ -71,7 +71,7 @@ extension PointFile {
             try out.commit()
             return
         }
-        let rows = try keptRows()
+        let rows = try keptRows(options.encoding)
         let keep = rows.header.indices.filter { !appended.contains(rows.header[$0].trimmingWhitespace().lowercased()) }
         if geoJSONOutput {
             let c = try ResolvedColumns.resolve(header: rows.header, path: path, prefer: .lonlat, options: options)
@@ -79,7 +79,8 @@ extension PointFile {
             for r in 0..<rows.count {
                 let lonText = rows.text(r, c.first), latText = rows.text(r, c.second)
                 var (lt, at) = (lonText, latText)
-                let lon = lt.withUTF8 { parseDouble($0) } ?? .nan, lat = at.withUTF8 { parseDouble($0) } ?? .nan
+                let comma = options.decimalComma
+                let lon = lt.withUTF8 { parseDouble($0, decimalComma: comma) } ?? .nan, lat = at.withUTF8 { parseDouble($0, decimalComma: comma) } ?? .nan
                 out.beginFeature(lonText: lonText, latText: latText, lon: lon, lat: lat)
                 for i in keep where i != c.first && i != c.second {
                     if i == c.id { out.property(rows.header[i], id: rows.text(r, i)) } else { out.property(rows.header[i], inferring: rows.text(r, i)) }
@@ -102,9 +103,9 @@ extension PointFile {
 
     /// The kept rows' fields, read again from the input (CSV by `lines`, GeoJSON as
     /// ``GeoJSON/readTable(path:)`` gives them, by feature index).
-    private func keptRows() throws(DatasetError) -> EchoRows {
+    private func keptRows(_ encoding: TextEncoding) throws(DatasetError) -> EchoRows {
         if GeoJSON.isGeoJSONPath(path) {
-            let (table, indices) = try GeoJSON.readTable(path: path, skippingBadFeatures: true)
+            let (table, indices) = try GeoJSON.readTable(path: path, encoding: encoding, skippingBadFeatures: true)
             var rows = EchoRows(header: table.header)
             // Both ascending: walk the table's rows to each kept feature's.
             var r = 0
@@ -115,7 +116,7 @@ extension PointFile {
             return rows
         }
         var collector = EchoRows.Collector(path: path, lines: lines)
-        try CSVStreamParser.parse(path: path, delimiter: delimiter, into: &collector)
+        try CSVStreamParser.parse(path: path, delimiter: delimiter, encoding: encoding, into: &collector)
         return collector.rows
     }
 }
