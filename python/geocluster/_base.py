@@ -84,10 +84,13 @@ def _check_array(name, X, ensure_all_finite):
         except (TypeError, ValueError) as error:
             raise ValueError(f"{name} needs numeric X: {error}") from error
     X = X.astype(np.float64, copy=False)
-    if X.ndim != 2:
-        raise ValueError(f"Expected 2D array, got {X.ndim}D array instead. Reshape your data either using "
-                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) "
-                         "if it contains a single sample.")
+    if X.ndim < 2:
+        kind = "scalar" if X.ndim == 0 else "1D"
+        raise ValueError(f"Expected 2D array, got {kind} array instead:\narray={X}.\nReshape your data either using "
+                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
+                         "contains a single sample.")
+    if X.ndim > 2:
+        raise ValueError(f"Found array with dim {X.ndim}, while dim <= 2 is required by {name}.")
     if X.shape[0] < 1:
         raise ValueError(f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required by {name}.")
     if X.shape[1] < 1:

@@ -91,7 +91,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         parameters = self._checked_parameters()
         X = check_X(self, X, ensure_all_finite=False)
         # As scikit-learn: rows with NaN or inf take no part and get labels of their own.
-        row_sums = X.sum(axis=1)
+        with np.errstate(invalid="ignore"):  # inf + -inf is NaN: such a row counts as missing
+            row_sums = X.sum(axis=1)
         finite = np.isfinite(row_sums)
         all_finite = bool(finite.all())
         finite_rows = None if all_finite else finite.nonzero()[0]
