@@ -102,3 +102,26 @@ def test_dbscan_exact(label, case, run):
     core = np.flatnonzero(np.array(run["core"]) == 1)
     np.testing.assert_array_equal(model.core_sample_indices_, core)
     np.testing.assert_array_equal(model.components_, X[core])
+
+
+@pytest.mark.parametrize("name,case", HDBSCAN_CASES, ids=[n for n, _ in HDBSCAN_CASES])
+def test_hdbscan_cluster_persistence_is_the_hdbscan_librarys(name, case):
+    """cluster_persistence_ equals the hdbscan library's, run live on the fixture as
+    scripts/reference/make_hdbscan_fixtures.py runs it (its exact algorithm, its own
+    min_samples convention: the fixture's hdbscan_lib.min_samples), where its tree is stable."""
+    hdbscan = pytest.importorskip("hdbscan")
+    lib = case.get("hdbscan_lib")
+    if not lib or not (lib["shuffle_stable"] and lib["outlier_scores_shuffle_stable"]):
+        pytest.skip("no stable hdbscan-library run for this case")
+    p = case["params"]
+    theirs = hdbscan.HDBSCAN(
+        min_cluster_size=p["min_cluster_size"], min_samples=lib["min_samples"],
+        cluster_selection_epsilon=p["cluster_selection_epsilon"], max_cluster_size=p["max_cluster_size"] or 0,
+        cluster_selection_method=p["cluster_selection_method"], allow_single_cluster=p["allow_single_cluster"],
+        algorithm="generic", metric="minkowski", p=2,
+    ).fit(np.array(case["points"], dtype=np.float64))
+    ours = fit_case(case)
+    assert same_partition(ours.labels_, theirs.labels_)
+    renamed = {a: b for a, b in zip(ours.labels_.tolist(), theirs.labels_.tolist()) if a >= 0}
+    expected = [theirs.cluster_persistence_[renamed[k]] for k in range(len(ours.cluster_persistence_))]
+    np.testing.assert_allclose(ours.cluster_persistence_, expected, rtol=0, atol=1e-12)
