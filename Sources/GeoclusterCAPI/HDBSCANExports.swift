@@ -31,9 +31,11 @@ final class HDBSCANFit {
     }
 }
 
-/// The handle's object (the caller passes back what `gc_hdbscan_fit` gave it).
-private func fit(_ handle: UnsafeRawPointer) -> HDBSCANFit {
-    Unmanaged<HDBSCANFit>.fromOpaque(handle).takeUnretainedValue()
+/// The handle's object (the caller passes back what `gc_hdbscan_fit` gave it); nil for NULL,
+/// which every accessor treats as an empty result rather than crashing.
+private func fit(_ handle: UnsafeRawPointer?) -> HDBSCANFit? {
+    guard let handle else { return nil }
+    return Unmanaged<HDBSCANFit>.fromOpaque(handle).takeUnretainedValue()
 }
 
 /// The parameters as the core takes them; negative `minSamples` and `maxClusterSize` mean
@@ -95,47 +97,48 @@ public func gc_hdbscan_free(_ handle: UnsafeMutableRawPointer?) {
 }
 
 @_cdecl("gc_hdbscan_point_count")
-public func gc_hdbscan_point_count(_ handle: UnsafeRawPointer) -> Int64 {
-    Int64(fit(handle).result.labeling.labels.count)
+public func gc_hdbscan_point_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.labeling.labels.count ?? 0)
 }
 
 @_cdecl("gc_hdbscan_cluster_count")
-public func gc_hdbscan_cluster_count(_ handle: UnsafeRawPointer) -> Int64 {
-    Int64(fit(handle).result.labeling.clusterCount)
+public func gc_hdbscan_cluster_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.labeling.clusterCount ?? 0)
 }
 
 @_cdecl("gc_hdbscan_condensed_tree_row_count")
-public func gc_hdbscan_condensed_tree_row_count(_ handle: UnsafeRawPointer) -> Int64 {
-    Int64(fit(handle).result.condensedTree?.parent.count ?? 0)
+public func gc_hdbscan_condensed_tree_row_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.condensedTree?.parent.count ?? 0)
 }
 
 @_cdecl("gc_hdbscan_mst_edge_count")
-public func gc_hdbscan_mst_edge_count(_ handle: UnsafeRawPointer) -> Int64 {
-    Int64(fit(handle).result.mst?.count ?? 0)
+public func gc_hdbscan_mst_edge_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.mst?.count ?? 0)
 }
 
 @_cdecl("gc_hdbscan_copy_labels")
 public func gc_hdbscan_copy_labels(
-    _ handle: UnsafeRawPointer, _ labels: UnsafeMutablePointer<Int32>?,
+    _ handle: UnsafeRawPointer?, _ labels: UnsafeMutablePointer<Int32>?,
     _ probabilities: UnsafeMutablePointer<Double>?, _ outlierScores: UnsafeMutablePointer<Double>?
 ) {
-    let labeling = fit(handle).result.labeling
+    guard let labeling = fit(handle)?.result.labeling else { return }
     copy(labeling.labels, to: labels)
     copy(labeling.probabilities, to: probabilities)
     copy(labeling.outlierScores, to: outlierScores)
 }
 
 @_cdecl("gc_hdbscan_copy_cluster_persistence")
-public func gc_hdbscan_copy_cluster_persistence(_ handle: UnsafeRawPointer, _ persistence: UnsafeMutablePointer<Double>?) {
-    copy(fit(handle).persistence, to: persistence)
+public func gc_hdbscan_copy_cluster_persistence(_ handle: UnsafeRawPointer?, _ persistence: UnsafeMutablePointer<Double>?) {
+    guard let fit = fit(handle) else { return }
+    copy(fit.persistence, to: persistence)
 }
 
 @_cdecl("gc_hdbscan_copy_condensed_tree")
 public func gc_hdbscan_copy_condensed_tree(
-    _ handle: UnsafeRawPointer, _ parent: UnsafeMutablePointer<Int64>?, _ child: UnsafeMutablePointer<Int64>?,
+    _ handle: UnsafeRawPointer?, _ parent: UnsafeMutablePointer<Int64>?, _ child: UnsafeMutablePointer<Int64>?,
     _ lambda: UnsafeMutablePointer<Double>?, _ childSize: UnsafeMutablePointer<Int64>?
 ) {
-    guard let tree = fit(handle).result.condensedTree else { return }
+    guard let tree = fit(handle)?.result.condensedTree else { return }
     widen(tree.parent, to: parent)
     widen(tree.child, to: child)
     copy(tree.lambda, to: lambda)
@@ -144,10 +147,10 @@ public func gc_hdbscan_copy_condensed_tree(
 
 @_cdecl("gc_hdbscan_copy_mst")
 public func gc_hdbscan_copy_mst(
-    _ handle: UnsafeRawPointer, _ a: UnsafeMutablePointer<Int64>?, _ b: UnsafeMutablePointer<Int64>?,
+    _ handle: UnsafeRawPointer?, _ a: UnsafeMutablePointer<Int64>?, _ b: UnsafeMutablePointer<Int64>?,
     _ weight: UnsafeMutablePointer<Double>?
 ) {
-    guard let mst = fit(handle).result.mst else { return }
+    guard let mst = fit(handle)?.result.mst else { return }
     widen(mst.a, to: a)
     widen(mst.b, to: b)
     copy(mst.weight, to: weight)

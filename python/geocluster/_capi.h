@@ -50,7 +50,8 @@ int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stri
 /* Releases a result (NULL is ignored). */
 void gc_hdbscan_free(gc_hdbscan *result);
 
-/* Sizes of the arrays the copy functions write. */
+/* Sizes of the arrays the copy functions write. Every accessor treats a NULL result as an
+ * empty one (sizes 0, nothing written). */
 int64_t gc_hdbscan_point_count(const gc_hdbscan *result);
 int64_t gc_hdbscan_cluster_count(const gc_hdbscan *result);
 int64_t gc_hdbscan_condensed_tree_row_count(const gc_hdbscan *result);

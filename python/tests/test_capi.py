@@ -1,6 +1,7 @@
 """The C header is the library's real interface: a C program compiled against _capi.h and
 linked with the packaged library gets scikit-learn's labels and a coded error message."""
 
+import ctypes
 import shutil
 import subprocess
 import sys
@@ -33,3 +34,21 @@ def test_c_caller(tmp_path):
                                   cluster.DBSCAN(eps=20.0, min_samples=4).fit(X).labels_)
     assert same_partition([int(v) for v in hdbscan_line.split()], case["sklearn"]["labels"])
     assert error_line.startswith(f"{_native.GC_INVALID_PARAMETER} minClusterSize = 1 is invalid: must be at least 2")
+
+
+def test_null_handles_and_pointers_are_errors_not_crashes():
+    lib = _native._lib
+    for name in ("gc_hdbscan_point_count", "gc_hdbscan_cluster_count", "gc_hdbscan_condensed_tree_row_count",
+                 "gc_hdbscan_mst_edge_count"):
+        assert getattr(lib, name)(None) == 0
+    lib.gc_hdbscan_copy_labels(None, None, None, None)
+    lib.gc_hdbscan_free(None)
+    message = ctypes.create_string_buffer(200)
+    code = lib.gc_hdbscan_fit(None, None, 10, 2, 5, -1, 0.0, -1, 0, 0, 1, None, message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"out must not be null"
+    handle = _native._handle()
+    code = lib.gc_hdbscan_fit(None, None, 10, 2, 5, -1, 0.0, -1, 0, 0, 1, ctypes.byref(handle), message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"x and y must not be null when n > 0"
+    code = lib.gc_hdbscan_fit(None, None, 10, 2, 5, -1, 0.0, -1, 7, 0, 1, ctypes.byref(handle), message, 8)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"selecti"  # cut to the buffer
+    assert not handle.value
