@@ -63,11 +63,23 @@ private func hdbscanParameters(
     return parameters
 }
 
+/// The trees a fit keeps, from the header's GC_OUTPUT_* bits: each costs time and memory
+/// (the MST and the condensed tree's point rows together about a quarter of a fit of 1M points).
+private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
+    guard outputs >= 0 && outputs <= 3 else {
+        throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1) and GC_OUTPUT_CONDENSED_TREE (2)")
+    }
+    var keeping: HDBSCANOutputs = []
+    if outputs & 1 != 0 { keeping.insert(.mst) }
+    if outputs & 2 != 0 { keeping.insert(.condensedTree) }
+    return keeping
+}
+
 @_cdecl("gc_hdbscan_fit")
 public func gc_hdbscan_fit(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
     _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
-    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ threads: Int64,
+    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ threads: Int64, _ outputs: Int32,
     _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
@@ -78,11 +90,11 @@ public func gc_hdbscan_fit(
             minClusterSize: minClusterSize, minSamples: minSamples, epsilon: clusterSelectionEpsilon,
             maxClusterSize: maxClusterSize, selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster)
         let workers = try checkedThreads(threads)
+        let keeping = try kept(outputs)
         let points = try readPoints(x: x, y: y, n: n, stride: stride)
         let result: HDBSCANResult
         do throws(ClusterCoreError) {
-            result = try HDBSCAN.fit(consume points, parameters: parameters, threads: workers,
-                                     keeping: [.mst, .condensedTree])
+            result = try HDBSCAN.fit(consume points, parameters: parameters, threads: workers, keeping: keeping)
         } catch {
             throw CAPIError(error)
         }

@@ -33,19 +33,25 @@ extern "C" {
 #define GC_SELECTION_EOM 0
 #define GC_SELECTION_LEAF 1
 
+/* What gc_hdbscan_fit keeps besides labels, probabilities and outlier scores (a bit set). */
+#define GC_OUTPUT_MST 1              /* the minimum spanning tree (gc_hdbscan_copy_mst) */
+#define GC_OUTPUT_CONDENSED_TREE 2   /* the condensed tree and cluster persistence */
+
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;
 
 /*
  * HDBSCAN with scikit-learn's parameters and meanings: min_samples counts the point itself;
  * min_samples < 0 means unset (min_cluster_size), max_cluster_size < 0 means unlimited;
- * threads >= 1 (the result is identical for any value). On GC_OK, *out holds the result.
+ * threads >= 1 (the result is identical for any value); outputs: GC_OUTPUT_* bits, the trees
+ * to keep (each costs time and memory; without one, its counts are 0). On GC_OK, *out holds
+ * the result.
  */
 int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stride,
                        int64_t min_cluster_size, int64_t min_samples,
                        double cluster_selection_epsilon, int64_t max_cluster_size,
                        int32_t selection_method, int32_t allow_single_cluster, int64_t threads,
-                       gc_hdbscan **out, char *message, int64_t message_capacity);
+                       int32_t outputs, gc_hdbscan **out, char *message, int64_t message_capacity);
 
 /* Releases a result (NULL is ignored). */
 void gc_hdbscan_free(gc_hdbscan *result);
@@ -65,7 +71,8 @@ int64_t gc_hdbscan_mst_edge_count(const gc_hdbscan *result);
 void gc_hdbscan_copy_labels(const gc_hdbscan *result, int32_t *labels, double *probabilities,
                             double *outlier_scores);
 
-/* Per cluster (cluster_count values): the hdbscan library's cluster_persistence_. */
+/* Per cluster (cluster_count values; with GC_OUTPUT_CONDENSED_TREE only): the hdbscan
+ * library's cluster_persistence_. */
 void gc_hdbscan_copy_cluster_persistence(const gc_hdbscan *result, double *persistence);
 
 /*

@@ -42,6 +42,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     allow_single_cluster : bool, default=False
     n_jobs : int or None, default=None
         Threads (None: 1; -1: every CPU). The result is identical for any value.
+    gen_min_span_tree : bool, default=False
+        Keep the minimum spanning tree as ``minimum_spanning_tree_`` (the hdbscan library's
+        parameter and default; not a scikit-learn parameter). Keeping it costs time and memory.
 
     Attributes
     ----------
@@ -56,12 +59,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         The hdbscan library's persistence of each cluster.
     condensed_tree_ : structured ndarray of CONDENSED_TREE_DTYPE
     minimum_spanning_tree_ : structured ndarray of MST_DTYPE
+        Only with ``gen_min_span_tree=True``.
     n_features_in_ : int
     """
 
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", cluster_selection_method="eom",
-                 allow_single_cluster=False, n_jobs=None):
+                 allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -70,11 +74,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.cluster_selection_method = cluster_selection_method
         self.allow_single_cluster = allow_single_cluster
         self.n_jobs = n_jobs
+        self.gen_min_span_tree = gen_min_span_tree
 
     def _checked_parameters(self):
         check_metric("HDBSCAN", self.metric)
-        if not isinstance(self.allow_single_cluster, (bool, np.bool_)):
-            raise TypeError(f"allow_single_cluster must be a bool, got {self.allow_single_cluster!r}")
+        for name in ("allow_single_cluster", "gen_min_span_tree"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
         return dict(
             min_cluster_size=check_int("min_cluster_size", self.min_cluster_size, 2),
             min_samples=check_int("min_samples", self.min_samples, 1, allow_none=True),
@@ -84,6 +90,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             leaf=check_choice("cluster_selection_method", self.cluster_selection_method, ("eom", "leaf")) == "leaf",
             allow_single_cluster=bool(self.allow_single_cluster),
             threads=threads_for(self.n_jobs),
+            keep_mst=bool(self.gen_min_span_tree),
         )
 
     def fit(self, X, y=None):
@@ -132,9 +139,18 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         for name, column in (("parent", parent), ("child", child), ("lambda_val", tree["lambda_val"]),
                              ("child_size", tree["child_size"])):
             self.condensed_tree_[name] = column
-        self.minimum_spanning_tree_ = np.empty(len(a), dtype=MST_DTYPE)
-        for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
-            self.minimum_spanning_tree_[name] = column
+        self.__dict__.pop("minimum_spanning_tree_", None)
+        if self.gen_min_span_tree:
+            self.minimum_spanning_tree_ = np.empty(len(a), dtype=MST_DTYPE)
+            for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
+                self.minimum_spanning_tree_[name] = column
+
+    def __getattr__(self, name):
+        # Only reached for a missing attribute: say why the tree is not there.
+        if name == "minimum_spanning_tree_" and "labels_" in self.__dict__:
+            raise AttributeError("minimum_spanning_tree_ is kept only when fitting with gen_min_span_tree=True "
+                                 "(as in the hdbscan library)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def fit_predict(self, X, y=None):
         """Clusters X and returns labels_."""

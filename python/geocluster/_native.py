@@ -18,6 +18,8 @@ GC_INVALID_PARAMETER = 1
 GC_NON_FINITE_COORDINATE = 2
 GC_TOO_FEW_POINTS = 3
 GC_INVALID_ARGUMENT = 4
+GC_OUTPUT_MST = 1
+GC_OUTPUT_CONDENSED_TREE = 2
 
 _LIBRARY_NAME = "libGeoclusterCAPI.dylib" if sys.platform == "darwin" else "libGeoclusterCAPI.so"
 _MESSAGE_CAPACITY = 1024
@@ -39,7 +41,7 @@ def _library_path():
 def _load():
     lib = ctypes.CDLL(str(_library_path()))
     signatures = {
-        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i64t,
+        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i64t, _i32t,
                                    ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_hdbscan_free": (None, [_handle]),
         "gc_hdbscan_point_count": (_i64t, [_handle]),
@@ -96,17 +98,19 @@ def _check(code, message):
 
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
-                leaf, allow_single_cluster, threads):
+                leaf, allow_single_cluster, threads, keep_mst=True):
     """Runs the library's HDBSCAN on a validated float64 (n, 2) array. Returns a dict of
     numpy arrays: labels, probabilities, outlier_scores, persistence, condensed tree columns
-    (parent, child, lambda_val, child_size) and MST columns (a, b, weight)."""
+    (parent, child, lambda_val, child_size) and MST columns (a, b, weight; empty unless
+    keep_mst)."""
+    outputs = GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
     X, x, y, stride = point_arguments(X)
     handle = _handle()
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
     code = _lib.gc_hdbscan_fit(
         x, y, X.shape[0], stride, min_cluster_size, -1 if min_samples is None else min_samples,
         cluster_selection_epsilon, -1 if max_cluster_size is None else max_cluster_size,
-        1 if leaf else 0, 1 if allow_single_cluster else 0, threads, ctypes.byref(handle), message,
+        1 if leaf else 0, 1 if allow_single_cluster else 0, threads, outputs, ctypes.byref(handle), message,
         _MESSAGE_CAPACITY)
     _check(code, message)
     try:

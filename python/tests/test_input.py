@@ -67,7 +67,8 @@ def test_hdbscan_nan_and_inf_rows_as_scikit_learn():
     for row, value in bad.items():
         X[row] = value
     p = case["params"]
-    ours = geocluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"]).fit(X)
+    ours = geocluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
+                              gen_min_span_tree=True).fit(X)
     theirs = sklearn_cluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
                                      copy=True).fit(X)
     np.testing.assert_array_equal(ours.labels_[list(bad)], theirs.labels_[list(bad)])
@@ -76,8 +77,8 @@ def test_hdbscan_nan_and_inf_rows_as_scikit_learn():
     assert same_partition(ours.labels_[rows], case["sklearn"]["labels"])
     np.testing.assert_allclose(ours.probabilities_[rows], case["sklearn"]["probabilities"], rtol=0, atol=1e-9)
     assert np.isnan(ours.outlier_scores_[list(bad)]).all()
-    clean = geocluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"]).fit(
-        finite_points)
+    clean = geocluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
+                               gen_min_span_tree=True).fit(finite_points)
     mst = ours.minimum_spanning_tree_
     np.testing.assert_array_equal(mst["from"], rows[clean.minimum_spanning_tree_["from"]])
     np.testing.assert_array_equal(mst["to"], rows[clean.minimum_spanning_tree_["to"]])

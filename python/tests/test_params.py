@@ -16,9 +16,24 @@ def test_hdbscan_names_and_defaults_are_scikit_learns():
     ours = inspect.signature(geocluster.HDBSCAN).parameters
     theirs = inspect.signature(sklearn_cluster.HDBSCAN).parameters
     for name, parameter in ours.items():
-        if name == "n_jobs":
+        if name in ("n_jobs", "gen_min_span_tree"):
             continue
         assert name in theirs and theirs[name].default == parameter.default, name
+
+
+def test_gen_min_span_tree_is_the_hdbscan_librarys():
+    """The one parameter scikit-learn lacks: the hdbscan library's, with its default."""
+    hdbscan = pytest.importorskip("hdbscan")
+    default = inspect.signature(hdbscan.HDBSCAN).parameters["gen_min_span_tree"].default
+    assert inspect.signature(geocluster.HDBSCAN).parameters["gen_min_span_tree"].default == default is False
+    X = np.random.default_rng(4).normal(size=(100, 2))
+    model = geocluster.HDBSCAN().fit(X)
+    with pytest.raises(AttributeError, match="gen_min_span_tree=True"):
+        model.minimum_spanning_tree_
+    assert len(model.set_params(gen_min_span_tree=True).fit(X).minimum_spanning_tree_) == len(X) - 1
+    assert not hasattr(model.set_params(gen_min_span_tree=False).fit(X), "minimum_spanning_tree_")
+    with pytest.raises(AttributeError, match="has no attribute 'nothing_'"):
+        model.nothing_
 
 
 def test_dbscan_names_and_defaults_are_scikit_learns():
@@ -59,6 +74,7 @@ X_SMALL = np.random.default_rng(2).normal(size=(50, 2))
     (dict(max_cluster_size=0), ValueError, "max_cluster_size must be at least 1, got 0"),
     (dict(cluster_selection_method="excess"), ValueError, "cluster_selection_method must be one of 'eom', 'leaf'"),
     (dict(allow_single_cluster="yes"), TypeError, "allow_single_cluster must be a bool"),
+    (dict(gen_min_span_tree=1), TypeError, "gen_min_span_tree must be a bool"),
     (dict(metric="manhattan"), ValueError, "metric must be 'euclidean', got 'manhattan'"),
     (dict(n_jobs=0), ValueError, "n_jobs must not be 0"),
     (dict(n_jobs=1.5), TypeError, "n_jobs must be an int or None"),
@@ -81,9 +97,9 @@ def test_dbscan_bad_parameters_name_themselves(params, error, message):
 
 def test_n_jobs_does_not_change_results():
     X = np.random.default_rng(3).normal(size=(3000, 2))
-    one = geocluster.HDBSCAN(n_jobs=1).fit(X)
+    one = geocluster.HDBSCAN(n_jobs=1, gen_min_span_tree=True).fit(X)
     for n_jobs in (2, -1):
-        other = geocluster.HDBSCAN(n_jobs=n_jobs).fit(X)
+        other = geocluster.HDBSCAN(n_jobs=n_jobs, gen_min_span_tree=True).fit(X)
         np.testing.assert_array_equal(one.labels_, other.labels_)
         np.testing.assert_array_equal(one.condensed_tree_, other.condensed_tree_)
         np.testing.assert_array_equal(one.minimum_spanning_tree_, other.minimum_spanning_tree_)

@@ -53,7 +53,7 @@ def test_hdbscan_probabilities(name, case):
 @pytest.mark.parametrize("name,case", HDBSCAN_CASES, ids=[n for n, _ in HDBSCAN_CASES])
 def test_hdbscan_mst_weights(name, case):
     """The spanning tree's sorted weights equal scikit-learn's; its edges join input rows."""
-    model = fit_case(case)
+    model = fit_case(case, gen_min_span_tree=True)
     mst = model.minimum_spanning_tree_
     np.testing.assert_allclose(mst["distance"], case["sklearn"]["mst_weights_sorted"], rtol=1e-9, atol=0)
     assert mst.dtype == geocluster.MST_DTYPE
