@@ -64,7 +64,7 @@ private func hdbscanParameters(
 }
 
 /// The trees a fit keeps, from the header's GC_OUTPUT_* bits: each costs time and memory
-/// (the MST and the condensed tree's point rows together about a quarter of a fit of 1M points).
+/// (docs/python.md, "Speed").
 private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
     guard outputs >= 0 && outputs <= 3 else {
         throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1) and GC_OUTPUT_CONDENSED_TREE (2)")
