@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo test test-slowest consumer docs warnings structure bench bench-check check peers clean
+.PHONY: setup setup-test build demo test test-slowest consumer docs warnings structure bench bench-check check peers python clean
 
 setup:
 	@scripts/setup.sh
@@ -104,6 +104,21 @@ bench-check: setup
 			echo "bench-check: improvements only (pass); refresh the thresholds to keep them"; status=0; fi; \
 		exit $$status; }
 	@scripts/dev/warnings.sh .build/bench-build.log
+
+# The Python package (python/, docs/python.md): a venv under .build/ (no root pip), the pinned
+# test requirements, then `pip install ./python` exactly as a user runs it (the in-tree backend
+# builds the C library in release mode with the Swift runtime linked in; its log, which must
+# hold no compiler warning of ours, is .build/python-build.log), then pytest on the installed
+# package: the scikit-learn fixtures, bad input, parameters, threads, check_estimator.
+PYVENV = .build/python-venv
+python:
+	@mkdir -p .build
+	python3 -m venv $(PYVENV)
+	$(PYVENV)/bin/pip install -q -r python/requirements-test.txt
+	SWIFT=$(SWIFT) $(PYVENV)/bin/pip install -v --no-deps --force-reinstall ./python > .build/python-build.log 2>&1 \
+		|| { tail -40 .build/python-build.log; exit 1; }
+	@scripts/dev/warnings.sh .build/python-build.log
+	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY $(PYVENV)/bin/pytest -q python/tests
 
 clean:
 	rm -rf .build

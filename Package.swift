@@ -32,6 +32,8 @@ let package = Package(
             targets: ["Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports"]
         ),
         .executable(name: "geocluster", targets: ["geocluster"]),
+        // The C-callable library the Python package loads (python/geocluster/_capi.h).
+        .library(name: "GeoclusterCAPI", type: .dynamic, targets: ["GeoclusterCAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +59,9 @@ let package = Package(
         .target(name: "Pins", dependencies: ["ClusterCore"]),
         .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning"]),
         .target(name: "Metrics"),
+        // HDBSCAN and DBSCAN behind @_cdecl functions for the Python package (ctypes); on
+        // ClusterCore only, no Foundation, so the Swift runtime links statically into it.
+        .target(name: "GeoclusterCAPI", dependencies: ["ClusterCore"]),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
         // in their own processes, records and summaries; the map-pin glue (listing file to
         // PinIndex, the pins cell and the pins comparison).

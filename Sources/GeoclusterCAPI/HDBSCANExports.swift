@@ -1,0 +1,183 @@
+// HDBSCAN for C callers: one fit returns a handle that owns the result; accessors copy its
+// arrays into buffers the caller allocated (sized by the count accessors); gc_hdbscan_free
+// releases it. The declarations and their documentation: python/geocluster/_capi.h.
+import ClusterCore
+
+/// One fit's result, owned by the C caller through an opaque handle.
+final class HDBSCANFit {
+    let result: HDBSCANResult
+    /// The hdbscan library's `cluster_persistence_`, one per label (see `persistence(of:)`).
+    let persistence: [Double]
+
+    init(result: HDBSCANResult) {
+        self.result = result
+        persistence = Self.persistence(of: result)
+    }
+
+    /// The hdbscan library's cluster persistence (`get_stability_scores`): a selected
+    /// cluster's stability divided by its number of labelled points times the largest lambda
+    /// of the whole condensed tree; 1 where that lambda is 0 or infinite or the cluster has no
+    /// labelled point.
+    static func persistence(of result: HDBSCANResult) -> [Double] {
+        guard let tree = result.condensedTree else { return [] }
+        let selected = result.selectedClusters
+        var sizes = [Int](repeating: 0, count: selected.count)
+        for l in result.labeling.labels where l >= 0 { sizes[Int(l)] += 1 }
+        let maxLambda = tree.lambda.max() ?? 0
+        return selected.indices.map { i in
+            if !maxLambda.isFinite || maxLambda == 0 || sizes[i] == 0 { return 1 }
+            return tree.stability[Int(selected[i]) - tree.pointCount] / (Double(sizes[i]) * maxLambda)
+        }
+    }
+}
+
+/// The handle's object (the caller passes back what `gc_hdbscan_fit` gave it); nil for NULL,
+/// which every accessor treats as an empty result rather than crashing.
+private func fit(_ handle: UnsafeRawPointer?) -> HDBSCANFit? {
+    guard let handle else { return nil }
+    return Unmanaged<HDBSCANFit>.fromOpaque(handle).takeUnretainedValue()
+}
+
+/// The parameters as the core takes them; negative `minSamples` and `maxClusterSize` mean
+/// unset, as `None` does in scikit-learn.
+private func hdbscanParameters(
+    minClusterSize: Int64, minSamples: Int64, epsilon: Double, maxClusterSize: Int64,
+    selectionMethod: Int32, allowSingleCluster: Int32
+) throws(CAPIError) -> HDBSCANParameters {
+    let method: SelectionMethod
+    switch selectionMethod {
+    case 0: method = .excessOfMass
+    case 1: method = .leaf
+    default: throw CAPIError(.invalidArgument, "selection_method = \(selectionMethod) is invalid: 0 (eom) or 1 (leaf)")
+    }
+    let parameters = HDBSCANParameters(
+        minClusterSize: Int(minClusterSize), minSamples: minSamples < 0 ? nil : Int(minSamples),
+        minSamplesConvention: .sklearn,
+        selection: SelectionOptions(method: method, epsilon: epsilon, allowSingleCluster: allowSingleCluster != 0,
+                                    maxClusterSize: maxClusterSize < 0 ? nil : Int(maxClusterSize)))
+    do throws(ClusterCoreError) {
+        try parameters.validate()
+    } catch {
+        throw CAPIError(error)
+    }
+    return parameters
+}
+
+/// The trees a fit keeps, from the header's GC_OUTPUT_* bits: each costs time and memory
+/// (docs/python.md, "Speed").
+private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
+    guard outputs >= 0 && outputs <= 3 else {
+        throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1) and GC_OUTPUT_CONDENSED_TREE (2)")
+    }
+    var keeping: HDBSCANOutputs = []
+    if outputs & 1 != 0 { keeping.insert(.mst) }
+    if outputs & 2 != 0 { keeping.insert(.condensedTree) }
+    return keeping
+}
+
+@_cdecl("gc_hdbscan_fit")
+public func gc_hdbscan_fit(
+    _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
+    _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
+    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ threads: Int64, _ outputs: Int32,
+    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+        out.pointee = nil
+        let parameters = try hdbscanParameters(
+            minClusterSize: minClusterSize, minSamples: minSamples, epsilon: clusterSelectionEpsilon,
+            maxClusterSize: maxClusterSize, selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster)
+        let workers = try checkedThreads(threads)
+        let keeping = try kept(outputs)
+        let points = try readPoints(x: x, y: y, n: n, stride: stride)
+        let result: HDBSCANResult
+        do throws(ClusterCoreError) {
+            result = try HDBSCAN.fit(consume points, parameters: parameters, threads: workers, keeping: keeping)
+        } catch {
+            throw CAPIError(error)
+        }
+        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result)).toOpaque()
+    }
+}
+
+@_cdecl("gc_hdbscan_free")
+public func gc_hdbscan_free(_ handle: UnsafeMutableRawPointer?) {
+    guard let handle else { return }
+    Unmanaged<HDBSCANFit>.fromOpaque(handle).release()
+}
+
+@_cdecl("gc_hdbscan_point_count")
+public func gc_hdbscan_point_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.labeling.labels.count ?? 0)
+}
+
+@_cdecl("gc_hdbscan_cluster_count")
+public func gc_hdbscan_cluster_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.labeling.clusterCount ?? 0)
+}
+
+@_cdecl("gc_hdbscan_condensed_tree_row_count")
+public func gc_hdbscan_condensed_tree_row_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.condensedTree?.parent.count ?? 0)
+}
+
+@_cdecl("gc_hdbscan_mst_edge_count")
+public func gc_hdbscan_mst_edge_count(_ handle: UnsafeRawPointer?) -> Int64 {
+    Int64(fit(handle)?.result.mst?.count ?? 0)
+}
+
+@_cdecl("gc_hdbscan_copy_labels")
+public func gc_hdbscan_copy_labels(
+    _ handle: UnsafeRawPointer?, _ labels: UnsafeMutablePointer<Int32>?,
+    _ probabilities: UnsafeMutablePointer<Double>?, _ outlierScores: UnsafeMutablePointer<Double>?
+) {
+    guard let labeling = fit(handle)?.result.labeling else { return }
+    copy(labeling.labels, to: labels)
+    copy(labeling.probabilities, to: probabilities)
+    copy(labeling.outlierScores, to: outlierScores)
+}
+
+@_cdecl("gc_hdbscan_copy_cluster_persistence")
+public func gc_hdbscan_copy_cluster_persistence(_ handle: UnsafeRawPointer?, _ persistence: UnsafeMutablePointer<Double>?) {
+    guard let fit = fit(handle) else { return }
+    copy(fit.persistence, to: persistence)
+}
+
+@_cdecl("gc_hdbscan_copy_condensed_tree")
+public func gc_hdbscan_copy_condensed_tree(
+    _ handle: UnsafeRawPointer?, _ parent: UnsafeMutablePointer<Int64>?, _ child: UnsafeMutablePointer<Int64>?,
+    _ lambda: UnsafeMutablePointer<Double>?, _ childSize: UnsafeMutablePointer<Int64>?
+) {
+    guard let tree = fit(handle)?.result.condensedTree else { return }
+    widen(tree.parent, to: parent)
+    widen(tree.child, to: child)
+    copy(tree.lambda, to: lambda)
+    widen(tree.childSize, to: childSize)
+}
+
+@_cdecl("gc_hdbscan_copy_mst")
+public func gc_hdbscan_copy_mst(
+    _ handle: UnsafeRawPointer?, _ a: UnsafeMutablePointer<Int64>?, _ b: UnsafeMutablePointer<Int64>?,
+    _ weight: UnsafeMutablePointer<Double>?
+) {
+    guard let mst = fit(handle)?.result.mst else { return }
+    widen(mst.a, to: a)
+    widen(mst.b, to: b)
+    copy(mst.weight, to: weight)
+}
+
+/// Copies `values` to `destination` (skipped when null).
+func copy<T>(_ values: [T], to destination: UnsafeMutablePointer<T>?) {
+    guard let destination else { return }
+    values.withUnsafeBufferPointer { source in
+        if let base = source.baseAddress { destination.update(from: base, count: source.count) }
+    }
+}
+
+/// Copies 32-bit ids to 64-bit slots (numpy's intp, the hdbscan library's id type).
+private func widen(_ values: [Int32], to destination: UnsafeMutablePointer<Int64>?) {
+    guard let destination else { return }
+    for i in values.indices { destination[i] = Int64(values[i]) }
+}

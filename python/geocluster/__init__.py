@@ -1,0 +1,15 @@
+"""geocluster: exact, fast HDBSCAN and DBSCAN of 2-D points as scikit-learn estimators.
+
+    import geocluster
+    labels = geocluster.HDBSCAN(min_cluster_size=15).fit_predict(X)   # X: (n, 2) array
+
+The clustering runs in geocluster's Swift core (a shared library with the Swift runtime
+linked in, loaded with ctypes); the estimators follow scikit-learn's conventions and inherit
+its base classes when scikit-learn is installed. See docs/python.md.
+"""
+
+from ._dbscan import DBSCAN
+from ._hdbscan import CONDENSED_TREE_DTYPE, HDBSCAN, MST_DTYPE
+
+__all__ = ["HDBSCAN", "DBSCAN", "CONDENSED_TREE_DTYPE", "MST_DTYPE"]
+__version__ = "0.1.0"

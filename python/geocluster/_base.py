@@ -1,0 +1,156 @@
+"""What both estimators share: scikit-learn's base classes when scikit-learn is installed
+(numpy is the only hard dependency: a map back end that only clusters should not need
+scikit-learn and SciPy), a small stand-in otherwise; input validation; parameter checks
+whose messages name the parameter; n_jobs to threads."""
+
+import inspect
+import numbers
+import os
+
+import numpy as np
+
+try:
+    from sklearn.base import BaseEstimator, ClusterMixin
+except ImportError:  # numpy only: the same public surface, without scikit-learn's machinery
+    BaseEstimator = ClusterMixin = None
+
+try:
+    from sklearn.utils.validation import validate_data
+except ImportError:  # scikit-learn missing or older than 1.6
+    validate_data = None
+
+HAVE_SKLEARN = BaseEstimator is not None
+
+if not HAVE_SKLEARN:
+
+    class BaseEstimator:
+        """get_params / set_params as scikit-learn defines them: the parameters are the
+        keyword arguments of __init__, stored unchanged under their own names."""
+
+        @classmethod
+        def _get_param_names(cls):
+            signature = inspect.signature(cls.__init__)
+            return sorted(p.name for p in signature.parameters.values()
+                          if p.name != "self" and p.kind != p.VAR_KEYWORD)
+
+        def get_params(self, deep=True):
+            return {name: getattr(self, name) for name in self._get_param_names()}
+
+        def set_params(self, **params):
+            valid = self._get_param_names()
+            for name, value in params.items():
+                if name not in valid:
+                    raise ValueError(f"Invalid parameter {name!r} for estimator {self}. "
+                                     f"Valid parameters are: {valid!r}.")
+                setattr(self, name, value)
+            return self
+
+        def __repr__(self):
+            args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+            return f"{type(self).__name__}({args})"
+
+    class ClusterMixin:
+        """fit_predict: fit, then the labels."""
+
+        def fit_predict(self, X, y=None, **kwargs):
+            self.fit(X, **kwargs)
+            return self.labels_
+
+
+def check_X(estimator, X, ensure_all_finite):
+    """X as a float64 2-D array (not copied when it already is one, in C or Fortran order;
+    other dtypes converted once), with scikit-learn's checks and messages (its own
+    validate_data when installed), n_features_in_ set, and exactly 2 features required."""
+    if validate_data is not None:
+        X = validate_data(estimator, X, dtype=np.float64, ensure_all_finite=ensure_all_finite)
+    else:
+        X = _check_array(type(estimator).__name__, X, ensure_all_finite)
+        estimator.n_features_in_ = X.shape[1]
+    if X.shape[1] != 2:
+        raise ValueError(
+            f"X has {X.shape[1]} features, but {type(estimator).__name__} clusters 2-D points: X must have "
+            "shape (n_samples, 2), x and y in one planar unit (project longitude and latitude first)")
+    return X
+
+
+def _check_array(name, X, ensure_all_finite):
+    """scikit-learn's check_array for dense input, for when scikit-learn is not installed."""
+    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+        raise TypeError(f"{name} does not accept sparse input; pass a dense array")
+    X = np.asarray(X)
+    if X.dtype.kind not in "biuf":
+        try:
+            X = X.astype(np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{name} needs numeric X: {error}") from error
+    X = X.astype(np.float64, copy=False)
+    if X.ndim < 2:
+        kind = "scalar" if X.ndim == 0 else "1D"
+        raise ValueError(f"Expected 2D array, got {kind} array instead:\narray={X}.\nReshape your data either using "
+                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
+                         "contains a single sample.")
+    if X.ndim > 2:
+        raise ValueError(f"Found array with dim {X.ndim}, while dim <= 2 is required by {name}.")
+    if X.shape[0] < 1:
+        raise ValueError(f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required by {name}.")
+    if X.shape[1] < 1:
+        raise ValueError(f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 is required by {name}.")
+    if ensure_all_finite:
+        if np.isnan(X).any():
+            raise ValueError(f"Input X contains NaN.\n{name} does not accept missing values encoded as NaN natively.")
+        if not np.isfinite(X).all():
+            raise ValueError("Input X contains infinity or a value too large for dtype('float64').")
+    return X
+
+
+def check_int(name, value, minimum, allow_none=False):
+    """An integer parameter (None allowed when `allow_none`), at least `minimum`."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        expected = "an int or None" if allow_none else "an int"
+        raise TypeError(f"{name} must be {expected}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def check_real(name, value, minimum, inclusive):
+    """A finite real parameter, >= `minimum` (or > when not `inclusive`)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or value < minimum or (value == minimum and not inclusive):
+        relation = "at least" if inclusive else "greater than"
+        raise ValueError(f"{name} must be a finite number {relation} {minimum}, got {value}")
+    return value
+
+
+def check_choice(name, value, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
+    return value
+
+
+def check_metric(estimator, metric):
+    """Only "euclidean" is computed; "haversine" gets its own message until the core has
+    great-circle distance."""
+    if metric == "haversine":
+        raise ValueError(f"metric='haversine' is not supported yet: {estimator} computes Euclidean distance on "
+                         "planar points only. Project longitude and latitude to metres (e.g. with pyproj) and "
+                         "use metric='euclidean'")
+    if metric != "euclidean":
+        raise ValueError(f"metric must be 'euclidean', got {metric!r}")
+
+
+def threads_for(n_jobs):
+    """joblib's meaning of n_jobs: None is 1, -1 every CPU, -2 all but one, ...; 0 is an error."""
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(f"n_jobs must be an int or None, got {n_jobs!r}")
+    if n_jobs == 0:
+        raise ValueError("n_jobs must not be 0: give None or a positive count, or -1 for every CPU")
+    if n_jobs > 0:
+        return int(n_jobs)
+    return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))

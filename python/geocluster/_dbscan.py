@@ -1,0 +1,56 @@
+"""geocluster.DBSCAN: scikit-learn's DBSCAN (same parameters, labels and core points, exactly)
+computed by geocluster's 2-D grid algorithm."""
+
+import numpy as np
+
+from . import _native
+from ._base import BaseEstimator, ClusterMixin, check_int, check_metric, check_real, check_X, threads_for
+
+
+class DBSCAN(ClusterMixin, BaseEstimator):
+    """Density-based clustering of 2-D points, as scikit-learn's DBSCAN.
+
+    Parameters
+    ----------
+    eps : float, default=0.5
+        Neighbourhood radius, inclusive, in the units of X (finite, > 0).
+    min_samples : int, default=5
+        Neighbours within eps, the point itself included, that make a point core.
+    metric : "euclidean", default="euclidean"
+        Only Euclidean distance; "haversine" raises ValueError until the core has it.
+    n_jobs : int or None, default=None
+        Threads (None: 1; -1: every CPU). The result is identical for any value.
+
+    Attributes
+    ----------
+    labels_ : ndarray of int32, (n_samples,)
+        Cluster of each row numbered as scikit-learn numbers them, -1 for noise.
+    core_sample_indices_ : ndarray of int64, (n_core_samples,)
+        Rows of the core points, ascending.
+    components_ : ndarray of float64, (n_core_samples, 2)
+        The core points' coordinates.
+    n_features_in_ : int
+    """
+
+    def __init__(self, eps=0.5, min_samples=5, metric="euclidean", n_jobs=None):
+        self.eps = eps
+        self.min_samples = min_samples
+        self.metric = metric
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y=None):
+        """Clusters X, an array of shape (n_samples, 2); y is ignored. Returns self."""
+        eps = check_real("eps", self.eps, 0, inclusive=False)
+        min_samples = check_int("min_samples", self.min_samples, 1)
+        check_metric("DBSCAN", self.metric)
+        threads = threads_for(self.n_jobs)
+        X = check_X(self, X, ensure_all_finite=True)
+        labels, core = _native.dbscan_fit(X, eps, min_samples, threads)
+        self.labels_ = labels
+        self.core_sample_indices_ = np.flatnonzero(core)
+        self.components_ = X[self.core_sample_indices_].copy()
+        return self
+
+    def fit_predict(self, X, y=None):
+        """Clusters X and returns labels_."""
+        return self.fit(X).labels_

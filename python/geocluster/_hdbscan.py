@@ -1,0 +1,169 @@
+"""geocluster.HDBSCAN: scikit-learn's HDBSCAN (same parameter names, defaults, meanings and
+results) computed by geocluster's exact 2-D core."""
+
+import numpy as np
+
+from . import _native
+from ._base import (BaseEstimator, ClusterMixin, check_choice, check_int, check_metric, check_real, check_X,
+                    threads_for)
+
+#: dtype of ``condensed_tree_``: the hdbscan library's ``condensed_tree_.to_numpy()`` rows.
+#: ``child < n_samples`` is a point (input row, ``child_size`` 1) leaving ``parent`` at
+#: ``lambda_val``; otherwise ``child`` is a cluster born at ``lambda_val``. Cluster ids start at
+#: ``n_samples`` (the root); ``lambda_val = 1 / distance``.
+CONDENSED_TREE_DTYPE = np.dtype([("parent", np.int64), ("child", np.int64), ("lambda_val", np.float64),
+                                 ("child_size", np.int64)])
+
+#: dtype of ``minimum_spanning_tree_``: the mutual-reachability MST's edges between input rows
+#: (``from < to``) in ascending ``distance``; the hdbscan library's column names.
+MST_DTYPE = np.dtype([("from", np.int64), ("to", np.int64), ("distance", np.float64)])
+
+# scikit-learn's labels and probabilities for rows it leaves out of the fit.
+_INFINITE_LABEL, _MISSING_LABEL = -2, -3
+
+
+class HDBSCAN(ClusterMixin, BaseEstimator):
+    """Hierarchical density-based clustering of 2-D points, as scikit-learn's HDBSCAN.
+
+    Parameters (scikit-learn's names, defaults and meanings)
+    ----------
+    min_cluster_size : int, default=5
+        The smallest group that counts as a cluster (at least 2).
+    min_samples : int or None, default=None
+        Neighbours defining a point's core distance, the point itself included (as in
+        scikit-learn; the hdbscan library does not count it); None means min_cluster_size.
+    cluster_selection_epsilon : float, default=0.0
+        Clusters born below this distance merge upward (units of X).
+    max_cluster_size : int or None, default=None
+        Excess of mass never selects a larger cluster; None is unlimited.
+    metric : "euclidean", default="euclidean"
+        Only Euclidean distance; "haversine" raises ValueError until the core has it.
+    cluster_selection_method : {"eom", "leaf"}, default="eom"
+    allow_single_cluster : bool, default=False
+    n_jobs : int or None, default=None
+        Threads (None: 1; -1: every CPU). The result is identical for any value.
+    gen_min_span_tree : bool, default=False
+        Keep the minimum spanning tree as ``minimum_spanning_tree_`` (the hdbscan library's
+        parameter and default; not a scikit-learn parameter). Keeping it costs time and memory.
+
+    Attributes
+    ----------
+    labels_ : ndarray of int32, (n_samples,)
+        Cluster of each row, or -1 for noise (-2 for a row with inf, -3 with NaN, as in
+        scikit-learn).
+    probabilities_ : ndarray of float64, (n_samples,)
+        scikit-learn's membership strength (0 for noise and inf rows, NaN for NaN rows).
+    outlier_scores_ : ndarray of float64, (n_samples,)
+        The hdbscan library's GLOSH score (NaN for rows with NaN or inf).
+    cluster_persistence_ : ndarray of float64, (n_clusters,)
+        The hdbscan library's persistence of each cluster.
+    condensed_tree_ : structured ndarray of CONDENSED_TREE_DTYPE
+    minimum_spanning_tree_ : structured ndarray of MST_DTYPE
+        Only with ``gen_min_span_tree=True``.
+    n_features_in_ : int
+    """
+
+    def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
+                 max_cluster_size=None, metric="euclidean", cluster_selection_method="eom",
+                 allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False):
+        self.min_cluster_size = min_cluster_size
+        self.min_samples = min_samples
+        self.cluster_selection_epsilon = cluster_selection_epsilon
+        self.max_cluster_size = max_cluster_size
+        self.metric = metric
+        self.cluster_selection_method = cluster_selection_method
+        self.allow_single_cluster = allow_single_cluster
+        self.n_jobs = n_jobs
+        self.gen_min_span_tree = gen_min_span_tree
+
+    def _checked_parameters(self):
+        check_metric("HDBSCAN", self.metric)
+        for name in ("allow_single_cluster", "gen_min_span_tree"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        return dict(
+            min_cluster_size=check_int("min_cluster_size", self.min_cluster_size, 2),
+            min_samples=check_int("min_samples", self.min_samples, 1, allow_none=True),
+            cluster_selection_epsilon=check_real("cluster_selection_epsilon", self.cluster_selection_epsilon, 0,
+                                                 inclusive=True),
+            max_cluster_size=check_int("max_cluster_size", self.max_cluster_size, 1, allow_none=True),
+            leaf=check_choice("cluster_selection_method", self.cluster_selection_method, ("eom", "leaf")) == "leaf",
+            allow_single_cluster=bool(self.allow_single_cluster),
+            threads=threads_for(self.n_jobs),
+            keep_mst=bool(self.gen_min_span_tree),
+        )
+
+    def fit(self, X, y=None):
+        """Clusters X, an array of shape (n_samples, 2); y is ignored. Returns self."""
+        parameters = self._checked_parameters()
+        X = check_X(self, X, ensure_all_finite=False)
+        # As scikit-learn: rows with NaN or inf take no part and get labels of their own.
+        with np.errstate(invalid="ignore"):  # inf + -inf is NaN: such a row counts as missing
+            row_sums = X.sum(axis=1)
+        finite = np.isfinite(row_sums)
+        all_finite = bool(finite.all())
+        finite_rows = None if all_finite else finite.nonzero()[0]
+        points = X if all_finite else X[finite_rows]
+        if points.shape[0] == 1:
+            raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")
+        min_samples = parameters["min_samples"] or parameters["min_cluster_size"]
+        if min_samples > points.shape[0]:
+            raise ValueError(f"min_samples ({min_samples}) must be at most the number of samples in X "
+                             f"({points.shape[0]})")
+        result = _native.hdbscan_fit(points, **parameters)
+        self._store(result, X.shape[0], finite_rows, np.isnan(row_sums))
+        return self
+
+    def _store(self, result, n, finite_rows, missing):
+        tree, mst = result["condensed_tree"], result["mst"]
+        labels, probabilities, scores = result["labels"], result["probabilities"], result["outlier_scores"]
+        parent, child, a, b = tree["parent"], tree["child"], mst["a"], mst["b"]
+        if finite_rows is not None:
+            # Back to input rows: points through the finite rows, cluster ids shifted so the
+            # root is n_samples again.
+            shift = n - len(finite_rows)
+            point = child < len(finite_rows)
+            child = np.where(point, finite_rows[np.minimum(child, len(finite_rows) - 1)], child + shift)
+            parent = parent + shift
+            a, b = finite_rows[a], finite_rows[b]
+            labels, probabilities, scores = (_spread(labels, finite_rows, n, _INFINITE_LABEL),
+                                             _spread(probabilities, finite_rows, n, 0.0),
+                                             _spread(scores, finite_rows, n, np.nan))
+            labels[missing] = _MISSING_LABEL
+            probabilities[missing] = np.nan
+        self.labels_ = labels
+        self.probabilities_ = probabilities
+        self.outlier_scores_ = scores
+        self.cluster_persistence_ = result["persistence"]
+        self.condensed_tree_ = np.empty(len(parent), dtype=CONDENSED_TREE_DTYPE)
+        for name, column in (("parent", parent), ("child", child), ("lambda_val", tree["lambda_val"]),
+                             ("child_size", tree["child_size"])):
+            self.condensed_tree_[name] = column
+        self.__dict__.pop("minimum_spanning_tree_", None)
+        if self.gen_min_span_tree:
+            self.minimum_spanning_tree_ = np.empty(len(a), dtype=MST_DTYPE)
+            for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
+                self.minimum_spanning_tree_[name] = column
+
+    def __getattr__(self, name):
+        # Only reached for a missing attribute: say why the tree is not there.
+        if name == "minimum_spanning_tree_" and "labels_" in self.__dict__:
+            raise AttributeError("minimum_spanning_tree_ is kept only when fitting with gen_min_span_tree=True "
+                                 "(as in the hdbscan library)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def fit_predict(self, X, y=None):
+        """Clusters X and returns labels_."""
+        return self.fit(X).labels_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+
+def _spread(values, rows, n, fill):
+    """`values` of the finite rows placed at `rows` of an array of n, the rest `fill`."""
+    out = np.full(n, fill, dtype=values.dtype)
+    out[rows] = values
+    return out

@@ -1,0 +1,158 @@
+"""The C library (Sources/GeoclusterCAPI, declared in _capi.h) loaded with ctypes.
+
+ctypes.CDLL functions release the GIL for the duration of each call, so fits run in parallel
+with other Python threads (tests/test_threads.py checks it). The points are passed as two
+strided pointers into the caller's float64 array, so neither C- nor Fortran-ordered input is
+copied on the Python side; the library reads them once into its own x and y arrays.
+"""
+
+import ctypes
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+GC_OK = 0
+GC_INVALID_PARAMETER = 1
+GC_NON_FINITE_COORDINATE = 2
+GC_TOO_FEW_POINTS = 3
+GC_INVALID_ARGUMENT = 4
+GC_OUTPUT_MST = 1
+GC_OUTPUT_CONDENSED_TREE = 2
+
+_LIBRARY_NAME = "libGeoclusterCAPI.dylib" if sys.platform == "darwin" else "libGeoclusterCAPI.so"
+_MESSAGE_CAPACITY = 1024
+
+_f64 = ctypes.POINTER(ctypes.c_double)
+_i64 = ctypes.POINTER(ctypes.c_int64)
+_i32 = ctypes.POINTER(ctypes.c_int32)
+_u8 = ctypes.POINTER(ctypes.c_uint8)
+_handle = ctypes.c_void_p
+_i64t, _i32t, _dbl = ctypes.c_int64, ctypes.c_int32, ctypes.c_double
+
+
+def _library_path():
+    """The packaged library, or GEOCLUSTER_CAPI_LIBRARY (a development build) when set."""
+    override = os.environ.get("GEOCLUSTER_CAPI_LIBRARY")
+    return Path(override) if override else Path(__file__).with_name(_LIBRARY_NAME)
+
+
+def _load():
+    lib = ctypes.CDLL(str(_library_path()))
+    signatures = {
+        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i64t, _i32t,
+                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_hdbscan_free": (None, [_handle]),
+        "gc_hdbscan_point_count": (_i64t, [_handle]),
+        "gc_hdbscan_cluster_count": (_i64t, [_handle]),
+        "gc_hdbscan_condensed_tree_row_count": (_i64t, [_handle]),
+        "gc_hdbscan_mst_edge_count": (_i64t, [_handle]),
+        "gc_hdbscan_copy_labels": (None, [_handle, _i32, _f64, _f64]),
+        "gc_hdbscan_copy_cluster_persistence": (None, [_handle, _f64]),
+        "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
+        "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
+        "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
+    }
+    for name, (restype, argtypes) in signatures.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    return lib
+
+
+_lib = _load()
+
+
+class NativeError(ValueError):
+    """An error the library reported: its GC_* code and its message."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+def point_arguments(X):
+    """(x pointer, y pointer, stride in doubles) for a float64 (n, 2) array, without copying
+    it when its strides are whole doubles (C and Fortran order, and most views); the caller
+    keeps X alive during the call. Other layouts are copied once to C order."""
+    if X.dtype != np.float64 or X.ndim != 2 or X.shape[1] != 2:
+        raise TypeError("point_arguments needs a float64 array of shape (n, 2)")
+    s0, s1 = X.strides
+    if X.shape[0] == 0 or s0 <= 0 or s1 <= 0 or s0 % 8 or s1 % 8:
+        X = np.ascontiguousarray(X)
+        s0, s1 = X.strides
+    base = X.ctypes.data
+    x = ctypes.cast(ctypes.c_void_p(base), _f64)
+    y = ctypes.cast(ctypes.c_void_p(base + s1), _f64)
+    return X, x, y, s0 // 8
+
+
+def _pointer(array, kind):
+    return array.ctypes.data_as(kind)
+
+
+def _check(code, message):
+    if code != GC_OK:
+        raise NativeError(code, message.value.decode("utf-8", "replace"))
+
+
+def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
+                leaf, allow_single_cluster, threads, keep_mst=True):
+    """Runs the library's HDBSCAN on a validated float64 (n, 2) array. Returns a dict of
+    numpy arrays: labels, probabilities, outlier_scores, persistence, condensed tree columns
+    (parent, child, lambda_val, child_size) and MST columns (a, b, weight; empty unless
+    keep_mst)."""
+    outputs = GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
+    X, x, y, stride = point_arguments(X)
+    handle = _handle()
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    code = _lib.gc_hdbscan_fit(
+        x, y, X.shape[0], stride, min_cluster_size, -1 if min_samples is None else min_samples,
+        cluster_selection_epsilon, -1 if max_cluster_size is None else max_cluster_size,
+        1 if leaf else 0, 1 if allow_single_cluster else 0, threads, outputs, ctypes.byref(handle), message,
+        _MESSAGE_CAPACITY)
+    _check(code, message)
+    try:
+        return _hdbscan_arrays(handle)
+    finally:
+        _lib.gc_hdbscan_free(handle)
+
+
+def _hdbscan_arrays(handle):
+    n = _lib.gc_hdbscan_point_count(handle)
+    out = {
+        "labels": np.empty(n, dtype=np.int32),
+        "probabilities": np.empty(n, dtype=np.float64),
+        "outlier_scores": np.empty(n, dtype=np.float64),
+        "persistence": np.empty(_lib.gc_hdbscan_cluster_count(handle), dtype=np.float64),
+    }
+    _lib.gc_hdbscan_copy_labels(handle, _pointer(out["labels"], _i32), _pointer(out["probabilities"], _f64),
+                                _pointer(out["outlier_scores"], _f64))
+    _lib.gc_hdbscan_copy_cluster_persistence(handle, _pointer(out["persistence"], _f64))
+    rows = _lib.gc_hdbscan_condensed_tree_row_count(handle)
+    tree = {k: np.empty(rows, dtype=np.float64 if k == "lambda_val" else np.int64)
+            for k in ("parent", "child", "lambda_val", "child_size")}
+    _lib.gc_hdbscan_copy_condensed_tree(handle, _pointer(tree["parent"], _i64), _pointer(tree["child"], _i64),
+                                        _pointer(tree["lambda_val"], _f64), _pointer(tree["child_size"], _i64))
+    edges = _lib.gc_hdbscan_mst_edge_count(handle)
+    mst = {"a": np.empty(edges, dtype=np.int64), "b": np.empty(edges, dtype=np.int64),
+           "weight": np.empty(edges, dtype=np.float64)}
+    _lib.gc_hdbscan_copy_mst(handle, _pointer(mst["a"], _i64), _pointer(mst["b"], _i64),
+                             _pointer(mst["weight"], _f64))
+    out["condensed_tree"] = tree
+    out["mst"] = mst
+    return out
+
+
+def dbscan_fit(X, eps, min_samples, threads):
+    """Runs the library's DBSCAN on a validated float64 (n, 2) array: (labels int32, core bool)."""
+    X, x, y, stride = point_arguments(X)
+    n = X.shape[0]
+    labels = np.empty(n, dtype=np.int32)
+    core = np.empty(n, dtype=np.uint8)
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    code = _lib.gc_dbscan_fit(x, y, n, stride, eps, min_samples, threads, _pointer(labels, _i32),
+                              _pointer(core, _u8), message, _MESSAGE_CAPACITY)
+    _check(code, message)
+    return labels, core.astype(bool)
