@@ -63,6 +63,9 @@ public struct CheckBaselineUpdate: Sendable {
 }
 
 extension Check {
+    /// How many times the wall lane is measured, at most, before a move beyond tolerance stands.
+    public static let wallMeasurements = 3
+
     /// Runs the check `request` describes: measures the suite's lanes (cells in a scratch
     /// folder, removed afterwards), then compares with the baseline or writes a new one.
     /// - Parameter progress: receives the run's console lines, including the warning that an
@@ -85,17 +88,23 @@ extension Check {
         var measurement = try measured(request.lanes, against: request.against)
         guard request.updateBaseline else {
             // Comparing needs a baseline: `previous` has thrown when there is none.
-            let first = CheckVerdict.compare(baseline: old!, current: measurement, lanes: request.lanes)
-            guard first.wallMoved else { return .verdict(first) }
+            var verdict = CheckVerdict.compare(baseline: old!, current: measurement, lanes: request.lanes)
             // A wall-lane change must reproduce: the calibration absorbs a uniformly slower
-            // machine but not a noisy spell, so the lane is measured once more and the verdict
-            // is the second measurement's.
-            progress("wall: the first measurement moved beyond tolerance; measuring it once more to confirm")
-            measurement.results.wall = try measured([.wall], against: nil).results.wall
-            var second = CheckVerdict.compare(baseline: old!, current: measurement, lanes: request.lanes)
-            second.warnings.append("the wall lane was measured twice: the first measurement gave "
-                + first.wallChanges + "; the verdict is the second's")
-            return .verdict(second)
+            // machine but not a noisy spell (a neighbour's memory traffic slows the fit more than
+            // the calibration), so a move is measured again, up to `wallMeasurements` times in
+            // all; the verdict is the first measurement within tolerance, or the last.
+            var earlier: [String] = []
+            while verdict.wallMoved && earlier.count + 1 < wallMeasurements {
+                earlier.append(verdict.wallChanges)
+                progress("wall: measurement \(earlier.count) moved beyond tolerance; measuring it again to confirm")
+                measurement.results.wall = try measured([.wall], against: nil).results.wall
+                verdict = CheckVerdict.compare(baseline: old!, current: measurement, lanes: request.lanes)
+            }
+            if !earlier.isEmpty {
+                verdict.warnings.append("the wall lane was measured \(earlier.count + 1) times: the earlier measurements gave "
+                    + earlier.joined(separator: ", ") + "; the verdict is the last's")
+            }
+            return .verdict(verdict)
         }
         let fresh = CheckBaseline.merged(measurement.results, keeping: old, lanes: request.lanes)
         do {
