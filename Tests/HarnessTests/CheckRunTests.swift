@@ -63,7 +63,7 @@ struct CheckRunTests {
             let path = try folder.write(baseline.json(), to: "baseline.json")
             var lines: [String] = []
             let request = CheckRequest(baseline: path, suite: suite, lanes: [.wall], against: nil, updateBaseline: false,
-                                       repeats: nil, cache: folder.path("cache"), threads: 1, version: "test")
+                                       repeats: nil, cache: folder.path("cache"), threads: 1, version: "test", wallPause: 0)
             guard case .verdict(let verdict) = try Check.run(request, progress: { lines.append($0) }) else {
                 Issue.record("a comparison gave no verdict"); return
             }

@@ -31,13 +31,16 @@ public struct CheckRequest: Sendable {
     public var version: String
     /// This geocluster's executable (what the counts and A/B lanes run).
     public var executable: String
+    /// Seconds to wait before measuring a moved wall lane again, so that a slow spell (a shared
+    /// machine recovering from minutes of full load) can pass.
+    public var wallPause: Double
 
     public init(baseline: String, suite: String, lanes: Set<CheckLane>, against: String?, updateBaseline: Bool,
                 repeats: Int?, cache: String, threads: Int, version: String,
-                executable: String = GeoclusterExecutable.path()) {
+                executable: String = GeoclusterExecutable.path(), wallPause: Double = 30) {
         self.baseline = baseline; self.suite = suite; self.lanes = lanes; self.against = against
         self.updateBaseline = updateBaseline; self.repeats = repeats; self.cache = cache; self.threads = threads
-        self.version = version; self.executable = executable
+        self.version = version; self.executable = executable; self.wallPause = wallPause
     }
 }
 
@@ -90,13 +93,14 @@ extension Check {
             // Comparing needs a baseline: `previous` has thrown when there is none.
             var verdict = CheckVerdict.compare(baseline: old!, current: measurement, lanes: request.lanes)
             // A wall-lane change must reproduce: the calibration absorbs a uniformly slower
-            // machine but not a noisy spell (a neighbour's memory traffic slows the fit more than
-            // the calibration), so a move is measured again, up to `wallMeasurements` times in
-            // all; the verdict is the first measurement within tolerance, or the last.
+            // machine but not a slow spell, which slows the fit more than the calibration, so a
+            // move is measured again after a pause, up to `wallMeasurements` times in all; the
+            // verdict is the first measurement within tolerance, or the last.
             var earlier: [String] = []
             while verdict.wallMoved && earlier.count + 1 < wallMeasurements {
                 earlier.append(verdict.wallChanges)
-                progress("wall: measurement \(earlier.count) moved beyond tolerance; measuring it again to confirm")
+                progress("wall: measurement \(earlier.count) moved beyond tolerance; measuring it again in \(Int(request.wallPause)) s to confirm")
+                pause(seconds: request.wallPause)
                 measurement.results.wall = try measured([.wall], against: nil).results.wall
                 verdict = CheckVerdict.compare(baseline: old!, current: measurement, lanes: request.lanes)
             }
@@ -114,6 +118,14 @@ extension Check {
         }
         let changes = old.map { CheckVerdict.compare(baseline: $0, current: measurement, lanes: request.lanes) }
         return .updated(CheckBaselineUpdate(path: request.baseline, written: fresh, changes: changes, warnings: measurement.warnings))
+    }
+
+    /// Sleeps `seconds` (a slow spell of the machine passing).
+    static func pause(seconds: Double) {
+        guard seconds > 0 else { return }
+        var wanted = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var left = timespec()
+        while nanosleep(&wanted, &left) != 0 && errno == EINTR { wanted = left }
     }
 
     /// Runs `body` with a new scratch folder in the temporary folder, removed afterwards.
