@@ -158,8 +158,18 @@ public enum HDBSCAN: Sendable {
         keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver(), groupLocations: Bool
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
-        var spanning = try spanningTree(consume points, parameters: parameters, grouping: groupLocations,
+        let spanning = try spanningTree(consume points, parameters: parameters, grouping: groupLocations,
                                         threads: threads, observer: observer)
+        return hierarchy(consume spanning, parameters: parameters, threads: threads, keeping: keeping,
+                         observer: observer)
+    }
+
+    /// The stages after the MST, on any spanning tree: single linkage, condense, select, label.
+    static func hierarchy(
+        _ spanning: consuming SpanningTree, parameters: HDBSCANParameters, threads: Int,
+        keeping: HDBSCANOutputs, observer: some StageObserver
+    ) -> HDBSCANResult {
+        var spanning = spanning
         if keeping.contains(.linkage) { spanning = spanning.overPoints() }
         let mst = keeping.contains(.mst) ? spanning.pointMST() : nil
         let mstWeight = spanning.totalWeight, coreByRow = spanning.coreByRow

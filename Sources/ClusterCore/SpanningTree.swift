@@ -122,6 +122,15 @@ struct SpanningTree {
                   rowMST: nil)
     }
 
+    /// A tree whose every leaf is one point: edges between point positions with their
+    /// weights, ascending; `rowOf[position]` the row of each position.
+    init(weight: [Double], positionA: [Int32], positionB: [Int32], rowOf: [Int32], coreByRow: [Double]) {
+        let a = zip(positionA, positionB).map { min(rowOf[Int($0)], rowOf[Int($1)]) }
+        let b = zip(positionA, positionB).map { max(rowOf[Int($0)], rowOf[Int($1)]) }
+        self.init(weight: weight, positionA: positionA, positionB: positionB, leaves: nil, rowOf: rowOf,
+                  coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: MinimumSpanningTree(a: a, b: b, weight: weight))
+    }
+
     /// Calls `inner(location)` for each location's inner edges and `between(i)` for each
     /// edge between locations, in ascending order of weight (inner edges first at a tie).
     @inline(__always)

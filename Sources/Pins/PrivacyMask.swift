@@ -2,6 +2,8 @@
 // in a direction and at a distance that only the holder of the secret key can predict.
 // It runs first; everything Pins computes afterwards sees displayed positions only.
 
+import ClusterCore
+
 /// Whether and how listings are displaced before indexing. There is deliberately no default:
 /// a caller either gives a secret key or says `.disabled` in so many words.
 public enum PrivacyPolicy: Sendable, Equatable {

@@ -14,6 +14,8 @@
 // first) and latitudes beyond ±90° map to the edges without clamping in between. The package
 // has no minPoints (it behaves as minPoints = 2); other values follow the JS definition.
 
+import ClusterCore
+
 /// The options of `Supercluster`, with supercluster's names, meanings and defaults.
 public struct SuperclusterOptions: Sendable, Equatable {
     /// Zoom of the topmost level (default 0).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Pins
+import ClusterCore
 import TestSupport
 
 @Suite struct MathTests {

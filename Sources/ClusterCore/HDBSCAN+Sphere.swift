@@ -1,0 +1,89 @@
+// HDBSCAN by great-circle distance: the first stages in 3-D chord space (`SphereTree`,
+// `SphereBoruvka`), every result distance measured by the haversine formula in metres, then
+// the planar pipeline's own hierarchy stages (see SpherePoints.swift for why that is exact).
+
+extension HDBSCAN {
+    /// Runs HDBSCAN on points on the sphere, by great-circle distance in metres (on a sphere
+    /// of radius `SpherePoints.earthRadius`): the partition of scikit-learn's
+    /// `HDBSCAN(metric="haversine")` on the same points, with distances (core distances, MST
+    /// weights, `epsilon`) in metres instead of radians.
+    /// - Parameters: as the planar `fit`; `parameters.selection.epsilon` is in metres.
+    /// - Throws: as the planar `fit`.
+    /// - Complexity: O(n log n) expected; the output is identical for any `threads`.
+    public static func fit(
+        _ points: SpherePoints, parameters: HDBSCANParameters, threads: Int = 1,
+        keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver()
+    ) throws(ClusterCoreError) -> HDBSCANResult {
+        try parameters.validate()
+        if points.count < 2 {
+            // No distances: the planar pipeline gives the same answer on any coordinates.
+            let origin = try PointSet(xs: points.longitudes.map { _ in 0 }, ys: points.latitudes.map { _ in 0 })
+            return try fit(origin, parameters: parameters, threads: threads, keeping: keeping, observer: observer)
+        }
+        let spanning = try sphereSpanningTree(points, parameters: parameters, threads: threads, observer: observer)
+        return hierarchy(consume spanning, parameters: parameters, threads: threads, keeping: keeping,
+                         observer: observer)
+    }
+
+    /// The mutual-reachability MST on the sphere (weights in metres, ascending) and each row's
+    /// core distance, as the planar `minimumSpanningTree` gives them for planar points.
+    public static func minimumSpanningTree(
+        _ points: SpherePoints, minSamples: Int, convention: MinSamplesConvention = .sklearn,
+        threads: Int = 1, observer: some StageObserver = NoStageObserver()
+    ) throws(ClusterCoreError) -> (mst: MinimumSpanningTree, coreDistances: [Double]) {
+        let parameters = HDBSCANParameters(minClusterSize: 2, minSamples: minSamples, minSamplesConvention: convention)
+        try parameters.validate()
+        if points.count < 2 {
+            return (MinimumSpanningTree(a: [], b: [], weight: []), [Double](repeating: 0, count: points.count))
+        }
+        let spanning = try sphereSpanningTree(points, parameters: parameters, threads: threads, observer: observer)
+        return (spanning.pointMST(), spanning.coreByRow)
+    }
+
+    /// Index, core distances and MST on the sphere, each under its stage's name.
+    static func sphereSpanningTree(
+        _ points: SpherePoints, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver
+    ) throws(ClusterCoreError) -> SpanningTree {
+        let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
+        guard k <= points.count else {
+            throw .tooFewPoints(count: points.count, required: k,
+                reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
+        }
+        let tree = observer.run(HDBSCANStage.index) { SphereTree(points, threads: threads) }
+        let (angles, core) = observer.run(HDBSCANStage.coreDistances) { () -> (SphereAngles, SphereCore) in
+            let angles = SphereAngles(points, order: tree.index, threads: threads)
+            return (angles, SphereCore(tree: tree, k: k, angles: angles, threads: threads))
+        }
+        return observer.run(HDBSCANStage.mst) {
+            let (a, b) = SphereBoruvka.edges(tree: tree, core2: core.chord2, threads: threads)
+            return core.spanningTree(a: a, b: b, tree: tree, angles: angles, threads: threads)
+        }
+    }
+}
+
+/// Core distances on the sphere, by tree position: squared chords (for the MST's search) and
+/// metres (measured by the haversine formula to the same neighbour).
+struct SphereCore {
+    let chord2: [Double]
+    let metres: [Double]
+
+    init(tree: SphereTree, k: Int, angles: SphereAngles, threads: Int) {
+        let (chord2, neighbour) = tree.kthNearest(k, threads: threads)
+        self.chord2 = chord2
+        metres = [Double].filled(count: tree.count, threads: threads) { angles.metres($0, Int(neighbour[$0])) }
+    }
+
+    /// The spanning tree of edges `a[i]`–`b[i]` (tree positions), weighed in metres and sorted.
+    func spanningTree(a: [Int32], b: [Int32], tree: SphereTree, angles: SphereAngles, threads: Int) -> SpanningTree {
+        let unsorted = [Double].filled(count: a.count, threads: threads) { i in
+            let p = Int(a[i]), q = Int(b[i])
+            return Swift.max(Swift.max(metres[p], metres[q]), angles.metres(p, q))
+        }
+        let order = RadixSort.stableOrder(of: unsorted, threads: threads)
+        let coreByRow = [Double].initialized(count: tree.count) { out in
+            for p in 0..<tree.count { out[Int(tree.index[p])] = metres[p] }
+        }
+        return SpanningTree(weight: order.map { unsorted[Int($0)] }, positionA: order.map { a[Int($0)] },
+                            positionB: order.map { b[Int($0)] }, rowOf: tree.index, coreByRow: coreByRow)
+    }
+}

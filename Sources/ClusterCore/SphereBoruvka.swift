@@ -1,0 +1,189 @@
+// The exact mutual-reachability minimum spanning tree on the sphere tree, by Borůvka's
+// algorithm in squared chords.
+
+/// Borůvka's rounds over a `SphereTree`: each round finds every component's lightest outgoing
+/// edge under the total order (weight, smaller position, larger position) — distinct keys, so
+/// every pick belongs to the one MST — and joins the components along their picks.
+///
+/// Work avoided: each point remembers its best edge (its argmin over the points outside its
+/// component stays the argmin while the other end stays outside: that set only shrinks) or a
+/// lower bound on it; a round first bounds every component from the remembered edges (pass
+/// A), then searches only from points whose bound could beat their component's (pass B), with
+/// that as the search's starting bound. A search climbs from the point's leaf and skips nodes
+/// inside the component and nodes whose bound max(core(p), min core in node, box distance)
+/// exceeds the best so far.
+struct SphereBoruvka: @unchecked Sendable {
+    let view: SphereView
+    let core2: UnsafePointer<Double>
+    let comp: UnsafeMutablePointer<Int32>
+    let memQ: UnsafeMutablePointer<Int32>
+    let memW: UnsafeMutablePointer<Double>
+    let nodeComp: UnsafeMutablePointer<Int32>
+    let nodeCore: UnsafeMutablePointer<Double>
+    let bestW: UnsafeMutablePointer<Double>
+    let bestKey: UnsafeMutablePointer<UInt64>
+    let threads: Int
+
+    /// The MST's edges as tree-position pairs, in the order they were joined.
+    static func edges(tree: SphereTree, core2: [Double], threads: Int) -> (a: [Int32], b: [Int32]) {
+        let n = tree.count
+        var a: [Int32] = [], b: [Int32] = []
+        a.reserveCapacity(max(0, n - 1)); b.reserveCapacity(max(0, n - 1))
+        guard n > 1 else { return (a, b) }
+        var comp = (0..<n).map { Int32($0) }, memQ = [Int32](repeating: -1, count: n)
+        var memW = [Double](repeating: 0, count: n), nodeComp = [Int32](repeating: -1, count: tree.nodeCount)
+        var nodeCore = [Double](repeating: 0, count: tree.nodeCount)
+        var bestW = [Double](repeating: .infinity, count: n), bestKey = [UInt64](repeating: .max, count: n)
+        var uf = UnionFind(count: n)
+        tree.withView { view in
+        core2.withUnsafeBufferPointer { core2 in
+        comp.withUnsafeMutableBufferPointer { comp in
+        memQ.withUnsafeMutableBufferPointer { memQ in
+        memW.withUnsafeMutableBufferPointer { memW in
+        nodeComp.withUnsafeMutableBufferPointer { nodeComp in
+        nodeCore.withUnsafeMutableBufferPointer { nodeCore in
+        bestW.withUnsafeMutableBufferPointer { bestW in
+        bestKey.withUnsafeMutableBufferPointer { bestKey in
+            let s = SphereBoruvka(view: view, core2: core2.baseAddress!, comp: comp.baseAddress!,
+                                  memQ: memQ.baseAddress!, memW: memW.baseAddress!, nodeComp: nodeComp.baseAddress!,
+                                  nodeCore: nodeCore.baseAddress!, bestW: bestW.baseAddress!,
+                                  bestKey: bestKey.baseAddress!, threads: threads)
+            s.labelNodeCores()
+            var components = n
+            while components > 1 {
+                s.labelNodes()
+                s.boundComponents()
+                s.search()
+                s.pickBest()
+                components -= s.join(&uf, &a, &b)
+            }
+        }}}}}}}}}
+        return (a, b)
+    }
+
+    @inline(__always) static func pairKey(_ p: Int, _ q: Int) -> UInt64 {
+        p < q ? UInt64(p) << 32 | UInt64(q) : UInt64(q) << 32 | UInt64(p)
+    }
+
+    /// The least core distance in each node.
+    private func labelNodeCores() {
+        let v = view
+        for leaf in v.firstLeaf..<v.nodeCount {
+            var m = Double.infinity
+            for p in Int(v.start[leaf])..<Int(v.end[leaf]) { m = min(m, core2[p]) }
+            nodeCore[leaf] = m
+        }
+        for node in stride(from: v.firstLeaf - 1, through: 0, by: -1) {
+            let (l, r) = KDTree.children(of: node)
+            nodeCore[node] = min(nodeCore[l], nodeCore[r])
+        }
+    }
+
+    /// Each node's component when all its points share one, else -1.
+    private func labelNodes() {
+        let v = view
+        for leaf in v.firstLeaf..<v.nodeCount {
+            let s = Int(v.start[leaf]), e = Int(v.end[leaf])
+            var c: Int32 = s < e ? comp[s] : -1
+            for p in s..<e where comp[p] != c { c = -1; break }
+            nodeComp[leaf] = c
+        }
+        for node in stride(from: v.firstLeaf - 1, through: 0, by: -1) {
+            let (l, r) = KDTree.children(of: node)
+            nodeComp[node] = nodeComp[l] == nodeComp[r] ? nodeComp[l] : -1
+        }
+    }
+
+    /// Pass A: every component's best edge among its points' remembered edges that still leave it.
+    private func boundComponents() {
+        for c in 0..<view.count { bestW[c] = .infinity; bestKey[c] = .max }
+        for p in 0..<view.count {
+            let q = Int(memQ[p])
+            guard q >= 0 else { continue }
+            let c = Int(comp[p])
+            if comp[q] == comp[p] { memQ[p] = -1; continue }  // its weight stays a lower bound
+            offer(memW[p], SphereBoruvka.pairKey(p, q), to: c)
+        }
+    }
+
+    @inline(__always) private func offer(_ w: Double, _ key: UInt64, to c: Int) {
+        if w < bestW[c] || (w == bestW[c] && key < bestKey[c]) { bestW[c] = w; bestKey[c] = key }
+    }
+
+    /// Pass B: searches from every point without a remembered edge whose lower bound could
+    /// still beat its component's bound; the bounds are read only (pass A's), so the result
+    /// is the same for any thread count.
+    private func search() {
+        let v = view
+        let leaves = v.nodeCount - v.firstLeaf
+        Parallel.forEachChunk(count: leaves, grain: 64, threads: threads) { chunk, _ in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * KDTree.depth(ofNodeCount: v.nodeCount) + 4) { stack in
+                for leaf in chunk.lowerBound + v.firstLeaf..<chunk.upperBound + v.firstLeaf {
+                    for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
+                        let c = Int(comp[p])
+                        if memW[p] > bestW[c] || core2[p] > bestW[c] { continue }
+                        searchFrom(p, leaf: leaf, c: Int32(c), stack.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The best edge from p to another component, if it beats the component's bound: then
+    /// remembered; else the bound becomes p's lower bound.
+    private func searchFrom(_ p: Int, leaf: Int, c: Int32, _ stack: UnsafeMutablePointer<Int32>) {
+        var w = bestW[Int(c)], key = bestKey[Int(c)], found: Int32 = -1
+        let cp = core2[p]
+        @inline(__always) func scan(_ node: Int) {
+            for q in Int(view.start[node])..<Int(view.end[node]) where comp[q] != c {
+                let d = Swift.max(Swift.max(cp, core2[q]), view.distance2(p, q))
+                if d > w { continue }
+                let k = SphereBoruvka.pairKey(p, q)
+                if d < w || k < key { w = d; key = k; found = Int32(q) }
+            }
+        }
+        scan(leaf)
+        var node = leaf
+        while node > 0 {
+            if view.insideClearance2(node, p) > w { break }
+            let sibling = KDTree.sibling(of: node)
+            var sp = 1
+            stack[0] = Int32(sibling)
+            while sp > 0 {
+                sp -= 1
+                let m = Int(stack[sp])
+                if nodeComp[m] == c || Swift.max(view.boxDistance2(m, p), nodeCore[m]) > w { continue }
+                if m >= view.firstLeaf { scan(m); continue }
+                let (l, r) = KDTree.children(of: m)
+                if view.boxDistance2(l, p) <= view.boxDistance2(r, p) {
+                    stack[sp] = Int32(r); stack[sp + 1] = Int32(l)
+                } else {
+                    stack[sp] = Int32(l); stack[sp + 1] = Int32(r)
+                }
+                sp += 2
+            }
+            node = KDTree.parent(of: node)
+        }
+        if found >= 0 { memQ[p] = found; memW[p] = w } else { memW[p] = Swift.max(memW[p], w) }
+    }
+
+    /// Every component's best edge over its points' remembered edges (pass B added some).
+    private func pickBest() {
+        for c in 0..<view.count { bestW[c] = .infinity; bestKey[c] = .max }
+        for p in 0..<view.count {
+            let q = Int(memQ[p])
+            if q >= 0 { offer(memW[p], SphereBoruvka.pairKey(p, q), to: Int(comp[p])) }
+        }
+    }
+
+    /// Joins the components along their picks (in component order); returns how many joins.
+    private func join(_ uf: inout UnionFind, _ a: inout [Int32], _ b: inout [Int32]) -> Int {
+        var joins = 0
+        for c in 0..<view.count where bestKey[c] != .max {
+            let p = Int(bestKey[c] >> 32), q = Int(bestKey[c] & 0xFFFF_FFFF)
+            if uf.union(p, q) != nil { a.append(Int32(p)); b.append(Int32(q)); joins += 1 }
+        }
+        for p in 0..<view.count { comp[p] = Int32(uf.find(p)) }
+        return joins
+    }
+}
