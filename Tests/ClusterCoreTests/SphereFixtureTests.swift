@@ -86,3 +86,17 @@ struct SphereFixtureTests {
         }
     }
 }
+
+extension SphereFixtureTests {
+    @Test("DBSCAN: scikit-learn's labels and core points exactly", arguments: SphereCase.all)
+    func dbscan(_ c: SphereCase) throws {
+        for threads in [1, 2] {
+            let r = try DBSCAN.fit(c.spherePoints, parameters: DBSCANParameters(eps: c.dbscan.params.eps,
+                                                                                 minSamples: c.dbscan.params.min_samples),
+                                   threads: threads)
+            #expect(r.labels == c.dbscan.labels, "\(c.name), \(threads) thread(s)")
+            #expect(r.isCore.indices.filter { r.isCore[$0] } == c.dbscan.core_sample_indices, "\(c.name)")
+            #expect(r.clusterCount == Int((c.dbscan.labels.max() ?? -1) + 1))
+        }
+    }
+}

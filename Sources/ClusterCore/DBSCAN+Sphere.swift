@@ -1,0 +1,105 @@
+// DBSCAN by great-circle distance, as scikit-learn's `DBSCAN(metric="haversine",
+// eps=eps/R)` computes it: two points are neighbours when scikit-learn's reduced haversine
+// distance sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2) is at most sin²(eps/2R) (its ball tree's leaf
+// test). Candidates come from the 3-D tree by squared chord (4 sin²(θ/2), the same quantity),
+// with a margin far above rounding, and each is decided by that formula. Core points, clusters
+// (components of core neighbours, numbered by their lowest row) and border points (the
+// lowest-numbered cluster among their core neighbours') follow the planar DBSCAN's definitions.
+
+extension DBSCAN {
+    /// Runs DBSCAN on points on the sphere; `parameters.eps` is a great-circle distance in
+    /// metres, at most half the circumference (`SpherePoints.halfCircumference`).
+    /// - Throws: `.invalidParameter` for an out-of-range parameter.
+    /// - Complexity: O(n log n) for the tree plus the neighbours of every point (twice).
+    public static func fit(
+        _ points: SpherePoints, parameters: DBSCANParameters, threads: Int = 1,
+        observer: some StageObserver = NoStageObserver()
+    ) throws(ClusterCoreError) -> DBSCANResult {
+        try parameters.validate()
+        guard parameters.eps <= SpherePoints.halfCircumference else {
+            throw .invalidParameter(name: "eps", value: "\(parameters.eps)",
+                                    requirement: "must be at most half the Earth's circumference (\(Int(SpherePoints.halfCircumference)) m)")
+        }
+        let n = points.count
+        if n == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
+        let (tree, angles) = observer.run(DBSCANStage.grid) { () -> (SphereTree, SphereAngles) in
+            let tree = SphereTree(points, threads: threads)
+            return (tree, SphereAngles(points, order: tree.index, threads: threads))
+        }
+        let s = ElementaryMath.sin(Swift.min(Double.pi, parameters.eps / SpherePoints.earthRadius) / 2)
+        let near = SphereNeighbourhood(tree: tree, angles: angles, halfChord2: s * s)
+        let core = observer.run(DBSCANStage.corePoints) { near.corePoints(minSamples: parameters.minSamples, threads: threads) }
+        let (component, clusterOf) = observer.run(DBSCANStage.clusters) { near.clusters(core: core) }
+        return observer.run(DBSCANStage.borderPoints) {
+            near.labels(core: core, component: component, clusterOf: clusterOf, threads: threads)
+        }
+    }
+}
+
+/// The neighbour relation of a DBSCAN run on the sphere, by tree position.
+private struct SphereNeighbourhood {
+    let tree: SphereTree
+    let angles: SphereAngles
+    /// sin²(eps/2R): the largest reduced haversine distance of two neighbours.
+    let halfChord2: Double
+
+    /// Calls `body(q)` for every neighbour q of p (p itself included).
+    @inline(__always) func forEachNeighbour(_ v: SphereView, of p: Int, _ body: (Int) -> Void) {
+        let candidate2 = 4 * halfChord2 * (1 + 1e-9) + 1e-24
+        let a = angles[p]
+        v.forEach(within: candidate2, of: p) { q, _ in
+            if q == p || SpherePoints.halfChord2(a, angles[q]) <= halfChord2 { body(q) }
+        }
+    }
+
+    /// Whether each position has at least `minSamples` neighbours (itself included).
+    func corePoints(minSamples: Int, threads: Int) -> [Bool] {
+        tree.withView { v in
+            [Bool].filled(count: tree.count, threads: threads) { p in
+                var count = 0
+                forEachNeighbour(v, of: p) { _ in count += 1 }
+                return count >= minSamples
+            }
+        }
+    }
+
+    /// The component of every core position (a union-find root) and each root's cluster
+    /// number, clusters numbered by their lowest input row.
+    func clusters(core: [Bool]) -> (component: [Int32], clusterOf: [Int32: Int32]) {
+        var uf = UnionFind(count: tree.count)
+        tree.withView { v in
+            for p in 0..<tree.count where core[p] {
+                forEachNeighbour(v, of: p) { q in if q > p && core[q] { _ = uf.union(p, q) } }
+            }
+        }
+        var component = [Int32](repeating: -1, count: tree.count)
+        var lowestRow: [Int32: Int32] = [:]
+        for p in 0..<tree.count where core[p] {
+            let root = Int32(uf.find(p))
+            component[p] = root
+            lowestRow[root] = Swift.min(lowestRow[root] ?? .max, tree.index[p])
+        }
+        var clusterOf: [Int32: Int32] = [:]
+        for (k, entry) in lowestRow.sorted(by: { $0.value < $1.value }).enumerated() { clusterOf[entry.key] = Int32(k) }
+        return (component, clusterOf)
+    }
+
+    /// Labels and core flags by input row; a border point takes the lowest cluster number
+    /// among its core neighbours.
+    func labels(core: [Bool], component: [Int32], clusterOf: [Int32: Int32], threads: Int) -> DBSCANResult {
+        let label = tree.withView { v in
+            [Int32].filled(count: tree.count, threads: threads) { p -> Int32 in
+                if core[p] { return clusterOf[component[p]]! }
+                var best = Int32.max
+                forEachNeighbour(v, of: p) { q in if core[q] { best = Swift.min(best, clusterOf[component[q]]!) } }
+                return best == .max ? -1 : best
+            }
+        }
+        var labels = [Int32](repeating: -1, count: tree.count), isCore = [Bool](repeating: false, count: tree.count)
+        for p in 0..<tree.count {
+            labels[Int(tree.index[p])] = label[p]
+            isCore[Int(tree.index[p])] = core[p]
+        }
+        return DBSCANResult(labels: labels, isCore: isCore, clusterCount: clusterOf.count)
+    }
+}

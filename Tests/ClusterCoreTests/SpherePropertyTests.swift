@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import ClusterCore
+import TestSupport
+
+/// Points on the sphere for the property tests: blobs of a few kilometres to a few hundred
+/// (some across ±180° and near the poles), uniform scatter, and repeated coordinates.
+private func sphereSample(seed: UInt64, count: Int) -> (lon: [Double], lat: [Double]) {
+    var rng = SplitMix64(seed: seed)
+    let centres: [(Double, Double, Double)] = [(179.9, -17.5, 40), (-0.1, 51.5, 15), (15.6, 78.2, 25),
+                                               (126.98, 37.56, 5), (-68.3, -54.8, 60), (0, 89.7, 30)]
+    var lon: [Double] = [], lat: [Double] = []
+    while lon.count < count {
+        let u = rng.uniform()
+        if u < 0.15 {
+            lon.append(rng.uniform() * 360 - 180); lat.append(asin(rng.uniform() * 2 - 1) * 180 / .pi)
+        } else if u < 0.25, !lon.isEmpty {
+            let i = Int(rng.next() % UInt64(lon.count)); lon.append(lon[i]); lat.append(lat[i])
+        } else {
+            let c = centres[Int(rng.next() % UInt64(centres.count))]
+            let dLat = rng.normal() * c.2 / 111.2, la = max(-90, min(90, c.1 + dLat))
+            var lo = c.0 + rng.normal() * c.2 / (111.2 * max(0.05, cos(la * .pi / 180)))
+            lo = lo >= 180 ? lo - 360 : (lo < -180 ? lo + 360 : lo)
+            lon.append(lo); lat.append(la)
+        }
+    }
+    return (lon, lat)
+}
+
+/// The mutual-reachability MST weights by Prim's algorithm over all pairs (metres, sorted),
+/// with core distances by sorting every point's distances: the oracle.
+private func bruteForceMST(_ p: SpherePoints, minSamples: Int) -> (weights: [Double], core: [Double]) {
+    let n = p.count
+    let d = (0..<n).map { i in (0..<n).map { j in
+        SpherePoints.distance(lon1: p.longitudes[i], lat1: p.latitudes[i], lon2: p.longitudes[j], lat2: p.latitudes[j])
+    } }
+    let core = (0..<n).map { d[$0].sorted()[minSamples - 1] }
+    var inTree = [Bool](repeating: false, count: n), best = [Double](repeating: .infinity, count: n)
+    var weights: [Double] = []
+    best[0] = 0
+    for _ in 0..<n {
+        let u = (0..<n).filter { !inTree[$0] }.min { best[$0] < best[$1] }!
+        inTree[u] = true
+        if u != 0 { weights.append(best[u]) }
+        for v in 0..<n where !inTree[v] { best[v] = min(best[v], max(core[u], core[v], d[u][v])) }
+    }
+    return (weights.sorted(), core)
+}
+
+@Suite("Great-circle clustering: oracles and properties")
+struct SpherePropertyTests {
+    @Test("core distances and MST weights equal the brute-force oracle's", arguments: [1, 2, 3])
+    func oracle(seed: UInt64) throws {
+        let s = sphereSample(seed: seed, count: 400)
+        let points = try SpherePoints(longitudes: s.lon, latitudes: s.lat)
+        for minSamples in [1, 4] {
+            let oracle = bruteForceMST(points, minSamples: minSamples)
+            for threads in [1, 2] {
+                let (mst, core) = try HDBSCAN.minimumSpanningTree(points, minSamples: minSamples, threads: threads)
+                #expect(mst.count == points.count - 1)
+                for (a, b) in zip(core, oracle.core) { #expect(abs(a - b) <= 1e-9 * max(1, b)) }
+                for (a, b) in zip(mst.weight, oracle.weights) { #expect(abs(a - b) <= 1e-9 * max(1, b)) }
+                #expect(mst.weight == mst.weight.sorted())
+            }
+        }
+    }
+
+    @Test("rotating about the axis, mirroring across the equator and shuffling rows change no partition",
+          arguments: [4, 5])
+    func invariance(seed: UInt64) throws {
+        let s = sphereSample(seed: seed, count: 1500)
+        let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
+        let dbscan = DBSCANParameters(eps: 20_000, minSamples: 5)
+        let base = try SpherePoints(longitudes: s.lon, latitudes: s.lat)
+        let h0 = try HDBSCAN.fit(base, parameters: parameters).labeling.labels
+        let d0 = try DBSCAN.fit(base, parameters: dbscan).labels
+        #expect(Set(h0).count > 4)
+        for shift in [37.25, 180.0, -123.5] {
+            let lon = s.lon.map { l -> Double in let r = l + shift; return r >= 180 ? r - 360 : (r < -180 ? r + 360 : r) }
+            let rotated = try SpherePoints(longitudes: lon, latitudes: s.lat)
+            #expect(samePartition(try HDBSCAN.fit(rotated, parameters: parameters, threads: 2).labeling.labels, h0))
+            #expect(try DBSCAN.fit(rotated, parameters: dbscan, threads: 2).labels == d0)
+        }
+        let mirrored = try SpherePoints(longitudes: s.lon, latitudes: s.lat.map { -$0 })
+        #expect(samePartition(try HDBSCAN.fit(mirrored, parameters: parameters).labeling.labels, h0))
+        var rng = SplitMix64(seed: seed)
+        var order = Array(0..<s.lon.count)
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
+        let shuffled = try SpherePoints(longitudes: order.map { s.lon[$0] }, latitudes: order.map { s.lat[$0] })
+        let h1 = try HDBSCAN.fit(shuffled, parameters: parameters).labeling.labels
+        #expect(samePartition(order.map { h0[$0] }, h1))
+        #expect(samePartition(order.map { d0[$0] }, try DBSCAN.fit(shuffled, parameters: dbscan).labels))
+    }
+
+    @Test("bad input: latitude beyond a pole, NaN, eps beyond half the circumference")
+    func badInput() {
+        #expect(throws: ClusterCoreError.self) { try SpherePoints(longitudes: [0], latitudes: [90.5]) }
+        #expect(throws: ClusterCoreError.nonFiniteCoordinate(row: 1)) {
+            try SpherePoints(longitudes: [0, .nan], latitudes: [0, 0])
+        }
+        let p = try! SpherePoints(longitudes: [0, 1], latitudes: [0, 0])
+        #expect(throws: ClusterCoreError.self) { try DBSCAN.fit(p, parameters: DBSCANParameters(eps: 2.1e7)) }
+        #expect(throws: ClusterCoreError.self) {
+            try HDBSCAN.fit(p, parameters: HDBSCANParameters(minClusterSize: 2, minSamples: 3))
+        }
+    }
+}
