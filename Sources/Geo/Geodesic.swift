@@ -1,4 +1,9 @@
 import CGeoLibraries
+#if canImport(Glibc)
+import Glibc  // sin, cos, atan2, remainder
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Distances and areas on the WGS 84 ellipsoid, with PROJ's geodesic routines (Karney 2013,
 /// `geodesic.h`): true ground measures, whatever CRS the points were projected to.
@@ -50,16 +55,60 @@ public enum Geodesic {
     }
 }
 
+/// How far a projection stretches ground distances at one place: the ratio of projected to
+/// geodesic length of a short step there (east–west or north–south, whichever is further
+/// from 1); infinite where PROJ cannot project the place.
+public struct GroundScale: Sendable, Equatable {
+    public var scale: Double
+    public var longitude: Double
+    public var latitude: Double
+
+    /// Whether distances in the projection are ground metres within `tolerance` (0.01: 1 %).
+    public func isGround(within tolerance: Double) -> Bool { abs(scale - 1) <= tolerance }
+}
+
 extension Projection {
-    /// How much this projection stretches ground distances around the centre of the points:
-    /// the ratio of projected to geodesic length of short east–west and north–south steps at
-    /// their mean position, whichever is further from 1. About 1.0 for UTM or EPSG:5179 within
-    /// their areas, 1/cos(latitude) for Web Mercator (1.26 at Seoul).
-    /// - Throws: `.emptyInput` without points; the errors of the transform.
-    /// - Complexity: O(n) for the mean.
-    public func scaleFactor(fittingLongitudes lon: [Double], latitudes lat: [Double]) throws(GeoError) -> Double {
+    /// How much this projection stretches ground distances over the points: the scale (see
+    /// ``GroundScale``) furthest from 1 among the points of extreme latitude and longitude
+    /// (longitudes measured from their circular mean, so data across ±180° has its true
+    /// extremes), up to 256 points spread evenly through the rows, and the centre. About 1.0
+    /// for UTM or EPSG:5179 within their areas; 1/cos(latitude) for Web Mercator (1.26 at
+    /// Seoul); infinite when a probed point cannot be projected.
+    /// - Throws: `.emptyInput` without points.
+    /// - Complexity: O(n) to find the extremes, then a few hundred transforms.
+    public func worstScale(fittingLongitudes lon: [Double], latitudes lat: [Double]) throws(GeoError) -> GroundScale {
         guard !lon.isEmpty else { throw .emptyInput(operation: "measuring the projection's scale") }
-        let lon0 = lon.reduce(0, +) / Double(lon.count), lat0 = lat.reduce(0, +) / Double(lat.count)
+        var worst = GroundScale(scale: 1, longitude: lon[0], latitude: lat[0])
+        for (x, y) in Projection.probes(lon, lat) {
+            let s = (try? scale(atLongitude: x, latitude: y)) ?? .infinity
+            if !(abs(s - 1) <= abs(worst.scale - 1)) { worst = GroundScale(scale: s, longitude: x, latitude: y) }
+        }
+        return worst
+    }
+
+    /// The scale furthest from 1 over the points (``worstScale(fittingLongitudes:latitudes:)``).
+    public func scaleFactor(fittingLongitudes lon: [Double], latitudes lat: [Double]) throws(GeoError) -> Double {
+        try worstScale(fittingLongitudes: lon, latitudes: lat).scale
+    }
+
+    /// The places `worstScale` probes: extremes, an even sample of rows, the spherical centre.
+    static func probes(_ lon: [Double], _ lat: [Double]) -> [(Double, Double)] {
+        var sx = 0.0, sy = 0.0, sz = 0.0
+        for i in lon.indices {
+            let φ = lat[i] * .pi / 180, λ = lon[i] * .pi / 180
+            sx += cos(φ) * cos(λ); sy += cos(φ) * sin(λ); sz += sin(φ)
+        }
+        let centreLon = atan2(sy, sx) * 180 / .pi, centreLat = atan2(sz, (sx * sx + sy * sy).squareRoot()) * 180 / .pi
+        func offset(_ i: Int) -> Double { remainder(lon[i] - centreLon, 360) }
+        var rows: [Int] = [lon.indices.min { lat[$0] < lat[$1] }!, lon.indices.max { lat[$0] < lat[$1] }!,
+                           lon.indices.min { offset($0) < offset($1) }!, lon.indices.max { offset($0) < offset($1) }!]
+        let step = max(1, lon.count / 256)
+        rows += stride(from: 0, to: lon.count, by: step).map { $0 }
+        return [(centreLon, centreLat)] + rows.map { (lon[$0], lat[$0]) }
+    }
+
+    /// The scale at one place: projected over geodesic length of 0.001° steps east and north.
+    func scale(atLongitude lon0: Double, latitude lat0: Double) throws(GeoError) -> Double {
         let d = 0.001  // degrees: about 100 m, short enough for the scale to be constant along it
         let lat1 = lat0 + (lat0 > 89 ? -d : d)
         let p = try forward(lon: [lon0, lon0 + d, lon0], lat: [lat0, lat0, lat1])

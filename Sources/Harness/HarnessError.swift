@@ -36,8 +36,8 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
         case let .notGroundMetres(path, crs, scale, option, value):
             let ground = (value / scale * 10).rounded() / 10
             let typed = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-            return "\(path): --crs \(crs) stretches distances by \(HarnessError.times(scale)) at the data's centre, so \(option) \(typed) "
-                + "would be \(ground) m on the ground; use --crs auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 in Korea)"
+            return "\(path): --crs \(crs) stretches distances by up to \(HarnessError.times(scale)) over the data, so \(option) \(typed) "
+                + "would be \(ground) m on the ground there; use a local metric CRS (EPSG:5179 in Korea), or --metric geodesic to measure great-circle metres"
         case let .bench(message), let .privacy(message), let .location(message):
             return message
         }

@@ -20,11 +20,23 @@ public struct RunInput {
     /// The distance option given in metres (`--eps 100`), if any: the run then refuses a CRS
     /// that is not metric at ground scale for the data (``HarnessError/notGroundMetres``).
     public var distanceOption: (flag: String, value: Double)?
+    /// How distances are measured for longitude/latitude input (x,y input is always planar).
+    public var metric: DistanceMetric
 
-    public init(path: String, coordinates: CoordinateKind? = nil, crs: String = "auto", filter: ListingFilter? = nil,
-                options: ReadOptions = ReadOptions()) {
+    public init(path: String, coordinates: CoordinateKind? = nil, crs: String = "auto", metric: DistanceMetric = .auto,
+                filter: ListingFilter? = nil, options: ReadOptions = ReadOptions()) {
         self.path = path; self.coordinates = coordinates; self.crs = crs; self.filter = filter; self.options = options
+        self.metric = metric
     }
+}
+
+/// How a run measures distance: `planar` in a projected CRS (metres), `geodesic` along great
+/// circles of the sphere of radius `SpherePoints.earthRadius` (metres), or `auto`: planar in
+/// the automatic local projection (`--crs auto`, the UTM zone of the data) when it keeps ground
+/// distances within 1 % over the whole data (``Projection/worstScale(fittingLongitudes:latitudes:)``),
+/// geodesic otherwise; planar in a CRS the user names.
+public enum DistanceMetric: String, Sendable, CaseIterable {
+    case auto, planar, geodesic
 }
 
 /// Everything one run produced: the rows it clustered, the labels, the method's own outputs,
@@ -44,12 +56,15 @@ public struct RunRecord: Sendable {
     public var isCore: [Bool]?
     /// The CRS the points were projected to, when they were longitude/latitude.
     public var projectedCRS: String?
-    /// How far the projected CRS stretches ground distances at the data's centre (1: true
+    /// How far the projected CRS stretches ground distances at worst over the data (1: true
     /// metres; 1.26 for Web Mercator at Seoul's latitude); nil for planar input.
     public var scaleFactor: Double?
     /// The extent of planar x,y input when it looks like longitude/latitude in degrees (see
     /// ``PlanarExtent/looksLikeDegrees``), which the clustering would take for metres.
     public var degreesLikeExtent: PlanarExtent?
+    /// How distances were measured (never `.auto`) and, for `--metric auto`, why.
+    public var metric: DistanceMetric = .planar
+    public var metricReason: String?
     /// Each stage's wall time in seconds, in order, as the clock had them when the run
     /// returned (reading to labels; a caller that writes times `RunStage.writing` on the same
     /// clock afterwards).
@@ -105,6 +120,11 @@ public enum Harness {
         public var scaleFactor: Double?
         /// The extent of planar input that looks like degrees (see `RunRecord`).
         public var degreesLikeExtent: PlanarExtent?
+        /// The points on the sphere, when the metric is geodesic (`points` is then empty).
+        public var sphere: SpherePoints?
+        /// How distances are measured (never `.auto`) and, for `--metric auto`, why.
+        public var metric: DistanceMetric = .planar
+        public var metricReason: String?
     }
 
     /// Reads (and filters) the points of `input` and projects longitude/latitude: the `reading`
@@ -120,36 +140,24 @@ public enum Harness {
         } catch {
             throw .dataset(error)
         }
-        var projectedCRS: String?
-        var scaleFactor: Double?
-        var degreesLikeExtent: PlanarExtent?
-        let xs: [Double], ys: [Double]
-        do {
-            (xs, ys) = try clock.run(RunStage.projecting) { () throws(GeoError) -> ([Double], [Double]) in
-                let c = file.coordinates
-                guard c.kind == .lonlat else {
-                    let extent = PlanarExtent(x: c.xOrLongitude, y: c.yOrLatitude)
-                    if extent.looksLikeDegrees { degreesLikeExtent = extent }
-                    return (c.xOrLongitude, c.yOrLatitude)
-                }
-                let projection = try Projection(target: Projection.Target(input.crs), fittingLongitudes: c.xOrLongitude,
-                                                latitudes: c.yOrLatitude)
-                projectedCRS = projection.crs
-                scaleFactor = try projection.scaleFactor(fittingLongitudes: c.xOrLongitude, latitudes: c.yOrLatitude)
-                let p = try projection.forward(lon: c.xOrLongitude, lat: c.yOrLatitude)
-                return (p.x, p.y)
-            }
-        } catch {
-            throw .geo(path: input.path, error)
+        let placed = try clock.run(RunStage.projecting) { () throws(HarnessError) in
+            try PlacedPoints(file.coordinates, crs: input.crs, metric: input.metric, path: input.path)
         }
-        if let (flag, value) = input.distanceOption, let scale = scaleFactor, let crs = projectedCRS,
+        if let (flag, value) = input.distanceOption, let scale = placed.scaleFactor, let crs = placed.projectedCRS,
            abs(scale - 1) > HarnessError.groundScaleTolerance {
             throw .notGroundMetres(path: input.path, crs: crs, scale: scale, option: flag, value: value)
         }
         file.coordinates.xOrLongitude = []; file.coordinates.yOrLatitude = []
         do {
-            return PreparedPoints(file: file, points: try PointSet(xs: consume xs, ys: consume ys), projectedCRS: projectedCRS,
-                                  scaleFactor: scaleFactor, degreesLikeExtent: degreesLikeExtent)
+            var prepared = PreparedPoints(file: file, points: .empty, projectedCRS: placed.projectedCRS,
+                                          scaleFactor: placed.scaleFactor, degreesLikeExtent: placed.degreesLikeExtent,
+                                          sphere: nil, metric: placed.metric, metricReason: placed.reason)
+            if placed.metric == .geodesic {
+                prepared.sphere = try SpherePoints(longitudes: placed.xs, latitudes: placed.ys)
+            } else {
+                prepared.points = try PointSet(xs: placed.xs, ys: placed.ys)
+            }
+            return prepared
         } catch {
             throw .cluster(path: input.path, error)
         }
@@ -168,8 +176,12 @@ public enum Harness {
         var record = RunRecord(file: prepared.file, method: method, labels: [], clusterCount: 0, noiseCount: 0,
                                hdbscan: nil, isCore: nil, projectedCRS: prepared.projectedCRS,
                                scaleFactor: prepared.scaleFactor, degreesLikeExtent: prepared.degreesLikeExtent,
-                               stages: [], peakMegabytes: nil)
+                               metric: prepared.metric, metricReason: prepared.metricReason, stages: [], peakMegabytes: nil)
         do {
+            if let sphere = prepared.sphere {
+                try clusterOnSphere(sphere, method: method, threads: threads, keeping: keeping, clock: clock, into: &record)
+                return record
+            }
             switch method {
             case let .hdbscan(parameters):
                 let result = try HDBSCAN.fit(consume points, parameters: parameters, threads: threads,
@@ -187,13 +199,43 @@ public enum Harness {
                 record.labels = result.labels
                 record.clusterCount = result.clusterCount
             }
-            record.noiseCount = record.labels.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
-            record.stages = clock.stages
-            record.peakMegabytes = StageClock.peakResidentMegabytes()
+            record.finish(clock: clock)
             return record
         } catch {
             throw .cluster(path: path, error)
         }
+    }
+
+    /// `cluster` for points on the sphere (HDBSCAN and DBSCAN; grid cells are planar).
+    private static func clusterOnSphere(
+        _ sphere: SpherePoints, method: Method, threads: Int, keeping: HDBSCANOutputs, clock: StageClock,
+        into record: inout RunRecord
+    ) throws(ClusterCoreError) {
+        switch method {
+        case let .hdbscan(parameters):
+            let result = try HDBSCAN.fit(sphere, parameters: parameters, threads: threads, keeping: keeping, observer: clock)
+            record.labels = result.labeling.labels
+            record.clusterCount = result.labeling.clusterCount
+            record.hdbscan = result
+        case let .dbscan(parameters):
+            let result = try DBSCAN.fit(sphere, parameters: parameters, threads: threads, observer: clock)
+            record.labels = result.labels
+            record.clusterCount = result.clusterCount
+            record.isCore = result.isCore
+        case .grid:
+            throw .invalidParameter(name: "--metric", value: "geodesic",
+                                    requirement: "grid cells are planar: give --metric planar (and a local --crs) for --algorithm grid")
+        }
+        record.finish(clock: clock)
+    }
+}
+
+extension RunRecord {
+    /// Counts the noise and takes the stage times and peak memory: the end of every run.
+    mutating func finish(clock: StageClock) {
+        noiseCount = labels.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
+        stages = clock.stages
+        peakMegabytes = StageClock.peakResidentMegabytes()
     }
 }
 

@@ -84,7 +84,7 @@ struct ClusterCommand: ParsableCommand {
             // GeoJSON output carries each point's longitude/latitude: read them first, so a file
             // without them fails before any clustering.
             let positions = GeoJSON.isGeoJSONPath(output) && !append ? try readPositions(filter: filter) : nil
-            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, filter: filter,
+            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric, filter: filter,
                                     options: inputOptions.readOptions)
             runInput.distanceOption = methodOptions.distanceOption
             let method = try methodOptions.method()
@@ -110,7 +110,11 @@ struct ClusterCommand: ParsableCommand {
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
             }
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")
-            if timings { report(clock) }
+            if timings {
+                report(clock)
+                note("metric".padded(to: 20) + String(repeating: " ", count: max(0, 9 - record.metric.rawValue.count))
+                     + record.metric.rawValue + (record.metricReason.map { ": \($0)" } ?? ""))
+            }
         }
     }
 

@@ -161,7 +161,10 @@ func warnAboutCoordinates(_ record: RunRecord, _ options: InputOptions) {
              + "--lon-column \(options.xColumn ?? "x") --lat-column \(options.yColumn ?? "y") to project them")
     }
     if let scale = record.scaleFactor, abs(scale - 1) > HarnessError.groundScaleTolerance, let crs = record.projectedCRS {
-        note("warning: --crs \(crs) stretches distances by \(cFormat("%.2f", scale))× at the data's centre; "
-             + "use --crs auto or a local metric CRS for distances in ground metres")
+        note("warning: --crs \(crs) stretches distances by up to \(cFormat("%.2f", scale))× over the data; "
+             + "use a local metric CRS, or --metric geodesic (great-circle metres), for distances in ground metres")
+    }
+    if record.metric == .geodesic, let reason = record.metricReason, reason != "--metric geodesic" {
+        note("note: \(input): \(reason) (--metric geodesic; --metric planar --crs … to project instead)")
     }
 }

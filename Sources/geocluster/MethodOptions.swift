@@ -238,10 +238,18 @@ struct RunOptions: ParsableArguments {
     @Option(help: "CRS for projecting lat,lon: auto (the UTM zone of the data) or a local metric CRS PROJ knows, e.g. EPSG:5179 for Korea; distances (--eps, --cell-size, --epsilon) must be ground metres in it.")
     var crs: String = "auto"
 
+    @Option(help: ArgumentHelp("How distances are measured for lat,lon input: planar (in the --crs projection), geodesic (great-circle metres on a sphere of radius 6,371,008.8 m, scikit-learn's haversine times that radius), or auto: planar in the data's UTM zone when it keeps distances within 1 % over the whole data, else geodesic (said on standard error).", valueName: "auto|planar|geodesic"))
+    var metric: DistanceMetric = .auto
+
     @Option(parsing: .unconditional, help: "Worker threads (output is identical for any value).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
         if threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if metric == .geodesic && crs.lowercased() != "auto" {
+            throw ValidationError("--metric geodesic measures on the sphere and projects nothing; drop --crs \(crs) (or give --metric planar)")
+        }
     }
 }
+
+extension DistanceMetric: ExpressibleByArgument {}

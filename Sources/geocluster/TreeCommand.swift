@@ -77,7 +77,7 @@ struct TreeCommand: ParsableCommand {
         let record: RunRecord = try reportingErrors {
             try AtomicFile.checkDestination(output)
             Geocluster.keepFreedMemoryIfSmall(input: input)
-            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs,
+            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric,
                                     options: inputOptions.readOptions)
             if let e = hdbscan.epsilon, e > 0 { runInput.distanceOption = ("--epsilon", e) }
             do throws(HarnessError) {
