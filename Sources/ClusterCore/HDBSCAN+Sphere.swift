@@ -73,17 +73,30 @@ struct SphereCore {
         metres = [Double].filled(count: tree.count, threads: threads) { angles.metres($0, Int(neighbour[$0])) }
     }
 
-    /// The spanning tree of edges `a[i]`–`b[i]` (tree positions), weighed in metres and sorted.
+    /// The spanning tree of edges `a[i]`–`b[i]` (tree positions), weighed in metres and sorted
+    /// by (weight, smaller position, larger position): a function of the points alone, not of
+    /// the order Borůvka found the edges in.
     func spanningTree(a: [Int32], b: [Int32], tree: SphereTree, angles: SphereAngles, threads: Int) -> SpanningTree {
+        let lo = zip(a, b).map { Swift.min($0, $1) }, hi = zip(a, b).map { Swift.max($0, $1) }
         let unsorted = [Double].filled(count: a.count, threads: threads) { i in
             let p = Int(a[i]), q = Int(b[i])
             return Swift.max(Swift.max(metres[p], metres[q]), angles.metres(p, q))
         }
-        let order = RadixSort.stableOrder(of: unsorted, threads: threads)
+        var order = RadixSort.stableOrder(of: unsorted, threads: threads)
+        // Runs of equal weight in key order.
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count && unsorted[Int(order[end])] == unsorted[Int(order[start])] { end += 1 }
+            if end - start > 1 {
+                order[start..<end].sort { (lo[Int($0)], hi[Int($0)]) < (lo[Int($1)], hi[Int($1)]) }
+            }
+            start = end
+        }
         let coreByRow = [Double].initialized(count: tree.count) { out in
             for p in 0..<tree.count { out[Int(tree.index[p])] = metres[p] }
         }
-        return SpanningTree(weight: order.map { unsorted[Int($0)] }, positionA: order.map { a[Int($0)] },
-                            positionB: order.map { b[Int($0)] }, rowOf: tree.index, coreByRow: coreByRow)
+        return SpanningTree(weight: order.map { unsorted[Int($0)] }, positionA: order.map { lo[Int($0)] },
+                            positionB: order.map { hi[Int($0)] }, rowOf: tree.index, coreByRow: coreByRow)
     }
 }

@@ -53,6 +53,7 @@ struct SphereBoruvka: @unchecked Sendable {
             while components > 1 {
                 s.labelNodes()
                 s.boundComponents()
+                s.searchRepresentatives()
                 s.search()
                 s.pickBest()
                 components -= s.join(&uf, &a, &b)
@@ -108,6 +109,32 @@ struct SphereBoruvka: @unchecked Sendable {
 
     @inline(__always) private func offer(_ w: Double, _ key: UInt64, to c: Int) {
         if w < bestW[c] || (w == bestW[c] && key < bestKey[c]) { bestW[c] = w; bestKey[c] = key }
+    }
+
+    /// Pass B's first half: from each component, the point without a remembered edge whose
+    /// lower bound is least (the lowest position on a tie) searches first, so the rest of the
+    /// component starts from the bound it finds.
+    private func searchRepresentatives() {
+        var representative = [Int32](repeating: -1, count: view.count)
+        for p in 0..<view.count where memQ[p] < 0 {
+            let c = Int(comp[p]), r = Int(representative[c])
+            if r < 0 || memW[p] < memW[r] { representative[c] = Int32(p) }
+        }
+        let chosen = representative.filter { $0 >= 0 && memW[Int($0)] <= bestW[Int(comp[Int($0)])] }
+        let v = view
+        Parallel.forEachChunk(count: chosen.count, grain: 64, threads: threads) { chunk, _ in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * KDTree.depth(ofNodeCount: v.nodeCount) + 4) { stack in
+                for i in chunk {
+                    let p = Int(chosen[i])
+                    if core2[p] > bestW[Int(comp[p])] { continue }
+                    searchFrom(p, leaf: v.leaf(containing: p), c: comp[p], stack.baseAddress!)
+                }
+            }
+        }
+        for r in chosen where memQ[Int(r)] >= 0 {
+            let p = Int(r)
+            offer(memW[p], SphereBoruvka.pairKey(p, Int(memQ[p])), to: Int(comp[p]))
+        }
     }
 
     /// Pass B: searches from every point without a remembered edge whose lower bound could

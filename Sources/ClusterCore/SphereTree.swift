@@ -5,8 +5,12 @@
 /// of tree position p); nodes in heap order over contiguous position ranges, all leaves at one
 /// depth with at most `leafSize` points, each split at the middle position along the widest
 /// side of the node's cell, each node with its tight bounding box (`box[6·node ..< 6·node+6]`:
-/// min x, max x, min y, max y, min z, max z). Depends only on the coordinates and their order,
-/// never on the thread count.
+/// min x, max x, min y, max y, min z, max z) and its cell (`cell`, the same layout: the
+/// root's cube cut at the split values above the node). Every point outside a node lies on the
+/// far side of (or on) one of its cell's faces, so the distance from a point inside to the
+/// nearest face bounds every outside distance; the tight box would give about 0 there, the
+/// points lying on a surface that the leaves' boxes hug. Depends only on the coordinates and
+/// their order, never on the thread count.
 struct SphereTree: Sendable {
     let count: Int
     let x: [Double]
@@ -16,6 +20,7 @@ struct SphereTree: Sendable {
     let start: [Int32]
     let end: [Int32]
     let box: [Double]
+    let cell: [Double]
     let firstLeaf: Int
     var nodeCount: Int { start.count }
 
@@ -31,14 +36,17 @@ struct SphereTree: Sendable {
             SphereEntry(c: (v.x[$0], v.y[$0], v.z[$0]), row: Int32($0))
         }
         var start = [Int32](repeating: 0, count: nodeCount), end = start
+        var cell = [Double](repeating: 0, count: 6 * nodeCount)
         entries.withUnsafeMutableBufferPointer { e in
         start.withUnsafeMutableBufferPointer { s in
         end.withUnsafeMutableBufferPointer { t in
+        cell.withUnsafeMutableBufferPointer { c in
             let builder = SphereBuilder(entries: e.baseAddress, start: s.baseAddress!, end: t.baseAddress!,
-                                        nodeCount: nodeCount)
-            builder.build(node: 0, lo: 0, hi: n, cell: SphereCell(lo: (-1, -1, -1), hi: (1, 1, 1)),
+                                        cell: c.baseAddress!, nodeCount: nodeCount)
+            builder.build(node: 0, lo: 0, hi: n, cell: SphereCell(around: v),
                           parallelDepth: threads > 1 ? 1 : 0, threads: threads)
-        }}}
+        }}}}
+        self.cell = cell
         x = entries.withUnsafeBufferPointer { e in [Double].filled(count: n, threads: threads) { e[$0].c.0 } }
         y = entries.withUnsafeBufferPointer { e in [Double].filled(count: n, threads: threads) { e[$0].c.1 } }
         z = entries.withUnsafeBufferPointer { e in [Double].filled(count: n, threads: threads) { e[$0].c.2 } }
@@ -80,11 +88,12 @@ struct SphereTree: Sendable {
         start.withUnsafeBufferPointer { s in
         end.withUnsafeBufferPointer { e in
         box.withUnsafeBufferPointer { b in
+        cell.withUnsafeBufferPointer { c in
             let dummy = UnsafePointer<Double>(bitPattern: 8)!
             return body(SphereView(x: x.baseAddress ?? dummy, y: y.baseAddress ?? dummy, z: z.baseAddress ?? dummy,
-                                   start: s.baseAddress!, end: e.baseAddress!, box: b.baseAddress!,
+                                   start: s.baseAddress!, end: e.baseAddress!, box: b.baseAddress!, cell: c.baseAddress!,
                                    firstLeaf: firstLeaf, nodeCount: nodeCount, count: count))
-        }}}}}}
+        }}}}}}}
     }
 }
 
@@ -99,6 +108,12 @@ private struct SphereEntry {
 private struct SphereCell {
     var lo: (Double, Double, Double)
     var hi: (Double, Double, Double)
+
+    /// The bounding box of the points: the root's cell.
+    init(around v: (x: [Double], y: [Double], z: [Double])) {
+        lo = (v.x.min() ?? 0, v.y.min() ?? 0, v.z.min() ?? 0)
+        hi = (v.x.max() ?? 0, v.y.max() ?? 0, v.z.max() ?? 0)
+    }
     var widestAxis: Int {
         let w = (hi.0 - lo.0, hi.1 - lo.1, hi.2 - lo.2)
         return w.0 >= w.1 && w.0 >= w.2 ? 0 : (w.1 >= w.2 ? 1 : 2)
@@ -119,11 +134,14 @@ private struct SphereBuilder: @unchecked Sendable {
     let entries: UnsafeMutablePointer<SphereEntry>?
     let start: UnsafeMutablePointer<Int32>
     let end: UnsafeMutablePointer<Int32>
+    let cell: UnsafeMutablePointer<Double>
     let nodeCount: Int
 
     func build(node: Int, lo: Int, hi: Int, cell: SphereCell, parallelDepth: Int, threads: Int) {
         start[node] = Int32(lo)
         end[node] = Int32(hi)
+        let c = self.cell + 6 * node
+        (c[0], c[1], c[2], c[3], c[4], c[5]) = (cell.lo.0, cell.hi.0, cell.lo.1, cell.hi.1, cell.lo.2, cell.hi.2)
         let (left, right) = KDTree.children(of: node)
         if left >= nodeCount { return }
         let mid = lo + (hi - lo) / 2
@@ -176,9 +194,20 @@ struct SphereView: @unchecked Sendable {
     let start: UnsafePointer<Int32>
     let end: UnsafePointer<Int32>
     let box: UnsafePointer<Double>
+    let cell: UnsafePointer<Double>
     let firstLeaf: Int
     let nodeCount: Int
     let count: Int
+
+    /// The leaf holding tree position `p`.
+    @inline(__always) func leaf(containing p: Int) -> Int {
+        var node = 0
+        while node < firstLeaf {
+            let (l, r) = KDTree.children(of: node)
+            node = p < Int(end[l]) ? l : r
+        }
+        return node
+    }
 
     /// Squared chord between tree positions p and q.
     @inline(__always) func distance2(_ p: Int, _ q: Int) -> Double {
@@ -195,10 +224,10 @@ struct SphereView: @unchecked Sendable {
         return dx * dx + dy * dy + dz * dz
     }
 
-    /// Squared distance from p, inside `node`'s box, to the nearest side of that box: every
-    /// point outside the node is at least this far away.
+    /// Squared distance from p, a point of `node`, to the nearest face of the node's cell:
+    /// every point outside the node is at least this far away.
     @inline(__always) func insideClearance2(_ node: Int, _ p: Int) -> Double {
-        let b = box + 6 * node
+        let b = cell + 6 * node
         let m = Swift.min(Swift.min(Swift.min(x[p] - b[0], b[1] - x[p]), Swift.min(y[p] - b[2], b[3] - y[p])),
                           Swift.min(z[p] - b[4], b[5] - z[p]))
         return m > 0 ? m * m : 0

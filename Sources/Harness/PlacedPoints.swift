@@ -43,11 +43,7 @@ struct PlacedPoints {
                 self.init(xs: lon, ys: lat, metric: .geodesic, reason: "--metric geodesic")
                 return
             }
-            if let planar = try? PlacedPoints.localPlane(lon, lat) {
-                self = planar
-                return
-            }
-            self.init(xs: lon, ys: lat, metric: .geodesic, reason: try PlacedPoints.whyNotPlanar(lon, lat))
+            self = try PlacedPoints.automatic(lon, lat)
             return
         }
         let projection = try Projection(target: target, fittingLongitudes: lon, latitudes: lat)
@@ -62,27 +58,26 @@ struct PlacedPoints {
         self.projectedCRS = projectedCRS; self.scaleFactor = scaleFactor; self.degreesLikeExtent = degreesLikeExtent
     }
 
-    /// The points in the automatic local projection, if it keeps ground distances within
-    /// 1 % over the whole data and projects every point.
-    private static func localPlane(_ lon: [Double], _ lat: [Double]) throws(GeoError) -> PlacedPoints? {
+    /// `--metric auto`: the points in the data's UTM zone if it keeps ground distances within
+    /// 1 % over the whole data and projects every point, else on the sphere, with the reason.
+    private static func automatic(_ lon: [Double], _ lat: [Double]) throws(GeoError) -> PlacedPoints {
         let projection = try Projection(target: .auto, fittingLongitudes: lon, latitudes: lat)
         let worst = try projection.worstScale(fittingLongitudes: lon, latitudes: lat)
-        guard worst.isGround(within: HarnessError.groundScaleTolerance) else { return nil }
-        let p = try projection.forward(lon: lon, lat: lat)
-        return PlacedPoints(xs: p.x, ys: p.y, metric: .planar,
-                            reason: "\(projection.crs) keeps ground distances within 1 % over the data (at worst \(HarnessError.times(worst.scale)))",
-                            projectedCRS: projection.crs, scaleFactor: worst.scale)
-    }
-
-    /// Why the automatic local projection was not used, for the note on standard error.
-    private static func whyNotPlanar(_ lon: [Double], _ lat: [Double]) throws(GeoError) -> String {
-        let projection = try Projection(target: .auto, fittingLongitudes: lon, latitudes: lat)
-        let worst = try projection.worstScale(fittingLongitudes: lon, latitudes: lat)
+        let zone = "the data's UTM zone (\(projection.crs))"
         let at = "(\((worst.longitude * 100).rounded() / 100), \((worst.latitude * 100).rounded() / 100))"
-        guard worst.scale.isFinite else {
-            return "the data's UTM zone (\(projection.crs)) cannot project every point (PROJ fails at \(at)), so distances are great-circle metres"
+        let why: String
+        if !worst.scale.isFinite {
+            why = "\(zone) cannot project every point (PROJ fails at \(at))"
+        } else if !worst.isGround(within: HarnessError.groundScaleTolerance) {
+            why = "\(zone) would stretch distances \(HarnessError.times(worst.scale)) at \(at)"
+        } else if let p = try? projection.forward(lon: lon, lat: lat) {
+            return PlacedPoints(xs: p.x, ys: p.y, metric: .planar,
+                                reason: "\(zone) keeps ground distances within 1 % over the data (at worst \(HarnessError.times(worst.scale)))",
+                                projectedCRS: projection.crs, scaleFactor: worst.scale)
+        } else {
+            why = "\(zone) cannot project every point"
         }
-        return "the data's UTM zone (\(projection.crs)) would stretch distances \(HarnessError.times(worst.scale)) at \(at), so distances are great-circle metres"
+        return PlacedPoints(xs: lon, ys: lat, metric: .geodesic, reason: "\(why), so distances are great-circle metres")
     }
 }
 
