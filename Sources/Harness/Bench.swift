@@ -155,12 +155,15 @@ public enum Bench {
                     score(&row, labels: labels, truth: truth)
                     if truth == nil && cell.geocluster != nil && cell.method == "hdbscan" {
                         if validity[key] == nil {
-                            validity[key] = relativeValidity(path: cell.dataset.path, parameters: cell.parameters,
-                                                             labels: labels, threads: plan.threads)
+                            validity[key] = relativeValidity(RunInput(path: cell.dataset.path, crs: plan.crs, metric: plan.metric),
+                                                             parameters: cell.parameters, labels: labels, threads: plan.threads)
                         }
                         row.relativeValidity = validity[key] ?? nil
                     } else if truth == nil && cell.geocluster != nil && (cell.method == "dbscan" || cell.method == "grid") {
-                        if validity[key] == nil { validity[key] = sampledDBCV(path: cell.dataset.path, labels: labels) }
+                        if validity[key] == nil {
+                            validity[key] = sampledDBCV(RunInput(path: cell.dataset.path, crs: plan.crs, metric: plan.metric),
+                                                        labels: labels)
+                        }
                         row.dbcv = validity[key] ?? nil
                     }
                     if cell.geocluster != nil {
@@ -206,7 +209,8 @@ public enum Bench {
         if let m = cell.geocluster {
             executable = plan.executable
             arguments = ["bench-cell", cell.dataset.path, "--method", m.name, "--parameters", m.parameterText,
-                         "--threads", "\(plan.threads)", "--labels", labels, "--record", record]
+                         "--threads", "\(plan.threads)", "--labels", labels, "--record", record,
+                         "--metric", plan.metric.rawValue, "--crs", plan.crs]
             row.implementationVersion = plan.version
         } else {
             executable = plan.python
@@ -306,16 +310,16 @@ public enum Bench {
     /// again in this process for its MST (the cell does not keep it, so that the cell's memory
     /// is what `cluster` uses); the labels depend only on the points and parameters, so the MST
     /// is the benchmarked run's. Nil when the fit fails or the labels do not match it.
-    static func relativeValidity(path: String, parameters: String, labels: [Int32], threads: Int) -> Double? {
+    static func relativeValidity(_ input: RunInput, parameters: String, labels: [Int32], threads: Int) -> Double? {
         guard let method = try? Method(name: "hdbscan", parameterText: parameters),
-              let record = try? Harness.run(RunInput(path: path), method: method, threads: threads, keeping: [.mst],
+              let record = try? Harness.run(input, method: method, threads: threads, keeping: [.mst],
                                             clock: StageClock()),
               let mst = record.hdbscan?.mst, record.labels == labels else { return nil }
         return try? DBCV.relativeValidity(labels: labels, from: mst.a, to: mst.b, weight: mst.weight)
     }
 
     /// At most this many points go into the DBCV of a DBSCAN or grid setting without truth
-    /// (``sampledDBCV(path:labels:)``).
+    /// (``sampledDBCV(_:labels:)``).
     public static let dbcvSampleLimit = 5_000
     /// The seed of the generator (``SplitMix64``) that picks that subsample.
     public static let dbcvSampleSeed: UInt64 = 17
@@ -331,8 +335,9 @@ public enum Bench {
     /// (docs/performance.md).
     /// Nil when the points cannot be read again, the labels do not match them, or the index is
     /// not defined (one cluster: NaN).
-    static func sampledDBCV(path: String, labels: [Int32]) -> Double? {
-        guard let prepared = try? Harness.prepare(RunInput(path: path), clock: StageClock()),
+    /// On the sphere (no planar coordinates) there is none.
+    static func sampledDBCV(_ input: RunInput, labels: [Int32]) -> Double? {
+        guard let prepared = try? Harness.prepare(input, clock: StageClock()),
               prepared.points.count == labels.count else { return nil }
         let rows = dbcvSample(count: labels.count)
         let xs = rows.map { prepared.points.xs[$0] }, ys = rows.map { prepared.points.ys[$0] }
@@ -344,7 +349,7 @@ public enum Bench {
         return v
     }
 
-    /// The rows of ``sampledDBCV(path:labels:)``'s subsample of `count` points, ascending.
+    /// The rows of ``sampledDBCV(_:labels:)``'s subsample of `count` points, ascending.
     public static func dbcvSample(count: Int) -> [Int] {
         guard count > dbcvSampleLimit else { return Array(0..<count) }
         var rows = Array(0..<count)

@@ -136,6 +136,9 @@ public struct BenchPlan: Sendable {
     public var peerScript: String
     /// Points above which scikit-learn's quadratic HDBSCAN is skipped (docs/commands.md, bench).
     public var sklearnMaxPoints: Int
+    /// How geocluster's cells measure distance, and the CRS they project to.
+    public var metric: DistanceMetric
+    public var crs: String
     /// The folder the cells write into (`cells/` below it).
     public var work: String
     /// Rows of an earlier run to keep (`--resume`), and the folder holding their cells.
@@ -150,11 +153,12 @@ public struct BenchPlan: Sendable {
 
     public init(datasets: [BenchDataset], methods: [Method], peers: [Peer], repeats: Int, threads: Int,
                 timeout: Double, executable: String, python: String = "python3", peerScript: String,
-                sklearnMaxPoints: Int = 150_000, work: String, previous: [RunRow] = [], previousWork: String? = nil,
+                sklearnMaxPoints: Int = 150_000, metric: DistanceMetric = .auto, crs: String = "auto", work: String, previous: [RunRow] = [], previousWork: String? = nil,
                 version: String, commit: String, binary: String, machine: String) {
         self.datasets = datasets; self.methods = methods; self.peers = peers; self.repeats = repeats
         self.threads = threads; self.timeout = timeout; self.executable = executable; self.python = python
         self.peerScript = peerScript; self.sklearnMaxPoints = sklearnMaxPoints; self.work = work
+        self.metric = metric; self.crs = crs
         self.previous = previous; self.previousWork = previousWork; self.version = version
         self.commit = commit; self.binary = binary; self.machine = machine
     }

@@ -41,6 +41,9 @@ public struct BenchRequest {
     public var sklearnMaxPoints: Int
     /// scripts/peers/peer_cell.py; nil: found near the working folder or the executable.
     public var peerScript: String?
+    /// How the cells measure distance and the CRS they project to (`--metric`, `--crs`).
+    public var metric: DistanceMetric = .auto
+    public var crs = "auto"
     /// The geocluster executable every cell runs.
     public var executable: String
     /// geocluster's version and the command line, for the records and the report's page.
@@ -95,7 +98,8 @@ public struct BenchRequest {
         }
         return BenchPlan(
             datasets: datasets, methods: methods, peers: peers, repeats: repeats, threads: threads, timeout: timeout,
-            executable: executable, peerScript: script, sklearnMaxPoints: sklearnMaxPoints, work: work,
+            executable: executable, peerScript: script, sklearnMaxPoints: sklearnMaxPoints, metric: metric, crs: crs,
+            work: work,
             previous: previous, previousWork: resume ? out : nil, version: version,
             commit: GeoclusterExecutable.gitCommit(near: executable), binary: (try? Fingerprint.file(executable)) ?? "",
             machine: Machine.fingerprint())

@@ -17,6 +17,8 @@ struct BenchCellCommand: ParsableCommand {
     @Option(parsing: .unconditional) var threads: Int = 1
     @Option var labels: String
     @Option var record: String
+    @Option var metric: DistanceMetric = .auto
+    @Option var crs = "auto"
 
     func validate() throws {
         if threads < 1 { throw ValidationError("--threads \(threads): at least 1") }
@@ -27,7 +29,7 @@ struct BenchCellCommand: ParsableCommand {
         try reportingErrors {
             let m = try Method(name: method, parameterText: parameters)
             Geocluster.tuneMemory(forInput: input)
-            let result = try Harness.run(RunInput(path: input), method: m, threads: threads, clock: clock)
+            let result = try Harness.run(RunInput(path: input, crs: crs, metric: metric), method: m, threads: threads, clock: clock)
             try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
             try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)
         }

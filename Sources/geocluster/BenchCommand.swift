@@ -80,6 +80,12 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "scripts/peers/peer_cell.py (default: found from the working folder or the executable's checkout).")
     var peerScript: String?
 
+    @Option(help: ArgumentHelp("How geocluster's cells measure distance for lat,lon data: auto, planar or geodesic (as in `cluster`; generated scenarios are clustered in their x,y columns).", valueName: "auto|planar|geodesic"))
+    var metric: DistanceMetric = .auto
+
+    @Option(help: ArgumentHelp("CRS that geocluster's cells project lat,lon to (as in `cluster`).", valueName: "crs"))
+    var crs = "auto"
+
     @OptionGroup
     var sweep: SweepOptions
 
@@ -113,11 +119,13 @@ struct BenchCommand: ParsableCommand {
         let methods = try sweep.methods(methods)
         let progress: ((BenchProgress) -> Void)? = isatty(2) == 1 ? { noteInPlace(BenchReport.progressLine($0)) } : nil
         let outcome = try reportingErrors {
-            let request = BenchRequest(
+            var request = BenchRequest(
                 inputs: inputs, scenarios: scenarios, sizes: sizes, seed: seed, cache: cache, filter: try filters.makeFilter(),
                 methods: methods, peers: peers, repeats: repeats, threads: threads, timeout: timeout, resume: resume, out: out,
                 sklearnMaxPoints: sklearnMaxN, pins: try pinsRequest(), peerScript: peerScript, version: Geocluster.version,
                 commandLine: (["geocluster"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+            request.metric = metric
+            request.crs = crs
             return try BenchReport.run(request, progress: progress, note: note)
         }
         print(BenchReport.summaryTable(outcome.summary), terminator: "")
