@@ -49,14 +49,48 @@ extension HDBSCAN {
             throw .tooFewPoints(count: points.count, required: k,
                 reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
-        let tree = observer.run(HDBSCANStage.index) { SphereTree(points, threads: threads) }
+        let indexed = observer.run(HDBSCANStage.index) { SphereLocations(points, threads: threads) }
+        let tree = indexed.tree
         let (angles, core) = observer.run(HDBSCANStage.coreDistances) { () -> (SphereAngles, SphereCore) in
-            let angles = SphereAngles(points, order: tree.index, threads: threads)
-            return (angles, SphereCore(tree: tree, k: k, angles: angles, threads: threads))
+            let angles = SphereAngles(indexed.points, order: tree.index, threads: threads)
+            return (angles, SphereCore(tree: tree, k: k, weights: indexed.weightAt, angles: angles, threads: threads))
         }
         return observer.run(HDBSCANStage.mst) {
             let (a, b) = SphereBoruvka.edges(tree: tree, core2: core.chord2, threads: threads)
-            return core.spanningTree(a: a, b: b, tree: tree, angles: angles, threads: threads)
+            return core.spanningTree(a: a, b: b, indexed: indexed, angles: angles, threads: threads)
+        }
+    }
+}
+
+/// The index stage on the sphere: co-located points grouped into weighted locations (as the
+/// planar pipeline groups them: see `Locations`) and the 3-D tree over the locations, or over
+/// the points when none share coordinates.
+struct SphereLocations {
+    let tree: SphereTree
+    /// The points the tree holds (the locations', or the input's).
+    let points: SpherePoints
+    let locations: Locations?
+    /// Points at each tree position (nil: one each).
+    let weightAt: [Int32]?
+    let pointCount: Int
+
+    init(_ input: SpherePoints, threads: Int) {
+        pointCount = input.count
+        let grouped = (try? PointSet(xs: input.longitudes, ys: input.latitudes)).flatMap {
+            Locations.group($0, threads: threads)
+        }
+        if let grouped, grouped.count >= 2,
+           let at = try? SpherePoints(longitudes: grouped.points.xs, latitudes: grouped.points.ys) {
+            points = at
+            tree = SphereTree(at, threads: threads)
+            locations = grouped
+            let tree = tree
+            weightAt = [Int32].filled(count: grouped.count, threads: threads) { grouped.weight[Int(tree.index[$0])] }
+        } else {
+            points = input
+            tree = SphereTree(input, threads: threads)
+            locations = nil
+            weightAt = nil
         }
     }
 }
@@ -67,8 +101,8 @@ struct SphereCore {
     let chord2: [Double]
     let metres: [Double]
 
-    init(tree: SphereTree, k: Int, angles: SphereAngles, threads: Int) {
-        let (chord2, neighbour) = tree.kthNearest(k, threads: threads)
+    init(tree: SphereTree, k: Int, weights: [Int32]?, angles: SphereAngles, threads: Int) {
+        let (chord2, neighbour) = tree.kthNearest(k, weights: weights, threads: threads)
         self.chord2 = chord2
         metres = [Double].filled(count: tree.count, threads: threads) { angles.metres($0, Int(neighbour[$0])) }
     }
@@ -76,7 +110,8 @@ struct SphereCore {
     /// The spanning tree of edges `a[i]`–`b[i]` (tree positions), weighed in metres and sorted
     /// by (weight, smaller position, larger position): a function of the points alone, not of
     /// the order Borůvka found the edges in.
-    func spanningTree(a: [Int32], b: [Int32], tree: SphereTree, angles: SphereAngles, threads: Int) -> SpanningTree {
+    func spanningTree(a: [Int32], b: [Int32], indexed: SphereLocations, angles: SphereAngles, threads: Int) -> SpanningTree {
+        let tree = indexed.tree
         let lo = zip(a, b).map { Swift.min($0, $1) }, hi = zip(a, b).map { Swift.max($0, $1) }
         let unsorted = [Double].filled(count: a.count, threads: threads) { i in
             let p = Int(a[i]), q = Int(b[i])
@@ -93,10 +128,17 @@ struct SphereCore {
             }
             start = end
         }
+        let weight = order.map { unsorted[Int($0)] }, positionA = order.map { lo[Int($0)] }
+        let positionB = order.map { hi[Int($0)] }
+        if let locations = indexed.locations, let weightAt = indexed.weightAt {
+            return SpanningTree(weight: weight, positionA: positionA, positionB: positionB, index: tree.index,
+                                locations: locations, weightAt: weightAt, pointCount: indexed.pointCount,
+                                inner: metres, threads: threads)
+        }
         let coreByRow = [Double].initialized(count: tree.count) { out in
             for p in 0..<tree.count { out[Int(tree.index[p])] = metres[p] }
         }
-        return SpanningTree(weight: order.map { unsorted[Int($0)] }, positionA: order.map { lo[Int($0)] },
-                            positionB: order.map { hi[Int($0)] }, rowOf: tree.index, coreByRow: coreByRow)
+        return SpanningTree(weight: weight, positionA: positionA, positionB: positionB, rowOf: tree.index,
+                            coreByRow: coreByRow)
     }
 }

@@ -90,20 +90,28 @@ struct SpanningTree {
                       rowOf: tree.index, coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: found.mst)
             return
         }
-        let n = indexed.pointCount, count = locations.count
+        let inner = [Double].filled(count: locations.count, threads: threads) { core2[$0].squareRoot() }
+        self.init(weight: found.mst.weight, positionA: found.positionA, positionB: found.positionB, index: tree.index,
+                  locations: locations, weightAt: weightAt, pointCount: indexed.pointCount, inner: inner, threads: threads)
+    }
+
+    /// The tree over locations: edges between tree positions (`index[t]` the location at
+    /// position t) with their weights, ascending; each position's points and core distance.
+    init(weight: [Double], positionA: [Int32], positionB: [Int32], index: [Int32], locations: Locations,
+         weightAt: [Int32], pointCount n: Int, inner: [Double], threads: Int) {
+        let count = locations.count
         var offset = [Int32](repeating: 0, count: count + 1)
         for t in 0..<count { offset[t + 1] = offset[t] + weightAt[t] }
         let rowOf = [Int32].initialized(count: n) { out in
             let shared = SharedBuffer(base: out)
             Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
                 for t in chunk {
-                    let l = Int(tree.index[t])
+                    let l = Int(index[t])
                     let s = Int(locations.start[l]), o = Int(offset[t])
                     for j in 0..<Int(weightAt[t]) { shared[o + j] = locations.rows[s + j] }
                 }
             }
         }
-        let inner = [Double].filled(count: count, threads: threads) { core2[$0].squareRoot() }
         let coreByRow = [Double].initialized(count: n) { out in
             let shared = SharedBuffer(base: out)
             Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
@@ -116,7 +124,7 @@ struct SpanningTree {
         for t in 0..<count where weightAt[t] > 1 { multi.append(Int32(t)) }
         let order = RadixSort.stableOrder(of: multi.map { inner[Int($0)] }, threads: threads)
         multi = order.map { multi[Int($0)] }
-        self.init(weight: found.mst.weight, positionA: found.positionA, positionB: found.positionB,
+        self.init(weight: weight, positionA: positionA, positionB: positionB,
                   leaves: LocatedLeaves(pointCount: n, weight: weightAt, inner: inner, rowStart: offset, rows: rowOf),
                   rowOf: rowOf, coreByRow: coreByRow, multi: multi, multiWeight: multi.map { inner[Int($0)] },
                   rowMST: nil)

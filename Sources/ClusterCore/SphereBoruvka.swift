@@ -146,6 +146,14 @@ struct SphereBoruvka: @unchecked Sendable {
         Parallel.forEachChunk(count: leaves, grain: 64, threads: threads) { chunk, _ in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * KDTree.depth(ofNodeCount: v.nodeCount) + 4) { stack in
                 for leaf in chunk.lowerBound + v.firstLeaf..<chunk.upperBound + v.firstLeaf {
+                    let whole = nodeComp[leaf]
+                    if whole >= 0 && !reaches(leaf, outside: whole, within: bestW[Int(whole)], stack.baseAddress!) {
+                        // Nothing outside the component is within the bound of any point here.
+                        for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
+                            memW[p] = Swift.max(memW[p], bestW[Int(whole)])
+                        }
+                        continue
+                    }
                     for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
                         let c = Int(comp[p])
                         if memW[p] > bestW[c] || core2[p] > bestW[c] { continue }
@@ -154,6 +162,24 @@ struct SphereBoruvka: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Whether some node outside component `c` could hold a point whose weight to a point of
+    /// `leaf` (all in `c`) is at most `bound`: by box-to-box distance and least core distances.
+    private func reaches(_ leaf: Int, outside c: Int32, within bound: Double, _ stack: UnsafeMutablePointer<Int32>) -> Bool {
+        guard bound.isFinite else { return true }
+        if nodeCore[leaf] > bound { return false }
+        var sp = 1
+        stack[0] = 0
+        while sp > 0 {
+            sp -= 1
+            let m = Int(stack[sp])
+            if nodeComp[m] == c || Swift.max(view.boxBoxDistance2(leaf, m), nodeCore[m]) > bound { continue }
+            if m >= view.firstLeaf { return true }
+            let (l, r) = KDTree.children(of: m)
+            stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
+        }
+        return false
     }
 
     /// The best edge from p to another component, if it beats the component's bound: then

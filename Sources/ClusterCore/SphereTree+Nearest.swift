@@ -55,9 +55,12 @@ extension SphereView {
 }
 
 extension SphereTree {
-    /// Each tree position's k-th nearest position (itself counted) and the squared chord to it.
+    /// Each tree position's k-th nearest position (itself counted) and the squared chord to it;
+    /// with `weights` (points at each position, by position) the position at which the nearest
+    /// positions' weights first add up to k.
     /// - Complexity: O(n (log n + k)) expected; identical for any thread count.
-    func kthNearest(_ k: Int, threads: Int) -> (chord2: [Double], neighbour: [Int32]) {
+    func kthNearest(_ k: Int, weights: [Int32]? = nil, threads: Int) -> (chord2: [Double], neighbour: [Int32]) {
+        let listed = weights == nil ? k : Swift.min(k, count)
         var chord2 = [Double](repeating: 0, count: count)
         var neighbour = [Int32](repeating: 0, count: count)
         let leaves = nodeCount - firstLeaf
@@ -67,14 +70,25 @@ extension SphereTree {
             withView { v in
                 Parallel.forEachChunk(count: leaves, grain: 256, threads: threads) { chunk, _ in
                     let depth = KDTree.depth(ofNodeCount: nodeCount)
-                    withUnsafeTemporaryAllocation(of: Double.self, capacity: k) { dist in
-                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: k) { pos in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: listed) { dist in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: listed) { pos in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * depth + 4) { stack in
                         for leaf in chunk.lowerBound + firstLeaf..<chunk.upperBound + firstLeaf {
                             for p in Int(v.start[leaf])..<Int(v.end[leaf]) {
-                                c[p] = v.nearest(p, leaf: leaf, k, dist.baseAddress!, pos.baseAddress!,
+                                c[p] = v.nearest(p, leaf: leaf, listed, dist.baseAddress!, pos.baseAddress!,
                                                  stack.baseAddress!)
-                                nb[p] = pos[k - 1]
+                                var j = listed - 1
+                                if let weights {
+                                    var total = 0
+                                    j = 0
+                                    while true {
+                                        total += Int(weights[Int(pos[j])])
+                                        if total >= k || j == listed - 1 { break }
+                                        j += 1
+                                    }
+                                    c[p] = dist[j]
+                                }
+                                nb[p] = pos[j]
                             }
                         }
                     }}}

@@ -224,6 +224,15 @@ struct SphereView: @unchecked Sendable {
         return dx * dx + dy * dy + dz * dz
     }
 
+    /// Squared distance between the boxes of two nodes (0 when they meet).
+    @inline(__always) func boxBoxDistance2(_ a: Int, _ b: Int) -> Double {
+        let p = box + 6 * a, q = box + 6 * b
+        let dx = Swift.max(Swift.max(q[0] - p[1], p[0] - q[1]), 0)
+        let dy = Swift.max(Swift.max(q[2] - p[3], p[2] - q[3]), 0)
+        let dz = Swift.max(Swift.max(q[4] - p[5], p[4] - q[5]), 0)
+        return dx * dx + dy * dy + dz * dz
+    }
+
     /// Squared distance from p, a point of `node`, to the nearest face of the node's cell:
     /// every point outside the node is at least this far away.
     @inline(__always) func insideClearance2(_ node: Int, _ p: Int) -> Double {
