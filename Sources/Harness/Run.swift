@@ -124,6 +124,9 @@ public enum Harness {
         var scaleFactor: Double?
         var degreesLikeExtent: PlanarExtent?
         let xs: [Double], ys: [Double]
+        // Whether the failure is the forward transform of the file's points, whose index
+        // names a row (and so a file line).
+        var transformingRows = false
         do {
             (xs, ys) = try clock.run(RunStage.projecting) { () throws(GeoError) -> ([Double], [Double]) in
                 let c = file.coordinates
@@ -135,11 +138,16 @@ public enum Harness {
                 let projection = try Projection(target: Projection.Target(input.crs), fittingLongitudes: c.xOrLongitude,
                                                 latitudes: c.yOrLatitude)
                 projectedCRS = projection.crs
-                scaleFactor = try projection.scaleFactor(fittingLongitudes: c.xOrLongitude, latitudes: c.yOrLatitude)
+                transformingRows = true
                 let p = try projection.forward(lon: c.xOrLongitude, lat: c.yOrLatitude)
+                transformingRows = false
+                scaleFactor = try projection.scaleFactor(fittingLongitudes: c.xOrLongitude, latitudes: c.yOrLatitude)
                 return (p.x, p.y)
             }
         } catch {
+            if transformingRows, let located = file.locating(error, crs: projectedCRS, clustering: true) {
+                throw .dataset(located)
+            }
             throw .geo(path: input.path, error)
         }
         if let (flag, value) = input.distanceOption, let scale = scaleFactor, let crs = projectedCRS,

@@ -51,7 +51,7 @@ public struct ScenarioComponent: Sendable, Equatable {
 /// - `uniform`: background only;
 /// - `world`: the metros of ``WorldPlaces`` 0.60N (apportioned by population), its remote
 ///   settlements 0.07N (equal shares), towns 0.18N in `round(0.18N / 100)` towns in 1…2000
-///   (Pareto weights as complexes), background 0.15N.
+///   (Pareto(1.2) weights capped at 20), background 0.15N.
 ///
 /// Cluster sizes: Pareto weights (shape 1.2, capped at 100× the minimum) for complexes and
 /// duplicate blobs, proportional to length for strips, equal for varying-density. A

@@ -56,7 +56,8 @@ extension ScenarioModel {
             placer.add((p.lon, p.lat), radius: 3 * p.sigma)
         }
         let k = shares[2] == 0 ? 0 : min(max(Int((Double(shares[2]) / 100).rounded()), 1), 2000)
-        let weights = (0..<k).map { _ in min(rng.nextPareto(alpha: 1.2), 100) }
+        // Pareto weights capped at 20× the smallest, so no town outgrows the smaller metros.
+        let weights = (0..<k).map { _ in min(rng.nextPareto(alpha: 1.2), 20) }
         let sizes = apportion(weights, total: shares[2])
         let totalPopulation = metros.reduce(0) { $0 + $1.population }
         for i in 0..<k {
