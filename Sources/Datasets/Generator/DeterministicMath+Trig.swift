@@ -12,9 +12,13 @@ extension DeterministicMath {
     private static let c4 = -2.75573143513906633035e-07  // 0xBE927E4F 809C52AD
     private static let c5 = 2.08757232129817482790e-09   // 0x3E21EE9E BDB4B1C4
     private static let c6 = -1.13596475577881948265e-11  // 0xBDA8FAE9 BE8838D4
-    /// π/2 split as fdlibm's e_rem_pio2.c does: the first 33 bits, and the rest.
-    private static let pio2Hi = 1.57079632673412561417e+00   // 0x3FF921FB 54400000
-    private static let pio2Lo = 6.07710050650619224932e-11   // 0x3DD0B461 1A626331
+    /// π/2 in 33-bit parts with tails, as fdlibm's e_rem_pio2.c splits it.
+    private static let pio2_1 = 1.57079632673412561417e+00   // 0x3FF921FB 54400000
+    private static let pio2_1t = 6.07710050650619224932e-11  // 0x3DD0B461 1A626331
+    private static let pio2_2 = 6.07710050630396597660e-11   // 0x3DD0B461 1A600000
+    private static let pio2_2t = 2.02226624879595063154e-21  // 0x3BA3198A 2E037073
+    private static let pio2_3 = 2.02226624871116645580e-21   // 0x3BA3198A 2E000000
+    private static let pio2_3t = 8.47842766036889956997e-32  // 0x397B839A 252049C1
     private static let pio4 = 0x1.921FB54442D18p-1
 
     /// The cosine of `x` radians, for |x| ≤ π/2 (a latitude): fdlibm's `__kernel_cos`, or
@@ -44,12 +48,31 @@ extension DeterministicMath {
         return x < 0 ? -s : s
     }
 
-    /// π/2 − a as head + tail, for π/4 < a ≤ π/2 (+ slack): `pio2Hi - a` is exact (the two are
-    /// within a factor of two), and the low part of π/2 is added with its rounding error kept.
+    /// π/2 − a as head + tail, for π/4 < a ≤ π/2 (+ slack): fdlibm's medium-size reduction
+    /// with n = 1 (e_rem_pio2.c): `a - pio2_1` is exact, and where the difference cancels
+    /// (its exponent 16 or 49 below a's) the next 33 bits of π/2 are taken in, so the result
+    /// keeps its relative accuracy next to π/2 too.
     private static func complement(_ a: Double) -> (Double, Double) {
-        let z = pio2Hi - a
-        let head = z + pio2Lo
-        return (head, (z - head) + pio2Lo)
+        func exponent(_ v: Double) -> Int { Int((v.bitPattern >> 52) & 0x7FF) }
+        var r = a - pio2_1
+        var w = pio2_1t
+        var head = r - w
+        if exponent(a) - exponent(head) > 16 {
+            var t = r
+            w = pio2_2
+            r = t - w
+            w = pio2_2t - ((t - r) - w)
+            head = r - w
+            if exponent(a) - exponent(head) > 49 {
+                t = r
+                w = pio2_3
+                r = t - w
+                w = pio2_3t - ((t - r) - w)
+                head = r - w
+            }
+        }
+        let tail = (r - head) - w
+        return (-head, -tail)
     }
 
     /// fdlibm's `__kernel_sin(x, y, 1)`: sin(x + y) for |x| ≤ π/4, y the tail of x.
