@@ -47,6 +47,11 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A text input read with `--encoding` holding a byte sequence that encoding does not
     /// have.
     case invalidEncoding(path: String, line: Int, column: Int, byte: UInt8, encoding: TextEncoding)
+    /// PROJ could not transform the point on `line` (a GeoJSON file's `feature`, 0-based, starts
+    /// there) to `crs` (nil when not known); `reason` is PROJ's. `clustering`: the run clusters
+    /// the points, so the message also offers the sphere (`--metric geodesic`).
+    case projectionFailed(path: String, line: Int, feature: Int?, latitude: Double, longitude: Double, crs: String?,
+                          reason: String, clustering: Bool)
 
     public var description: String {
         switch self {
@@ -100,11 +105,27 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .notUTF8(path, line, column, byte, looksLike):
             return "\(path): line \(line) is not valid UTF-8 (byte \(Self.hex(byte)) at column \(column)); it looks like "
                 + "\(looksLike.displayName): read it with --encoding \(looksLike.rawValue), or save it as UTF-8"
+        case let .projectionFailed(path, line, feature, latitude, longitude, crs, reason, clustering):
+            let place = feature.map { " (feature \($0))" } ?? ""
+            return "\(path) line \(line)\(place): PROJ could not transform the point (lat \(latitude), lon \(longitude))"
+                + (crs.map { " to \($0)" } ?? "") + ": \(reason); the point lies outside the CRS's area of use: choose a --crs "
+                + "that covers every point (auto: the UTM zone of the data's centre)"
+                + (clustering ? ", or cluster on the sphere with --metric geodesic" : "")
         case let .invalidEncoding(path, line, column, byte, encoding):
             return "\(path): line \(line) is not valid \(encoding.displayName) (byte \(Self.hex(byte)) at column \(column)); "
                 + "check the file's encoding and --encoding (utf-8, latin1 or cp949)"
         }
     }
+
+    /// The rule a longitude beyond ±180 breaks, with the fix when it looks like 0…360 data.
+    static func longitudeLimit(_ value: Double) -> String {
+        value > 180 && value <= 360
+            ? "longitude must be within ±180; if your data uses 0…360, subtract 360 from values above 180"
+            : "longitude must be within ±180"
+    }
+
+    /// The rule a latitude beyond ±90 breaks.
+    static func latitudeLimit(_ value: Double) -> String { "latitude must be within ±90" }
 
     /// A byte as `0xE4`.
     private static func hex(_ byte: UInt8) -> String {

@@ -16,9 +16,15 @@ struct PlacedPoints {
     /// Places `coordinates` as `metric` says (see ``DistanceMetric``).
     /// - Throws: `.geo` when a planar projection fails; `.cluster` for `--metric geodesic` on
     ///   x,y input.
-    init(_ coordinates: TableCoordinates, crs: String, metric: DistanceMetric, path: String) throws(HarnessError) {
+    ///   `locate` turns a PROJ failure on the rows themselves into an error naming the file's
+    ///   line (nil: not one of them).
+    init(_ coordinates: TableCoordinates, crs: String, metric: DistanceMetric, path: String,
+         locate: (GeoError, String?) -> DatasetError?) throws(HarnessError) {
         do {
             try self.init(coordinates, crs: crs, metric: metric)
+        } catch let failure as RowsNotProjected {
+            if let located = locate(failure.error, failure.crs) { throw .dataset(located) }
+            throw .geo(path: path, failure.error)
         } catch let error as GeoError {
             throw .geo(path: path, error)
         } catch {
@@ -47,8 +53,13 @@ struct PlacedPoints {
             return
         }
         let projection = try Projection(target: target, fittingLongitudes: lon, latitudes: lat)
+        let p: (x: [Double], y: [Double])
+        do {
+            p = try projection.forward(lon: lon, lat: lat)
+        } catch {
+            throw RowsNotProjected(error: error, crs: projection.crs)
+        }
         let scale = lon.isEmpty ? nil : try projection.scaleFactor(fittingLongitudes: lon, latitudes: lat)
-        let p = try projection.forward(lon: lon, lat: lat)
         self.init(xs: p.x, ys: p.y, metric: .planar, projectedCRS: projection.crs, scaleFactor: scale)
     }
 
@@ -83,3 +94,9 @@ struct PlacedPoints {
 
 /// `--metric geodesic` given for planar x,y input.
 private struct NeedsLongitudeLatitude: Error {}
+
+/// PROJ failed on the rows' own coordinates (its index names a row).
+private struct RowsNotProjected: Error {
+    let error: GeoError
+    let crs: String
+}

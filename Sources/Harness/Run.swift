@@ -141,7 +141,9 @@ public enum Harness {
             throw .dataset(error)
         }
         let placed = try clock.run(RunStage.projecting) { () throws(HarnessError) in
-            try PlacedPoints(file.coordinates, crs: input.crs, metric: input.metric, path: input.path)
+            try PlacedPoints(file.coordinates, crs: input.crs, metric: input.metric, path: input.path) { error, crs in
+                file.locating(error, crs: crs, clustering: true)
+            }
         }
         if let (flag, value) = input.distanceOption, let scale = placed.scaleFactor, let crs = placed.projectedCRS,
            abs(scale - 1) > HarnessError.groundScaleTolerance {

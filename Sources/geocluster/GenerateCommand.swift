@@ -23,7 +23,9 @@ struct GenerateCommand: ParsableCommand {
             of 65,536, so 10 million stream to disk in constant memory.
             Scenarios: seoul (complexes, officetel strips, scattered villas), varying-density \
             (densities 100x apart), strips (long thin clusters), uniform (no structure), \
-            duplicates (most points share coordinates), busan (a coastline-shaped extent).
+            duplicates (most points share coordinates), busan (a coastline-shaped extent), \
+            world (metros, towns and remote settlements on every continent, Fiji across ±180°; \
+            no x,y columns: cluster its lat,lon).
             """
     )
 

@@ -68,9 +68,11 @@ struct HullsCommand: ParsableCommand {
             let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
             let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
-            let (rows, projection) = try GeometryContext().clusterHulls(
-                longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
-                ratio: ratio, crs: Projection.Target(crs), outlining: outlining)
+            let (rows, projection) = try locatingProjectionFailures(in: file, crs: crs) {
+                try GeometryContext().clusterHulls(
+                    longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
+                    ratio: ratio, crs: Projection.Target(crs), outlining: outlining)
+            }
             try ClusterHull.writeGeoJSON(rows, to: output)
 
             let noise = label.filter { $0 < 0 }.count

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Datasets
+import Geo
 import Harness
 
 /// A field separator given on the command line.
@@ -166,5 +167,18 @@ func warnAboutCoordinates(_ record: RunRecord, _ options: InputOptions) {
     }
     if record.metric == .geodesic, let reason = record.metricReason, reason != "--metric geodesic" {
         note("note: \(input): \(reason) (--metric geodesic; --metric planar --crs … to project instead)")
+    }
+}
+
+/// Runs `body`, which projects the longitudes and latitudes of `file`'s rows to `crs` (as
+/// `--crs` gives it), and names the file line of a point PROJ could not transform
+/// (`DatasetError.projectionFailed`) instead of its index.
+func locatingProjectionFailures<R>(in file: PointFile, crs: String, _ body: () throws -> R) throws -> R {
+    do {
+        return try body()
+    } catch let error as GeoError {
+        let c = file.coordinates
+        let name = try? Projection.resolve(Projection.Target(crs), longitudes: c.xOrLongitude, latitudes: c.yOrLatitude)
+        throw file.locating(error, crs: name, clustering: false) ?? error
     }
 }

@@ -117,9 +117,10 @@ struct MapCommand: ParsableCommand {
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"
             if hull != .none {
-                let computed = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label,
-                                                       ratio: hull == .convex ? 1 : ratio, crs: Projection.Target(crs),
-                                                       outlining: outlining)
+                let computed = try locatingProjectionFailures(in: file, crs: crs) {
+                    try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label, ratio: hull == .convex ? 1 : ratio,
+                                            crs: Projection.Target(crs), outlining: outlining)
+                }
                 outlines = computed.outlines
                 hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
                 hullNote += (outlined.description.map { " of \($0)" } ?? "") + " computed in \(computed.crs)"

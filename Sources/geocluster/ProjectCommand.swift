@@ -52,7 +52,12 @@ struct ProjectCommand: ParsableCommand {
             let coords = try table.coordinates(prefer: .lonlat, options: options)
             let projection = try Projection(target: Projection.Target(crs),
                                             fittingLongitudes: coords.xOrLongitude, latitudes: coords.yOrLatitude)
-            let (x, y) = try projection.forward(lon: coords.xOrLongitude, lat: coords.yOrLatitude)
+            let x: [Double], y: [Double]
+            do {
+                (x, y) = try projection.forward(lon: coords.xOrLongitude, lat: coords.yOrLatitude)
+            } catch let error as GeoError {
+                throw table.locating(error, coordinates: coords, crs: projection.crs) ?? error
+            }
             // Metres with millimetre precision: enough for any listing, short enough to read.
             if GeoJSON.isGeoJSONPath(output) {
                 try GeoJSON.write(table, to: output, replacing: [("x", x), ("y", y)], decimals: 3, options: options)

@@ -139,10 +139,14 @@ struct DatasetErrorTests {
         }
     }
 
-    @Test("a longitude beyond ±180 is .outOfRange naming the line and column", arguments: [180.5, -181.0, 360.0])
-    func longitudeOutOfRange(lon: Double) throws {
+    @Test("a longitude beyond ±180 is .outOfRange naming the line and column; in 180…360 the message offers the 0…360 fix",
+          arguments: [(180.5, true), (-181.0, false), (360.0, true), (360.5, false), (-200, false)])
+    func longitudeOutOfRange(lon: Double, looksLike0To360: Bool) throws {
+        let limit = looksLike0To360
+            ? "longitude must be within ±180; if your data uses 0…360, subtract 360 from values above 180"
+            : "longitude must be within ±180"
         try expectBothReaders("id,latitude,longitude\n1,37.5,127\n2,37.5,\(lon)\n") {
-            .outOfRange(path: $0, line: 3, column: "longitude", value: lon, limit: "longitude must be within ±180")
+            .outOfRange(path: $0, line: 3, column: "longitude", value: lon, limit: limit)
         }
     }
 
@@ -169,7 +173,8 @@ struct DatasetErrorTests {
         }
         // Within a row, the earlier column comes first (here lon precedes lat in the header).
         try expectBothReaders("lon,lat\n200,abc\n") {
-            .outOfRange(path: $0, line: 2, column: "lon", value: 200, limit: "longitude must be within ±180")
+            .outOfRange(path: $0, line: 2, column: "lon", value: 200,
+                        limit: "longitude must be within ±180; if your data uses 0…360, subtract 360 from values above 180")
         }
     }
 

@@ -194,7 +194,8 @@ struct GeneratorShapeTests {
             #expect(c.count == n, "\(scenario) \(n)")
             #expect(c.ids == Array(0..<n))
             #expect(model.components.reduce(0) { $0 + $1.count } == n)
-            #expect(c.x.count == n && c.y.count == n)
+            let projected = scenario.writesProjectedXY ? n : 0
+            #expect(c.x.count == projected && c.y.count == projected)
             // Truth labels are 0..<clusters with no gaps, plus -1.
             let labels = Set(c.truth.filter { $0 >= 0 })
             #expect(labels.isSubset(of: Set((0..<Int32(model.clusterCount)))))

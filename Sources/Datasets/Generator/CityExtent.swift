@@ -83,6 +83,14 @@ public struct CityExtent: Sendable {
             PriceCentre(name: "Seomyeon", lon: 129.0597, lat: 35.1578, amplitude: 0.4, width: 2500),
         ])
 
+    /// The whole globe, for the `world` scenario, whose components carry their own scale
+    /// (``DegreeScale``) and price level: the scale here is the equator's, and the level is 1.
+    public static let world = CityExtent(
+        name: "World", box: .world, polygon: nil, referenceLatitude: 0,
+        // WGS 84 at the equator.
+        metresPerDegreeLat: 110_574.27, metresPerDegreeLon: 111_319.49,
+        basePriceLevel: 1.0, priceCentres: [])
+
     /// Whether the point lies in the box and, if there is one, inside the polygon (even-odd
     /// ray casting in plain Swift, so the generator needs no GEOS and stays deterministic).
     /// - Complexity: O(polygon vertices).

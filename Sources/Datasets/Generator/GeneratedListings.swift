@@ -37,13 +37,20 @@ public struct GenerationSummary: Sendable, Equatable {
 /// Writing generated listings: the streaming pipeline of `geocluster generate`.
 ///
 /// CSV columns, in order: `id,lat,lon,x,y,truth,category,area_m2,deposit,monthly_rent,floor,building_id`
-/// (degrees to 6 decimals, metres in EPSG:5179 to 2, area to 2, the rest integers).
+/// (degrees to 6 decimals, metres in EPSG:5179 to 2, area to 2, the rest integers); the
+/// `world` scenario has no `x,y` (``Scenario/writesProjectedXY``).
 /// GeoJSON: one Point feature per listing, coordinates [lon, lat] to 6 decimals, the other
 /// columns as properties in the same order.
 public enum GeneratedListings {
     /// The CSV header.
     public static let columns = ["id", "lat", "lon", "x", "y", "truth", "category", "area_m2",
                                  "deposit", "monthly_rent", "floor", "building_id"]
+
+    /// The CSV header of `scenario`'s files: ``columns``, without `x,y` where the scenario
+    /// writes none.
+    public static func columns(for scenario: Scenario) -> [String] {
+        scenario.writesProjectedXY ? columns : columns.filter { $0 != "x" && $0 != "y" }
+    }
 
     /// Listings generated, projected and written per chunk.
     public static let chunkSize = 65_536
@@ -59,7 +66,8 @@ public enum GeneratedListings {
         model: ScenarioModel, to path: String, format: ListingFormat, filter: ListingFilter? = nil
     ) throws(DatasetError) -> GenerationSummary {
         let active = (filter?.isEmpty ?? true) ? nil : filter
-        let projection = try makeProjection(path)
+        let projection = model.scenario.writesProjectedXY ? try makeProjection(path) : nil
+        let xy = projection != nil
         var generator = ListingGenerator(model: model)
         var kept = 0, keptBackground = 0
         var keptClusters = Set<Int32>()
@@ -70,13 +78,13 @@ public enum GeneratedListings {
         switch format {
         case .csv:
             var out = try CSVWriter(path: path)
-            try out.header(columns)
+            try out.header(columns(for: model.scenario))
             while let chunk = try nextChunk(&generator, projection, active, path) {
                 tally(chunk)
                 for i in 0..<chunk.count {
                     out.field(chunk.ids[i])
                     out.field(chunk.lat[i], decimals: 6); out.field(chunk.lon[i], decimals: 6)
-                    out.field(chunk.x[i], decimals: 2); out.field(chunk.y[i], decimals: 2)
+                    if xy { out.field(chunk.x[i], decimals: 2); out.field(chunk.y[i], decimals: 2) }
                     out.field(Int(chunk.truth[i])); out.field(chunk.category[i].rawValue)
                     out.field(chunk.area[i], decimals: 2)
                     out.field(chunk.deposit[i]); out.field(chunk.rent[i]); out.field(chunk.floor[i])
@@ -93,7 +101,7 @@ public enum GeneratedListings {
                 for i in 0..<chunk.count {
                     out.beginFeature(lon: chunk.lon[i], lat: chunk.lat[i], decimals: 6)
                     out.property("id", chunk.ids[i])
-                    out.property("x", chunk.x[i], decimals: 2); out.property("y", chunk.y[i], decimals: 2)
+                    if xy { out.property("x", chunk.x[i], decimals: 2); out.property("y", chunk.y[i], decimals: 2) }
                     out.property("truth", Int(chunk.truth[i])); out.property("category", chunk.category[i].rawValue)
                     out.property("area_m2", chunk.area[i], decimals: 2)
                     out.property("deposit", chunk.deposit[i]); out.property("monthly_rent", chunk.rent[i])
@@ -109,10 +117,11 @@ public enum GeneratedListings {
                                  keptClusters: keptClusters.count, keptBackground: keptBackground)
     }
 
-    /// All of `model`'s listings in memory, projected (for the harness and tests).
+    /// All of `model`'s listings in memory, projected where the scenario has x,y (for the
+    /// harness and tests).
     /// - Complexity: O(count · log K) time, O(count) memory.
     public static func generate(model: ScenarioModel) throws(DatasetError) -> ListingChunk {
-        let projection = try makeProjection("scenario \(model.scenario.rawValue)")
+        let projection = model.scenario.writesProjectedXY ? try makeProjection("scenario \(model.scenario.rawValue)") : nil
         var generator = ListingGenerator(model: model)
         var all = ListingChunk()
         while let chunk = try nextChunk(&generator, projection, nil, "") { all.append(chunk) }
@@ -142,13 +151,15 @@ public enum GeneratedListings {
         }
     }
 
-    /// The next chunk, projected and filtered; nil when the generator is done.
+    /// The next chunk, projected (given a projection) and filtered; nil when the generator is done.
     private static func nextChunk(
-        _ generator: inout ListingGenerator, _ projection: Projection, _ filter: ListingFilter?, _ path: String
+        _ generator: inout ListingGenerator, _ projection: Projection?, _ filter: ListingFilter?, _ path: String
     ) throws(DatasetError) -> ListingChunk? {
         guard var chunk = generator.next(maxCount: chunkSize) else { return nil }
-        do { try chunk.project(with: projection) } catch {
-            throw .writeFailed(path: path, reason: "projecting to \(Scenario.projectedCRS) failed: \(error)")
+        if let projection {
+            do { try chunk.project(with: projection) } catch {
+                throw .writeFailed(path: path, reason: "projecting to \(Scenario.projectedCRS) failed: \(error)")
+            }
         }
         guard let f = filter else { return chunk }
         return chunk.keeping(try mask(chunk, filter: f))

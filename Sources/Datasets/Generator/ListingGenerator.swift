@@ -9,7 +9,8 @@ public struct ListingChunk: Sendable, Equatable {
     /// Degrees (WGS 84), already rounded to 1e-6° (about 0.1 m), the precision written.
     public var lon: [Double] = []
     public var lat: [Double] = []
-    /// Metres in ``Scenario/projectedCRS`` (EPSG:5179); empty until ``project(with:)``.
+    /// Metres in ``Scenario/projectedCRS`` (EPSG:5179); empty until ``project(with:)`` (and
+    /// for the `world` scenario, which has none).
     public var x: [Double] = []
     public var y: [Double] = []
     /// Cluster label, −1 for background.
@@ -151,7 +152,8 @@ public struct ListingGenerator: Sendable {
         b.left = rng.nextInt(in: comp.unitsPerBuilding ?? profile.unitsPerBuilding)
         b.floors = rng.nextInt(in: profile.floors)
         (b.lon, b.lat) = position(comp)
-        b.level = model.extent.priceLevel(lon: b.lon, lat: b.lat)
+        b.level = comp.priceLevel != nil ? comp.worldPriceLevel(lon: b.lon, lat: b.lat)
+            : model.extent.priceLevel(lon: b.lon, lat: b.lat)
         b.id = nextBuildingID
         nextBuildingID += 1
         buildings[k] = b
@@ -159,6 +161,7 @@ public struct ListingGenerator: Sendable {
 
     /// A building position of `comp`, rounded to 1e-6° and inside the extent.
     private mutating func position(_ comp: ScenarioComponent) -> (Double, Double) {
+        if let scale = comp.scale { return worldPosition(comp, scale) }
         let e = model.extent
         for _ in 0..<1000 {
             var lon: Double, lat: Double
@@ -170,7 +173,7 @@ public struct ListingGenerator: Sendable {
                 let along = length * (rng.nextDouble() - 0.5), across = jitter * rng.nextNormal()
                 lon = comp.centreLon + (along * dx - across * dy) / e.metresPerDegreeLon
                 lat = comp.centreLat + (along * dy + across * dx) / e.metresPerDegreeLat
-            case .uniform:
+            case .uniform, .land:
                 lon = rng.nextDouble(in: e.box.minLongitude, e.box.maxLongitude)
                 lat = rng.nextDouble(in: e.box.minLatitude, e.box.maxLatitude)
             }
@@ -179,6 +182,29 @@ public struct ListingGenerator: Sendable {
         }
         // Practically unreachable (a component centre lies in the extent by construction).
         return (Self.round6(comp.centreLon), Self.round6(comp.centreLat))
+    }
+
+    /// A building position of a `world` component: metres converted to degrees with the
+    /// component's own scale, rounded to 1e-6°, the longitude wrapped into [−180, 180) after
+    /// rounding (so 179.9999996 becomes −180), redrawn in the rare case a latitude passes a pole.
+    private mutating func worldPosition(_ comp: ScenarioComponent, _ scale: DegreeScale) -> (Double, Double) {
+        while true {
+            var east = 0.0, north = 0.0
+            switch comp.shape {
+            case .blob(let sigma):
+                east = sigma * rng.nextNormal()
+                north = sigma * rng.nextNormal()
+            case let .strip(length, dx, dy, jitter):
+                let along = length * (rng.nextDouble() - 0.5), across = jitter * rng.nextNormal()
+                east = along * dx - across * dy
+                north = along * dy + across * dx
+            case .uniform, .land:
+                return WorldPlaces.landPoint(&rng)
+            }
+            let lon = DegreeScale.wrap(Self.round6(DegreeScale.wrap(comp.centreLon + east / scale.lon)))
+            let lat = Self.round6(comp.centreLat + north / scale.lat)
+            if abs(lat) <= 90 { return (lon, lat) }
+        }
     }
 
     /// Rounds degrees to 6 decimals, the precision the files carry, so what is written is

@@ -27,11 +27,39 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The `seoul` recipe in Busan, whose extent is a coastline-shaped polygon and whose
     /// price level is 0.55 of Seoul's, so nothing is Seoul-only.
     case busan
+    /// Settlements on every continent, with truth labels: 60% in 43 metropolitan areas
+    /// (Tokyo, Delhi, Shanghai, São Paulo, Mexico City, Cairo, New York, Lagos, London, …;
+    /// Gaussian blobs with σ = 5 km × √(millions of people) within 2–30 km, sizes in
+    /// proportion to population, apartments), 7% in 24 remote settlements of equal size
+    /// (σ 0.5–3 km: Fiji across ±180° with Suva, Labasa, Taveuni on the line and the Lau
+    /// islands; Samoa, Tonga and other Pacific islands; Svalbard, Tromsø, Nuuk, Ushuaia,
+    /// McMurdo …), 18% in towns (σ log-uniform in 0.5–3 km) placed 10–200 km beyond a metro
+    /// drawn by population, on land where they can be, and 15% background uniform over
+    /// land-ish boxes on every continent (truth −1). Spreads are metres, converted to
+    /// degrees at each centre's latitude (WGS 84), and longitudes are wrapped into
+    /// [−180, 180), so a cluster on the antimeridian straddles it. No projected x,y: see
+    /// ``writesProjectedXY``.
+    case world
 
     /// The area the scenario's points lie in.
     public var extent: CityExtent {
-        self == .busan ? .busan : .seoul
+        switch self {
+        case .busan: return .busan
+        case .world: return .world
+        default: return .seoul
+        }
     }
+
+    /// Whether the generated files carry `x`,`y` in ``projectedCRS``: every scenario but
+    /// `world`, for which no planar CRS keeps ground distances anywhere on the globe (and
+    /// any would cut the clusters on the antimeridian). Without x,y the readers take
+    /// latitude/longitude, as for any file without planar columns.
+    public var writesProjectedXY: Bool { self != .world }
+
+    /// Whether the scenario stays on a city's local plane, so that clustering its points
+    /// projected to metres is meaningful: every scenario but `world`, which needs the
+    /// geodesic metric. The gate's default suite runs these.
+    public var isLocal: Bool { self != .world }
 
     /// The first of the scenario's two RNG streams (model, then points): 2 × its position
     /// in `allCases`, so one seed gives unrelated sequences in different scenarios.
@@ -39,6 +67,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         UInt64(Self.allCases.firstIndex(of: self)!) * 2
     }
 
-    /// The projected CRS of the generated x,y columns: Korea 2000 / Unified CS (metres).
+    /// The projected CRS of the generated x,y columns: Korea 2000 / Unified CS (metres); see
+    /// ``writesProjectedXY``.
     public static let projectedCRS = "EPSG:5179"
 }

@@ -12,6 +12,8 @@ public struct ScenarioComponent: Sendable, Equatable {
         case strip(length: Double, dx: Double, dy: Double, jitter: Double)
         /// Uniform over the scenario's extent.
         case uniform
+        /// Uniform on the sphere over the `world` scenario's land boxes.
+        case land
     }
 
     /// The cluster label, 0-based; −1 for the background.
@@ -27,12 +29,17 @@ public struct ScenarioComponent: Sendable, Equatable {
     public var category: ListingCategory?
     /// Units per building, or nil for the category's own range.
     public var unitsPerBuilding: ClosedRange<Int>?
+    /// Metres per degree at the centre, for a component of the `world` scenario, whose
+    /// positions wrap at ±180°; nil: the extent's local plane.
+    public var scale: DegreeScale? = nil
+    /// The component's own price level (`world`; see `worldPriceLevel`); nil: the extent's.
+    public var priceLevel: Double? = nil
 }
 
 /// A scenario's clusters and background with their exact sizes: the small model drawn from
 /// the seed before any point is generated. The model uses `SplitMix64(seed:stream:)` with
 /// stream 2s, the points stream 2s + 1, where s is the scenario's position in
-/// `Scenario.allCases` (seoul 0 … busan 5), so one seed gives unrelated scenarios.
+/// `Scenario.allCases` (seoul 0 … busan 5, world 6), so one seed gives unrelated scenarios.
 ///
 /// Counts per scenario for a requested count N (shares apportioned by largest remainders,
 /// cluster counts clamped to the ranges given):
@@ -41,7 +48,10 @@ public struct ScenarioComponent: Sendable, Equatable {
 /// - `varying-density`: `round(0.9N / 1600)` groups of four in 1…250, background 0.1N;
 /// - `strips`: `round(0.9N / 400)` strips in 1…300, background 0.1N;
 /// - `duplicates`: `round(0.9N / 300)` blobs in 1…1000, background 0.1N;
-/// - `uniform`: background only.
+/// - `uniform`: background only;
+/// - `world`: the metros of ``WorldPlaces`` 0.60N (apportioned by population), its remote
+///   settlements 0.07N (equal shares), towns 0.18N in `round(0.18N / 100)` towns in 1…2000
+///   (Pareto(1.2) weights capped at 20), background 0.15N.
 ///
 /// Cluster sizes: Pareto weights (shape 1.2, capped at 100× the minimum) for complexes and
 /// duplicate blobs, proportional to length for strips, equal for varying-density. A
@@ -150,6 +160,8 @@ public struct ScenarioModel: Sendable {
             background = shares[1]
         case .uniform:
             background = count
+        case .world:
+            (clusters, background) = Self.worldComponents(count: count, rng: &rng)
         case .duplicates:
             let shares = Self.apportion([0.9, 0.1], total: count)
             let k = clusterCount(shares[0], per: 300, max: 1000)
@@ -168,7 +180,11 @@ public struct ScenarioModel: Sendable {
             c.truth = Int32(all.count)
             all.append(c)
         }
-        if background > 0 {
+        if background > 0 && scenario == .world {
+            var c = ScenarioComponent.worldBackground
+            c.count = background
+            all.append(c)
+        } else if background > 0 {
             let centre = (lon: (extent.box.minLongitude + extent.box.maxLongitude) / 2, lat: (extent.box.minLatitude + extent.box.maxLatitude) / 2)
             all.append(ScenarioComponent(truth: -1, count: background, centreLon: centre.lon, centreLat: centre.lat,
                                          shape: .uniform, category: nil, unitsPerBuilding: backgroundUnits))

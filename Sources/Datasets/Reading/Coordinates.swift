@@ -43,10 +43,10 @@ extension CSVTable {
                 let v = try double(row: r, column: c, decimalComma: options.decimalComma)
                 if kind == .lonlat {
                     if c == secondCol && abs(v) > 90 {
-                        throw .outOfRange(path: path, line: lines[r], column: header[c], value: v, limit: "latitude must be within ±90")
+                        throw .outOfRange(path: path, line: lines[r], column: header[c], value: v, limit: DatasetError.latitudeLimit(v))
                     }
                     if c == firstCol && abs(v) > 180 {
-                        throw .outOfRange(path: path, line: lines[r], column: header[c], value: v, limit: "longitude must be within ±180")
+                        throw .outOfRange(path: path, line: lines[r], column: header[c], value: v, limit: DatasetError.longitudeLimit(v))
                     }
                 }
                 if c == firstCol { first.append(v) } else { second.append(v) }

@@ -182,17 +182,18 @@ public enum GeoJSON {
             }
             var t = text
             guard let v = t.withUTF8({ parseDouble($0) }), v.isFinite else {
-                throw bad("geometry.coordinates[\(k)]", "the \(name) \(text) is not a finite number")
+                throw bad("geometry.coordinates[\(k)]", "the \(name) \(text) on line \(line) is not a finite number")
             }
             return (v, text)
         }
         let (lon, lonText) = try number(0, "longitude")
         let (lat, latText) = try number(1, "latitude")
         guard abs(lon) <= 180 else {
-            throw bad("geometry.coordinates[0]", "longitude \(lonText) is out of range (longitude must be within ±180; GeoJSON puts longitude first)")
+            let hint = DatasetError.longitudeLimit(lon)
+            throw bad("geometry.coordinates[0]", "longitude \(lonText) is out of range on line \(line) (\(hint); GeoJSON puts longitude first)")
         }
         guard abs(lat) <= 90 else {
-            throw bad("geometry.coordinates[1]", "latitude \(latText) is out of range (latitude must be within ±90; GeoJSON puts longitude first)")
+            throw bad("geometry.coordinates[1]", "latitude \(latText) is out of range on line \(line) (latitude must be within ±90; GeoJSON puts longitude first)")
         }
         var properties: [JSONMember] = []
         switch value["properties"] {

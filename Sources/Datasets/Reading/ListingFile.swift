@@ -126,12 +126,12 @@ public struct ListingFile: Sendable {
             case .lon:
                 lon = try value(bytes, column: column, line: line)
                 guard abs(lon) <= 180 else {
-                    throw .outOfRange(path: path, line: line, column: column, value: lon, limit: "longitude must be within ±180")
+                    throw .outOfRange(path: path, line: line, column: column, value: lon, limit: DatasetError.longitudeLimit(lon))
                 }
             case .lat:
                 lat = try value(bytes, column: column, line: line)
                 guard abs(lat) <= 90 else {
-                    throw .outOfRange(path: path, line: line, column: column, value: lat, limit: "latitude must be within ±90")
+                    throw .outOfRange(path: path, line: line, column: column, value: lat, limit: DatasetError.latitudeLimit(lat))
                 }
             case .id:
                 id = String(decoding: bytes, as: UTF8.self)

@@ -296,10 +296,10 @@ struct CSVPointVisitor: CSVVisitor {
         case .x: x = v
         case .y: y = v
         case .lon:
-            if abs(v) > 180 { outOfRange(v, index, line, "longitude must be within ±180") }
+            if abs(v) > 180 { outOfRange(v, index, line, DatasetError.longitudeLimit(v)) }
             row.lon = v
         case .lat:
-            if abs(v) > 90 { outOfRange(v, index, line, "latitude must be within ±90") }
+            if abs(v) > 90 { outOfRange(v, index, line, DatasetError.latitudeLimit(v)) }
             row.lat = v
         case .area: row.area = v
         case .deposit: row.deposit = v

@@ -54,9 +54,10 @@ public struct CheckSuite: Sendable, Codable, Equatable {
         self.quality = quality; self.counts = counts; self.wall = wall; self.repeats = repeats
     }
 
-    /// The built-in suite: every scenario at 10k and 100k points with each method at the
-    /// `bench` defaults (quality); the `seoul` scenario at 10k for the counts, and HDBSCAN on
-    /// `seoul` at 100k for wall time.
+    /// The built-in suite: every local scenario (``Scenario/isLocal``: all but `world`, which
+    /// needs the geodesic metric) at 10k and 100k points with each method at the `bench`
+    /// defaults (quality); the `seoul` scenario at 10k for the counts, and HDBSCAN on `seoul`
+    /// at 100k for wall time.
     public static let `default`: CheckSuite = {
         let methods: [(String, String)] = [
             ("hdbscan", "min_cluster_size=30 min_samples=15"),
@@ -64,7 +65,7 @@ public struct CheckSuite: Sendable, Codable, Equatable {
             ("grid", "cell_size=250 merge=true min_points=10"),
         ]
         var quality: [Case] = []
-        for scenario in Scenario.allCases {
+        for scenario in Scenario.allCases where scenario.isLocal {
             for size in ["10k", "100k"] {
                 for (m, p) in methods { quality.append(Case(scenario: scenario.rawValue, size: size, method: m, parameters: p)) }
             }
