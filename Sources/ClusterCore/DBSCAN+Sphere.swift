@@ -43,12 +43,16 @@ private struct SphereNeighbourhood {
     /// sin²(eps/2R): the largest reduced haversine distance of two neighbours.
     let halfChord2: Double
 
-    /// Calls `body(q)` for every neighbour q of p (p itself included).
-    @inline(__always) func forEachNeighbour(_ v: SphereView, of p: Int, _ body: (Int) -> Void) {
-        let candidate2 = 4 * halfChord2 * (1 + 1e-9) + 1e-24
+    /// Calls `body(q)` for every neighbour q of p (p itself included) until it returns false.
+    /// The squared chord is 4·sin²(θ/2), the haversine test's quantity times 4: far from the
+    /// threshold (a relative 1e-9, a million times the rounding of either) the chord decides;
+    /// near it, scikit-learn's formula does.
+    @inline(__always) func forEachNeighbour(_ v: SphereView, of p: Int, _ body: (Int) -> Bool) {
+        let outer = 4 * halfChord2 * (1 + 1e-9) + 1e-24, inner = 4 * halfChord2 * (1 - 1e-9)
         let a = angles[p]
-        v.forEach(within: candidate2, of: p) { q, _ in
-            if q == p || SpherePoints.halfChord2(a, angles[q]) <= halfChord2 { body(q) }
+        v.forEach(within: outer, of: p) { q, d2 in
+            if d2 <= inner || q == p || SpherePoints.halfChord2(a, angles[q]) <= halfChord2 { return body(q) }
+            return true
         }
     }
 
@@ -57,7 +61,7 @@ private struct SphereNeighbourhood {
         tree.withView { v in
             [Bool].filled(count: tree.count, threads: threads) { p in
                 var count = 0
-                forEachNeighbour(v, of: p) { _ in count += 1 }
+                forEachNeighbour(v, of: p) { _ in count += 1; return count < minSamples }
                 return count >= minSamples
             }
         }
@@ -69,7 +73,10 @@ private struct SphereNeighbourhood {
         var uf = UnionFind(count: tree.count)
         tree.withView { v in
             for p in 0..<tree.count where core[p] {
-                forEachNeighbour(v, of: p) { q in if q > p && core[q] { _ = uf.union(p, q) } }
+                forEachNeighbour(v, of: p) { q in
+                    if q > p && core[q] && uf.find(p) != uf.find(q) { _ = uf.union(p, q) }
+                    return true
+                }
             }
         }
         var component = [Int32](repeating: -1, count: tree.count)
@@ -91,7 +98,10 @@ private struct SphereNeighbourhood {
             [Int32].filled(count: tree.count, threads: threads) { p -> Int32 in
                 if core[p] { return clusterOf[component[p]]! }
                 var best = Int32.max
-                forEachNeighbour(v, of: p) { q in if core[q] { best = Swift.min(best, clusterOf[component[q]]!) } }
+                forEachNeighbour(v, of: p) { q in
+                    if core[q] { best = Swift.min(best, clusterOf[component[q]]!) }
+                    return true
+                }
                 return best == .max ? -1 : best
             }
         }

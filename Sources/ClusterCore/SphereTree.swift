@@ -243,8 +243,8 @@ struct SphereView: @unchecked Sendable {
     }
 
     /// Calls `body(q, d2)` for every tree position q (p itself included) whose squared chord
-    /// to p is at most `limit2`.
-    @inline(__always) func forEach(within limit2: Double, of p: Int, _ body: (Int, Double) -> Void) {
+    /// to p is at most `limit2`, until `body` returns false.
+    @inline(__always) func forEach(within limit2: Double, of p: Int, _ body: (Int, Double) -> Bool) {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (KDTree.depth(ofNodeCount: nodeCount) + 2)) { stack in
             var sp = 1
             stack[0] = 0
@@ -255,7 +255,7 @@ struct SphereView: @unchecked Sendable {
                 if node >= firstLeaf {
                     for q in Int(start[node])..<Int(end[node]) {
                         let d2 = distance2(p, q)
-                        if d2 <= limit2 { body(q, d2) }
+                        if d2 <= limit2 && !body(q, d2) { return }
                     }
                 } else {
                     let (l, r) = KDTree.children(of: node)
