@@ -22,16 +22,39 @@ extension DBSCAN {
         }
         let n = points.count
         if n == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
-        let (tree, angles) = observer.run(DBSCANStage.grid) { () -> (SphereTree, SphereAngles) in
-            let tree = SphereTree(points, threads: threads)
-            return (tree, SphereAngles(points, order: tree.index, threads: threads))
+        // Co-located points share their neighbourhood: the work is done once per location,
+        // each weighing its points (see SphereLocations).
+        let (indexed, angles) = observer.run(DBSCANStage.grid) { () -> (SphereLocations, SphereAngles) in
+            let indexed = SphereLocations(points, threads: threads)
+            return (indexed, SphereAngles(indexed.points, order: indexed.tree.index, threads: threads))
         }
         let s = ElementaryMath.sin(Swift.min(Double.pi, parameters.eps / SpherePoints.earthRadius) / 2)
-        let near = SphereNeighbourhood(tree: tree, angles: angles, halfChord2: s * s)
+        let near = SphereNeighbourhood(tree: indexed.tree, angles: angles, halfChord2: s * s, weights: indexed.weightAt,
+                                       firstRow: indexed.firstRows(threads: threads))
         let core = observer.run(DBSCANStage.corePoints) { near.corePoints(minSamples: parameters.minSamples, threads: threads) }
         let (component, clusterOf) = observer.run(DBSCANStage.clusters) { near.clusters(core: core) }
         return observer.run(DBSCANStage.borderPoints) {
-            near.labels(core: core, component: component, clusterOf: clusterOf, threads: threads)
+            near.labels(core: core, component: component, clusterOf: clusterOf, indexed: indexed, threads: threads)
+        }
+    }
+}
+
+extension SphereLocations {
+    /// The lowest input row at each tree position (its location's first row).
+    func firstRows(threads: Int) -> [Int32] {
+        guard let locations else { return tree.index }
+        return [Int32].filled(count: tree.count, threads: threads) { locations.rows[Int(locations.start[Int(tree.index[$0])])] }
+    }
+
+    /// Calls `body(row, position)` for every input row with the tree position holding it.
+    func forEachRow(_ body: (Int, Int) -> Void) {
+        guard let locations else {
+            for p in 0..<tree.count { body(Int(tree.index[p]), p) }
+            return
+        }
+        for p in 0..<tree.count {
+            let l = Int(tree.index[p])
+            for j in Int(locations.start[l])..<Int(locations.start[l + 1]) { body(Int(locations.rows[j]), p) }
         }
     }
 }
@@ -42,6 +65,9 @@ private struct SphereNeighbourhood {
     let angles: SphereAngles
     /// sin²(eps/2R): the largest reduced haversine distance of two neighbours.
     let halfChord2: Double
+    /// Points at each position (nil: one each), and each position's lowest input row.
+    let weights: [Int32]?
+    let firstRow: [Int32]
 
     /// Calls `body(q)` for every neighbour q of p (p itself included) until it returns false.
     /// The squared chord is 4·sin²(θ/2), the haversine test's quantity times 4: far from the
@@ -61,7 +87,7 @@ private struct SphereNeighbourhood {
         tree.withView { v in
             [Bool].filled(count: tree.count, threads: threads) { p in
                 var count = 0
-                forEachNeighbour(v, of: p) { _ in count += 1; return count < minSamples }
+                forEachNeighbour(v, of: p) { q in count += weights.map { Int($0[q]) } ?? 1; return count < minSamples }
                 return count >= minSamples
             }
         }
@@ -84,7 +110,7 @@ private struct SphereNeighbourhood {
         for p in 0..<tree.count where core[p] {
             let root = Int32(uf.find(p))
             component[p] = root
-            lowestRow[root] = Swift.min(lowestRow[root] ?? .max, tree.index[p])
+            lowestRow[root] = Swift.min(lowestRow[root] ?? .max, firstRow[p])
         }
         var clusterOf: [Int32: Int32] = [:]
         for (k, entry) in lowestRow.sorted(by: { $0.value < $1.value }).enumerated() { clusterOf[entry.key] = Int32(k) }
@@ -93,7 +119,8 @@ private struct SphereNeighbourhood {
 
     /// Labels and core flags by input row; a border point takes the lowest cluster number
     /// among its core neighbours.
-    func labels(core: [Bool], component: [Int32], clusterOf: [Int32: Int32], threads: Int) -> DBSCANResult {
+    func labels(core: [Bool], component: [Int32], clusterOf: [Int32: Int32], indexed: SphereLocations,
+                threads: Int) -> DBSCANResult {
         let label = tree.withView { v in
             [Int32].filled(count: tree.count, threads: threads) { p -> Int32 in
                 if core[p] { return clusterOf[component[p]]! }
@@ -105,10 +132,11 @@ private struct SphereNeighbourhood {
                 return best == .max ? -1 : best
             }
         }
-        var labels = [Int32](repeating: -1, count: tree.count), isCore = [Bool](repeating: false, count: tree.count)
-        for p in 0..<tree.count {
-            labels[Int(tree.index[p])] = label[p]
-            isCore[Int(tree.index[p])] = core[p]
+        let n = indexed.pointCount
+        var labels = [Int32](repeating: -1, count: n), isCore = [Bool](repeating: false, count: n)
+        indexed.forEachRow { row, p in
+            labels[row] = label[p]
+            isCore[row] = core[p]
         }
         return DBSCANResult(labels: labels, isCore: isCore, clusterCount: clusterOf.count)
     }
