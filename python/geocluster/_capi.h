@@ -35,7 +35,9 @@ extern "C" {
 
 /* What gc_hdbscan_fit keeps besides labels, probabilities and outlier scores (a bit set). */
 #define GC_OUTPUT_MST 1              /* the minimum spanning tree (gc_hdbscan_copy_mst) */
-#define GC_OUTPUT_CONDENSED_TREE 2   /* the condensed tree and cluster persistence */
+#define GC_OUTPUT_CONDENSED_TREE 2   /* the condensed tree and cluster persistence (kept
+                                        without point rows: no cost to the fit; the copy
+                                        writes them) */
 
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;
@@ -78,7 +80,8 @@ void gc_hdbscan_copy_cluster_persistence(const gc_hdbscan *result, double *persi
 /*
  * The condensed tree (condensed_tree_row_count rows), the hdbscan library's row form: parent
  * cluster id, child (a point row < point_count, or a cluster id >= point_count; the root is
- * point_count), lambda at which the child leaves the parent, and child size.
+ * point_count), lambda at which the child leaves the parent, and child size. The cluster
+ * rows come first (by child id), then one row per point (by point row).
  */
 void gc_hdbscan_copy_condensed_tree(const gc_hdbscan *result, int64_t *parent, int64_t *child,
                                     double *lambda_val, int64_t *child_size);

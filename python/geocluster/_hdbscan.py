@@ -18,6 +18,10 @@ CONDENSED_TREE_DTYPE = np.dtype([("parent", np.int64), ("child", np.int64), ("la
 #: (``from < to``) in ascending ``distance``; the hdbscan library's column names.
 MST_DTYPE = np.dtype([("from", np.int64), ("to", np.int64), ("distance", np.float64)])
 
+# The attributes copied out of the library's result on first access, and their cache keys.
+_LAZY = {name: "_" + name for name in ("outlier_scores_", "cluster_persistence_", "condensed_tree_",
+                                       "minimum_spanning_tree_")}
+
 # scikit-learn's labels and probabilities for rows it leaves out of the fit.
 _INFINITE_LABEL, _MISSING_LABEL = -2, -3
 
@@ -111,46 +115,63 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             raise ValueError(f"min_samples ({min_samples}) must be at most the number of samples in X "
                              f"({points.shape[0]})")
         result = _native.hdbscan_fit(points, **parameters)
-        self._store(result, X.shape[0], finite_rows, np.isnan(row_sums))
-        return self
-
-    def _store(self, result, n, finite_rows, missing):
-        tree, mst = result["condensed_tree"], result["mst"]
-        labels, probabilities, scores = result["labels"], result["probabilities"], result["outlier_scores"]
-        parent, child, a, b = tree["parent"], tree["child"], mst["a"], mst["b"]
+        for name in _LAZY:
+            self.__dict__.pop(_LAZY[name], None)
+        self._native = result
+        self._mst_kept = parameters["keep_mst"]
+        self._rows = (X.shape[0], finite_rows, np.isnan(row_sums) if finite_rows is not None else None)
+        labels, probabilities = result.labels()
         if finite_rows is not None:
-            # Back to input rows: points through the finite rows, cluster ids shifted so the
-            # root is n_samples again.
-            shift = n - len(finite_rows)
-            point = child < len(finite_rows)
-            child = np.where(point, finite_rows[np.minimum(child, len(finite_rows) - 1)], child + shift)
-            parent = parent + shift
-            a, b = finite_rows[a], finite_rows[b]
-            labels, probabilities, scores = (_spread(labels, finite_rows, n, _INFINITE_LABEL),
-                                             _spread(probabilities, finite_rows, n, 0.0),
-                                             _spread(scores, finite_rows, n, np.nan))
-            labels[missing] = _MISSING_LABEL
-            probabilities[missing] = np.nan
+            labels = _spread(labels, finite_rows, X.shape[0], _INFINITE_LABEL)
+            probabilities = _spread(probabilities, finite_rows, X.shape[0], 0.0)
+            labels[self._rows[2]] = _MISSING_LABEL
+            probabilities[self._rows[2]] = np.nan
         self.labels_ = labels
         self.probabilities_ = probabilities
-        self.outlier_scores_ = scores
-        self.cluster_persistence_ = result["persistence"]
-        self.condensed_tree_ = np.empty(len(parent), dtype=CONDENSED_TREE_DTYPE)
-        for name, column in (("parent", parent), ("child", child), ("lambda_val", tree["lambda_val"]),
-                             ("child_size", tree["child_size"])):
-            self.condensed_tree_[name] = column
-        self.__dict__.pop("minimum_spanning_tree_", None)
-        if self.gen_min_span_tree:
-            self.minimum_spanning_tree_ = np.empty(len(a), dtype=MST_DTYPE)
-            for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
-                self.minimum_spanning_tree_[name] = column
+        return self
 
-    def __getattr__(self, name):
-        # Only reached for a missing attribute: say why the tree is not there.
-        if name == "minimum_spanning_tree_" and "labels_" in self.__dict__:
+    # The other attributes are copied out of the library's result on first access (a fit
+    # costs what the CLI's does: docs/python.md, "Speed"), then kept; pickling and copying
+    # the estimator copy them all out first.
+
+    def _cached(self, name, make):
+        key = _LAZY[name]
+        if key not in self.__dict__:
+            if "_native" not in self.__dict__:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            self.__dict__[key] = make(self._native, *self._rows)
+        return self.__dict__[key]
+
+    @property
+    def outlier_scores_(self):
+        return self._cached("outlier_scores_", _outlier_scores)
+
+    @property
+    def cluster_persistence_(self):
+        return self._cached("cluster_persistence_", lambda native, *_: native.persistence())
+
+    @property
+    def condensed_tree_(self):
+        return self._cached("condensed_tree_", _condensed_tree)
+
+    @property
+    def minimum_spanning_tree_(self):
+        if self.__dict__.get("_mst_kept") is False:
             raise AttributeError("minimum_spanning_tree_ is kept only when fitting with gen_min_span_tree=True "
                                  "(as in the hdbscan library)")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self._cached("minimum_spanning_tree_", _minimum_spanning_tree)
+
+    def __getstate__(self):
+        state = super().__getstate__() if hasattr(super(), "__getstate__") else self.__dict__.copy()
+        state = dict(state)
+        if "_native" in state:
+            for name, key in _LAZY.items():
+                try:
+                    state[key] = getattr(self, name)
+                except AttributeError:
+                    pass
+            del state["_native"], state["_rows"]
+        return state
 
     def fit_predict(self, X, y=None):
         """Clusters X and returns labels_."""
@@ -166,4 +187,38 @@ def _spread(values, rows, n, fill):
     """`values` of the finite rows placed at `rows` of an array of n, the rest `fill`."""
     out = np.full(n, fill, dtype=values.dtype)
     out[rows] = values
+    return out
+
+
+def _outlier_scores(native, n, finite_rows, missing):
+    scores = native.outlier_scores()
+    return scores if finite_rows is None else _spread(scores, finite_rows, n, np.nan)
+
+
+def _condensed_tree(native, n, finite_rows, missing):
+    """The library's tree as CONDENSED_TREE_DTYPE, naming input rows."""
+    tree = native.condensed_tree()
+    parent, child = tree["parent"], tree["child"]
+    if finite_rows is not None:
+        # Back to input rows: points through the finite rows, cluster ids shifted so the
+        # root is n_samples again.
+        shift = n - len(finite_rows)
+        point = child < len(finite_rows)
+        child = np.where(point, finite_rows[np.minimum(child, len(finite_rows) - 1)], child + shift)
+        parent = parent + shift
+    out = np.empty(len(parent), dtype=CONDENSED_TREE_DTYPE)
+    for name, column in (("parent", parent), ("child", child), ("lambda_val", tree["lambda_val"]),
+                         ("child_size", tree["child_size"])):
+        out[name] = column
+    return out
+
+
+def _minimum_spanning_tree(native, n, finite_rows, missing):
+    mst = native.mst()
+    a, b = mst["a"], mst["b"]
+    if finite_rows is not None:
+        a, b = finite_rows[a], finite_rows[b]
+    out = np.empty(len(a), dtype=MST_DTYPE)
+    for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
+        out[name] = column
     return out

@@ -99,10 +99,8 @@ def _check(code, message):
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
                 leaf, allow_single_cluster, threads, keep_mst=True):
-    """Runs the library's HDBSCAN on a validated float64 (n, 2) array. Returns a dict of
-    numpy arrays: labels, probabilities, outlier_scores, persistence, condensed tree columns
-    (parent, child, lambda_val, child_size) and MST columns (a, b, weight; empty unless
-    keep_mst)."""
+    """Runs the library's HDBSCAN on a validated float64 (n, 2) array. Returns an
+    HDBSCANResult: the library's result, whose arrays are copied out when asked for."""
     outputs = GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
     X, x, y, stride = point_arguments(X)
     handle = _handle()
@@ -113,36 +111,59 @@ def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max
         1 if leaf else 0, 1 if allow_single_cluster else 0, threads, outputs, ctypes.byref(handle), message,
         _MESSAGE_CAPACITY)
     _check(code, message)
-    try:
-        return _hdbscan_arrays(handle)
-    finally:
-        _lib.gc_hdbscan_free(handle)
+    return HDBSCANResult(handle)
 
 
-def _hdbscan_arrays(handle):
-    n = _lib.gc_hdbscan_point_count(handle)
-    out = {
-        "labels": np.empty(n, dtype=np.int32),
-        "probabilities": np.empty(n, dtype=np.float64),
-        "outlier_scores": np.empty(n, dtype=np.float64),
-        "persistence": np.empty(_lib.gc_hdbscan_cluster_count(handle), dtype=np.float64),
-    }
-    _lib.gc_hdbscan_copy_labels(handle, _pointer(out["labels"], _i32), _pointer(out["probabilities"], _f64),
-                                _pointer(out["outlier_scores"], _f64))
-    _lib.gc_hdbscan_copy_cluster_persistence(handle, _pointer(out["persistence"], _f64))
-    rows = _lib.gc_hdbscan_condensed_tree_row_count(handle)
-    tree = {k: np.empty(rows, dtype=np.float64 if k == "lambda_val" else np.int64)
-            for k in ("parent", "child", "lambda_val", "child_size")}
-    _lib.gc_hdbscan_copy_condensed_tree(handle, _pointer(tree["parent"], _i64), _pointer(tree["child"], _i64),
-                                        _pointer(tree["lambda_val"], _f64), _pointer(tree["child_size"], _i64))
-    edges = _lib.gc_hdbscan_mst_edge_count(handle)
-    mst = {"a": np.empty(edges, dtype=np.int64), "b": np.empty(edges, dtype=np.int64),
-           "weight": np.empty(edges, dtype=np.float64)}
-    _lib.gc_hdbscan_copy_mst(handle, _pointer(mst["a"], _i64), _pointer(mst["b"], _i64),
-                             _pointer(mst["weight"], _f64))
-    out["condensed_tree"] = tree
-    out["mst"] = mst
-    return out
+class HDBSCANResult:
+    """One fit's result held by the library (labels, probabilities, GLOSH scores, the
+    condensed tree without its point rows, the MST when kept), freed with this object. Each
+    method copies one part into new numpy arrays: the estimator copies the labels at once and
+    the rest on first access, so a fit costs what the CLI's does."""
+
+    def __init__(self, handle):
+        self._handle = handle
+        self.n = _lib.gc_hdbscan_point_count(handle)
+
+    def __del__(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle is not None and _lib is not None:
+            _lib.gc_hdbscan_free(handle)
+
+    def labels(self):
+        """(labels int32, probabilities float64), one per point."""
+        labels = np.empty(self.n, dtype=np.int32)
+        probabilities = np.empty(self.n, dtype=np.float64)
+        _lib.gc_hdbscan_copy_labels(self._handle, _pointer(labels, _i32), _pointer(probabilities, _f64), None)
+        return labels, probabilities
+
+    def outlier_scores(self):
+        scores = np.empty(self.n, dtype=np.float64)
+        _lib.gc_hdbscan_copy_labels(self._handle, None, None, _pointer(scores, _f64))
+        return scores
+
+    def persistence(self):
+        out = np.empty(_lib.gc_hdbscan_cluster_count(self._handle), dtype=np.float64)
+        _lib.gc_hdbscan_copy_cluster_persistence(self._handle, _pointer(out, _f64))
+        return out
+
+    def condensed_tree(self):
+        """Columns parent, child, lambda_val, child_size: the cluster rows, then a row per point."""
+        rows = _lib.gc_hdbscan_condensed_tree_row_count(self._handle)
+        tree = {k: np.empty(rows, dtype=np.float64 if k == "lambda_val" else np.int64)
+                for k in ("parent", "child", "lambda_val", "child_size")}
+        _lib.gc_hdbscan_copy_condensed_tree(self._handle, _pointer(tree["parent"], _i64),
+                                            _pointer(tree["child"], _i64), _pointer(tree["lambda_val"], _f64),
+                                            _pointer(tree["child_size"], _i64))
+        return tree
+
+    def mst(self):
+        """Columns a, b, weight (empty unless the fit kept the MST)."""
+        edges = _lib.gc_hdbscan_mst_edge_count(self._handle)
+        mst = {"a": np.empty(edges, dtype=np.int64), "b": np.empty(edges, dtype=np.int64),
+               "weight": np.empty(edges, dtype=np.float64)}
+        _lib.gc_hdbscan_copy_mst(self._handle, _pointer(mst["a"], _i64), _pointer(mst["b"], _i64),
+                                 _pointer(mst["weight"], _f64))
+        return mst
 
 
 def dbscan_fit(X, eps, min_samples, threads):
