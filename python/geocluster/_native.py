@@ -53,6 +53,21 @@ def _load():
         "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
         "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
         "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
+        "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _dbl, _dbl,
+                                  _dbl, _i64t, _dbl, _i64t, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_free": (None, [_handle]),
+        "gc_pins_counts": (None, [_handle, _i64, _i64]),
+        "gc_pins_query": (_i32t, [_handle, _dbl, _f64, _i32t, _f64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_children": (_i32t, [_handle, ctypes.c_uint64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_pin": (_i32t, [_handle, ctypes.c_uint64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_leaves": (_i32t, [_handle, ctypes.c_uint64, _i64t, ctypes.c_char_p, ctypes.POINTER(_handle),
+                                   ctypes.c_char_p, _i64t]),
+        "gc_pins_nearby": (_i32t, [_handle, _dbl, _dbl, _dbl, _i32t, _f64, _i64t, ctypes.c_char_p,
+                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_category_names": (None, [ctypes.POINTER(_handle)]),
+        "gc_text_length": (_i64t, [_handle]),
+        "gc_text_copy": (None, [_handle, _u8]),
+        "gc_text_free": (None, [_handle]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -177,3 +192,45 @@ def dbscan_fit(X, eps, min_samples, threads):
                               _pointer(core, _u8), message, _MESSAGE_CAPACITY)
     _check(code, message)
     return labels, core.astype(bool)
+
+
+def call_for_text(function, *arguments):
+    """Calls a library function that answers with a text handle (its last three arguments:
+    the handle's address, the message buffer and its capacity); returns the text."""
+    text = _handle()
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    _check(function(*arguments, ctypes.byref(text), message, _MESSAGE_CAPACITY), message)
+    return take_text(text)
+
+
+def take_text(text):
+    """The UTF-8 text of a text handle, which is freed."""
+    try:
+        buffer = (ctypes.c_uint8 * _lib.gc_text_length(text))()
+        _lib.gc_text_copy(text, ctypes.cast(buffer, _u8))
+        return bytes(buffer).decode("utf-8")
+    finally:
+        _lib.gc_text_free(text)
+
+
+def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposits, rents, secret, min_offset,
+               max_offset, radius, min_points, location_tolerance, threads):
+    """Builds a pin index from validated columns (None where absent); returns its handle."""
+    def pointer(array, kind):
+        return None if array is None else _pointer(array, kind)
+
+    handle = _handle()
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    secret_buffer = None if secret is None else (ctypes.c_uint8 * len(secret)).from_buffer_copy(secret)
+    code = _lib.gc_pins_build(
+        pointer(lon, _f64), pointer(lat, _f64), len(lon), pointer(ids, _i64), pointer(key_bytes, _u8),
+        pointer(key_offsets, _i64), pointer(categories, _u8), pointer(areas, _f64), pointer(deposits, _f64),
+        pointer(rents, _f64), None if secret is None else ctypes.cast(secret_buffer, _u8),
+        0 if secret is None else len(secret), min_offset, max_offset, radius, min_points, location_tolerance, threads,
+        ctypes.byref(handle), message, _MESSAGE_CAPACITY)
+    _check(code, message)
+    return handle
+
+
+def f64_pointer(array):
+    return None if array is None else _pointer(array, _f64)

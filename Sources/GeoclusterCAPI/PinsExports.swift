@@ -1,0 +1,269 @@
+// The pin index for C callers: one build returns a handle; each query returns its answer as
+// JSON text (GeoJSON features for pins) in a text handle the caller copies and frees. The
+// declarations and their documentation: python/geocluster/_capi.h.
+import Pins
+
+/// A query's answer, owned by the C caller until `gc_text_free`.
+final class TextResult {
+    let bytes: [UInt8]
+    init(_ text: String) { bytes = Array(text.utf8) }
+}
+
+/// The error of a Pins call, its message naming the caller's parameter.
+private func pinsError(_ error: PinError, parameter: String) -> CAPIError {
+    let code: ResultCode
+    switch error {
+    case .invalidCoordinate: code = .nonFiniteCoordinate
+    case .invalidParameter: code = .invalidParameter
+    default: code = .invalidParameter
+    }
+    return CAPIError(code, "\(parameter): \(error)")
+}
+
+/// Runs a Pins call, naming `parameter` in its error.
+private func pinsCall<T>(_ parameter: String, _ body: () throws(PinError) -> T) throws(CAPIError) -> T {
+    do throws(PinError) {
+        return try body()
+    } catch {
+        throw pinsError(error, parameter: parameter)
+    }
+}
+
+private func index(_ handle: UnsafeRawPointer?) throws(CAPIError) -> PinIndex {
+    guard let handle else { throw CAPIError(.invalidArgument, "index must not be null") }
+    return Unmanaged<PinIndexBox>.fromOpaque(handle).takeUnretainedValue().index
+}
+
+/// One built index, owned by the C caller through an opaque handle.
+final class PinIndexBox {
+    let index: PinIndex
+    init(_ index: PinIndex) { self.index = index }
+}
+
+/// The columns of a build call, as the C caller passed them.
+struct ListingColumns {
+    var n: Int
+    var lon: UnsafePointer<Double>?, lat: UnsafePointer<Double>?, ids: UnsafePointer<Int64>?
+    var keyBytes: UnsafePointer<UInt8>?, keyOffsets: UnsafePointer<Int64>?
+    var categories: UnsafePointer<UInt8>?, areas: UnsafePointer<Double>?
+    var deposits: UnsafePointer<Double>?, rents: UnsafePointer<Double>?
+
+    /// The listings: ids (rows when null), location keys from the UTF-8 texts (the true
+    /// coordinates when null; an empty text is refused, as the CLI refuses an empty cell).
+    func listings() throws(CAPIError) -> PinListings {
+        guard let lon, let lat else {
+            if n == 0 { return PinListings() }
+            throw CAPIError(.invalidArgument, "lon and lat must not be null when n > 0")
+        }
+        func column<T>(_ p: UnsafePointer<T>?) -> [T]? { p.map { Array(UnsafeBufferPointer(start: $0, count: n)) } }
+        var keys: [LocationKey]? = nil
+        if let keyBytes, let keyOffsets {
+            var out = [LocationKey](); out.reserveCapacity(n)
+            for i in 0..<n {
+                let a = Int(keyOffsets[i]), b = Int(keyOffsets[i + 1])
+                guard b > a else { throw CAPIError(.invalidParameter, "keys[\(i)] is empty: give every listing its building's key, or leave keys out") }
+                out.append(LocationKey(string: String(decoding: UnsafeBufferPointer(start: keyBytes + a, count: b - a), as: UTF8.self)))
+            }
+            keys = out
+        }
+        return PinListings(ids: column(ids) ?? (0..<Int64(n)).map { $0 }, longitudes: column(lon)!, latitudes: column(lat)!,
+                           locationKeys: keys, categories: column(categories), areas: column(areas),
+                           deposits: column(deposits), monthlyRents: column(rents))
+    }
+}
+
+@_cdecl("gc_pins_build")
+public func gc_pins_build(
+    _ lon: UnsafePointer<Double>?, _ lat: UnsafePointer<Double>?, _ n: Int64, _ ids: UnsafePointer<Int64>?,
+    _ keyBytes: UnsafePointer<UInt8>?, _ keyOffsets: UnsafePointer<Int64>?,
+    _ categories: UnsafePointer<UInt8>?, _ areas: UnsafePointer<Double>?, _ deposits: UnsafePointer<Double>?,
+    _ rents: UnsafePointer<Double>?, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int64,
+    _ minOffset: Double, _ maxOffset: Double, _ radius: Double, _ minPoints: Int64, _ locationTolerance: Double,
+    _ threads: Int64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+        out.pointee = nil
+        guard n >= 0 else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: must be at least 0") }
+        guard minPoints >= 1 else { throw CAPIError(.invalidParameter, "min_points = \(minPoints) is invalid: must be at least 1") }
+        let workers = try checkedThreads(threads)
+        var privacy = PrivacyPolicy.disabled
+        if let secret {
+            let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(secretLength))) }
+            let mask = try pinsCall("min_offset, max_offset") { () throws(PinError) in
+                try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset)
+            }
+            privacy = .displaced(mask)
+        }
+        // min_points 2 gives the distances of 1 (a point's nearest neighbour is never farther
+        // than any other), as the CLI's pins command takes it.
+        let options = PinOptions(privacy: privacy, radius: radius, minSamples: minPoints <= 2 ? 1 : Int(minPoints),
+                                 threads: workers, locationTolerance: locationTolerance)
+        let columns = ListingColumns(n: Int(n), lon: lon, lat: lat, ids: ids, keyBytes: keyBytes, keyOffsets: keyOffsets,
+                                     categories: categories, areas: areas, deposits: deposits, rents: rents)
+        let listings = try columns.listings()
+        let built = try pinsCall("listings") { () throws(PinError) in
+            try options.validate()
+            return try PinIndex(listings: listings, options: options)
+        }
+        out.pointee = Unmanaged.passRetained(PinIndexBox(built)).toOpaque()
+    }
+}
+
+@_cdecl("gc_pins_free")
+public func gc_pins_free(_ handle: UnsafeMutableRawPointer?) {
+    guard let handle else { return }
+    Unmanaged<PinIndexBox>.fromOpaque(handle).release()
+}
+
+@_cdecl("gc_pins_counts")
+public func gc_pins_counts(_ handle: UnsafeRawPointer?, _ listings: UnsafeMutablePointer<Int64>?,
+                           _ locations: UnsafeMutablePointer<Int64>?) {
+    guard let built = try? index(handle) else { return }
+    listings?.pointee = Int64(built.listingCount)
+    locations?.pointee = Int64(built.locationCount)
+}
+
+/// The query's filter from the C arguments: `categories` a bit set of codes (negative: no
+/// category condition); each range's ends NaN when open, the range unset when both are.
+private func filter(_ categories: Int32, _ ranges: UnsafePointer<Double>?) -> AttributeFilter? {
+    func range(_ k: Int) -> ValueRange? {
+        guard let ranges else { return nil }
+        let lo = ranges[2 * k], hi = ranges[2 * k + 1]
+        if lo.isNaN && hi.isNaN { return nil }
+        return ValueRange(lower: lo.isNaN ? nil : lo, upper: hi.isNaN ? nil : hi)
+    }
+    let f = AttributeFilter(categories: categories < 0 ? nil : CategorySet(mask: UInt16(truncatingIfNeeded: categories)),
+                            area: range(0), deposit: range(1), monthlyRent: range(2))
+    return f.isEmpty ? nil : f
+}
+
+/// Hands `text` to the caller as a text handle.
+private func give(_ text: String, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) throws(CAPIError) {
+    guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+    out.pointee = Unmanaged.passRetained(TextResult(text)).toOpaque()
+}
+
+@_cdecl("gc_pins_query")
+public func gc_pins_query(
+    _ handle: UnsafeRawPointer?, _ zoom: Double, _ bbox: UnsafePointer<Double>?, _ categories: Int32,
+    _ ranges: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let box = bbox.map { BoundingBox(minLongitude: $0[0], minLatitude: $0[1], maxLongitude: $0[2], maxLatitude: $0[3]) }
+        try pinsCall("bbox") { () throws(PinError) in try box?.validate() }
+        let z = zoom
+        let f = filter(categories, ranges)
+        let pins = try pinsCall("zoom") { () throws(PinError) in try built.pins(zoom: z, bbox: box, filter: f) }
+        try give(try PinsJSON.features(pins, zoom: Int(zoom.rounded(.down)), index: built), out)
+    }
+}
+
+@_cdecl("gc_pins_children")
+public func gc_pins_children(
+    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let id = PinID(rawValue: pin)
+        let children = try pinsCall("pin_id") { () throws(PinError) in try built.children(of: id) }
+        let zoom = try pinsCall("pin_id") { () throws(PinError) in try built.expansionZoom(of: id) }
+        try give(try PinsJSON.features(children, zoom: zoom, index: built), out)
+    }
+}
+
+@_cdecl("gc_pins_pin")
+public func gc_pins_pin(
+    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let found = try pinsCall("pin_id") { () throws(PinError) in try built.pin(id: PinID(rawValue: pin)) }
+        try give(try PinsJSON.features([found], zoom: nil, index: built), out)
+    }
+}
+
+@_cdecl("gc_pins_leaves")
+public func gc_pins_leaves(
+    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ limit: Int64, _ cursor: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let start = try PinsJSON.cursor(cursor)
+        let page = try pinsCall("limit, cursor") { () throws(PinError) in
+            guard limit >= 1 else { throw .invalidParameter(name: "limit", value: "\(limit)", requirement: "must be at least 1") }
+            return try built.leaves(of: PinID(rawValue: pin), limit: Int(limit), cursor: start)
+        }
+        var json = JSONText()
+        json.open("{")
+        json.key("leaves")
+        json.open("[")
+        for leaf in page.leaves { PinsJSON.leaf(leaf, distance: nil, into: &json) }
+        json.close("]")
+        json.member("next", string: page.next?.token)
+        json.close("}")
+        try give(json.text, out)
+    }
+}
+
+@_cdecl("gc_pins_nearby")
+public func gc_pins_nearby(
+    _ handle: UnsafeRawPointer?, _ lon: Double, _ lat: Double, _ radius: Double, _ categories: Int32,
+    _ ranges: UnsafePointer<Double>?, _ limit: Int64, _ cursor: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let start = try PinsJSON.cursor(cursor)
+        let f = filter(categories, ranges)
+        let page = try pinsCall("nearby") { () throws(PinError) in
+            try built.nearby(longitude: lon, latitude: lat, radius: radius, filter: f, limit: Int(limit), cursor: start)
+        }
+        var json = JSONText()
+        json.open("{")
+        json.key("listings")
+        json.open("[")
+        for near in page.listings { PinsJSON.leaf(near.leaf, distance: near.distance, into: &json) }
+        json.close("]")
+        json.member("total", integer: Int64(page.total))
+        json.member("next", string: page.next?.token)
+        json.close("}")
+        try give(json.text, out)
+    }
+}
+
+@_cdecl("gc_text_length")
+public func gc_text_length(_ text: UnsafeRawPointer?) -> Int64 {
+    guard let text else { return 0 }
+    return Int64(Unmanaged<TextResult>.fromOpaque(text).takeUnretainedValue().bytes.count)
+}
+
+@_cdecl("gc_text_copy")
+public func gc_text_copy(_ text: UnsafeRawPointer?, _ destination: UnsafeMutablePointer<UInt8>?) {
+    guard let text else { return }
+    copy(Unmanaged<TextResult>.fromOpaque(text).takeUnretainedValue().bytes, to: destination)
+}
+
+@_cdecl("gc_text_free")
+public func gc_text_free(_ text: UnsafeMutableRawPointer?) {
+    guard let text else { return }
+    Unmanaged<TextResult>.fromOpaque(text).release()
+}
+
+@_cdecl("gc_pins_category_names")
+public func gc_pins_category_names(_ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    try? give(ListingCategory.allCases.map(\.rawValue).joined(separator: ","), out)
+}
