@@ -9,15 +9,27 @@ final class TextResult {
     init(_ text: String) { bytes = Array(text.utf8) }
 }
 
-/// The error of a Pins call, its message naming the caller's parameter.
+/// The error of a Pins call, its message naming the caller's parameter: the one the error is
+/// about, else `parameter`.
 private func pinsError(_ error: PinError, parameter: String) -> CAPIError {
-    let code: ResultCode
+    var name = parameter
     switch error {
-    case .invalidCoordinate: code = .nonFiniteCoordinate
-    case .invalidParameter: code = .invalidParameter
-    default: code = .invalidParameter
+    case .invalidCoordinate: name = "lon, lat"
+    case .duplicateListingID: name = "ids"
+    case .inconsistentLocation: name = "keys"
+    case .unknownPin: name = "pin_id"
+    case .invalidCursor: name = "cursor"
+    case let .invalidParameter(swiftName, _, _):
+        let python = ["radius": "radius", "minSamples": "min_points", "locationTolerance": "location_tolerance",
+                      "threads": "n_jobs", "minDistance": "min_offset", "maxDistance": "max_offset", "zoom": "zoom",
+                      "limit": "limit", "key": "key", "longitude/latitude": "lon, lat"]
+        name = python[swiftName] ?? (["minLongitude", "minLatitude", "maxLongitude", "maxLatitude"].contains(swiftName) ? "bbox" : parameter)
     }
-    return CAPIError(code, "\(parameter): \(error)")
+    return CAPIError(error.isCoordinate ? .nonFiniteCoordinate : .invalidParameter, "\(name): \(error)")
+}
+
+extension PinError {
+    var isCoordinate: Bool { if case .invalidCoordinate = self { return true } else { return false } }
 }
 
 /// Runs a Pins call, naming `parameter` in its error.
@@ -91,7 +103,7 @@ public func gc_pins_build(
         var privacy = PrivacyPolicy.disabled
         if let secret {
             let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(secretLength))) }
-            let mask = try pinsCall("min_offset, max_offset") { () throws(PinError) in
+            let mask = try pinsCall("min_offset") { () throws(PinError) in
                 try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset)
             }
             privacy = .displaced(mask)
@@ -103,7 +115,7 @@ public func gc_pins_build(
         let columns = ListingColumns(n: Int(n), lon: lon, lat: lat, ids: ids, keyBytes: keyBytes, keyOffsets: keyOffsets,
                                      categories: categories, areas: areas, deposits: deposits, rents: rents)
         let listings = try columns.listings()
-        let built = try pinsCall("listings") { () throws(PinError) in
+        let built = try pinsCall("attributes") { () throws(PinError) in
             try options.validate()
             return try PinIndex(listings: listings, options: options)
         }
