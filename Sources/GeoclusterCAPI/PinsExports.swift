@@ -217,7 +217,7 @@ public func gc_pins_leaves(
             guard limit >= 1 else { throw .invalidParameter(name: "limit", value: "\(limit)", requirement: "must be at least 1") }
             return try built.leaves(of: PinID(rawValue: pin), limit: Int(limit), cursor: start)
         }
-        var json = JSONText()
+        var json = JSONBuilder()
         json.open("{")
         json.key("leaves")
         json.open("[")
@@ -244,7 +244,7 @@ public func gc_pins_nearby(
         let page = try pinsCall("nearby") { () throws(PinError) in
             try built.nearby(longitude: lon, latitude: lat, radius: radius, filter: f, limit: Int(limit), cursor: start)
         }
-        var json = JSONText()
+        var json = JSONBuilder()
         json.open("{")
         json.key("listings")
         json.open("[")

@@ -6,7 +6,7 @@ enum PinsJSON {
     /// A FeatureCollection of `pins`, each a Point at its displayed centroid; `zoom` is the
     /// zoom they are shown at (nil: not written).
     static func features(_ pins: [Pin], zoom: Int?, index: PinIndex) throws(CAPIError) -> String {
-        var json = JSONText()
+        var json = JSONBuilder()
         json.open("{")
         json.member("type", string: "FeatureCollection")
         json.key("features")
@@ -34,7 +34,7 @@ enum PinsJSON {
         return json.text
     }
 
-    private static func properties(_ pin: Pin, zoom: Int?, index: PinIndex, into json: inout JSONText) throws(CAPIError) {
+    private static func properties(_ pin: Pin, zoom: Int?, index: PinIndex, into json: inout JSONBuilder) throws(CAPIError) {
         if let zoom { json.member("zoom", integer: Int64(zoom)) }
         json.member("id", string: String(pin.id.rawValue))
         json.member("kind", string: pin.kind.rawValue)
@@ -67,7 +67,7 @@ enum PinsJSON {
     }
 
     /// A listing at its displayed position, with its distance when it answers `nearby`.
-    static func leaf(_ leaf: PinLeaf, distance: Double?, into json: inout JSONText) {
+    static func leaf(_ leaf: PinLeaf, distance: Double?, into json: inout JSONBuilder) {
         json.open("{")
         json.member("id", integer: leaf.id)
         if let distance { json.member("distance_m", distance) }

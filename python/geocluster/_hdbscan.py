@@ -4,8 +4,8 @@ results) computed by geocluster's exact 2-D core."""
 import numpy as np
 
 from . import _native
-from ._base import (BaseEstimator, ClusterMixin, check_choice, check_int, check_metric, check_real, check_X,
-                    threads_for)
+from ._base import (BaseEstimator, ClusterMixin, check_choice, check_int, check_metric, check_metric_params,
+                    check_real, check_search, check_X, threads_for)
 
 #: dtype of ``condensed_tree_``: the hdbscan library's ``condensed_tree_.to_numpy()`` rows.
 #: ``child < n_samples`` is a point (input row, ``child_size`` 1) leaving ``parent`` at
@@ -49,6 +49,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     gen_min_span_tree : bool, default=False
         Keep the minimum spanning tree as ``minimum_spanning_tree_`` (the hdbscan library's
         parameter and default; not a scikit-learn parameter). Keeping it costs time and memory.
+    metric_params : None, alpha : 1.0, algorithm : {"auto", "brute", "kd_tree", "ball_tree"},
+    leaf_size : int, copy : bool
+        scikit-learn's, accepted where they leave the result as it is: the search settings are
+        ignored (the result is exact either way) and X is never modified; another alpha or
+        metric_params raises ValueError.
+    store_centers : {None, "centroid", "medoid", "both"}, default=None
+        As scikit-learn's: ``centroids_`` and/or ``medoids_``, one row per cluster.
 
     Attributes
     ----------
@@ -64,12 +71,15 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     condensed_tree_ : structured ndarray of CONDENSED_TREE_DTYPE
     minimum_spanning_tree_ : structured ndarray of MST_DTYPE
         Only with ``gen_min_span_tree=True``.
+    centroids_, medoids_ : ndarray of float64, (n_clusters, 2)
+        With ``store_centers``: scikit-learn's probability-weighted centres.
     n_features_in_ : int
     """
 
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", cluster_selection_method="eom",
-                 allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False):
+                 allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False, metric_params=None, alpha=1.0,
+                 algorithm="auto", leaf_size=40, store_centers=None, copy="warn"):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -79,9 +89,24 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.allow_single_cluster = allow_single_cluster
         self.n_jobs = n_jobs
         self.gen_min_span_tree = gen_min_span_tree
+        self.metric_params = metric_params
+        self.alpha = alpha
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.store_centers = store_centers
+        self.copy = copy
 
     def _checked_parameters(self):
         check_metric("HDBSCAN", self.metric)
+        check_metric_params(self.metric_params)
+        check_search(self.algorithm, self.leaf_size, ("auto", "brute", "kd_tree", "ball_tree"))
+        if check_real("alpha", self.alpha, 0, inclusive=False) != 1.0:
+            raise ValueError(f"alpha={self.alpha} is not supported: it scales the mutual-reachability distances, "
+                             "which changes the hierarchy; only alpha=1.0 (the default) is computed")
+        if self.store_centers is not None:
+            check_choice("store_centers", self.store_centers, ("centroid", "medoid", "both"))
+        if self.copy != "warn" and not isinstance(self.copy, (bool, np.bool_)):
+            raise TypeError(f"copy must be a bool, got {self.copy!r}")
         for name in ("allow_single_cluster", "gen_min_span_tree"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
@@ -128,6 +153,12 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             probabilities[self._rows[2]] = np.nan
         self.labels_ = labels
         self.probabilities_ = probabilities
+        for name in ("centroids_", "medoids_"):
+            self.__dict__.pop(name, None)
+        if self.store_centers in ("centroid", "both"):
+            self.centroids_ = _centres(X, labels, probabilities, medoid=False)
+        if self.store_centers in ("medoid", "both"):
+            self.medoids_ = _centres(X, labels, probabilities, medoid=True)
         return self
 
     # The other attributes are copied out of the library's result on first access (a fit
@@ -221,4 +252,24 @@ def _minimum_spanning_tree(native, n, finite_rows, missing):
     out = np.empty(len(a), dtype=MST_DTYPE)
     for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
         out[name] = column
+    return out
+
+
+def _centres(X, labels, probabilities, medoid):
+    """scikit-learn's store_centers: per cluster, the mean of its points weighted by their
+    probabilities (centroid), or the point whose summed distance to the others, each weighted
+    by its probability, is least (medoid)."""
+    out = np.empty((int(labels.max()) + 1 if len(labels) else 0, X.shape[1]))
+    for k in range(len(out)):
+        members = labels == k
+        points, weights = X[members], probabilities[members]
+        if not medoid:
+            out[k] = np.average(points, axis=0, weights=weights)
+            continue
+        totals = np.empty(len(points))
+        for start in range(0, len(points), 1024):  # rows of the distance matrix, a block at a time
+            block = points[start:start + 1024]
+            distances = np.sqrt(((block[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
+            totals[start:start + 1024] = (distances * weights).sum(axis=1)
+        out[k] = points[np.argmin(totals)]
     return out

@@ -2,7 +2,7 @@
 // which a map back end serves as it is or parses into dicts). No Foundation.
 
 /// JSON text built member by member; numbers in Swift's shortest round-trip form.
-struct JSONText {
+struct JSONBuilder {
     private(set) var text = ""
     /// Whether the container being written needs a comma before its next element.
     private var needsComma = [false]
