@@ -10,7 +10,10 @@ final class HDBSCANFit {
     let result: HDBSCANResult
 
     init(result: HDBSCANResult) {
-        self.result = result
+        // The core distances are no output of the C API: not kept for the handle's lifetime.
+        var kept = result
+        kept.coreDistances = []
+        self.result = kept
     }
 
     /// The hdbscan library's cluster persistence (`get_stability_scores`): a selected
