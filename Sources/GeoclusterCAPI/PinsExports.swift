@@ -7,6 +7,7 @@ import Pins
 final class TextResult {
     let bytes: [UInt8]
     init(_ text: String) { bytes = Array(text.utf8) }
+    init(bytes: [UInt8]) { self.bytes = bytes }
 }
 
 /// The error of a Pins call, its message naming the caller's parameter: the one the error is
@@ -91,35 +92,85 @@ public func gc_pins_build(
     _ categories: UnsafePointer<UInt8>?, _ areas: UnsafePointer<Double>?, _ deposits: UnsafePointer<Double>?,
     _ rents: UnsafePointer<Double>?, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int64,
     _ minOffset: Double, _ maxOffset: Double, _ radius: Double, _ minPoints: Int64, _ locationTolerance: Double,
-    _ threads: Int64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ threads: Int64, _ maskBytes: UnsafePointer<UInt8>?, _ maskLength: Int64, _ remask: Int32,
+    _ maskOut: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
         out.pointee = nil
+        maskOut?.pointee = nil
         guard n >= 0 else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: must be at least 0") }
         guard minPoints >= 1 else { throw CAPIError(.invalidParameter, "min_points = \(minPoints) is invalid: must be at least 1") }
         let workers = try checkedThreads(threads)
-        var privacy = PrivacyPolicy.disabled
+        var mask: PrivacyMask? = nil
         if let secret {
             let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(secretLength))) }
-            let mask = try pinsCall("min_offset") { () throws(PinError) in
+            mask = try pinsCall("min_offset") { () throws(PinError) in
                 try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset)
             }
-            privacy = .displaced(mask)
         }
         // min_points 2 gives the distances of 1 (a point's nearest neighbour is never farther
         // than any other), as the CLI's pins command takes it.
-        let options = PinOptions(privacy: privacy, radius: radius, minSamples: minPoints <= 2 ? 1 : Int(minPoints),
+        let options = PinOptions(privacy: .disabled, radius: radius, minSamples: minPoints <= 2 ? 1 : Int(minPoints),
                                  threads: workers, locationTolerance: locationTolerance)
         let columns = ListingColumns(n: Int(n), lon: lon, lat: lat, ids: ids, keyBytes: keyBytes, keyOffsets: keyOffsets,
                                      categories: categories, areas: areas, deposits: deposits, rents: rents)
         let listings = try columns.listings()
-        let built = try pinsCall("attributes") { () throws(PinError) in
-            try options.validate()
-            return try PinIndex(listings: listings, options: options)
+        try pinsCall("attributes") { () throws(PinError) in try options.validate() }
+        var chosen = options
+        if let mask {
+            guard let maskBytes else {
+                chosen.privacy = .displaced(mask)
+                return try finish(listings, chosen, out)
+            }
+            // The stored positions are kept; new locations are drawn and stored, and the
+            // store handed back (to be saved before anything is published).
+            var store = try MaskStoreInput(bytes: maskBytes, count: Int(maskLength), remask: remask != 0).store(for: mask)
+            _ = try pinsCall("keys") { () throws(PinError) in
+                try store.add(listings, mask: mask, tolerance: locationTolerance, threads: workers)
+            }
+            chosen.privacy = .displaced(mask.keeping(store))
+            let bytes = store.serialized()
+            try finish(listings, chosen, out)
+            maskOut?.pointee = Unmanaged.passRetained(TextResult(bytes: bytes)).toOpaque()
+            return
         }
-        out.pointee = Unmanaged.passRetained(PinIndexBox(built)).toOpaque()
+        try finish(listings, chosen, out)
+    }
+}
+
+/// Builds the index and hands it to the caller.
+private func finish(_ listings: PinListings, _ options: PinOptions,
+                    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>) throws(CAPIError) {
+    let built = try pinsCall("attributes") { () throws(PinError) in try PinIndex(listings: listings, options: options) }
+    out.pointee = Unmanaged.passRetained(PinIndexBox(built)).toOpaque()
+}
+
+/// A mask store as the caller passed it (the bytes of the CLI's mask file; none for a new one).
+struct MaskStoreInput {
+    let bytes: [UInt8]
+    let remask: Bool
+
+    init(bytes: UnsafePointer<UInt8>, count: Int, remask: Bool) {
+        self.bytes = Array(UnsafeBufferPointer(start: bytes, count: max(count, 0)))
+        self.remask = remask
+    }
+
+    /// The store for `mask`: a new one for no bytes; one made with another key or annulus only
+    /// with `remask` (then it records this mask, its positions kept).
+    func store(for mask: PrivacyMask) throws(CAPIError) -> MaskStore {
+        if bytes.isEmpty { return MaskStore(for: mask) }
+        var store = try pinsCall("mask") { () throws(PinError) in try MaskStore(serialized: bytes) }
+        if let what = store.mismatch(with: mask) {
+            guard remask else {
+                throw CAPIError(.invalidParameter, "mask: the mask file was made with \(what) (its \(store.count) stored positions "
+                                + "are kept whatever the key and offsets); give the key and offsets it was made with, or "
+                                + "remask=True to use these for new locations only")
+            }
+            store.adopt(mask)
+        }
+        return store
     }
 }
 

@@ -54,7 +54,8 @@ def _load():
         "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
         "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
         "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _dbl, _dbl,
-                                  _dbl, _i64t, _dbl, _i64t, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+                                  _dbl, _i64t, _dbl, _i64t, _u8, _i64t, _i32t, ctypes.POINTER(_handle),
+                                  ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_pins_free": (None, [_handle]),
         "gc_pins_counts": (None, [_handle, _i64, _i64]),
         "gc_pins_query": (_i32t, [_handle, _dbl, _f64, _i32t, _f64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
@@ -214,22 +215,33 @@ def take_text(text):
 
 
 def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposits, rents, secret, min_offset,
-               max_offset, radius, min_points, location_tolerance, threads):
-    """Builds a pin index from validated columns (None where absent); returns its handle."""
+               max_offset, radius, min_points, location_tolerance, threads, mask=None, remask=False):
+    """Builds a pin index from validated columns (None where absent); returns its handle and,
+    when `mask` (a mask store's bytes, b"" for a new one) is given, the store's new bytes."""
     def pointer(array, kind):
         return None if array is None else _pointer(array, kind)
 
-    handle = _handle()
+    handle, mask_out = _handle(), _handle()
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    mask_buffer = None if mask is None else (ctypes.c_uint8 * max(len(mask), 1)).from_buffer_copy(mask or b"\0")
     secret_buffer = None if secret is None else (ctypes.c_uint8 * len(secret)).from_buffer_copy(secret)
     code = _lib.gc_pins_build(
         pointer(lon, _f64), pointer(lat, _f64), len(lon), pointer(ids, _i64), pointer(key_bytes, _u8),
         pointer(key_offsets, _i64), pointer(categories, _u8), pointer(areas, _f64), pointer(deposits, _f64),
         pointer(rents, _f64), None if secret is None else ctypes.cast(secret_buffer, _u8),
         0 if secret is None else len(secret), min_offset, max_offset, radius, min_points, location_tolerance, threads,
-        ctypes.byref(handle), message, _MESSAGE_CAPACITY)
+        None if mask is None else ctypes.cast(mask_buffer, _u8), 0 if mask is None else len(mask),
+        1 if remask else 0, ctypes.byref(mask_out), ctypes.byref(handle), message, _MESSAGE_CAPACITY)
     _check(code, message)
-    return handle
+    if not mask_out.value:
+        return handle, None
+    text = mask_out
+    try:
+        buffer = (ctypes.c_uint8 * _lib.gc_text_length(text))()
+        _lib.gc_text_copy(text, ctypes.cast(buffer, _u8))
+        return handle, bytes(buffer)
+    finally:
+        _lib.gc_text_free(text)
 
 
 def f64_pointer(array):

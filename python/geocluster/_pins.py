@@ -6,6 +6,10 @@ import json
 import math
 import numbers
 import os
+import stat
+import tempfile
+import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -62,11 +66,21 @@ class PinIndex:
         HDBSCAN's min_samples for the hierarchy (1 or 2: plain single linkage).
     n_jobs : int or None
         Threads for the build (the index is the same for any value).
+    mask : str or path, optional
+        The CLI's mask file (``--mask``): every location's displayed position, kept from one
+        build to the next (created when missing, rewritten with mode 0600 before the index is
+        returned; as secret as the key). Without it, each build draws the positions afresh
+        (a warning says so, as the CLI's does).
+    remask : bool, default False
+        Use a mask file made with another key or offset range: its positions stay, new
+        locations are drawn with this key and these offsets.
     """
 
     def __init__(self, lon, lat, keys=None, attributes=None, key=None, *, ids=None, privacy=True, min_offset=30.0,
-                 max_offset=80.0, location_tolerance=30.0, radius=12.5, min_points=2, n_jobs=None):
+                 max_offset=80.0, location_tolerance=30.0, radius=12.5, min_points=2, n_jobs=None, mask=None,
+                 remask=False):
         secret = _secret(key, privacy)
+        stored = _read_mask(mask, secret, remask)
         lon, lat = _coordinates(lon, "lon"), _coordinates(lat, "lat")
         n = len(lon)
         if len(lat) != n:
@@ -81,10 +95,12 @@ class PinIndex:
                 raise TypeError(f"{name} must be a number, got {value!r}")
         if isinstance(min_points, bool) or not isinstance(min_points, numbers.Integral):
             raise TypeError(f"min_points must be an int, got {min_points!r}")
-        self._handle = _native.pins_build(
+        self._handle, store = _native.pins_build(
             lon, lat, ids, key_bytes, key_offsets, columns["category"], columns["area_m2"], columns["deposit"],
             columns["monthly_rent"], secret, float(min_offset), float(max_offset), float(radius), int(min_points),
-            float(location_tolerance), threads_for(n_jobs))
+            float(location_tolerance), threads_for(n_jobs), stored, remask)
+        if store is not None:
+            _write_secret(Path(mask), store)  # before any position is published
         listings, locations = ctypes.c_int64(), ctypes.c_int64()
         _native._lib.gc_pins_counts(self._handle, ctypes.byref(listings), ctypes.byref(locations))
         self.listing_count, self.location_count = listings.value, locations.value
@@ -205,6 +221,50 @@ def _secret(key, privacy):
         return key
     raise TypeError(f"key must be bytes (os.urandom(32), PinIndex.generate_key()) or hex digits, never a number; "
                     f"got {type(key).__name__}")
+
+
+def _read_mask(mask, secret, remask):
+    """The mask file's bytes (b"" when it does not exist yet), None without one; the CLI's
+    warnings: no mask file, a file others can read, --remask."""
+    if not isinstance(remask, (bool, np.bool_)):
+        raise TypeError(f"remask must be a bool, got {remask!r}")
+    if mask is None:
+        if remask:
+            raise ValueError("remask goes with mask=FILE")
+        if secret is not None:
+            warnings.warn("no mask file: each build draws the displayed positions afresh from the listings, so a "
+                          "building's position moves when its listings change (a listing added to a one-listing "
+                          "building tells how far) and another key or offset range draws every location again; "
+                          "publish with mask=FILE (docs/pins.md, Privacy model)", UserWarning, stacklevel=3)
+        return None
+    if secret is None:
+        raise ValueError("mask keeps masked positions; it does not go with privacy=False")
+    path = Path(mask)
+    if not path.exists():
+        return b""
+    if path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        warnings.warn(f"{path} can be read by other users: chmod 600 {path}", UserWarning, stacklevel=3)
+    if remask:
+        warnings.warn(f"remask: {path} now records this key and offset range; its stored positions stay as published "
+                      "and only new locations are drawn with the new settings. Never delete the mask file or publish "
+                      "without it: every new draw of a published location is one more sample of it", UserWarning,
+                      stacklevel=3)
+    return path.read_bytes()
+
+
+def _write_secret(path, data):
+    """Writes `data` to `path` atomically with mode 0600."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        os.fchmod(handle, 0o600)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _coordinates(values, name):

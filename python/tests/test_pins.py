@@ -244,3 +244,57 @@ def test_bad_queries_name_the_parameter(index):
     plain = geocluster.PinIndex([127.0, 127.001], [37.5, 37.5], key=bytes(range(32)))
     with pytest.raises(ValueError, match=r"^filter: 'deposit' needs attributes\['deposit'\]"):
         plain.pins(10, filter={"deposit": (None, 5)})
+
+
+def positions(index, zoom=22):
+    return {f["properties"]["listing_id"]: tuple(f["geometry"]["coordinates"])
+            for f in index.pins(zoom)["features"] if f["properties"]["kind"] == "listing"}
+
+
+def test_mask_file_is_the_clis_both_ways(listings, key, tmp_path):
+    """A mask file the CLI wrote gives the CLI's positions, and one Python wrote (mode 0600)
+    gives the CLI the same ones."""
+    cli_mask, py_mask = tmp_path / "cli.mask", tmp_path / "py.mask"
+    theirs = cli_pins(tmp_path, key[1], "--zoom", "22", "--mask", str(cli_mask))
+    build = lambda mask: geocluster.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
+                                             attributes=listings["attributes"], key=key[0], mask=mask)
+    from_cli = build(cli_mask)
+    same_pins(from_cli.pins(22)["features"], theirs, from_cli)
+    build(py_mask)
+    assert py_mask.stat().st_mode & 0o777 == 0o600 and py_mask.read_bytes() == cli_mask.read_bytes()
+
+
+def test_mask_file_keeps_a_building_where_it_was_published(key, tmp_path):
+    """With the mask file a one-listing building stays where it was published when a listing
+    is added to it 20 m away; without it, the anchor moves and so does the building."""
+    lon, lat = np.array([127.0, 127.01]), np.array([37.5, 37.5])
+    mask = tmp_path / "pins.mask"
+    kw = dict(keys=["a", "b"], key=key[0])
+    before = geocluster.PinIndex(lon, lat, mask=mask, **kw)
+    grown = (np.append(lon, 127.0), np.append(lat, 37.5 + 20 / 111_000))
+    after = geocluster.PinIndex(*grown, keys=["a", "b", "a"], key=key[0], mask=mask)
+    building = lambda index: [f["geometry"]["coordinates"] for f in index.pins(22)["features"]
+                              if 0 in [leaf["id"] for leaf in index.leaves(f["properties"]["id"])["leaves"]]][0]
+    assert building(after) == building(before)
+    with pytest.warns(UserWarning, match="no mask file"):
+        unmasked = geocluster.PinIndex(*grown, keys=["a", "b", "a"], key=key[0])
+    assert building(unmasked) != building(before)
+
+
+def test_mask_file_of_another_key(key, tmp_path):
+    lon, lat = [127.0, 127.01], [37.5, 37.5]
+    mask = tmp_path / "pins.mask"
+    first = positions(geocluster.PinIndex(lon, lat, key=key[0], mask=mask))
+    other = geocluster.PinIndex.generate_key()
+    with pytest.raises(ValueError, match="^mask: the mask file was made with another key"):
+        geocluster.PinIndex(lon, lat, key=other, mask=mask)
+    with pytest.warns(UserWarning, match="^remask"):
+        again = geocluster.PinIndex(lon, lat, key=other, mask=mask, remask=True)
+    assert positions(again) == first
+    with pytest.raises(ValueError, match="does not go with privacy=False"):
+        geocluster.PinIndex(lon, lat, privacy=False, mask=mask)
+    with pytest.raises(ValueError, match="^remask goes with mask"):
+        geocluster.PinIndex(lon, lat, key=other, remask=True)
+    (tmp_path / "bad.mask").write_bytes(b"not a mask")
+    with pytest.raises(ValueError, match="^mask: "):
+        geocluster.PinIndex(lon, lat, key=other, mask=tmp_path / "bad.mask")
