@@ -14,6 +14,9 @@ import pytest
 
 import geocluster
 
+# Most indexes here are built without a mask file on purpose; the warning is tested below.
+pytestmark = pytest.mark.filterwarnings("ignore:no mask file:UserWarning")
+
 ROOT = Path(__file__).resolve().parents[2]
 LISTINGS = ROOT / "datasets" / "seoul-5k.csv"
 
@@ -296,5 +299,6 @@ def test_mask_file_of_another_key(key, tmp_path):
     with pytest.raises(ValueError, match="^remask goes with mask"):
         geocluster.PinIndex(lon, lat, key=other, remask=True)
     (tmp_path / "bad.mask").write_bytes(b"not a mask")
-    with pytest.raises(ValueError, match="^mask: "):
+    (tmp_path / "bad.mask").chmod(0o644)
+    with pytest.raises(ValueError, match="^mask: "), pytest.warns(UserWarning, match="can be read by other users"):
         geocluster.PinIndex(lon, lat, key=other, mask=tmp_path / "bad.mask")
