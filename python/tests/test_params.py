@@ -155,3 +155,31 @@ def test_store_centers_are_scikit_learns():
     np.testing.assert_allclose(ours.centroids_, theirs.centroids_[order], rtol=0, atol=1e-9)
     np.testing.assert_allclose(ours.medoids_, theirs.medoids_[order], rtol=0, atol=1e-12)
     assert not hasattr(geocluster.HDBSCAN(min_cluster_size=20).fit(X), "centroids_")
+
+
+def test_lazy_attributes_survive_pickling_copying_and_refitting():
+    """outlier_scores_, cluster_persistence_, condensed_tree_ and minimum_spanning_tree_ come
+    from the library's result on first access: a pickled or copied estimator carries them,
+    and a new fit replaces them."""
+    import copy
+    import pickle
+
+    X = np.random.default_rng(11).normal(size=(500, 2))
+    Y = np.random.default_rng(12).normal(size=(300, 2))
+    names = ("outlier_scores_", "cluster_persistence_", "condensed_tree_", "minimum_spanning_tree_")
+    reference = geocluster.HDBSCAN(min_cluster_size=8, gen_min_span_tree=True).fit(X)
+    expected = {name: getattr(reference, name).copy() for name in names}
+    for make in (lambda m: pickle.loads(pickle.dumps(m)), copy.deepcopy, copy.copy):
+        fresh = geocluster.HDBSCAN(min_cluster_size=8, gen_min_span_tree=True).fit(X)
+        other = make(fresh)  # before any access
+        for name in names:
+            np.testing.assert_array_equal(getattr(other, name), expected[name])
+        assert "_native" not in vars(other)
+    model = geocluster.HDBSCAN(min_cluster_size=8, gen_min_span_tree=True).fit(X)
+    assert len(model.condensed_tree_) > 0
+    model.fit(Y)
+    assert len(model.minimum_spanning_tree_) == len(Y) - 1 and len(model.outlier_scores_) == len(Y)
+    assert np.isin(model.condensed_tree_["child"], np.arange(len(Y))).sum() == len(Y)
+    unfitted = geocluster.HDBSCAN()
+    for name in names:
+        assert not hasattr(unfitted, name)
