@@ -109,16 +109,18 @@ bench-check: setup
 # test requirements, then `pip install ./python` exactly as a user runs it (the in-tree backend
 # builds the C library in release mode with the Swift runtime linked in; its log, which must
 # hold no compiler warning of ours, is .build/python-build.log), then pytest on the installed
-# package: the scikit-learn fixtures, bad input, parameters, threads, check_estimator.
+# package: the scikit-learn fixtures, bad input, parameters, threads, check_estimator, and the
+# PinIndex against the CLI's `pins` (so the CLI is built first; after `make test`, nothing to do).
 PYVENV = .build/python-venv
 python:
 	@mkdir -p .build
+	$(SWIFT) build --product geocluster
 	python3 -m venv $(PYVENV)
 	$(PYVENV)/bin/pip install -q -r python/requirements-test.txt
 	SWIFT=$(SWIFT) $(PYVENV)/bin/pip install -v --no-deps --force-reinstall ./python > .build/python-build.log 2>&1 \
 		|| { tail -40 .build/python-build.log; exit 1; }
 	@scripts/dev/warnings.sh .build/python-build.log
-	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY $(PYVENV)/bin/pytest -q python/tests
+	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q python/tests
 
 clean:
 	rm -rf .build

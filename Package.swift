@@ -59,9 +59,10 @@ let package = Package(
         .target(name: "Pins", dependencies: ["ClusterCore"]),
         .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning"]),
         .target(name: "Metrics"),
-        // HDBSCAN and DBSCAN behind @_cdecl functions for the Python package (ctypes); on
-        // ClusterCore only, no Foundation, so the Swift runtime links statically into it.
-        .target(name: "GeoclusterCAPI", dependencies: ["ClusterCore"]),
+        // HDBSCAN, DBSCAN and the pin index behind @_cdecl functions for the Python package
+        // (ctypes); on ClusterCore and Pins only, no Foundation, so the Swift runtime links
+        // statically into it.
+        .target(name: "GeoclusterCAPI", dependencies: ["ClusterCore", "Pins"]),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
         // in their own processes, records and summaries; the map-pin glue (listing file to
         // PinIndex, the pins cell and the pins comparison).

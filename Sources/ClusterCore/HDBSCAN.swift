@@ -69,7 +69,8 @@ public struct HDBSCANResult: Sendable {
     public var mstWeight: Double
     /// The single-linkage tree over input rows, when kept (`HDBSCANOutputs.linkage`).
     public var linkage: SingleLinkageTree?
-    /// The condensed tree, when kept (`HDBSCANOutputs.condensedTree`).
+    /// The condensed tree, when kept (`HDBSCANOutputs.condensedTree`, or `.clusterTree`
+    /// without its point rows).
     public var condensedTree: CondensedTree?
     /// Selected cluster ids in the condensed tree, ascending (label i ↔ selectedClusters[i]).
     public var selectedClusters: [Int32]
@@ -89,6 +90,9 @@ public struct HDBSCANOutputs: OptionSet, Sendable {
     public static let linkage = HDBSCANOutputs(rawValue: 2)
     /// Keep the condensed tree (`HDBSCANResult.condensedTree`).
     public static let condensedTree = HDBSCANOutputs(rawValue: 4)
+    /// Keep the condensed tree without its point rows (`CondensedTree.hasPointRows` false):
+    /// `CondensedTree.fallingOut()` gives them on demand, at no cost to the fit.
+    public static let clusterTree = HDBSCANOutputs(rawValue: 8)
     /// Keep all three.
     public static let all: HDBSCANOutputs = [.mst, .linkage, .condensedTree]
 }
@@ -188,7 +192,7 @@ public enum HDBSCAN: Sendable {
                      epsilon: parameters.selection.epsilon, threads: threads)
         }
         return HDBSCANResult(labeling: labeling, coreDistances: coreByRow, mst: mst, mstWeight: mstWeight,
-                             linkage: keptLinkage, condensedTree: keeping.contains(.condensedTree) ? condensed : nil,
+                             linkage: keptLinkage, condensedTree: keeping.isDisjoint(with: [.condensedTree, .clusterTree]) ? nil : condensed,
                              selectedClusters: selected)
     }
 

@@ -3,27 +3,29 @@
 // releases it. The declarations and their documentation: python/geocluster/_capi.h.
 import ClusterCore
 
-/// One fit's result, owned by the C caller through an opaque handle.
+/// One fit's result, owned by the C caller through an opaque handle. The condensed tree is
+/// kept without its point rows (the fit then costs what the CLI's does); the copy functions
+/// write them from `CondensedTree.fallingOut()` when asked.
 final class HDBSCANFit {
     let result: HDBSCANResult
-    /// The hdbscan library's `cluster_persistence_`, one per label (see `persistence(of:)`).
-    let persistence: [Double]
 
     init(result: HDBSCANResult) {
-        self.result = result
-        persistence = Self.persistence(of: result)
+        // The core distances are no output of the C API: not kept for the handle's lifetime.
+        var kept = result
+        kept.coreDistances = []
+        self.result = kept
     }
 
     /// The hdbscan library's cluster persistence (`get_stability_scores`): a selected
     /// cluster's stability divided by its number of labelled points times the largest lambda
-    /// of the whole condensed tree; 1 where that lambda is 0 or infinite or the cluster has no
-    /// labelled point.
-    static func persistence(of result: HDBSCANResult) -> [Double] {
+    /// of the whole condensed tree (the largest of the clusters' own largest lambdas); 1 where
+    /// that lambda is 0 or infinite or the cluster has no labelled point.
+    func persistence() -> [Double] {
         guard let tree = result.condensedTree else { return [] }
         let selected = result.selectedClusters
         var sizes = [Int](repeating: 0, count: selected.count)
         for l in result.labeling.labels where l >= 0 { sizes[Int(l)] += 1 }
-        let maxLambda = tree.lambda.max() ?? 0
+        let maxLambda = tree.maxLambda.max() ?? 0
         return selected.indices.map { i in
             if !maxLambda.isFinite || maxLambda == 0 || sizes[i] == 0 { return 1 }
             return tree.stability[Int(selected[i]) - tree.pointCount] / (Double(sizes[i]) * maxLambda)
@@ -71,7 +73,7 @@ private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
     }
     var keeping: HDBSCANOutputs = []
     if outputs & 1 != 0 { keeping.insert(.mst) }
-    if outputs & 2 != 0 { keeping.insert(.condensedTree) }
+    if outputs & 2 != 0 { keeping.insert(.clusterTree) }
     return keeping
 }
 
@@ -120,7 +122,8 @@ public func gc_hdbscan_cluster_count(_ handle: UnsafeRawPointer?) -> Int64 {
 
 @_cdecl("gc_hdbscan_condensed_tree_row_count")
 public func gc_hdbscan_condensed_tree_row_count(_ handle: UnsafeRawPointer?) -> Int64 {
-    Int64(fit(handle)?.result.condensedTree?.parent.count ?? 0)
+    guard let tree = fit(handle)?.result.condensedTree else { return 0 }
+    return Int64(tree.parent.count + (tree.hasPointRows ? 0 : tree.pointCount))
 }
 
 @_cdecl("gc_hdbscan_mst_edge_count")
@@ -142,7 +145,7 @@ public func gc_hdbscan_copy_labels(
 @_cdecl("gc_hdbscan_copy_cluster_persistence")
 public func gc_hdbscan_copy_cluster_persistence(_ handle: UnsafeRawPointer?, _ persistence: UnsafeMutablePointer<Double>?) {
     guard let fit = fit(handle) else { return }
-    copy(fit.persistence, to: persistence)
+    copy(fit.persistence(), to: persistence)
 }
 
 @_cdecl("gc_hdbscan_copy_condensed_tree")
@@ -155,6 +158,16 @@ public func gc_hdbscan_copy_condensed_tree(
     widen(tree.child, to: child)
     copy(tree.lambda, to: lambda)
     widen(tree.childSize, to: childSize)
+    if tree.hasPointRows { return }
+    // The point rows after the cluster rows, in input-row order.
+    let (cluster, leaving) = tree.fallingOut()
+    let rows = tree.parent.count
+    widen(cluster, to: parent.map { $0 + rows })
+    copy(leaving, to: lambda.map { $0 + rows })
+    for i in 0..<tree.pointCount {
+        child?[rows + i] = Int64(i)
+        childSize?[rows + i] = 1
+    }
 }
 
 @_cdecl("gc_hdbscan_copy_mst")

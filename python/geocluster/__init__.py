@@ -10,6 +10,7 @@ its base classes when scikit-learn is installed. See docs/python.md.
 
 from ._dbscan import DBSCAN
 from ._hdbscan import CONDENSED_TREE_DTYPE, HDBSCAN, MST_DTYPE
+from ._pins import PinIndex
 
-__all__ = ["HDBSCAN", "DBSCAN", "CONDENSED_TREE_DTYPE", "MST_DTYPE"]
+__all__ = ["HDBSCAN", "DBSCAN", "PinIndex", "CONDENSED_TREE_DTYPE", "MST_DTYPE"]
 __version__ = "0.1.0"

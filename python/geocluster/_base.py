@@ -143,6 +143,20 @@ def check_metric(estimator, metric):
         raise ValueError(f"metric must be 'euclidean', got {metric!r}")
 
 
+def check_metric_params(metric_params):
+    """Euclidean distance takes no parameters: None or an empty dict."""
+    if metric_params is not None and metric_params != {}:
+        raise ValueError(f"metric_params={metric_params!r} is not supported: Euclidean distance takes no parameters "
+                         "(give None)")
+
+
+def check_search(algorithm, leaf_size, algorithms):
+    """scikit-learn's neighbour-search choices: accepted, and ignored, since the result is
+    exact whichever is named (geocluster has its own index)."""
+    check_choice("algorithm", algorithm, algorithms)
+    check_int("leaf_size", leaf_size, 1)
+
+
 def threads_for(n_jobs):
     """joblib's meaning of n_jobs: None is 1, -1 every CPU, -2 all but one, ...; 0 is an error."""
     if n_jobs is None:

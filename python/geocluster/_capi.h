@@ -1,7 +1,7 @@
 /*
- * geocluster's C API: HDBSCAN and DBSCAN of ClusterCore (Sources/GeoclusterCAPI, exported
- * with @_cdecl) for callers in any language; the Python package loads it with ctypes
- * (geocluster/_native.py declares the same signatures).
+ * geocluster's C API: HDBSCAN and DBSCAN of ClusterCore and the pin index of Pins
+ * (Sources/GeoclusterCAPI, exported with @_cdecl) for callers in any language; the Python
+ * package loads it with ctypes (geocluster/_native.py declares the same signatures).
  *
  * Points are planar: n x values at x[0], x[stride], ..., x[(n-1)*stride] and n y values at
  * y[0], y[stride], ... (a C-ordered (n, 2) array of doubles: x = base, y = base + 1,
@@ -35,7 +35,9 @@ extern "C" {
 
 /* What gc_hdbscan_fit keeps besides labels, probabilities and outlier scores (a bit set). */
 #define GC_OUTPUT_MST 1              /* the minimum spanning tree (gc_hdbscan_copy_mst) */
-#define GC_OUTPUT_CONDENSED_TREE 2   /* the condensed tree and cluster persistence */
+#define GC_OUTPUT_CONDENSED_TREE 2   /* the condensed tree and cluster persistence (kept
+                                        without point rows: no cost to the fit; the copy
+                                        writes them) */
 
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;
@@ -78,7 +80,8 @@ void gc_hdbscan_copy_cluster_persistence(const gc_hdbscan *result, double *persi
 /*
  * The condensed tree (condensed_tree_row_count rows), the hdbscan library's row form: parent
  * cluster id, child (a point row < point_count, or a cluster id >= point_count; the root is
- * point_count), lambda at which the child leaves the parent, and child size.
+ * point_count), lambda at which the child leaves the parent, and child size. The cluster
+ * rows come first (by child id), then one row per point (by point row).
  */
 void gc_hdbscan_copy_condensed_tree(const gc_hdbscan *result, int64_t *parent, int64_t *child,
                                     double *lambda_val, int64_t *child_size);
@@ -96,6 +99,73 @@ void gc_hdbscan_copy_mst(const gc_hdbscan *result, int64_t *a, int64_t *b, doubl
 int32_t gc_dbscan_fit(const double *x, const double *y, int64_t n, int64_t stride, double eps,
                       int64_t min_samples, int64_t threads, int32_t *labels, uint8_t *is_core,
                       char *message, int64_t message_capacity);
+
+/*
+ * Map pins (the Pins module; docs/pins.md): an index over listings built once, queried per
+ * viewport. Answers are JSON text (UTF-8) in a gc_text: gc_text_length bytes, copied with
+ * gc_text_copy (no NUL), released with gc_text_free. Errors as above; the message starts
+ * with the Python parameter it is about ("keys: ...", "zoom: ...").
+ */
+typedef struct gc_pins gc_pins;
+typedef struct gc_text gc_text;
+
+/*
+ * Builds an index over n listings: true lon, lat in degrees; ids (NULL: 0 ... n-1, else
+ * unique); location keys as UTF-8 texts, key i being bytes key_offsets[i] ..
+ * key_offsets[i+1] of key_bytes (both NULL: the true coordinate rounded to 1e-6 degrees; an
+ * empty text is an error); per-listing category codes (255 none), area, deposit, monthly
+ * rent (NaN none), each NULL when absent. secret: the mask's key, 16 or 32 bytes (NULL: no
+ * privacy, true positions shown); min_offset < max_offset: the mask's annulus in metres;
+ * radius in pixels; min_points: HDBSCAN's min_samples of the hierarchy (1 and 2: single
+ * linkage); location_tolerance in metres; threads >= 1 (same index for any value).
+ * mask: a mask store (the bytes of the CLI's mask file; mask_length 0: a new store), only
+ * with a secret: stored locations keep their positions, new ones are drawn and added, and
+ * *mask_out receives the store's new bytes (save them before publishing anything); a store
+ * made with another key or offset range is an error unless remask != 0. NULL: no store.
+ */
+int32_t gc_pins_build(const double *lon, const double *lat, int64_t n, const int64_t *ids,
+                      const uint8_t *key_bytes, const int64_t *key_offsets, const uint8_t *categories,
+                      const double *areas, const double *deposits, const double *rents,
+                      const uint8_t *secret, int64_t secret_length, double min_offset, double max_offset,
+                      double radius, int64_t min_points, double location_tolerance, int64_t threads,
+                      const uint8_t *mask, int64_t mask_length, int32_t remask, gc_text **mask_out,
+                      gc_pins **out, char *message, int64_t message_capacity);
+void gc_pins_free(gc_pins *index);
+void gc_pins_counts(const gc_pins *index, int64_t *listings, int64_t *locations);
+
+/*
+ * A filter (gc_pins_query, gc_pins_nearby) is `categories`, a bit set of category codes (-1:
+ * no condition), and `ranges`, 6 doubles: area, deposit and monthly rent as (low, high),
+ * ends included, NaN for an open end, a range with both ends NaN unset (NULL: none).
+ */
+
+/* The pins shown at zoom (0 <= zoom < 23, floored) whose centroid lies in bbox (4 doubles
+ * min_lon, min_lat, max_lon, max_lat; NULL: the world): a GeoJSON FeatureCollection with
+ * the properties of the CLI's `geocluster pins` (docs/commands.md). */
+int32_t gc_pins_query(const gc_pins *index, double zoom, const double *bbox, int32_t categories,
+                      const double *ranges, gc_text **out, char *message, int64_t message_capacity);
+/* The pins a pin splits into at its expansion zoom (a FeatureCollection). */
+int32_t gc_pins_children(const gc_pins *index, uint64_t pin, gc_text **out, char *message,
+                         int64_t message_capacity);
+/* One pin, unfiltered (a FeatureCollection of one feature, without zoom). */
+int32_t gc_pins_pin(const gc_pins *index, uint64_t pin, gc_text **out, char *message,
+                    int64_t message_capacity);
+/* One page of a pin's listings: {"leaves": [{id, lon, lat, category, area_m2, deposit,
+ * monthly_rent}], "next": cursor or null}; cursor NULL for the first page, else the
+ * previous page's next (NUL-terminated). */
+int32_t gc_pins_leaves(const gc_pins *index, uint64_t pin, int64_t limit, const char *cursor,
+                       gc_text **out, char *message, int64_t message_capacity);
+/* Listings within radius metres of (lon, lat), by distance rounded to 100 m, then id:
+ * {"listings": [... with distance_m], "total": n, "next": cursor or null}. */
+int32_t gc_pins_nearby(const gc_pins *index, double lon, double lat, double radius, int32_t categories,
+                       const double *ranges, int64_t limit, const char *cursor, gc_text **out,
+                       char *message, int64_t message_capacity);
+/* The category names by code, comma-separated. */
+void gc_pins_category_names(gc_text **out);
+
+int64_t gc_text_length(const gc_text *text);
+void gc_text_copy(const gc_text *text, uint8_t *destination);
+void gc_text_free(gc_text *text);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,8 @@ computed by geocluster's 2-D grid algorithm."""
 import numpy as np
 
 from . import _native
-from ._base import BaseEstimator, ClusterMixin, check_int, check_metric, check_real, check_X, threads_for
+from ._base import (BaseEstimator, ClusterMixin, check_int, check_metric, check_metric_params, check_real,
+                    check_search, check_X, threads_for)
 
 
 class DBSCAN(ClusterMixin, BaseEstimator):
@@ -20,6 +21,10 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         Only Euclidean distance; "haversine" raises ValueError until the core has it.
     n_jobs : int or None, default=None
         Threads (None: 1; -1: every CPU). The result is identical for any value.
+    metric_params : None, algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, leaf_size : int,
+    p : None or 2
+        scikit-learn's, accepted where they leave the result as it is (the search settings are
+        ignored: the result is exact either way); another p or metric_params raises ValueError.
 
     Attributes
     ----------
@@ -32,10 +37,15 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, eps=0.5, min_samples=5, metric="euclidean", n_jobs=None):
+    def __init__(self, eps=0.5, *, min_samples=5, metric="euclidean", metric_params=None, algorithm="auto",
+                 leaf_size=30, p=None, n_jobs=None):
         self.eps = eps
         self.min_samples = min_samples
         self.metric = metric
+        self.metric_params = metric_params
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
         self.n_jobs = n_jobs
 
     def fit(self, X, y=None):
@@ -43,6 +53,11 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         eps = check_real("eps", self.eps, 0, inclusive=False)
         min_samples = check_int("min_samples", self.min_samples, 1)
         check_metric("DBSCAN", self.metric)
+        check_metric_params(self.metric_params)
+        check_search(self.algorithm, self.leaf_size, ("auto", "ball_tree", "kd_tree", "brute"))
+        if self.p is not None and (isinstance(self.p, bool) or self.p != 2):
+            raise ValueError(f"p={self.p!r} is not supported: it is the power of a Minkowski distance other than "
+                             "the Euclidean one; give None (or 2)")
         threads = threads_for(self.n_jobs)
         X = check_X(self, X, ensure_all_finite=True)
         labels, core = _native.dbscan_fit(X, eps, min_samples, threads)

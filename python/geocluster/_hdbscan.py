@@ -4,8 +4,8 @@ results) computed by geocluster's exact 2-D core."""
 import numpy as np
 
 from . import _native
-from ._base import (BaseEstimator, ClusterMixin, check_choice, check_int, check_metric, check_real, check_X,
-                    threads_for)
+from ._base import (BaseEstimator, ClusterMixin, check_choice, check_int, check_metric, check_metric_params,
+                    check_real, check_search, check_X, threads_for)
 
 #: dtype of ``condensed_tree_``: the hdbscan library's ``condensed_tree_.to_numpy()`` rows.
 #: ``child < n_samples`` is a point (input row, ``child_size`` 1) leaving ``parent`` at
@@ -17,6 +17,10 @@ CONDENSED_TREE_DTYPE = np.dtype([("parent", np.int64), ("child", np.int64), ("la
 #: dtype of ``minimum_spanning_tree_``: the mutual-reachability MST's edges between input rows
 #: (``from < to``) in ascending ``distance``; the hdbscan library's column names.
 MST_DTYPE = np.dtype([("from", np.int64), ("to", np.int64), ("distance", np.float64)])
+
+# The attributes copied out of the library's result on first access, and their cache keys.
+_LAZY = {name: "_" + name for name in ("outlier_scores_", "cluster_persistence_", "condensed_tree_",
+                                       "minimum_spanning_tree_")}
 
 # scikit-learn's labels and probabilities for rows it leaves out of the fit.
 _INFINITE_LABEL, _MISSING_LABEL = -2, -3
@@ -45,6 +49,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     gen_min_span_tree : bool, default=False
         Keep the minimum spanning tree as ``minimum_spanning_tree_`` (the hdbscan library's
         parameter and default; not a scikit-learn parameter). Keeping it costs time and memory.
+    metric_params : None, alpha : 1.0, algorithm : {"auto", "brute", "kd_tree", "ball_tree"},
+    leaf_size : int, copy : bool
+        scikit-learn's, accepted where they leave the result as it is: the search settings are
+        ignored (the result is exact either way) and X is never modified; another alpha or
+        metric_params raises ValueError.
+    store_centers : {None, "centroid", "medoid", "both"}, default=None
+        As scikit-learn's: ``centroids_`` and/or ``medoids_``, one row per cluster.
 
     Attributes
     ----------
@@ -60,12 +71,15 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     condensed_tree_ : structured ndarray of CONDENSED_TREE_DTYPE
     minimum_spanning_tree_ : structured ndarray of MST_DTYPE
         Only with ``gen_min_span_tree=True``.
+    centroids_, medoids_ : ndarray of float64, (n_clusters, 2)
+        With ``store_centers``: scikit-learn's probability-weighted centres.
     n_features_in_ : int
     """
 
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", cluster_selection_method="eom",
-                 allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False):
+                 allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False, metric_params=None, alpha=1.0,
+                 algorithm="auto", leaf_size=40, store_centers=None, copy="warn"):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -75,9 +89,24 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.allow_single_cluster = allow_single_cluster
         self.n_jobs = n_jobs
         self.gen_min_span_tree = gen_min_span_tree
+        self.metric_params = metric_params
+        self.alpha = alpha
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.store_centers = store_centers
+        self.copy = copy
 
     def _checked_parameters(self):
         check_metric("HDBSCAN", self.metric)
+        check_metric_params(self.metric_params)
+        check_search(self.algorithm, self.leaf_size, ("auto", "brute", "kd_tree", "ball_tree"))
+        if check_real("alpha", self.alpha, 0, inclusive=False) != 1.0:
+            raise ValueError(f"alpha={self.alpha} is not supported: it scales the mutual-reachability distances, "
+                             "which changes the hierarchy; only alpha=1.0 (the default) is computed")
+        if self.store_centers is not None:
+            check_choice("store_centers", self.store_centers, ("centroid", "medoid", "both"))
+        if self.copy != "warn" and not isinstance(self.copy, (bool, np.bool_)):
+            raise TypeError(f"copy must be a bool, got {self.copy!r}")
         for name in ("allow_single_cluster", "gen_min_span_tree"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
@@ -98,11 +127,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         parameters = self._checked_parameters()
         X = check_X(self, X, ensure_all_finite=False)
         # As scikit-learn: rows with NaN or inf take no part and get labels of their own.
-        with np.errstate(invalid="ignore"):  # inf + -inf is NaN: such a row counts as missing
-            row_sums = X.sum(axis=1)
-        finite = np.isfinite(row_sums)
-        all_finite = bool(finite.all())
-        finite_rows = None if all_finite else finite.nonzero()[0]
+        # (One pass over X when all is finite, the usual case: the row sums cost 4 % of a fit.)
+        all_finite = bool(np.isfinite(X).all())
+        finite_rows = row_sums = None
+        if not all_finite:
+            with np.errstate(invalid="ignore"):  # inf + -inf is NaN: such a row counts as missing
+                row_sums = X.sum(axis=1)
+            finite_rows = np.isfinite(row_sums).nonzero()[0]
         points = X if all_finite else X[finite_rows]
         if points.shape[0] == 1:
             raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")
@@ -111,46 +142,69 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             raise ValueError(f"min_samples ({min_samples}) must be at most the number of samples in X "
                              f"({points.shape[0]})")
         result = _native.hdbscan_fit(points, **parameters)
-        self._store(result, X.shape[0], finite_rows, np.isnan(row_sums))
-        return self
-
-    def _store(self, result, n, finite_rows, missing):
-        tree, mst = result["condensed_tree"], result["mst"]
-        labels, probabilities, scores = result["labels"], result["probabilities"], result["outlier_scores"]
-        parent, child, a, b = tree["parent"], tree["child"], mst["a"], mst["b"]
+        for name in _LAZY:
+            self.__dict__.pop(_LAZY[name], None)
+        self._native = result
+        self._mst_kept = parameters["keep_mst"]
+        self._rows = (X.shape[0], finite_rows, np.isnan(row_sums) if finite_rows is not None else None)
+        labels, probabilities = result.labels()
         if finite_rows is not None:
-            # Back to input rows: points through the finite rows, cluster ids shifted so the
-            # root is n_samples again.
-            shift = n - len(finite_rows)
-            point = child < len(finite_rows)
-            child = np.where(point, finite_rows[np.minimum(child, len(finite_rows) - 1)], child + shift)
-            parent = parent + shift
-            a, b = finite_rows[a], finite_rows[b]
-            labels, probabilities, scores = (_spread(labels, finite_rows, n, _INFINITE_LABEL),
-                                             _spread(probabilities, finite_rows, n, 0.0),
-                                             _spread(scores, finite_rows, n, np.nan))
-            labels[missing] = _MISSING_LABEL
-            probabilities[missing] = np.nan
+            labels = _spread(labels, finite_rows, X.shape[0], _INFINITE_LABEL)
+            probabilities = _spread(probabilities, finite_rows, X.shape[0], 0.0)
+            labels[self._rows[2]] = _MISSING_LABEL
+            probabilities[self._rows[2]] = np.nan
         self.labels_ = labels
         self.probabilities_ = probabilities
-        self.outlier_scores_ = scores
-        self.cluster_persistence_ = result["persistence"]
-        self.condensed_tree_ = np.empty(len(parent), dtype=CONDENSED_TREE_DTYPE)
-        for name, column in (("parent", parent), ("child", child), ("lambda_val", tree["lambda_val"]),
-                             ("child_size", tree["child_size"])):
-            self.condensed_tree_[name] = column
-        self.__dict__.pop("minimum_spanning_tree_", None)
-        if self.gen_min_span_tree:
-            self.minimum_spanning_tree_ = np.empty(len(a), dtype=MST_DTYPE)
-            for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
-                self.minimum_spanning_tree_[name] = column
+        for name in ("centroids_", "medoids_"):
+            self.__dict__.pop(name, None)
+        if self.store_centers in ("centroid", "both"):
+            self.centroids_ = _centres(X, labels, probabilities, medoid=False)
+        if self.store_centers in ("medoid", "both"):
+            self.medoids_ = _centres(X, labels, probabilities, medoid=True)
+        return self
 
-    def __getattr__(self, name):
-        # Only reached for a missing attribute: say why the tree is not there.
-        if name == "minimum_spanning_tree_" and "labels_" in self.__dict__:
+    # The other attributes are copied out of the library's result on first access (a fit
+    # costs what the CLI's does: docs/python.md, "Speed"), then kept; pickling and copying
+    # the estimator copy them all out first.
+
+    def _cached(self, name, make):
+        key = _LAZY[name]
+        if key not in self.__dict__:
+            if "_native" not in self.__dict__:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            self.__dict__[key] = make(self._native, *self._rows)
+        return self.__dict__[key]
+
+    @property
+    def outlier_scores_(self):
+        return self._cached("outlier_scores_", _outlier_scores)
+
+    @property
+    def cluster_persistence_(self):
+        return self._cached("cluster_persistence_", lambda native, *_: native.persistence())
+
+    @property
+    def condensed_tree_(self):
+        return self._cached("condensed_tree_", _condensed_tree)
+
+    @property
+    def minimum_spanning_tree_(self):
+        if self.__dict__.get("_mst_kept") is False:
             raise AttributeError("minimum_spanning_tree_ is kept only when fitting with gen_min_span_tree=True "
                                  "(as in the hdbscan library)")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self._cached("minimum_spanning_tree_", _minimum_spanning_tree)
+
+    def __getstate__(self):
+        state = super().__getstate__() if hasattr(super(), "__getstate__") else self.__dict__.copy()
+        state = dict(state)
+        if "_native" in state:
+            for name, key in _LAZY.items():
+                try:
+                    state[key] = getattr(self, name)
+                except AttributeError:
+                    pass
+            del state["_native"], state["_rows"]
+        return state
 
     def fit_predict(self, X, y=None):
         """Clusters X and returns labels_."""
@@ -166,4 +220,58 @@ def _spread(values, rows, n, fill):
     """`values` of the finite rows placed at `rows` of an array of n, the rest `fill`."""
     out = np.full(n, fill, dtype=values.dtype)
     out[rows] = values
+    return out
+
+
+def _outlier_scores(native, n, finite_rows, missing):
+    scores = native.outlier_scores()
+    return scores if finite_rows is None else _spread(scores, finite_rows, n, np.nan)
+
+
+def _condensed_tree(native, n, finite_rows, missing):
+    """The library's tree as CONDENSED_TREE_DTYPE, naming input rows."""
+    tree = native.condensed_tree()
+    parent, child = tree["parent"], tree["child"]
+    if finite_rows is not None:
+        # Back to input rows: points through the finite rows, cluster ids shifted so the
+        # root is n_samples again.
+        shift = n - len(finite_rows)
+        point = child < len(finite_rows)
+        child = np.where(point, finite_rows[np.minimum(child, len(finite_rows) - 1)], child + shift)
+        parent = parent + shift
+    out = np.empty(len(parent), dtype=CONDENSED_TREE_DTYPE)
+    for name, column in (("parent", parent), ("child", child), ("lambda_val", tree["lambda_val"]),
+                         ("child_size", tree["child_size"])):
+        out[name] = column
+    return out
+
+
+def _minimum_spanning_tree(native, n, finite_rows, missing):
+    mst = native.mst()
+    a, b = mst["a"], mst["b"]
+    if finite_rows is not None:
+        a, b = finite_rows[a], finite_rows[b]
+    out = np.empty(len(a), dtype=MST_DTYPE)
+    for name, column in (("from", a), ("to", b), ("distance", mst["weight"])):
+        out[name] = column
+    return out
+
+
+def _centres(X, labels, probabilities, medoid):
+    """scikit-learn's store_centers: per cluster, the mean of its points weighted by their
+    probabilities (centroid), or the point whose summed distance to the others, each weighted
+    by its probability, is least (medoid)."""
+    out = np.empty((int(labels.max()) + 1 if len(labels) else 0, X.shape[1]))
+    for k in range(len(out)):
+        members = labels == k
+        points, weights = X[members], probabilities[members]
+        if not medoid:
+            out[k] = np.average(points, axis=0, weights=weights)
+            continue
+        totals = np.empty(len(points))
+        for start in range(0, len(points), 1024):  # rows of the distance matrix, a block at a time
+            block = points[start:start + 1024]
+            distances = np.sqrt(((block[:, None, :] - points[None, :, :]) ** 2).sum(axis=2))
+            totals[start:start + 1024] = (distances * weights).sum(axis=1)
+        out[k] = points[np.argmin(totals)]
     return out

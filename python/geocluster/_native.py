@@ -53,6 +53,22 @@ def _load():
         "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
         "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
         "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
+        "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _dbl, _dbl,
+                                  _dbl, _i64t, _dbl, _i64t, _u8, _i64t, _i32t, ctypes.POINTER(_handle),
+                                  ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_free": (None, [_handle]),
+        "gc_pins_counts": (None, [_handle, _i64, _i64]),
+        "gc_pins_query": (_i32t, [_handle, _dbl, _f64, _i32t, _f64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_children": (_i32t, [_handle, ctypes.c_uint64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_pin": (_i32t, [_handle, ctypes.c_uint64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_leaves": (_i32t, [_handle, ctypes.c_uint64, _i64t, ctypes.c_char_p, ctypes.POINTER(_handle),
+                                   ctypes.c_char_p, _i64t]),
+        "gc_pins_nearby": (_i32t, [_handle, _dbl, _dbl, _dbl, _i32t, _f64, _i64t, ctypes.c_char_p,
+                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_pins_category_names": (None, [ctypes.POINTER(_handle)]),
+        "gc_text_length": (_i64t, [_handle]),
+        "gc_text_copy": (None, [_handle, _u8]),
+        "gc_text_free": (None, [_handle]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -99,10 +115,8 @@ def _check(code, message):
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
                 leaf, allow_single_cluster, threads, keep_mst=True):
-    """Runs the library's HDBSCAN on a validated float64 (n, 2) array. Returns a dict of
-    numpy arrays: labels, probabilities, outlier_scores, persistence, condensed tree columns
-    (parent, child, lambda_val, child_size) and MST columns (a, b, weight; empty unless
-    keep_mst)."""
+    """Runs the library's HDBSCAN on a validated float64 (n, 2) array. Returns an
+    HDBSCANResult: the library's result, whose arrays are copied out when asked for."""
     outputs = GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
     X, x, y, stride = point_arguments(X)
     handle = _handle()
@@ -113,36 +127,59 @@ def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max
         1 if leaf else 0, 1 if allow_single_cluster else 0, threads, outputs, ctypes.byref(handle), message,
         _MESSAGE_CAPACITY)
     _check(code, message)
-    try:
-        return _hdbscan_arrays(handle)
-    finally:
-        _lib.gc_hdbscan_free(handle)
+    return HDBSCANResult(handle)
 
 
-def _hdbscan_arrays(handle):
-    n = _lib.gc_hdbscan_point_count(handle)
-    out = {
-        "labels": np.empty(n, dtype=np.int32),
-        "probabilities": np.empty(n, dtype=np.float64),
-        "outlier_scores": np.empty(n, dtype=np.float64),
-        "persistence": np.empty(_lib.gc_hdbscan_cluster_count(handle), dtype=np.float64),
-    }
-    _lib.gc_hdbscan_copy_labels(handle, _pointer(out["labels"], _i32), _pointer(out["probabilities"], _f64),
-                                _pointer(out["outlier_scores"], _f64))
-    _lib.gc_hdbscan_copy_cluster_persistence(handle, _pointer(out["persistence"], _f64))
-    rows = _lib.gc_hdbscan_condensed_tree_row_count(handle)
-    tree = {k: np.empty(rows, dtype=np.float64 if k == "lambda_val" else np.int64)
-            for k in ("parent", "child", "lambda_val", "child_size")}
-    _lib.gc_hdbscan_copy_condensed_tree(handle, _pointer(tree["parent"], _i64), _pointer(tree["child"], _i64),
-                                        _pointer(tree["lambda_val"], _f64), _pointer(tree["child_size"], _i64))
-    edges = _lib.gc_hdbscan_mst_edge_count(handle)
-    mst = {"a": np.empty(edges, dtype=np.int64), "b": np.empty(edges, dtype=np.int64),
-           "weight": np.empty(edges, dtype=np.float64)}
-    _lib.gc_hdbscan_copy_mst(handle, _pointer(mst["a"], _i64), _pointer(mst["b"], _i64),
-                             _pointer(mst["weight"], _f64))
-    out["condensed_tree"] = tree
-    out["mst"] = mst
-    return out
+class HDBSCANResult:
+    """One fit's result held by the library (labels, probabilities, GLOSH scores, the
+    condensed tree without its point rows, the MST when kept), freed with this object. Each
+    method copies one part into new numpy arrays: the estimator copies the labels at once and
+    the rest on first access, so a fit costs what the CLI's does."""
+
+    def __init__(self, handle):
+        self._handle = handle
+        self.n = _lib.gc_hdbscan_point_count(handle)
+
+    def __del__(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle is not None and _lib is not None:
+            _lib.gc_hdbscan_free(handle)
+
+    def labels(self):
+        """(labels int32, probabilities float64), one per point."""
+        labels = np.empty(self.n, dtype=np.int32)
+        probabilities = np.empty(self.n, dtype=np.float64)
+        _lib.gc_hdbscan_copy_labels(self._handle, _pointer(labels, _i32), _pointer(probabilities, _f64), None)
+        return labels, probabilities
+
+    def outlier_scores(self):
+        scores = np.empty(self.n, dtype=np.float64)
+        _lib.gc_hdbscan_copy_labels(self._handle, None, None, _pointer(scores, _f64))
+        return scores
+
+    def persistence(self):
+        out = np.empty(_lib.gc_hdbscan_cluster_count(self._handle), dtype=np.float64)
+        _lib.gc_hdbscan_copy_cluster_persistence(self._handle, _pointer(out, _f64))
+        return out
+
+    def condensed_tree(self):
+        """Columns parent, child, lambda_val, child_size: the cluster rows, then a row per point."""
+        rows = _lib.gc_hdbscan_condensed_tree_row_count(self._handle)
+        tree = {k: np.empty(rows, dtype=np.float64 if k == "lambda_val" else np.int64)
+                for k in ("parent", "child", "lambda_val", "child_size")}
+        _lib.gc_hdbscan_copy_condensed_tree(self._handle, _pointer(tree["parent"], _i64),
+                                            _pointer(tree["child"], _i64), _pointer(tree["lambda_val"], _f64),
+                                            _pointer(tree["child_size"], _i64))
+        return tree
+
+    def mst(self):
+        """Columns a, b, weight (empty unless the fit kept the MST)."""
+        edges = _lib.gc_hdbscan_mst_edge_count(self._handle)
+        mst = {"a": np.empty(edges, dtype=np.int64), "b": np.empty(edges, dtype=np.int64),
+               "weight": np.empty(edges, dtype=np.float64)}
+        _lib.gc_hdbscan_copy_mst(self._handle, _pointer(mst["a"], _i64), _pointer(mst["b"], _i64),
+                                 _pointer(mst["weight"], _f64))
+        return mst
 
 
 def dbscan_fit(X, eps, min_samples, threads):
@@ -156,3 +193,56 @@ def dbscan_fit(X, eps, min_samples, threads):
                               _pointer(core, _u8), message, _MESSAGE_CAPACITY)
     _check(code, message)
     return labels, core.astype(bool)
+
+
+def call_for_text(function, *arguments):
+    """Calls a library function that answers with a text handle (its last three arguments:
+    the handle's address, the message buffer and its capacity); returns the text."""
+    text = _handle()
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    _check(function(*arguments, ctypes.byref(text), message, _MESSAGE_CAPACITY), message)
+    return take_text(text)
+
+
+def take_text(text):
+    """The UTF-8 text of a text handle, which is freed."""
+    try:
+        buffer = (ctypes.c_uint8 * _lib.gc_text_length(text))()
+        _lib.gc_text_copy(text, ctypes.cast(buffer, _u8))
+        return bytes(buffer).decode("utf-8")
+    finally:
+        _lib.gc_text_free(text)
+
+
+def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposits, rents, secret, min_offset,
+               max_offset, radius, min_points, location_tolerance, threads, mask=None, remask=False):
+    """Builds a pin index from validated columns (None where absent); returns its handle and,
+    when `mask` (a mask store's bytes, b"" for a new one) is given, the store's new bytes."""
+    def pointer(array, kind):
+        return None if array is None else _pointer(array, kind)
+
+    handle, mask_out = _handle(), _handle()
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    mask_buffer = None if mask is None else (ctypes.c_uint8 * max(len(mask), 1)).from_buffer_copy(mask or b"\0")
+    secret_buffer = None if secret is None else (ctypes.c_uint8 * len(secret)).from_buffer_copy(secret)
+    code = _lib.gc_pins_build(
+        pointer(lon, _f64), pointer(lat, _f64), len(lon), pointer(ids, _i64), pointer(key_bytes, _u8),
+        pointer(key_offsets, _i64), pointer(categories, _u8), pointer(areas, _f64), pointer(deposits, _f64),
+        pointer(rents, _f64), None if secret is None else ctypes.cast(secret_buffer, _u8),
+        0 if secret is None else len(secret), min_offset, max_offset, radius, min_points, location_tolerance, threads,
+        None if mask is None else ctypes.cast(mask_buffer, _u8), 0 if mask is None else len(mask),
+        1 if remask else 0, ctypes.byref(mask_out), ctypes.byref(handle), message, _MESSAGE_CAPACITY)
+    _check(code, message)
+    if not mask_out.value:
+        return handle, None
+    text = mask_out
+    try:
+        buffer = (ctypes.c_uint8 * _lib.gc_text_length(text))()
+        _lib.gc_text_copy(text, ctypes.cast(buffer, _u8))
+        return handle, bytes(buffer)
+    finally:
+        _lib.gc_text_free(text)
+
+
+def f64_pointer(array):
+    return None if array is None else _pointer(array, _f64)

@@ -54,3 +54,19 @@ def test_null_handles_and_pointers_are_errors_not_crashes():
     assert not handle.value
     code = lib.gc_hdbscan_fit(None, None, 0, 2, 5, -1, 0.0, -1, 0, 0, 1, 4, ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 4 is invalid")
+
+
+def test_pins_null_handles_are_errors_not_crashes():
+    lib = _native._lib
+    lib.gc_pins_free(None)
+    lib.gc_text_free(None)
+    assert lib.gc_text_length(None) == 0
+    message = ctypes.create_string_buffer(200)
+    text = _native._handle()
+    code = lib.gc_pins_query(None, 10.0, None, -1, None, ctypes.byref(text), message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"index must not be null" and not text.value
+    handle = _native._handle()
+    code = lib.gc_pins_build(None, None, 3, None, None, None, None, None, None, None, None, 0, 30.0, 80.0, 12.5, 1,
+                             30.0, 1, None, 0, 0, None, ctypes.byref(handle), message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"lon and lat must not be null when n > 0"
+    assert not handle.value

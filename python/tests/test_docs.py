@@ -27,5 +27,21 @@ def test_readme_example():
 
 @pytest.mark.parametrize("index", range(len(python_blocks((ROOT / "docs" / "python.md").read_text()))))
 def test_docs_examples(index, capsys):
-    exec(python_blocks((ROOT / "docs" / "python.md").read_text())[index], {})
-    assert "clusters" in capsys.readouterr().out
+    block = python_blocks((ROOT / "docs" / "python.md").read_text())[index]
+    namespace = {}
+    exec(block, namespace)
+    out = capsys.readouterr().out
+    if "PinIndex" not in block:
+        assert "clusters" in out
+        return
+    # What the comments say: a FeatureCollection in the box, one page of the largest pin's
+    # listings, its parts, filtered pins over fewer listings, nearby listings by distance.
+    view, top, page = namespace["view"], namespace["top"], namespace["page"]
+    assert view["type"] == "FeatureCollection" and f"{len(view['features'])} pins" in out
+    assert all(126.98 <= f["geometry"]["coordinates"][0] <= 127.02 for f in view["features"])
+    assert len(page["leaves"]) == min(50, top["count"]) and (page["next"] is None) == (top["count"] <= 50)
+    assert sum(f["properties"]["count"] for f in namespace["parts"]["features"]) == top["count"]
+    count = lambda fc: sum(f["properties"]["count"] for f in fc["features"])
+    assert 0 < count(namespace["cheap"]) < count(namespace["index"].pins(13))
+    distances = [item["distance_m"] for item in namespace["near"]["listings"]]
+    assert distances == sorted(distances) and all(d <= 500 for d in distances)

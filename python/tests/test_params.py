@@ -11,6 +11,8 @@ import geocluster
 sklearn_cluster = pytest.importorskip("sklearn.cluster")
 from sklearn.base import clone  # noqa: E402
 
+from conftest import same_partition  # noqa: E402
+
 
 def test_hdbscan_names_and_defaults_are_scikit_learns():
     ours = inspect.signature(geocluster.HDBSCAN).parameters
@@ -51,9 +53,10 @@ def test_get_set_params_and_clone():
     assert copy is not model and copy.get_params() == model.get_params()
     assert copy.min_samples == 3 and copy.allow_single_cluster is True
     with pytest.raises(ValueError):
-        model.set_params(alpha=2.0)
+        model.set_params(gamma=2.0)
     d = clone(geocluster.DBSCAN(eps=3.0, min_samples=2))
-    assert d.get_params() == {"eps": 3.0, "min_samples": 2, "metric": "euclidean", "n_jobs": None}
+    assert d.get_params() == {"eps": 3.0, "min_samples": 2, "metric": "euclidean", "n_jobs": None, "metric_params": None,
+                              "algorithm": "auto", "leaf_size": 30, "p": None}
 
 
 def test_fit_predict_equals_fit_labels():
@@ -78,6 +81,13 @@ X_SMALL = np.random.default_rng(2).normal(size=(50, 2))
     (dict(metric="manhattan"), ValueError, "metric must be 'euclidean', got 'manhattan'"),
     (dict(n_jobs=0), ValueError, "n_jobs must not be 0"),
     (dict(n_jobs=1.5), TypeError, "n_jobs must be an int or None"),
+    (dict(alpha=2.0), ValueError, "alpha=2.0 is not supported"),
+    (dict(alpha=0.0), ValueError, "alpha must be a finite number greater than 0"),
+    (dict(metric_params={"p": 3}), ValueError, "metric_params=.* is not supported"),
+    (dict(algorithm="prims_kdtree"), ValueError, "algorithm must be one of 'auto', 'brute', 'kd_tree', 'ball_tree'"),
+    (dict(leaf_size=0), ValueError, "leaf_size must be at least 1, got 0"),
+    (dict(store_centers="mean"), ValueError, "store_centers must be one of 'centroid', 'medoid', 'both'"),
+    (dict(copy="yes"), TypeError, "copy must be a bool"),
 ])
 def test_hdbscan_bad_parameters_name_themselves(params, error, message):
     with pytest.raises(error, match=message):
@@ -89,6 +99,10 @@ def test_hdbscan_bad_parameters_name_themselves(params, error, message):
     (dict(eps=float("inf")), ValueError, "eps must be a finite number greater than 0"),
     (dict(min_samples=0), ValueError, "min_samples must be at least 1, got 0"),
     (dict(metric="cosine"), ValueError, "metric must be 'euclidean', got 'cosine'"),
+    (dict(p=1), ValueError, "p=1 is not supported"),
+    (dict(metric_params={"w": 1}), ValueError, "metric_params=.* is not supported"),
+    (dict(algorithm="fast"), ValueError, "algorithm must be one of"),
+    (dict(leaf_size=-3), ValueError, "leaf_size must be at least 1, got -3"),
 ])
 def test_dbscan_bad_parameters_name_themselves(params, error, message):
     with pytest.raises(error, match=message):
@@ -114,3 +128,58 @@ def test_native_errors_are_value_errors_with_the_library_message():
     with pytest.raises(ValueError, match="threads = 0 is invalid") as error:
         _native.dbscan_fit(X, 1.0, 2, 0)
     assert error.value.code == _native.GC_INVALID_ARGUMENT
+
+
+def test_search_parameters_change_nothing():
+    """algorithm, leaf_size, copy, metric_params=None, alpha=1.0, p=2: accepted, same result."""
+    X = np.random.default_rng(8).normal(size=(2000, 2))
+    plain = geocluster.HDBSCAN(min_cluster_size=8).fit(X)
+    for extra in (dict(algorithm="brute", leaf_size=3, copy=True), dict(algorithm="kd_tree", metric_params={}, alpha=1.0),
+                  dict(algorithm="ball_tree", leaf_size=400, copy=False)):
+        other = geocluster.HDBSCAN(min_cluster_size=8, **extra).fit(X)
+        np.testing.assert_array_equal(other.labels_, plain.labels_)
+        np.testing.assert_array_equal(other.condensed_tree_, plain.condensed_tree_)
+    d = geocluster.DBSCAN(eps=0.2).fit(X).labels_
+    for extra in (dict(algorithm="brute", leaf_size=2, p=2), dict(algorithm="kd_tree", metric_params={}, p=None)):
+        np.testing.assert_array_equal(geocluster.DBSCAN(eps=0.2, **extra).fit(X).labels_, d)
+
+
+def test_store_centers_are_scikit_learns():
+    rng = np.random.default_rng(9)
+    X = np.concatenate([rng.normal(c, 0.3, size=(150, 2)) for c in ((0, 0), (5, 5), (0, 6))])
+    ours = geocluster.HDBSCAN(min_cluster_size=20, store_centers="both").fit(X)
+    theirs = sklearn_cluster.HDBSCAN(min_cluster_size=20, store_centers="both", copy=True).fit(X)
+    assert same_partition(ours.labels_, theirs.labels_)
+    order = [int(np.bincount(theirs.labels_[ours.labels_ == k][theirs.labels_[ours.labels_ == k] >= 0]).argmax())
+             for k in range(ours.labels_.max() + 1)]
+    np.testing.assert_allclose(ours.centroids_, theirs.centroids_[order], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ours.medoids_, theirs.medoids_[order], rtol=0, atol=1e-12)
+    assert not hasattr(geocluster.HDBSCAN(min_cluster_size=20).fit(X), "centroids_")
+
+
+def test_lazy_attributes_survive_pickling_copying_and_refitting():
+    """outlier_scores_, cluster_persistence_, condensed_tree_ and minimum_spanning_tree_ come
+    from the library's result on first access: a pickled or copied estimator carries them,
+    and a new fit replaces them."""
+    import copy
+    import pickle
+
+    X = np.random.default_rng(11).normal(size=(500, 2))
+    Y = np.random.default_rng(12).normal(size=(300, 2))
+    names = ("outlier_scores_", "cluster_persistence_", "condensed_tree_", "minimum_spanning_tree_")
+    reference = geocluster.HDBSCAN(min_cluster_size=8, gen_min_span_tree=True).fit(X)
+    expected = {name: getattr(reference, name).copy() for name in names}
+    for make in (lambda m: pickle.loads(pickle.dumps(m)), copy.deepcopy, copy.copy):
+        fresh = geocluster.HDBSCAN(min_cluster_size=8, gen_min_span_tree=True).fit(X)
+        other = make(fresh)  # before any access
+        for name in names:
+            np.testing.assert_array_equal(getattr(other, name), expected[name])
+        assert "_native" not in vars(other)
+    model = geocluster.HDBSCAN(min_cluster_size=8, gen_min_span_tree=True).fit(X)
+    assert len(model.condensed_tree_) > 0
+    model.fit(Y)
+    assert len(model.minimum_spanning_tree_) == len(Y) - 1 and len(model.outlier_scores_) == len(Y)
+    assert np.isin(model.condensed_tree_["child"], np.arange(len(Y))).sum() == len(Y)
+    unfitted = geocluster.HDBSCAN()
+    for name in names:
+        assert not hasattr(unfitted, name)

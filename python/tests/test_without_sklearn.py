@@ -31,7 +31,7 @@ SCRIPT = textwrap.dedent("""
         except ValueError as error:
             out["errors"].append(str(error))
     try:
-        h.set_params(alpha=1.0)
+        h.set_params(gamma=1.0)
     except ValueError as error:
         out["errors"].append("set_params: " + str(error))
     print(json.dumps(out))
@@ -55,4 +55,4 @@ def test_numpy_only():
             cluster.DBSCAN().fit(bad)
         expected.append(str(error.value).split("\n")[0])
     assert [e.split("\n")[0] for e in out["errors"][:4]] == expected
-    assert out["errors"][4].startswith("set_params: Invalid parameter 'alpha'")
+    assert out["errors"][4].startswith("set_params: Invalid parameter 'gamma'")

@@ -1,0 +1,332 @@
+// The pin index for C callers: one build returns a handle; each query returns its answer as
+// JSON text (GeoJSON features for pins) in a text handle the caller copies and frees. The
+// declarations and their documentation: python/geocluster/_capi.h.
+import Pins
+
+/// A query's answer, owned by the C caller until `gc_text_free`.
+final class TextResult {
+    let bytes: [UInt8]
+    init(_ text: String) { bytes = Array(text.utf8) }
+    init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// The error of a Pins call, its message naming the caller's parameter: the one the error is
+/// about, else `parameter`.
+private func pinsError(_ error: PinError, parameter: String) -> CAPIError {
+    var name = parameter
+    switch error {
+    case .invalidCoordinate: name = "lon, lat"
+    case .duplicateListingID: name = "ids"
+    case .inconsistentLocation: name = "keys"
+    case .unknownPin: name = "pin_id"
+    case .invalidCursor: name = "cursor"
+    case let .invalidParameter(swiftName, _, _):
+        let python = ["radius": "radius", "minSamples": "min_points", "locationTolerance": "location_tolerance",
+                      "threads": "n_jobs", "minDistance": "min_offset", "maxDistance": "max_offset", "zoom": "zoom",
+                      "limit": "limit", "key": "key", "longitude/latitude": "lon, lat"]
+        name = python[swiftName] ?? (["minLongitude", "minLatitude", "maxLongitude", "maxLatitude"].contains(swiftName) ? "bbox" : parameter)
+    }
+    return CAPIError(error.isCoordinate ? .nonFiniteCoordinate : .invalidParameter, "\(name): \(error)")
+}
+
+extension PinError {
+    var isCoordinate: Bool { if case .invalidCoordinate = self { return true } else { return false } }
+}
+
+/// Runs a Pins call, naming `parameter` in its error.
+private func pinsCall<T>(_ parameter: String, _ body: () throws(PinError) -> T) throws(CAPIError) -> T {
+    do throws(PinError) {
+        return try body()
+    } catch {
+        throw pinsError(error, parameter: parameter)
+    }
+}
+
+private func index(_ handle: UnsafeRawPointer?) throws(CAPIError) -> PinIndex {
+    guard let handle else { throw CAPIError(.invalidArgument, "index must not be null") }
+    return Unmanaged<PinIndexBox>.fromOpaque(handle).takeUnretainedValue().index
+}
+
+/// One built index, owned by the C caller through an opaque handle.
+final class PinIndexBox {
+    let index: PinIndex
+    init(_ index: PinIndex) { self.index = index }
+}
+
+/// The columns of a build call, as the C caller passed them.
+struct ListingColumns {
+    var n: Int
+    var lon: UnsafePointer<Double>?, lat: UnsafePointer<Double>?, ids: UnsafePointer<Int64>?
+    var keyBytes: UnsafePointer<UInt8>?, keyOffsets: UnsafePointer<Int64>?
+    var categories: UnsafePointer<UInt8>?, areas: UnsafePointer<Double>?
+    var deposits: UnsafePointer<Double>?, rents: UnsafePointer<Double>?
+
+    /// The listings: ids (rows when null), location keys from the UTF-8 texts (the true
+    /// coordinates when null; an empty text is refused, as the CLI refuses an empty cell).
+    func listings() throws(CAPIError) -> PinListings {
+        guard let lon, let lat else {
+            if n == 0 { return PinListings() }
+            throw CAPIError(.invalidArgument, "lon and lat must not be null when n > 0")
+        }
+        func column<T>(_ p: UnsafePointer<T>?) -> [T]? { p.map { Array(UnsafeBufferPointer(start: $0, count: n)) } }
+        var keys: [LocationKey]? = nil
+        if let keyBytes, let keyOffsets {
+            var out = [LocationKey](); out.reserveCapacity(n)
+            for i in 0..<n {
+                let a = Int(keyOffsets[i]), b = Int(keyOffsets[i + 1])
+                guard b > a else { throw CAPIError(.invalidParameter, "keys[\(i)] is empty: give every listing its building's key, or leave keys out") }
+                out.append(LocationKey(string: String(decoding: UnsafeBufferPointer(start: keyBytes + a, count: b - a), as: UTF8.self)))
+            }
+            keys = out
+        }
+        return PinListings(ids: column(ids) ?? (0..<Int64(n)).map { $0 }, longitudes: column(lon)!, latitudes: column(lat)!,
+                           locationKeys: keys, categories: column(categories), areas: column(areas),
+                           deposits: column(deposits), monthlyRents: column(rents))
+    }
+}
+
+@_cdecl("gc_pins_build")
+public func gc_pins_build(
+    _ lon: UnsafePointer<Double>?, _ lat: UnsafePointer<Double>?, _ n: Int64, _ ids: UnsafePointer<Int64>?,
+    _ keyBytes: UnsafePointer<UInt8>?, _ keyOffsets: UnsafePointer<Int64>?,
+    _ categories: UnsafePointer<UInt8>?, _ areas: UnsafePointer<Double>?, _ deposits: UnsafePointer<Double>?,
+    _ rents: UnsafePointer<Double>?, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int64,
+    _ minOffset: Double, _ maxOffset: Double, _ radius: Double, _ minPoints: Int64, _ locationTolerance: Double,
+    _ threads: Int64, _ maskBytes: UnsafePointer<UInt8>?, _ maskLength: Int64, _ remask: Int32,
+    _ maskOut: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+        out.pointee = nil
+        maskOut?.pointee = nil
+        guard n >= 0 else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: must be at least 0") }
+        guard minPoints >= 1 else { throw CAPIError(.invalidParameter, "min_points = \(minPoints) is invalid: must be at least 1") }
+        let workers = try checkedThreads(threads)
+        var mask: PrivacyMask? = nil
+        if let secret {
+            let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(secretLength))) }
+            mask = try pinsCall("min_offset") { () throws(PinError) in
+                try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset)
+            }
+        }
+        // min_points 2 gives the distances of 1 (a point's nearest neighbour is never farther
+        // than any other), as the CLI's pins command takes it.
+        let options = PinOptions(privacy: .disabled, radius: radius, minSamples: minPoints <= 2 ? 1 : Int(minPoints),
+                                 threads: workers, locationTolerance: locationTolerance)
+        let columns = ListingColumns(n: Int(n), lon: lon, lat: lat, ids: ids, keyBytes: keyBytes, keyOffsets: keyOffsets,
+                                     categories: categories, areas: areas, deposits: deposits, rents: rents)
+        let listings = try columns.listings()
+        try pinsCall("attributes") { () throws(PinError) in try options.validate() }
+        var chosen = options
+        if let mask {
+            guard let maskBytes else {
+                chosen.privacy = .displaced(mask)
+                return try finish(listings, chosen, out)
+            }
+            // The stored positions are kept; new locations are drawn and stored, and the
+            // store handed back (to be saved before anything is published).
+            var store = try MaskStoreInput(bytes: maskBytes, count: Int(maskLength), remask: remask != 0).store(for: mask)
+            _ = try pinsCall("keys") { () throws(PinError) in
+                try store.add(listings, mask: mask, tolerance: locationTolerance, threads: workers)
+            }
+            chosen.privacy = .displaced(mask.keeping(store))
+            let bytes = store.serialized()
+            try finish(listings, chosen, out)
+            maskOut?.pointee = Unmanaged.passRetained(TextResult(bytes: bytes)).toOpaque()
+            return
+        }
+        try finish(listings, chosen, out)
+    }
+}
+
+/// Builds the index and hands it to the caller.
+private func finish(_ listings: PinListings, _ options: PinOptions,
+                    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>) throws(CAPIError) {
+    let built = try pinsCall("attributes") { () throws(PinError) in try PinIndex(listings: listings, options: options) }
+    out.pointee = Unmanaged.passRetained(PinIndexBox(built)).toOpaque()
+}
+
+/// A mask store as the caller passed it (the bytes of the CLI's mask file; none for a new one).
+struct MaskStoreInput {
+    let bytes: [UInt8]
+    let remask: Bool
+
+    init(bytes: UnsafePointer<UInt8>, count: Int, remask: Bool) {
+        self.bytes = Array(UnsafeBufferPointer(start: bytes, count: max(count, 0)))
+        self.remask = remask
+    }
+
+    /// The store for `mask`: a new one for no bytes; one made with another key or annulus only
+    /// with `remask` (then it records this mask, its positions kept).
+    func store(for mask: PrivacyMask) throws(CAPIError) -> MaskStore {
+        if bytes.isEmpty { return MaskStore(for: mask) }
+        var store = try pinsCall("mask") { () throws(PinError) in try MaskStore(serialized: bytes) }
+        if let what = store.mismatch(with: mask) {
+            guard remask else {
+                throw CAPIError(.invalidParameter, "mask: the mask file was made with \(what) (its \(store.count) stored positions "
+                                + "are kept whatever the key and offsets); give the key and offsets it was made with, or "
+                                + "remask=True to use these for new locations only")
+            }
+            store.adopt(mask)
+        }
+        return store
+    }
+}
+
+@_cdecl("gc_pins_free")
+public func gc_pins_free(_ handle: UnsafeMutableRawPointer?) {
+    guard let handle else { return }
+    Unmanaged<PinIndexBox>.fromOpaque(handle).release()
+}
+
+@_cdecl("gc_pins_counts")
+public func gc_pins_counts(_ handle: UnsafeRawPointer?, _ listings: UnsafeMutablePointer<Int64>?,
+                           _ locations: UnsafeMutablePointer<Int64>?) {
+    guard let built = try? index(handle) else { return }
+    listings?.pointee = Int64(built.listingCount)
+    locations?.pointee = Int64(built.locationCount)
+}
+
+/// The query's filter from the C arguments: `categories` a bit set of codes (negative: no
+/// category condition); each range's ends NaN when open, the range unset when both are.
+private func filter(_ categories: Int32, _ ranges: UnsafePointer<Double>?) -> AttributeFilter? {
+    func range(_ k: Int) -> ValueRange? {
+        guard let ranges else { return nil }
+        let lo = ranges[2 * k], hi = ranges[2 * k + 1]
+        if lo.isNaN && hi.isNaN { return nil }
+        return ValueRange(lower: lo.isNaN ? nil : lo, upper: hi.isNaN ? nil : hi)
+    }
+    let f = AttributeFilter(categories: categories < 0 ? nil : CategorySet(mask: UInt16(truncatingIfNeeded: categories)),
+                            area: range(0), deposit: range(1), monthlyRent: range(2))
+    return f.isEmpty ? nil : f
+}
+
+/// Hands `text` to the caller as a text handle.
+private func give(_ text: String, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) throws(CAPIError) {
+    guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+    out.pointee = Unmanaged.passRetained(TextResult(text)).toOpaque()
+}
+
+@_cdecl("gc_pins_query")
+public func gc_pins_query(
+    _ handle: UnsafeRawPointer?, _ zoom: Double, _ bbox: UnsafePointer<Double>?, _ categories: Int32,
+    _ ranges: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let box = bbox.map { BoundingBox(minLongitude: $0[0], minLatitude: $0[1], maxLongitude: $0[2], maxLatitude: $0[3]) }
+        try pinsCall("bbox") { () throws(PinError) in try box?.validate() }
+        let z = zoom
+        let f = filter(categories, ranges)
+        let pins = try pinsCall("zoom") { () throws(PinError) in try built.pins(zoom: z, bbox: box, filter: f) }
+        try give(try PinsJSON.features(pins, zoom: Int(zoom.rounded(.down)), index: built), out)
+    }
+}
+
+@_cdecl("gc_pins_children")
+public func gc_pins_children(
+    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let id = PinID(rawValue: pin)
+        let children = try pinsCall("pin_id") { () throws(PinError) in try built.children(of: id) }
+        let zoom = try pinsCall("pin_id") { () throws(PinError) in try built.expansionZoom(of: id) }
+        try give(try PinsJSON.features(children, zoom: zoom, index: built), out)
+    }
+}
+
+@_cdecl("gc_pins_pin")
+public func gc_pins_pin(
+    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let found = try pinsCall("pin_id") { () throws(PinError) in try built.pin(id: PinID(rawValue: pin)) }
+        try give(try PinsJSON.features([found], zoom: nil, index: built), out)
+    }
+}
+
+@_cdecl("gc_pins_leaves")
+public func gc_pins_leaves(
+    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ limit: Int64, _ cursor: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let start = try PinsJSON.cursor(cursor)
+        let page = try pinsCall("limit, cursor") { () throws(PinError) in
+            guard limit >= 1 else { throw .invalidParameter(name: "limit", value: "\(limit)", requirement: "must be at least 1") }
+            return try built.leaves(of: PinID(rawValue: pin), limit: Int(limit), cursor: start)
+        }
+        var json = JSONBuilder()
+        json.open("{")
+        json.key("leaves")
+        json.open("[")
+        for leaf in page.leaves { PinsJSON.leaf(leaf, distance: nil, into: &json) }
+        json.close("]")
+        json.member("next", string: page.next?.token)
+        json.close("}")
+        try give(json.text, out)
+    }
+}
+
+@_cdecl("gc_pins_nearby")
+public func gc_pins_nearby(
+    _ handle: UnsafeRawPointer?, _ lon: Double, _ lat: Double, _ radius: Double, _ categories: Int32,
+    _ ranges: UnsafePointer<Double>?, _ limit: Int64, _ cursor: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let built = try index(handle)
+        let start = try PinsJSON.cursor(cursor)
+        let f = filter(categories, ranges)
+        let page = try pinsCall("nearby") { () throws(PinError) in
+            try built.nearby(longitude: lon, latitude: lat, radius: radius, filter: f, limit: Int(limit), cursor: start)
+        }
+        var json = JSONBuilder()
+        json.open("{")
+        json.key("listings")
+        json.open("[")
+        for near in page.listings { PinsJSON.leaf(near.leaf, distance: near.distance, into: &json) }
+        json.close("]")
+        json.member("total", integer: Int64(page.total))
+        json.member("next", string: page.next?.token)
+        json.close("}")
+        try give(json.text, out)
+    }
+}
+
+@_cdecl("gc_text_length")
+public func gc_text_length(_ text: UnsafeRawPointer?) -> Int64 {
+    guard let text else { return 0 }
+    return Int64(Unmanaged<TextResult>.fromOpaque(text).takeUnretainedValue().bytes.count)
+}
+
+@_cdecl("gc_text_copy")
+public func gc_text_copy(_ text: UnsafeRawPointer?, _ destination: UnsafeMutablePointer<UInt8>?) {
+    guard let text else { return }
+    copy(Unmanaged<TextResult>.fromOpaque(text).takeUnretainedValue().bytes, to: destination)
+}
+
+@_cdecl("gc_text_free")
+public func gc_text_free(_ text: UnsafeMutableRawPointer?) {
+    guard let text else { return }
+    Unmanaged<TextResult>.fromOpaque(text).release()
+}
+
+@_cdecl("gc_pins_category_names")
+public func gc_pins_category_names(_ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    try? give(ListingCategory.allCases.map(\.rawValue).joined(separator: ","), out)
+}

@@ -1,0 +1,364 @@
+"""geocluster.PinIndex: map pins per zoom over listings, with the privacy mask, as the CLI's
+`geocluster pins` computes them (the Pins module through the C API; docs/pins.md)."""
+
+import ctypes
+import json
+import math
+import numbers
+import os
+import stat
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from . import _native
+from ._base import threads_for
+
+#: The attribute columns a PinIndex takes (the CLI's column names).
+ATTRIBUTES = ("category", "area_m2", "deposit", "monthly_rent")
+KEY_VARIABLE = "GEOCLUSTER_PINS_KEY"
+
+
+def _category_names():
+    text = _native._handle()
+    _native._lib.gc_pins_category_names(ctypes.byref(text))
+    return _native.take_text(text).split(",")
+
+
+CATEGORIES = tuple(_category_names())
+
+
+class PinIndex:
+    """Map pins for zooms 0-22 over listings, cut from one hierarchy of privacy-masked
+    positions: what a map back end queries per viewport. Every position it returns is a
+    displayed one (30-80 m from the truth, in a direction only the key predicts); the index
+    holds no true coordinate.
+
+    Parameters
+    ----------
+    lon, lat : array-like of float, (n,)
+        True positions in degrees (WGS 84); latitudes within ±85°.
+    keys : sequence of str or int, (n,), optional
+        Location keys (a building id): listings with one key are one location, displaced
+        together, one building pin. None: the true coordinate rounded to 1e-6° is the key.
+        An empty or None key is refused; a key whose listings lie more than
+        ``location_tolerance`` metres apart is refused.
+    attributes : mapping, optional
+        Columns "category" (names, see CATEGORIES, or None), "area_m2", "deposit",
+        "monthly_rent" (numbers, NaN or None where absent).
+    key : bytes (16 or 32) or str (64 hexadecimal digits), optional
+        The secret key of the mask (``PinIndex.generate_key()``, kept in a secret store; the
+        CLI's key file holds its hex digits). None reads GEOCLUSTER_PINS_KEY, as the CLI does;
+        without either, ``privacy=False`` must be given.
+    ids : array-like of int, (n,), optional
+        Listing ids (unique); default the row numbers.
+    privacy : bool, default True
+        False shows true positions (only for data that is public anyway); no key then.
+    min_offset, max_offset : float, default 30, 80
+        The mask's annulus in metres (1 <= min < max <= 5000).
+    location_tolerance : float, default 30
+        How far apart the listings of one key may lie, metres.
+    radius : float, default 12.5
+        Merge threshold in pixels of 256-pixel tiles.
+    min_points : int, default 2
+        HDBSCAN's min_samples for the hierarchy (1 or 2: plain single linkage).
+    n_jobs : int or None
+        Threads for the build (the index is the same for any value).
+    mask : str or path, optional
+        The CLI's mask file (``--mask``): every location's displayed position, kept from one
+        build to the next (created when missing, rewritten with mode 0600 before the index is
+        returned; as secret as the key). Without it, each build draws the positions afresh
+        (a warning says so, as the CLI's does).
+    remask : bool, default False
+        Use a mask file made with another key or offset range: its positions stay, new
+        locations are drawn with this key and these offsets.
+    """
+
+    def __init__(self, lon, lat, keys=None, attributes=None, key=None, *, ids=None, privacy=True, min_offset=30.0,
+                 max_offset=80.0, location_tolerance=30.0, radius=12.5, min_points=2, n_jobs=None, mask=None,
+                 remask=False):
+        secret = _secret(key, privacy)
+        stored = _read_mask(mask, secret, remask)
+        lon, lat = _coordinates(lon, "lon"), _coordinates(lat, "lat")
+        n = len(lon)
+        if len(lat) != n:
+            raise ValueError(f"lon and lat must have the same length, got {n} and {len(lat)}")
+        ids = None if ids is None else _column(ids, "ids", n, np.int64)
+        key_bytes, key_offsets = _keys(keys, n)
+        columns = _attributes(attributes, n)
+        self._given = {name for name in ATTRIBUTES if columns[name] is not None}
+        for name, value in (("min_offset", min_offset), ("max_offset", max_offset),
+                            ("location_tolerance", location_tolerance), ("radius", radius)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{name} must be a number, got {value!r}")
+        if isinstance(min_points, bool) or not isinstance(min_points, numbers.Integral):
+            raise TypeError(f"min_points must be an int, got {min_points!r}")
+        self._handle, store = _native.pins_build(
+            lon, lat, ids, key_bytes, key_offsets, columns["category"], columns["area_m2"], columns["deposit"],
+            columns["monthly_rent"], secret, float(min_offset), float(max_offset), float(radius), int(min_points),
+            float(location_tolerance), threads_for(n_jobs), stored, remask)
+        if store is not None:
+            _write_secret(Path(mask), store)  # before any position is published
+        listings, locations = ctypes.c_int64(), ctypes.c_int64()
+        _native._lib.gc_pins_counts(self._handle, ctypes.byref(listings), ctypes.byref(locations))
+        self.listing_count, self.location_count = listings.value, locations.value
+        self.privacy = secret is not None
+
+    def __del__(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle is not None and _native._lib is not None:
+            _native._lib.gc_pins_free(handle)
+
+    @staticmethod
+    def generate_key():
+        """A new 256-bit key from the operating system's random source (os.urandom): keep it
+        (its .hex() is the CLI's key file) and never change it once pins are published."""
+        return os.urandom(32)
+
+    def pins(self, zoom, bbox=None, filter=None):
+        """The pins shown at `zoom` (0 <= zoom < 23, floored) whose centroid lies in `bbox`
+        (min_lon, min_lat, max_lon, max_lat; None: the world), over the listings passing
+        `filter`, as a GeoJSON FeatureCollection dict: the CLI's `pins` properties."""
+        zoom = _real("zoom", zoom)
+        box = None
+        if bbox is not None:
+            box = np.asarray(bbox, dtype=np.float64)
+            if box.shape != (4,):
+                raise ValueError(f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}")
+        categories, ranges = self._filter(filter)
+        return json.loads(_native.call_for_text(_native._lib.gc_pins_query, self._handle, zoom,
+                                                _native.f64_pointer(box), categories, _native.f64_pointer(ranges)))
+
+    def children(self, pin_id):
+        """The pins `pin_id` splits into at its expansion zoom (FeatureCollection dict)."""
+        return json.loads(_native.call_for_text(_native._lib.gc_pins_children, self._handle, _pin_id(pin_id)))
+
+    def pin(self, pin_id):
+        """The pin with this id, unfiltered (a GeoJSON Feature dict)."""
+        return json.loads(_native.call_for_text(_native._lib.gc_pins_pin, self._handle,
+                                                _pin_id(pin_id)))["features"][0]
+
+    def expansion_zoom(self, pin_id):
+        """The first zoom at which the pin splits (23: only beyond the deepest zoom), or None
+        for a building or listing pin, which zooming never splits."""
+        return self.pin(pin_id)["properties"]["expansion_zoom"]
+
+    def leaves(self, pin_id, limit=100, cursor=None):
+        """One page of the pin's listings at their displayed positions: {"leaves": [...],
+        "next": cursor of the next page or None}. Pass None first, then each page's next."""
+        limit = _count("limit", limit)
+        return json.loads(_native.call_for_text(_native._lib.gc_pins_leaves, self._handle, _pin_id(pin_id), limit,
+                                                _cursor(cursor)))
+
+    def nearby(self, lon, lat, radius=5000.0, filter=None, limit=20, cursor=None):
+        """Listings within `radius` metres of (lon, lat), by distance to their displayed
+        position rounded to 100 m, then id: {"listings": [...], "total": n, "next": cursor}."""
+        lon, lat, radius = _real("lon", lon), _real("lat", lat), _real("radius", radius)
+        limit = _count("limit", limit)
+        categories, ranges = self._filter(filter)
+        return json.loads(_native.call_for_text(_native._lib.gc_pins_nearby, self._handle, lon, lat, radius,
+                                                categories, _native.f64_pointer(ranges), limit, _cursor(cursor)))
+
+    def _filter(self, filter):
+        """(category bit set or -1, ranges as 6 doubles, NaN for an open end) of a filter dict:
+        {"category": name or names, "area_m2" / "deposit" / "monthly_rent": (low, high)}."""
+        if filter is None:
+            return -1, None
+        if not isinstance(filter, dict):
+            raise TypeError(f"filter must be a dict, got {type(filter).__name__}")
+        for name in filter:
+            if name not in ATTRIBUTES:
+                raise ValueError(f"filter: unknown attribute {name!r}; one of {', '.join(ATTRIBUTES)}")
+            if name not in self._given:
+                raise ValueError(f"filter: {name!r} needs attributes[{name!r}] when the index is built")
+        categories = -1
+        if "category" in filter:
+            names = filter["category"]
+            names = [names] if isinstance(names, str) else list(names)
+            categories = 0
+            for name in names:
+                if name not in CATEGORIES:
+                    raise ValueError(f"filter['category']: {name!r} is not a category; one of {', '.join(CATEGORIES)}")
+                categories |= 1 << CATEGORIES.index(name)
+        ranges = np.full(6, np.nan)
+        for k, name in enumerate(ATTRIBUTES[1:]):
+            if name not in filter:
+                continue
+            bounds = filter[name]
+            if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
+                raise ValueError(f"filter[{name!r}] must be (low, high), either None for open, got {bounds!r}")
+            for j, bound in enumerate(bounds):
+                if bound is not None:
+                    ranges[2 * k + j] = _real(f"filter[{name!r}]", bound)
+        return categories, ranges
+
+
+def _secret(key, privacy):
+    """The key's bytes under the CLI's rules, or None without privacy."""
+    if not isinstance(privacy, (bool, np.bool_)):
+        raise TypeError(f"privacy must be a bool, got {privacy!r}")
+    if not privacy:
+        if key is not None:
+            raise ValueError("key and privacy=False contradict each other; give one")
+        return None
+    if key is None:
+        key = os.environ.get(KEY_VARIABLE)
+        if key is None:
+            raise ValueError(f"key: give a secret key (PinIndex.generate_key(), kept in your secret store, or set "
+                             f"{KEY_VARIABLE} to its hex digits) to mask true positions, or privacy=False to show them")
+    if isinstance(key, str):
+        digits = key.strip()
+        if len(digits) not in (32, 64) or any(c not in "0123456789abcdefABCDEF" for c in digits):
+            raise ValueError(f"key: a key is 64 hexadecimal digits (as `geocluster pins-key` writes), got "
+                             f"{len(digits)} characters that are not (the key is not shown)")
+        return bytes.fromhex(digits)
+    if isinstance(key, (bytes, bytearray, memoryview)):
+        key = bytes(key)
+        if len(key) not in (16, 32):
+            raise ValueError(f"key: a key is 16 or 32 bytes (128 or 256 bits), got {len(key)} bytes")
+        return key
+    raise TypeError(f"key must be bytes (os.urandom(32), PinIndex.generate_key()) or hex digits, never a number; "
+                    f"got {type(key).__name__}")
+
+
+def _read_mask(mask, secret, remask):
+    """The mask file's bytes (b"" when it does not exist yet), None without one; the CLI's
+    warnings: no mask file, a file others can read, --remask."""
+    if not isinstance(remask, (bool, np.bool_)):
+        raise TypeError(f"remask must be a bool, got {remask!r}")
+    if mask is None:
+        if remask:
+            raise ValueError("remask goes with mask=FILE")
+        if secret is not None:
+            warnings.warn("no mask file: each build draws the displayed positions afresh from the listings, so a "
+                          "building's position moves when its listings change (a listing added to a one-listing "
+                          "building tells how far) and another key or offset range draws every location again; "
+                          "publish with mask=FILE (docs/pins.md, Privacy model)", UserWarning, stacklevel=3)
+        return None
+    if secret is None:
+        raise ValueError("mask keeps masked positions; it does not go with privacy=False")
+    path = Path(mask)
+    if not path.exists():
+        return b""
+    if path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        warnings.warn(f"{path} can be read by other users: chmod 600 {path}", UserWarning, stacklevel=3)
+    if remask:
+        warnings.warn(f"remask: {path} now records this key and offset range; its stored positions stay as published "
+                      "and only new locations are drawn with the new settings. Never delete the mask file or publish "
+                      "without it: every new draw of a published location is one more sample of it", UserWarning,
+                      stacklevel=3)
+    return path.read_bytes()
+
+
+def _write_secret(path, data):
+    """Writes `data` to `path` atomically with mode 0600."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        os.fchmod(handle, 0o600)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _coordinates(values, name):
+    array = np.ascontiguousarray(values, dtype=np.float64)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {array.shape}")
+    return array
+
+
+def _column(values, name, n, dtype):
+    array = np.ascontiguousarray(values, dtype=dtype)
+    if array.shape != (n,):
+        raise ValueError(f"{name} must have one value per listing ({n}), got shape {array.shape}")
+    return array
+
+
+def _keys(keys, n):
+    """Location keys as UTF-8 bytes and n + 1 offsets; (None, None) for none."""
+    if keys is None:
+        return None, None
+    if isinstance(keys, (str, bytes)) or len(keys) != n:
+        raise ValueError(f"keys must have one key per listing ({n})")
+    texts = []
+    for i, k in enumerate(keys):
+        if k is None or (isinstance(k, float) and math.isnan(k)):
+            raise ValueError(f"keys[{i}] is missing: give every listing its building's key, or keys=None")
+        if isinstance(k, (np.integer, int)) and not isinstance(k, bool):
+            k = str(int(k))
+        elif isinstance(k, bytes):
+            k = k.decode("utf-8")
+        elif not isinstance(k, str):
+            raise TypeError(f"keys[{i}] must be a str or an int, got {type(k).__name__}")
+        texts.append(k.encode("utf-8"))
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum([len(t) for t in texts], out=offsets[1:])
+    return np.frombuffer(b"".join(texts) or b"\0", dtype=np.uint8), offsets
+
+
+def _attributes(attributes, n):
+    columns = dict.fromkeys(ATTRIBUTES)
+    if attributes is None:
+        return columns
+    for name in attributes:
+        if name not in ATTRIBUTES:
+            raise ValueError(f"attributes: unknown column {name!r}; the columns are {', '.join(ATTRIBUTES)}")
+    if "category" in attributes:
+        codes = np.full(n, 255, dtype=np.uint8)
+        values = list(attributes["category"])
+        if len(values) != n:
+            raise ValueError(f"attributes['category'] must have one value per listing ({n}), got {len(values)}")
+        for i, value in enumerate(values):
+            if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+                continue
+            if value not in CATEGORIES:
+                raise ValueError(f"attributes['category'][{i}] = {value!r} is not a category; one of "
+                                 f"{', '.join(CATEGORIES)}")
+            codes[i] = CATEGORIES.index(value)
+        columns["category"] = codes
+    for name in ATTRIBUTES[1:]:
+        if name in attributes:
+            values = [np.nan if v is None else v for v in attributes[name]] \
+                if not isinstance(attributes[name], np.ndarray) else attributes[name]
+            columns[name] = _column(values, f"attributes[{name!r}]", n, np.float64)
+    return columns
+
+
+def _real(name, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def _count(name, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return int(value)
+
+
+def _pin_id(pin_id):
+    """A pin id as the queries give it (a decimal string: 64 bits) or an int."""
+    try:
+        value = int(pin_id)
+    except (TypeError, ValueError):
+        raise ValueError(f"pin_id must be a pin's id (the 'id' property of a pin), got {pin_id!r}") from None
+    if not 0 <= value < 1 << 64:
+        raise ValueError(f"pin_id must be a pin's id (the 'id' property of a pin), got {pin_id!r}")
+    return value
+
+
+def _cursor(cursor):
+    if cursor is None:
+        return None
+    if not isinstance(cursor, str):
+        raise TypeError(f"cursor must be the 'next' string of the previous page or None, got {cursor!r}")
+    return cursor.encode("ascii", "replace")
