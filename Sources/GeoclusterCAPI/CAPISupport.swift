@@ -95,6 +95,20 @@ func readPoints(
     }
 }
 
+/// Points on the sphere from latitudes and longitudes in radians (scikit-learn's haversine
+/// layout, latitude first), as degrees.
+func readSpherePoints(
+    latitudes: UnsafePointer<Double>?, longitudes: UnsafePointer<Double>?, n: Int64, stride: Int64
+) throws(CAPIError) -> SpherePoints {
+    let radians = try readPoints(x: latitudes, y: longitudes, n: n, stride: stride)
+    let degrees = 180 / Double.pi
+    do throws(ClusterCoreError) {
+        return try SpherePoints(longitudes: radians.ys.map { $0 * degrees }, latitudes: radians.xs.map { $0 * degrees })
+    } catch {
+        throw CAPIError(error)
+    }
+}
+
 /// Checks a worker-thread count given by the caller.
 func checkedThreads(_ threads: Int64) throws(CAPIError) -> Int {
     guard threads >= 1 else { throw CAPIError(.invalidArgument, "threads = \(threads) is invalid: must be at least 1") }

@@ -9,7 +9,34 @@ public func gc_dbscan_fit(
     _ labels: UnsafeMutablePointer<Int32>?, _ isCore: UnsafeMutablePointer<UInt8>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
-    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+    dbscanFit(eps: eps, minSamples: minSamples, threads: threads, n: n, labels: labels, isCore: isCore,
+              message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        .planar(try readPoints(x: x, y: y, n: n, stride: stride))
+    }
+}
+
+/// `gc_dbscan_fit` by great-circle distance: x latitudes, y longitudes and eps in radians
+/// (scikit-learn's `metric="haversine"`).
+@_cdecl("gc_dbscan_fit_haversine")
+public func gc_dbscan_fit_haversine(
+    _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
+    _ eps: Double, _ minSamples: Int64, _ threads: Int64,
+    _ labels: UnsafeMutablePointer<Int32>?, _ isCore: UnsafeMutablePointer<UInt8>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    dbscanFit(eps: eps * SpherePoints.earthRadius, minSamples: minSamples, threads: threads, n: n, labels: labels,
+              isCore: isCore, message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        .sphere(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride))
+    }
+}
+
+/// Both DBSCAN exports: parameters checked, points read and fitted, results copied out.
+private func dbscanFit(
+    eps: Double, minSamples: Int64, threads: Int64, n: Int64, labels: UnsafeMutablePointer<Int32>?,
+    isCore: UnsafeMutablePointer<UInt8>?, message: UnsafeMutablePointer<CChar>?, capacity: Int64,
+    points read: () throws(CAPIError) -> Points
+) -> Int32 {
+    reportingErrors(message: message, capacity: capacity) { () throws(CAPIError) in
         let parameters = DBSCANParameters(eps: eps, minSamples: Int(minSamples))
         do throws(ClusterCoreError) {
             try parameters.validate()
@@ -17,13 +44,16 @@ public func gc_dbscan_fit(
             throw CAPIError(error)
         }
         let workers = try checkedThreads(threads)
-        let points = try readPoints(x: x, y: y, n: n, stride: stride)
+        let points = try read()
         guard n == 0 || (labels != nil && isCore != nil) else {
             throw CAPIError(.invalidArgument, "labels and is_core must not be null when n > 0")
         }
         let result: DBSCANResult
         do throws(ClusterCoreError) {
-            result = try DBSCAN.fit(points, parameters: parameters, threads: workers)
+            switch points {
+            case let .planar(p): result = try DBSCAN.fit(p, parameters: parameters, threads: workers)
+            case let .sphere(p): result = try DBSCAN.fit(p, parameters: parameters, threads: workers)
+            }
         } catch {
             throw CAPIError(error)
         }

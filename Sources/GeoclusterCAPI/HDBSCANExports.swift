@@ -8,8 +8,12 @@ import ClusterCore
 /// write them from `CondensedTree.fallingOut()` when asked.
 final class HDBSCANFit {
     let result: HDBSCANResult
+    /// What a distance of the result is multiplied by on the way out: 1, or 1/R for a
+    /// haversine fit (the core measures metres; the caller gave and gets radians).
+    let distanceScale: Double
 
-    init(result: HDBSCANResult) {
+    init(result: HDBSCANResult, distanceScale: Double = 1) {
+        self.distanceScale = distanceScale
         // The core distances are no output of the C API: not kept for the handle's lifetime.
         var kept = result
         kept.coreDistances = []
@@ -85,22 +89,68 @@ public func gc_hdbscan_fit(
     _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
-    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+    hdbscanFit(out: out, message: message, capacity: messageCapacity, epsilon: clusterSelectionEpsilon,
+               minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
+               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, threads: threads,
+               outputs: outputs) { () throws(CAPIError) in
+        Points.planar(try readPoints(x: x, y: y, n: n, stride: stride))
+    }
+}
+
+/// `gc_hdbscan_fit` by great-circle distance: x latitudes, y longitudes, in radians, and
+/// every distance in radians (scikit-learn's `metric="haversine"`).
+@_cdecl("gc_hdbscan_fit_haversine")
+public func gc_hdbscan_fit_haversine(
+    _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
+    _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
+    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ threads: Int64, _ outputs: Int32,
+    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    hdbscanFit(out: out, message: message, capacity: messageCapacity,
+               epsilon: clusterSelectionEpsilon * SpherePoints.earthRadius,
+               minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
+               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, threads: threads,
+               outputs: outputs) { () throws(CAPIError) in
+        Points.sphere(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride))
+    }
+}
+
+/// The points of a fit: planar, or on the sphere.
+enum Points {
+    case planar(PointSet)
+    case sphere(SpherePoints)
+}
+
+/// Both HDBSCAN exports: parameters checked first, then the points read and fitted.
+private func hdbscanFit(
+    out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, message: UnsafeMutablePointer<CChar>?, capacity: Int64,
+    epsilon: Double, minClusterSize: Int64, minSamples: Int64, maxClusterSize: Int64, selectionMethod: Int32,
+    allowSingleCluster: Int32, threads: Int64, outputs: Int32, points read: () throws(CAPIError) -> Points
+) -> Int32 {
+    reportingErrors(message: message, capacity: capacity) { () throws(CAPIError) in
         guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
         out.pointee = nil
         let parameters = try hdbscanParameters(
-            minClusterSize: minClusterSize, minSamples: minSamples, epsilon: clusterSelectionEpsilon,
+            minClusterSize: minClusterSize, minSamples: minSamples, epsilon: epsilon,
             maxClusterSize: maxClusterSize, selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster)
         let workers = try checkedThreads(threads)
         let keeping = try kept(outputs)
-        let points = try readPoints(x: x, y: y, n: n, stride: stride)
-        let result: HDBSCANResult
+        let points = try read()
+        let result: HDBSCANResult, scale: Double
         do throws(ClusterCoreError) {
-            result = try HDBSCAN.fit(consume points, parameters: parameters, threads: workers, keeping: keeping)
+            switch points {
+            case let .planar(p):
+                result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
+                scale = 1
+            case let .sphere(p):
+                result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
+                scale = 1 / SpherePoints.earthRadius
+            }
         } catch {
             throw CAPIError(error)
         }
-        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result)).toOpaque()
+        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result, distanceScale: scale)).toOpaque()
     }
 }
 
@@ -153,17 +203,19 @@ public func gc_hdbscan_copy_condensed_tree(
     _ handle: UnsafeRawPointer?, _ parent: UnsafeMutablePointer<Int64>?, _ child: UnsafeMutablePointer<Int64>?,
     _ lambda: UnsafeMutablePointer<Double>?, _ childSize: UnsafeMutablePointer<Int64>?
 ) {
-    guard let tree = fit(handle)?.result.condensedTree else { return }
+    guard let held = fit(handle), let tree = held.result.condensedTree else { return }
     widen(tree.parent, to: parent)
     widen(tree.child, to: child)
-    copy(tree.lambda, to: lambda)
+    // lambda = 1/distance: scaled by the inverse of the distances' scale.
+    let lambdaScale = 1 / held.distanceScale
+    copy(lambdaScale == 1 ? tree.lambda : tree.lambda.map { $0 * lambdaScale }, to: lambda)
     widen(tree.childSize, to: childSize)
     if tree.hasPointRows { return }
     // The point rows after the cluster rows, in input-row order.
     let (cluster, leaving) = tree.fallingOut()
     let rows = tree.parent.count
     widen(cluster, to: parent.map { $0 + rows })
-    copy(leaving, to: lambda.map { $0 + rows })
+    copy(lambdaScale == 1 ? leaving : leaving.map { $0 * lambdaScale }, to: lambda.map { $0 + rows })
     for i in 0..<tree.pointCount {
         child?[rows + i] = Int64(i)
         childSize?[rows + i] = 1
@@ -175,10 +227,10 @@ public func gc_hdbscan_copy_mst(
     _ handle: UnsafeRawPointer?, _ a: UnsafeMutablePointer<Int64>?, _ b: UnsafeMutablePointer<Int64>?,
     _ weight: UnsafeMutablePointer<Double>?
 ) {
-    guard let mst = fit(handle)?.result.mst else { return }
+    guard let held = fit(handle), let mst = held.result.mst else { return }
     widen(mst.a, to: a)
     widen(mst.b, to: b)
-    copy(mst.weight, to: weight)
+    copy(held.distanceScale == 1 ? mst.weight : mst.weight.map { $0 * held.distanceScale }, to: weight)
 }
 
 /// Copies `values` to `destination` (skipped when null).

@@ -133,21 +133,19 @@ def check_choice(name, value, choices):
 
 
 def check_metric(estimator, metric):
-    """Only "euclidean" is computed; "haversine" gets its own message until the core has
-    great-circle distance."""
-    if metric == "haversine":
-        raise ValueError(f"metric='haversine' is not supported yet: {estimator} computes Euclidean distance on "
-                         "planar points only. Project longitude and latitude to metres (e.g. with pyproj) and "
-                         "use metric='euclidean'")
-    if metric != "euclidean":
-        raise ValueError(f"metric must be 'euclidean', got {metric!r}")
+    """"euclidean" (planar points) or "haversine" (great-circle distance on [latitude,
+    longitude] in radians, distances in radians, as scikit-learn's). Returns whether it is
+    haversine."""
+    if metric not in ("euclidean", "haversine"):
+        raise ValueError(f"metric must be 'euclidean' or 'haversine', got {metric!r}")
+    return metric == "haversine"
 
 
 def check_metric_params(metric_params):
-    """Euclidean distance takes no parameters: None or an empty dict."""
+    """Neither metric takes parameters: None or an empty dict."""
     if metric_params is not None and metric_params != {}:
-        raise ValueError(f"metric_params={metric_params!r} is not supported: Euclidean distance takes no parameters "
-                         "(give None)")
+        raise ValueError(f"metric_params={metric_params!r} is not supported: the Euclidean and haversine distances "
+                         "take no parameters (give None)")
 
 
 def check_search(algorithm, leaf_size, algorithms):

@@ -55,6 +55,18 @@ int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stri
                        int32_t selection_method, int32_t allow_single_cluster, int64_t threads,
                        int32_t outputs, gc_hdbscan **out, char *message, int64_t message_capacity);
 
+/*
+ * gc_hdbscan_fit by great-circle distance, as scikit-learn's metric="haversine": x holds
+ * latitudes and y longitudes, in radians; cluster_selection_epsilon, the MST's weights and
+ * the condensed tree's lambdas (1/distance) are in radians too. Distances are measured in
+ * metres on a sphere of radius 6,371,008.8 m and divided by it.
+ */
+int32_t gc_hdbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride,
+                                 int64_t min_cluster_size, int64_t min_samples,
+                                 double cluster_selection_epsilon, int64_t max_cluster_size,
+                                 int32_t selection_method, int32_t allow_single_cluster, int64_t threads,
+                                 int32_t outputs, gc_hdbscan **out, char *message, int64_t message_capacity);
+
 /* Releases a result (NULL is ignored). */
 void gc_hdbscan_free(gc_hdbscan *result);
 
@@ -99,6 +111,12 @@ void gc_hdbscan_copy_mst(const gc_hdbscan *result, int64_t *a, int64_t *b, doubl
 int32_t gc_dbscan_fit(const double *x, const double *y, int64_t n, int64_t stride, double eps,
                       int64_t min_samples, int64_t threads, int32_t *labels, uint8_t *is_core,
                       char *message, int64_t message_capacity);
+
+/* gc_dbscan_fit by great-circle distance (metric="haversine"): x latitudes, y longitudes and
+ * eps in radians. */
+int32_t gc_dbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride, double eps,
+                                int64_t min_samples, int64_t threads, int32_t *labels, uint8_t *is_core,
+                                char *message, int64_t message_capacity);
 
 /*
  * Map pins (the Pins module; docs/pins.md): an index over listings built once, queried per

@@ -17,8 +17,9 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         Neighbourhood radius, inclusive, in the units of X (finite, > 0).
     min_samples : int, default=5
         Neighbours within eps, the point itself included, that make a point core.
-    metric : "euclidean", default="euclidean"
-        Only Euclidean distance; "haversine" raises ValueError until the core has it.
+    metric : {"euclidean", "haversine"}, default="euclidean"
+        "haversine": X holds [latitude, longitude] in radians and eps is in radians, as in
+        scikit-learn.
     n_jobs : int or None, default=None
         Threads (None: 1; -1: every CPU). The result is identical for any value.
     metric_params : None, algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, leaf_size : int,
@@ -52,7 +53,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         """Clusters X, an array of shape (n_samples, 2); y is ignored. Returns self."""
         eps = check_real("eps", self.eps, 0, inclusive=False)
         min_samples = check_int("min_samples", self.min_samples, 1)
-        check_metric("DBSCAN", self.metric)
+        haversine = check_metric("DBSCAN", self.metric)
         check_metric_params(self.metric_params)
         check_search(self.algorithm, self.leaf_size, ("auto", "ball_tree", "kd_tree", "brute"))
         if self.p is not None and (isinstance(self.p, bool) or self.p != 2):
@@ -60,7 +61,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
                              "the Euclidean one; give None (or 2)")
         threads = threads_for(self.n_jobs)
         X = check_X(self, X, ensure_all_finite=True)
-        labels, core = _native.dbscan_fit(X, eps, min_samples, threads)
+        labels, core = _native.dbscan_fit(X, eps, min_samples, threads, haversine=haversine)
         self.labels_ = labels
         self.core_sample_indices_ = np.flatnonzero(core)
         self.components_ = X[self.core_sample_indices_].copy()

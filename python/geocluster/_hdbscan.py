@@ -40,8 +40,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         Clusters born below this distance merge upward (units of X).
     max_cluster_size : int or None, default=None
         Excess of mass never selects a larger cluster; None is unlimited.
-    metric : "euclidean", default="euclidean"
-        Only Euclidean distance; "haversine" raises ValueError until the core has it.
+    metric : {"euclidean", "haversine"}, default="euclidean"
+        "haversine": X holds [latitude, longitude] in radians and every distance
+        (cluster_selection_epsilon, the MST's weights, the condensed tree's 1/lambda) is in
+        radians, as in scikit-learn; multiply by 6,371,008.8 for metres.
     cluster_selection_method : {"eom", "leaf"}, default="eom"
     allow_single_cluster : bool, default=False
     n_jobs : int or None, default=None
@@ -97,7 +99,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.copy = copy
 
     def _checked_parameters(self):
-        check_metric("HDBSCAN", self.metric)
+        haversine = check_metric("HDBSCAN", self.metric)
         check_metric_params(self.metric_params)
         check_search(self.algorithm, self.leaf_size, ("auto", "brute", "kd_tree", "ball_tree"))
         if check_real("alpha", self.alpha, 0, inclusive=False) != 1.0:
@@ -120,6 +122,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             allow_single_cluster=bool(self.allow_single_cluster),
             threads=threads_for(self.n_jobs),
             keep_mst=bool(self.gen_min_span_tree),
+            haversine=haversine,
         )
 
     def fit(self, X, y=None):

@@ -43,6 +43,8 @@ def _load():
     signatures = {
         "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i64t, _i32t,
                                    ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
+        "gc_hdbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i64t, _i32t,
+                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_hdbscan_free": (None, [_handle]),
         "gc_hdbscan_point_count": (_i64t, [_handle]),
         "gc_hdbscan_cluster_count": (_i64t, [_handle]),
@@ -53,6 +55,7 @@ def _load():
         "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
         "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
         "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
+        "gc_dbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
         "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _dbl, _dbl,
                                   _dbl, _i64t, _dbl, _i64t, _u8, _i64t, _i32t, ctypes.POINTER(_handle),
                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
@@ -114,14 +117,16 @@ def _check(code, message):
 
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
-                leaf, allow_single_cluster, threads, keep_mst=True):
-    """Runs the library's HDBSCAN on a validated float64 (n, 2) array. Returns an
-    HDBSCANResult: the library's result, whose arrays are copied out when asked for."""
+                leaf, allow_single_cluster, threads, keep_mst=True, haversine=False):
+    """Runs the library's HDBSCAN on a validated float64 (n, 2) array (with haversine:
+    latitude, longitude in radians, distances in radians). Returns an HDBSCANResult: the
+    library's result, whose arrays are copied out when asked for."""
     outputs = GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
     X, x, y, stride = point_arguments(X)
     handle = _handle()
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
-    code = _lib.gc_hdbscan_fit(
+    fit = _lib.gc_hdbscan_fit_haversine if haversine else _lib.gc_hdbscan_fit
+    code = fit(
         x, y, X.shape[0], stride, min_cluster_size, -1 if min_samples is None else min_samples,
         cluster_selection_epsilon, -1 if max_cluster_size is None else max_cluster_size,
         1 if leaf else 0, 1 if allow_single_cluster else 0, threads, outputs, ctypes.byref(handle), message,
@@ -182,14 +187,16 @@ class HDBSCANResult:
         return mst
 
 
-def dbscan_fit(X, eps, min_samples, threads):
-    """Runs the library's DBSCAN on a validated float64 (n, 2) array: (labels int32, core bool)."""
+def dbscan_fit(X, eps, min_samples, threads, haversine=False):
+    """Runs the library's DBSCAN on a validated float64 (n, 2) array (with haversine:
+    latitude, longitude and eps in radians): (labels int32, core bool)."""
     X, x, y, stride = point_arguments(X)
     n = X.shape[0]
     labels = np.empty(n, dtype=np.int32)
     core = np.empty(n, dtype=np.uint8)
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
-    code = _lib.gc_dbscan_fit(x, y, n, stride, eps, min_samples, threads, _pointer(labels, _i32),
+    fit = _lib.gc_dbscan_fit_haversine if haversine else _lib.gc_dbscan_fit
+    code = fit(x, y, n, stride, eps, min_samples, threads, _pointer(labels, _i32),
                               _pointer(core, _u8), message, _MESSAGE_CAPACITY)
     _check(code, message)
     return labels, core.astype(bool)

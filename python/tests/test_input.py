@@ -153,10 +153,10 @@ def test_not_two_features_is_a_clear_error():
             model.fit(X)
 
 
-def test_haversine_is_a_clear_error():
+def test_unknown_metric_is_a_clear_error():
     X = np.radians(blobs())
-    for model in (geocluster.HDBSCAN(metric="haversine"), geocluster.DBSCAN(metric="haversine")):
-        with pytest.raises(ValueError, match="metric='haversine' is not supported yet"):
+    for model in (geocluster.HDBSCAN(metric="manhattan"), geocluster.DBSCAN(metric="cosine")):
+        with pytest.raises(ValueError, match="metric must be 'euclidean' or 'haversine'"):
             model.fit(X)
 
 
