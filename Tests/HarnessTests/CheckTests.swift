@@ -252,6 +252,12 @@ struct CheckTests {
                 #expect("\(error)".contains("scenario must be one of"))
             }
         }
-        #expect(CheckSuite.default.quality.count == 6 * 2 * 3)
+        // Six local scenarios with three methods and the world with two (no planar grid), at
+        // two sizes each; the counts lane adds HDBSCAN on the world to seoul's three.
+        #expect(CheckSuite.default.quality.count == (6 * 3 + 2) * 2)
+        #expect(CheckSuite.default.quality.filter { $0.scenario == "world" }.map(\.method).sorted()
+                == ["dbscan", "dbscan", "hdbscan", "hdbscan"])
+        #expect(CheckSuite.default.counts.map { "\($0.scenario ?? "")-\($0.method)" }
+                == ["seoul-hdbscan", "seoul-dbscan", "seoul-grid", "world-hdbscan"])
     }
 }

@@ -67,6 +67,14 @@ func scenarioPoints(_ scenario: Scenario, count: Int, seed: UInt64) -> PointSet 
     return try! PointSet(xs: centimetres(listings.x), ys: centimetres(listings.y))
 }
 
+/// The generator's `world` scenario on the sphere: longitudes and latitudes to 6 decimals, as
+/// its files write them.
+func worldPoints(count: Int, seed: UInt64) -> SpherePoints {
+    let listings = try! GeneratedListings.generate(model: ScenarioModel(scenario: .world, count: count, seed: seed))
+    func micro(_ v: [Double]) -> [Double] { v.map { ($0 * 1e6).rounded() / 1e6 } }
+    return try! SpherePoints(longitudes: micro(listings.lon), latitudes: micro(listings.lat))
+}
+
 let parameters = HDBSCANParameters(minClusterSize: 15, minSamples: 5)
 
 /// The metrics recorded and gated against the committed static thresholds (package-benchmark
@@ -159,6 +167,23 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             scenarioPoints(scenario, count: 1_000_000, seed: 1)
         }
+    }
+
+    // HDBSCAN and DBSCAN by great-circle distance on the `world` scenario (settlements on
+    // every continent, Pacific islands across ±180°, high latitudes), the 3-D core.
+    Benchmark("HDBSCAN-world-1M-geodesic", configuration: scenarioConfiguration) { benchmark, points in
+        for _ in benchmark.scaledIterations {
+            blackHole(try HDBSCAN.fit(points, parameters: parameters, threads: threads, keeping: []))
+        }
+    } setup: {
+        worldPoints(count: 1_000_000, seed: 1)
+    }
+    Benchmark("DBSCAN-world-1M-geodesic-eps-2000-m-minSamples-10", configuration: scenarioConfiguration) { benchmark, points in
+        for _ in benchmark.scaledIterations {
+            blackHole(try DBSCAN.fit(points, parameters: DBSCANParameters(eps: 2_000, minSamples: 10), threads: threads))
+        }
+    } setup: {
+        worldPoints(count: 1_000_000, seed: 1)
     }
 
     // DBSCAN (scikit-learn's semantics, exact) and grid clustering (targets: docs/performance.md).

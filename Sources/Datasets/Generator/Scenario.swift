@@ -57,8 +57,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     public var writesProjectedXY: Bool { self != .world }
 
     /// Whether the scenario stays on a city's local plane, so that clustering its points
-    /// projected to metres is meaningful: every scenario but `world`, which needs the
-    /// geodesic metric. The gate's default suite runs these.
+    /// projected to metres is meaningful: every scenario but `world`, which is clustered on the
+    /// sphere (and so has no grid case in the gate's default suite).
     public var isLocal: Bool { self != .world }
 
     /// The first of the scenario's two RNG streams (model, then points): 2 × its position
