@@ -76,12 +76,16 @@ extension Projection {
     /// Seoul); infinite when a probed point cannot be projected.
     /// - Throws: `.emptyInput` without points.
     /// - Complexity: O(n) to find the extremes, then a few hundred transforms.
-    public func worstScale(fittingLongitudes lon: [Double], latitudes lat: [Double]) throws(GeoError) -> GroundScale {
+    /// - Parameter limit: stop at the first probe whose scale is further than this from 1
+    ///   (the extremes come first), when only whether the data exceeds it matters.
+    public func worstScale(fittingLongitudes lon: [Double], latitudes lat: [Double],
+                           stoppingBeyond limit: Double = .infinity) throws(GeoError) -> GroundScale {
         guard !lon.isEmpty else { throw .emptyInput(operation: "measuring the projection's scale") }
         var worst = GroundScale(scale: 1, longitude: lon[0], latitude: lat[0])
         for (x, y) in Projection.probes(lon, lat) {
             let s = (try? scale(atLongitude: x, latitude: y)) ?? .infinity
             if !(abs(s - 1) <= abs(worst.scale - 1)) { worst = GroundScale(scale: s, longitude: x, latitude: y) }
+            if !(abs(worst.scale - 1) <= limit) { break }
         }
         return worst
     }
@@ -91,7 +95,7 @@ extension Projection {
         try worstScale(fittingLongitudes: lon, latitudes: lat).scale
     }
 
-    /// The places `worstScale` probes: extremes, an even sample of rows, the spherical centre.
+    /// The places `worstScale` probes: extremes, the spherical centre, an even sample of rows.
     static func probes(_ lon: [Double], _ lat: [Double]) -> [(Double, Double)] {
         var sx = 0.0, sy = 0.0, sz = 0.0
         for i in lon.indices {
@@ -104,7 +108,7 @@ extension Projection {
                            lon.indices.min { offset($0) < offset($1) }!, lon.indices.max { offset($0) < offset($1) }!]
         let step = max(1, lon.count / 256)
         rows += stride(from: 0, to: lon.count, by: step).map { $0 }
-        return [(centreLon, centreLat)] + rows.map { (lon[$0], lat[$0]) }
+        return rows.prefix(4).map { (lon[$0], lat[$0]) } + [(centreLon, centreLat)] + rows.dropFirst(4).map { (lon[$0], lat[$0]) }
     }
 
     /// The scale at one place: projected over geodesic length of 0.001° steps east and north.

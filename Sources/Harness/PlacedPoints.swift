@@ -73,14 +73,15 @@ struct PlacedPoints {
     /// 1 % over the whole data and projects every point, else on the sphere, with the reason.
     private static func automatic(_ lon: [Double], _ lat: [Double]) throws(GeoError) -> PlacedPoints {
         let projection = try Projection(target: .auto, fittingLongitudes: lon, latitudes: lat)
-        let worst = try projection.worstScale(fittingLongitudes: lon, latitudes: lat)
+        let worst = try projection.worstScale(fittingLongitudes: lon, latitudes: lat,
+                                              stoppingBeyond: HarnessError.groundScaleTolerance)
         let zone = "the data's UTM zone (\(projection.crs))"
         let at = "(\((worst.longitude * 100).rounded() / 100), \((worst.latitude * 100).rounded() / 100))"
         let why: String
         if !worst.scale.isFinite {
             why = "\(zone) cannot project every point (PROJ fails at \(at))"
         } else if !worst.isGround(within: HarnessError.groundScaleTolerance) {
-            why = "\(zone) would stretch distances \(HarnessError.times(worst.scale)) at \(at)"
+            why = "\(zone) would stretch distances by more than 1 % (\(HarnessError.times(worst.scale)) at \(at))"
         } else if let p = try? projection.forward(lon: lon, lat: lat) {
             return PlacedPoints(xs: p.x, ys: p.y, metric: .planar,
                                 reason: "\(zone) keeps ground distances within 1 % over the data (at worst \(HarnessError.times(worst.scale)))",
