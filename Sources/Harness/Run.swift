@@ -208,7 +208,7 @@ public enum Harness {
         }
     }
 
-    /// `cluster` for points on the sphere (HDBSCAN and DBSCAN; grid cells are planar).
+    /// `cluster` for points on the sphere (grid: equal-area cells, see `GridClustering`).
     private static func clusterOnSphere(
         _ sphere: SpherePoints, method: Method, threads: Int, keeping: HDBSCANOutputs, clock: StageClock,
         into record: inout RunRecord
@@ -224,9 +224,10 @@ public enum Harness {
             record.labels = result.labels
             record.clusterCount = result.clusterCount
             record.isCore = result.isCore
-        case .grid:
-            throw .invalidParameter(name: "--metric", value: "geodesic",
-                                    requirement: "grid cells are planar: give --metric planar (and a local --crs) for --algorithm grid")
+        case let .grid(parameters):
+            let result = try GridClustering.fit(sphere, parameters: parameters, observer: clock)
+            record.labels = result.labels
+            record.clusterCount = result.clusterCount
         }
         record.finish(clock: clock)
     }

@@ -105,3 +105,62 @@ struct SpherePropertyTests {
         }
     }
 }
+
+@Suite("Grid clustering on the sphere")
+struct SphereGridTests {
+    @Test("a town across ±180° is one cluster; rotation about the axis and mirroring change no partition")
+    func antimeridianAndInvariance() throws {
+        var rng = SplitMix64(seed: 11)
+        var lon: [Double] = [], lat: [Double] = []
+        for (c, n) in [((179.999, -16.8), 400), ((126.98, 37.56), 300), ((15.6, 78.2), 200)] as [((Double, Double), Int)] {
+            for _ in 0..<n {
+                lat.append(c.1 + rng.normal() * 0.004)
+                var l = c.0 + rng.normal() * 0.004 / cos(c.1 * .pi / 180)
+                l = l >= 180 ? l - 360 : l
+                lon.append(l)
+            }
+        }
+        let grid = GridParameters(cellSize: 300, minPoints: 3, mergeAdjacent: true)
+        let base = try GridClustering.fit(SpherePoints(longitudes: lon, latitudes: lat), parameters: grid)
+        let fiji = Set(base.labels[0..<400].filter { $0 >= 0 })
+        #expect(lon[0..<400].contains { $0 < 0 } && lon[0..<400].contains { $0 > 0 })
+        #expect(fiji.count == 1, "the town across the line is one cluster")
+        #expect(base.clusterCount >= 3)
+        for shift in [37.25, -90.5] {
+            let rotated = lon.map { l -> Double in let r = l + shift; return r >= 180 ? r - 360 : (r < -180 ? r + 360 : r) }
+            let r = try GridClustering.fit(SpherePoints(longitudes: rotated, latitudes: lat), parameters: grid)
+            #expect(samePartition(r.labels, base.labels))
+        }
+        let mirrored = try GridClustering.fit(SpherePoints(longitudes: lon, latitudes: lat.map { -$0 }), parameters: grid)
+        #expect(samePartition(mirrored.labels, base.labels))
+    }
+
+    @Test("cells have equal area: as many points fall in a cell at 60° as at the equator for the same density per m²")
+    func equalArea() throws {
+        // Points on a fine lattice of equal spacing in metres around the equator and 60° N: a
+        // dense-cell threshold just under one cell's expected count finds cells at both.
+        #expect(GridClustering.longitudeCut([10, 11, 12]) > 12 || GridClustering.longitudeCut([10, 11, 12]) < 10)
+        #expect(GridClustering.longitudeCut((0..<36_000).map { (Double($0) + 0.5) * 0.01 - 180 }) == -180)
+        #expect(abs(GridClustering.longitudeCut([179.5, -179.5]) - 0) < 0.01, "the cut is opposite a group across ±180°")
+        let step = 10.0, metresPerDegree = 111_194.9
+        var lon: [Double] = [], lat: [Double] = []
+        for centre in [0.0, 60.0] {
+            for i in 0..<100 { for j in 0..<100 {
+                let la = centre + Double(i) * step / metresPerDegree
+                lat.append(la); lon.append(Double(j) * step / (metresPerDegree * cos(la * .pi / 180)))
+            } }
+        }
+        let r = try GridClustering.fit(SpherePoints(longitudes: lon, latitudes: lat),
+                                       parameters: GridParameters(cellSize: 200, minPoints: 1))
+        // 200 m cells hold 400 points of a 10 m lattice on average, at the equator and at 60°
+        // (where a cell is 100 m wide and 400 m tall on the ground).
+        for band in [0..<10_000, 10_000..<20_000] {
+            var sizes: [Int32: Int] = [:]
+            for l in r.labels[band] where l >= 0 { sizes[l, default: 0] += 1 }
+            let full = sizes.values.filter { $0 > 350 }  // cells the lattice covers whole
+            #expect(full.count >= 4)
+            let mean = Double(full.reduce(0, +)) / Double(max(1, full.count))
+            #expect(abs(mean - 400) <= 20, "full cells hold \(mean) points on average: \(sizes.values.sorted())")
+        }
+    }
+}

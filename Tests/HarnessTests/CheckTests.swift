@@ -252,11 +252,11 @@ struct CheckTests {
                 #expect("\(error)".contains("scenario must be one of"))
             }
         }
-        // Six local scenarios with three methods and the world with two (no planar grid), at
-        // two sizes each; the counts lane adds HDBSCAN on the world to seoul's three.
-        #expect(CheckSuite.default.quality.count == (6 * 3 + 2) * 2)
+        // Seven scenarios (the world's on the sphere) with three methods at two sizes; the
+        // counts lane adds HDBSCAN on the world to seoul's three.
+        #expect(CheckSuite.default.quality.count == 7 * 3 * 2)
         #expect(CheckSuite.default.quality.filter { $0.scenario == "world" }.map(\.method).sorted()
-                == ["dbscan", "dbscan", "hdbscan", "hdbscan"])
+                == ["dbscan", "dbscan", "grid", "grid", "hdbscan", "hdbscan"])
         #expect(CheckSuite.default.counts.map { "\($0.scenario ?? "")-\($0.method)" }
                 == ["seoul-hdbscan", "seoul-dbscan", "seoul-grid", "world-hdbscan"])
     }

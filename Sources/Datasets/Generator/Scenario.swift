@@ -56,11 +56,6 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// latitude/longitude, as for any file without planar columns.
     public var writesProjectedXY: Bool { self != .world }
 
-    /// Whether the scenario stays on a city's local plane, so that clustering its points
-    /// projected to metres is meaningful: every scenario but `world`, which is clustered on the
-    /// sphere (and so has no grid case in the gate's default suite).
-    public var isLocal: Bool { self != .world }
-
     /// The first of the scenario's two RNG streams (model, then points): 2 × its position
     /// in `allCases`, so one seed gives unrelated sequences in different scenarios.
     var streamBase: UInt64 {
