@@ -70,6 +70,27 @@ public final class Projection {
         self.crsName = PROJ.proj_get_name(target.pointer).map { String(cString: $0) } ?? crs
     }
 
+    /// A projection from a PROJ coordinate operation taking (longitude, latitude) in degrees
+    /// to metres, made in `context` without a database lookup.
+    /// - Parameters:
+    ///   - operation: a PROJ pipeline, e.g. `+proj=pipeline +step +proj=unitconvert …`.
+    ///   - crs: the target CRS's definition, for ``crs`` and ``crsName``.
+    /// - Throws: `.proj` when PROJ rejects the operation.
+    init(operation: String, crs: String, context: ProjContext) throws(GeoError) {
+        context.messages.clear()
+        // proj_create: NULL when the text is not a valid definition.
+        guard let raw = PROJ.proj_create(context.pointer, operation) else {
+            throw .proj(operation: "proj_create(\(operation))", message: context.failureMessage())
+        }
+        self.context = context
+        self.transformation = ProjObject(owning: raw, context: context)
+        self.crs = crs
+        self.crsName = crs
+    }
+
+    /// The PROJ context this projection works in, for another projection on the same thread.
+    var sharedContext: ProjContext { context }
+
     /// Creates a projection for `target`, resolving `.auto` to the UTM zone of the data.
     ///
     /// - Parameters:

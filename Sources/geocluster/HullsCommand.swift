@@ -68,14 +68,14 @@ struct HullsCommand: ParsableCommand {
             let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
             let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
-            let (rows, projection) = try GeometryContext().clusterHulls(
+            let (rows, used) = try GeometryContext().clusterHulls(
                 longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
                 ratio: ratio, crs: Projection.Target(crs), outlining: outlining)
             try ClusterHull.writeGeoJSON(rows, to: output)
 
             let noise = label.filter { $0 < 0 }.count
             let outlined = outlining.map { o in " (outlining \(zip(o, label).filter { $0.0 && $0.1 >= 0 }.count) of \(label.count - noise) clustered points)" } ?? ""
-            say("\(rows.count) clusters, \(noise) noise points of \(file.count)\(outlined); hulls computed in \(projection.crs), "
+            say("\(rows.count) clusters, \(noise) noise points of \(file.count)\(outlined); hulls computed in \(used), "
                 + "written in longitude/latitude (WGS 84) to \(output); areas geodesic", output: output)
             if top > 0 && !rows.isEmpty {
                 say("label  points   area (m²)   centre (lat, lon)", output: output)
