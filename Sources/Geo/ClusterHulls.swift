@@ -132,9 +132,15 @@ extension GeometryContext {
         let continuous: Geometry, geographic: Geometry
         switch unprojected.type {
         case .polygon, .multiPolygon:
-            let parts = try unprojected.polygons().map { rings throws(GeoError) in
+            let given = try unprojected.polygons()
+            let parts = try given.map { rings throws(GeoError) in
                 try Antimeridian.continuous(rings, around: centre.longitude, pole: pole)
                     .map { ring throws(GeoError) in try Antimeridian.withCrossings(ring) }
+            }
+            if parts == given {
+                // Already continuous and within ±180°: nothing to cut.
+                (continuous, geographic) = (unprojected, unprojected)
+                break
             }
             continuous = parts.count == 1 ? try polygon(exterior: parts[0][0], holes: Array(parts[0].dropFirst()))
                 : try multiPolygon(parts)

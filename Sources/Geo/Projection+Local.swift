@@ -18,7 +18,7 @@ extension Projection {
         let context: ProjContext
         if let other { context = other.sharedContext } else { context = try ProjContext() }
         return try Projection(
-            operation: "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad +step \(aeqd)",
+            operation: aeqd,
             crs: aeqd + " +units=m +type=crs", context: context)
     }
 
