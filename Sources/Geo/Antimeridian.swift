@@ -82,8 +82,15 @@ enum Antimeridian {
             var r = unwrapped(ring, around: reference)
             let n = r.count
             if k == 0, n > 1, r.x[n - 1] != r.x[0] {
-                r.x += [r.x[n - 1], r.x[0], r.x[0]]
-                r.y += [pole, pole, r.y[0]]
+                // Along the pole in steps of at most 90°, so no edge spans more than 180° once cut.
+                let (from, to) = (r.x[n - 1], r.x[0])
+                let steps = Int((abs(to - from) / 90).rounded(.up))
+                for s in 0...steps {
+                    r.x.append(s == steps ? to : from + (to - from) * Double(s) / Double(steps))
+                    r.y.append(pole)
+                }
+                r.x.append(to)
+                r.y.append(r.y[0])
             }
             return r
         }
