@@ -1,5 +1,5 @@
-/// The outline of one cluster: its hull in the projected plane and in longitude/latitude,
-/// with the measures `hulls` reports and the map draws.
+/// The outline of one cluster: its hull in the plane it was computed in and in
+/// longitude/latitude, with the measures `hulls` reports and the map draws.
 public struct ClusterHull {
     /// The cluster's label (never -1: noise has no hull).
     public let label: Int32
@@ -8,58 +8,163 @@ public struct ClusterHull {
     /// Points the hull outlines: all of them, or those that pass `outlining` (for example the
     /// points that belong to the cluster with a probability of at least P).
     public let outlinedPoints: Int
-    /// The hull in the projected CRS (metres): a Polygon (or MultiPolygon if a concave hull
-    /// splits), or a Point / LineString for coincident or collinear points.
+    /// The CRS the hull was computed in: a PROJ definition of the azimuthal equidistant
+    /// projection centred on the cluster, or the CRS the caller chose.
+    public let crs: String
+    /// The hull in `crs` (metres): a Polygon (or MultiPolygon if a concave hull splits), or a
+    /// Point / LineString for coincident or collinear points.
     public let projected: Geometry
-    /// `projected` transformed back to longitude/latitude (degrees, x = longitude).
+    /// The hull in longitude/latitude (degrees, x = longitude) as RFC 7946 §3.1.9 wants it:
+    /// every longitude in [-180, 180], and a hull that crosses ±180° cut there into a
+    /// MultiPolygon (MultiLineString) whose parts meet at ±180° exactly.
     public let geographic: Geometry
-    /// Geodesic area of the hull on the WGS 84 ellipsoid (``Geodesic/area(of:)``), m²,
-    /// whatever CRS it was computed in; 0 for a Point or LineString.
+    /// The hull in longitude/latitude, uncut: longitudes continuous along every ring, so a
+    /// hull across ±180° runs past it (e.g. 178…182) and one around a pole spans a whole
+    /// turn, closed over the pole. For drawing a shape whole; ``geographic`` for files.
+    public let continuous: Geometry
+    /// Geodesic area of the hull on the WGS 84 ellipsoid (``Geodesic/area(of:)`` of
+    /// ``continuous``), m², whatever CRS it was computed in; 0 for a Point or LineString.
     public let area: Double
     /// The hull's area centroid (for a Point or LineString its centre), degrees.
     public let centroidLongitude: Double
     public let centroidLatitude: Double
+    /// The hull's bounding box, degrees, in RFC 7946 §5.2's sense: `west > east` when the
+    /// hull crosses ±180°; -180…180 when it surrounds a pole.
+    public let west: Double, south: Double, east: Double, north: Double
+
+    /// Whether the hull crosses the antimeridian (``geographic`` is then cut there).
+    public var crossesAntimeridian: Bool { west > east }
 
     /// The hull's rings in longitude/latitude (x = longitude, y = latitude, degrees), for
-    /// drawing: every ring of every polygon (exteriors and holes, each closed, first vertex
-    /// repeated at the end); for a LineString its vertices (open); for a Point nothing.
+    /// drawing: every ring of every polygon of ``geographic`` (exteriors and holes, each
+    /// closed, first vertex repeated at the end; the parts of a hull cut at ±180° as separate
+    /// rings); for a LineString its vertices (open), for a MultiLineString each part; for a
+    /// Point nothing. ``continuousRings()`` gives the same outline uncut.
     /// - Complexity: O(vertices).
-    public func rings() throws(GeoError) -> [Coordinates] {
-        switch geographic.type {
-        case .polygon, .multiPolygon: return try geographic.polygons().flatMap { $0 }
-        case .lineString: return [try geographic.vertices()]
+    public func rings() throws(GeoError) -> [Coordinates] { try Self.rings(of: geographic) }
+
+    /// The rings of ``continuous``, as ``rings()`` gives those of ``geographic``: one ring per
+    /// polygon ring, its longitudes continuous (beyond ±180° for a hull across it).
+    /// - Complexity: O(vertices).
+    public func continuousRings() throws(GeoError) -> [Coordinates] { try Self.rings(of: continuous) }
+
+    private static func rings(of geometry: Geometry) throws(GeoError) -> [Coordinates] {
+        switch geometry.type {
+        case .polygon, .multiPolygon: return try geometry.polygons().flatMap { $0 }
+        case .lineString, .multiLineString: return try geometry.lines()
         default: return []
         }
     }
 }
 
 extension GeometryContext {
-    /// One hull per cluster of a labelled, projected point set, in ascending label order.
-    ///
+    /// One hull per cluster of labelled longitude/latitude points, in ascending label order,
+    /// each computed in a plane local to its cluster: with `target` `.auto`, the azimuthal
+    /// equidistant projection centred at the cluster's spherical centroid
+    /// (``Projection/sphericalCentre(longitudes:latitudes:indices:)``), so a cluster across
+    /// ±180° or near a pole is outlined as truly as one anywhere else; with a named CRS, that
+    /// CRS for every cluster. The hulls are then unprojected, cut at ±180° where they cross it
+    /// (``ClusterHull/geographic``) and measured on the ellipsoid.
     /// - Parameters:
-    ///   - x: eastings, metres (`projection`'s forward transform of the points).
-    ///   - y: northings, metres; same count as `x`.
-    ///   - labels: one per point; -1 (any negative label) is noise and gets no hull.
+    ///   - longitudes: degrees.
+    ///   - latitudes: degrees; same count as `longitudes`.
+    ///   - labels: one per point; negative labels are noise and get no hull.
     ///   - ratio: concave hull ratio in [0, 1]; 1 gives the convex hull. `hulls` and `map`
     ///     default to ``defaultConcaveRatio``.
-    ///   - projection: the projection `x`, `y` came from, to turn the hulls and centroids back
-    ///     into longitude/latitude.
+    ///   - target: `.auto` (a local projection per cluster) or the CRS to compute every hull in.
     ///   - outlining: which points each hull outlines (nil: all); a cluster keeps its full
     ///     `points` count, and one with no point outlined gets no hull.
+    /// - Returns: the hulls, and the CRS they were computed in for messages: the named CRS,
+    ///   or a description of the local projections.
     /// - Throws: `.countMismatch` when the arrays differ in length, `.invalidParameter` for a
-    ///   ratio outside [0, 1], and the errors of the hull, centroid and inverse transform.
-    /// - Complexity: O(n) to group the points plus O(m log m) per cluster of m points (the
-    ///   hull's Delaunay triangulation).
+    ///   ratio outside [0, 1]; the errors of the projections, the hulls and the transforms.
+    /// - Complexity: O(n) to group and project the points plus O(m log m) per cluster of m
+    ///   points (the hull's Delaunay triangulation).
     public func clusterHulls(
-        x: [Double], y: [Double], labels: [Int32], ratio: Double, projection: Projection, outlining: [Bool]? = nil
-    ) throws(GeoError) -> [ClusterHull] {
-        try Validation.sameCount(x, "x", y, "y")
-        guard labels.count == x.count else {
-            throw .countMismatch(first: "x", firstCount: x.count, second: "labels", secondCount: labels.count)
+        longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double, crs target: Projection.Target,
+        outlining: [Bool]? = nil
+    ) throws(GeoError) -> (hulls: [ClusterHull], crs: String) {
+        try Validation.lonLat(longitudes, latitudes)
+        guard labels.count == longitudes.count else {
+            throw .countMismatch(first: "longitudes", firstCount: longitudes.count, second: "labels", secondCount: labels.count)
         }
-        // Group point indices by label with one counting pass: a slot per distinct label,
-        // then each slot's indices in input order (the hull does not depend on the order, but
-        // the same input then always builds the same GEOS geometry).
+        guard ratio >= 0, ratio <= 1 else { throw .invalidParameter(name: "concave hull ratio", value: ratio, expected: "in [0, 1]") }
+        let groups = Self.clusterMembers(labels: labels, outlining: outlining)
+        var hulls: [ClusterHull] = []
+        hulls.reserveCapacity(groups.count)
+        switch target {
+        case .auto:
+            var previous: Projection?
+            for (label, count, idx) in groups {
+                let centre = Projection.sphericalCentre(longitudes: longitudes, latitudes: latitudes, indices: idx)
+                let projection = try Projection.azimuthalEquidistant(latitude: centre.latitude, longitude: centre.longitude,
+                                                                     sharing: previous)
+                previous = projection
+                let (hx, hy) = try projection.forward(lon: idx.map { longitudes[$0] }, lat: idx.map { latitudes[$0] })
+                hulls.append(try clusterHull(label: label, points: count, x: hx, y: hy, ratio: ratio,
+                                             projection: projection, centre: centre))
+            }
+            return (hulls, Self.localProjectionsDescription)
+        case .crs:
+            let projection = try Projection(target: target, fittingLongitudes: longitudes, latitudes: latitudes)
+            let (x, y) = try projection.forward(lon: longitudes, lat: latitudes)
+            for (label, count, idx) in groups {
+                let centre = Projection.sphericalCentre(longitudes: longitudes, latitudes: latitudes, indices: idx)
+                hulls.append(try clusterHull(label: label, points: count, x: idx.map { x[$0] }, y: idx.map { y[$0] },
+                                             ratio: ratio, projection: projection, centre: centre))
+            }
+            return (hulls, projection.crs)
+        }
+    }
+
+    /// How `hulls` and `map` name the planes of `--crs auto` in their messages.
+    public static let localProjectionsDescription = "a local azimuthal equidistant projection per cluster"
+
+    /// The hull of one cluster's points (`x`, `y` in `projection`'s metres), unprojected,
+    /// made continuous around the cluster's `centre` and cut at ±180°.
+    func clusterHull(label: Int32, points: Int, x: [Double], y: [Double], ratio: Double, projection: Projection,
+                     centre: (longitude: Double, latitude: Double)) throws(GeoError) -> ClusterHull {
+        let hull = ratio >= 1 ? try convexHull(x: x, y: y) : try concaveHull(x: x, y: y, ratio: ratio)
+        let planarCentre = try hull.centroid ?? (x: x[0], y: y[0])
+        let (lon, lat) = try projection.inverse(x: planarCentre.x, y: planarCentre.y)
+        let unprojected = try projection.inverse(hull)
+        let pole = centre.latitude >= 0 ? 90.0 : -90.0
+        let continuous: Geometry, geographic: Geometry
+        switch unprojected.type {
+        case .polygon, .multiPolygon:
+            let given = try unprojected.polygons()
+            let parts = try given.map { rings throws(GeoError) in
+                try Antimeridian.continuous(rings, around: centre.longitude, pole: pole)
+                    .map { ring throws(GeoError) in try Antimeridian.withCrossings(ring) }
+            }
+            if parts == given {
+                // Already continuous and within ±180°: nothing to cut.
+                (continuous, geographic) = (unprojected, unprojected)
+                break
+            }
+            continuous = parts.count == 1 ? try polygon(exterior: parts[0][0], holes: Array(parts[0].dropFirst()))
+                : try multiPolygon(parts)
+            geographic = try splitAtAntimeridian(polygons: parts)
+        case .lineString:
+            let line = try Antimeridian.withCrossings(Antimeridian.unwrapped(try unprojected.vertices(), around: centre.longitude))
+            continuous = try lineString(x: line.x, y: line.y)
+            geographic = try splitAtAntimeridian(line: line)
+        default:
+            (continuous, geographic) = (unprojected, unprojected)
+        }
+        let all = try continuous.vertices()
+        let (west, east) = Antimeridian.lonBounds(lo: all.x.min() ?? lon, hi: all.x.max() ?? lon)
+        return ClusterHull(label: label, points: points, outlinedPoints: x.count, crs: projection.crs, projected: hull,
+                           geographic: geographic, continuous: continuous, area: try Geodesic.area(of: continuous),
+                           centroidLongitude: lon, centroidLatitude: lat,
+                           west: west, south: all.y.min() ?? lat, east: east, north: all.y.max() ?? lat)
+    }
+
+    /// The indices of each cluster's outlined points, in ascending label order, with the
+    /// cluster's full size; clusters with no point outlined are left out. The indices keep
+    /// the input order, so the same input always builds the same GEOS geometry.
+    /// - Complexity: O(n) plus O(k log k) for k clusters.
+    static func clusterMembers(labels: [Int32], outlining: [Bool]?) -> [(label: Int32, count: Int, indices: [Int])] {
         var slot: [Int32: Int] = [:]
         var counts: [Int] = []
         for l in labels where l >= 0 {
@@ -71,44 +176,9 @@ extension GeometryContext {
             return m
         }
         for (i, l) in labels.enumerated() where l >= 0 && outlining?[i] ?? true { members[slot[l]!].append(i) }
-
-        var hulls: [ClusterHull] = []
-        hulls.reserveCapacity(slot.count)
-        for (label, s) in slot.sorted(by: { $0.key < $1.key }) {
-            let idx = members[s]
-            if idx.isEmpty { continue }
-            let hx = idx.map { x[$0] }, hy = idx.map { y[$0] }
-            let hull = ratio >= 1 ? try convexHull(x: hx, y: hy) : try concaveHull(x: hx, y: hy, ratio: ratio)
-            let centre = try hull.centroid ?? (x: hx[0], y: hy[0])
-            let (lon, lat) = try projection.inverse(x: centre.x, y: centre.y)
-            let geographic = try projection.inverse(hull)
-            hulls.append(ClusterHull(label: label, points: counts[s], outlinedPoints: idx.count, projected: hull,
-                                     geographic: geographic, area: try Geodesic.area(of: geographic),
-                                     centroidLongitude: lon, centroidLatitude: lat))
+        return slot.sorted { $0.key < $1.key }.compactMap { label, s in
+            members[s].isEmpty ? nil : (label, counts[s], members[s])
         }
-        return hulls
-    }
-
-    /// One hull per cluster of labelled longitude/latitude points, computed in the CRS
-    /// `target` resolves to for them (`auto`: the UTM zone of their centroid); the hulls as
-    /// ``clusterHulls(x:y:labels:ratio:projection:)`` gives them, and the projection used.
-    /// - Parameters:
-    ///   - longitudes: degrees.
-    ///   - latitudes: degrees; same count as `longitudes`.
-    ///   - labels: one per point; negative labels are noise.
-    ///   - ratio: concave hull ratio in [0, 1]; 1 gives the convex hull.
-    ///   - target: the CRS to compute the hulls in.
-    /// - Throws: the errors of ``Projection/init(target:fittingLongitudes:latitudes:)``, the
-    ///   forward transform and ``clusterHulls(x:y:labels:ratio:projection:)``.
-    /// - Complexity: O(n) to project plus the hulls' cost.
-    public func clusterHulls(
-        longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double, crs target: Projection.Target,
-        outlining: [Bool]? = nil
-    ) throws(GeoError) -> (hulls: [ClusterHull], projection: Projection) {
-        let projection = try Projection(target: target, fittingLongitudes: longitudes, latitudes: latitudes)
-        let (x, y) = try projection.forward(lon: longitudes, lat: latitudes)
-        return (try clusterHulls(x: x, y: y, labels: labels, ratio: ratio, projection: projection, outlining: outlining),
-                projection)
     }
 
     /// The concave hull ratio `hulls` and `map` use unless told otherwise: close enough to

@@ -9,7 +9,7 @@ import Darwin
 /// `geodesic.h`): true ground measures, whatever CRS the points were projected to.
 public enum Geodesic {
     /// The WGS 84 ellipsoid (semi-major axis in metres, flattening).
-    private static func wgs84() throws(GeoError) -> geod_geodesic {
+    static func wgs84() throws(GeoError) -> geod_geodesic {
         try loadPROJ()
         var g = geod_geodesic()
         PROJ.geod_init(&g, 6_378_137, 1 / 298.257223563)

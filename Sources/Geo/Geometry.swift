@@ -164,6 +164,54 @@ public final class Geometry {
         }
     }
 
+    /// The polygons of any geometry: a Polygon's or MultiPolygon's as ``polygons()`` gives
+    /// them, a GeometryCollection's polygonal members; points and lines contribute nothing.
+    /// - Complexity: O(numPoints).
+    func polygonalParts() throws(GeoError) -> [[Coordinates]] {
+        switch type {
+        case .polygon, .multiPolygon: return try polygons()
+        case .geometryCollection:
+            var out: [[Coordinates]] = []
+            for part in try components(of: pointer) {
+                // GEOSGeomTypeId_r: -1 on exception, which maps to nil below.
+                switch GeometryType(geosTypeId: GEOS.GEOSGeomTypeId_r(context.handle, part)) {
+                case .polygon?: out.append(try rings(ofPolygon: part))
+                case .multiPolygon?:
+                    for p in try components(of: part) { out.append(try rings(ofPolygon: p)) }
+                case nil: throw context.failure("GEOSGeomTypeId_r")
+                default: continue
+                }
+            }
+            return out
+        default: return []
+        }
+    }
+
+    /// The line strings of any geometry: a LineString itself, a MultiLineString's or a
+    /// collection's line strings; everything else contributes nothing.
+    /// - Complexity: O(numPoints).
+    public func lines() throws(GeoError) -> [Coordinates] {
+        switch type {
+        case .lineString: return [try coordinates(ofSimple: pointer)]
+        case .multiLineString, .geometryCollection:
+            var out: [Coordinates] = []
+            for part in try components(of: pointer)
+            where GeometryType(geosTypeId: GEOS.GEOSGeomTypeId_r(context.handle, part)) == .lineString {
+                out.append(try coordinates(ofSimple: part))
+            }
+            return out
+        default: return []
+        }
+    }
+
+    /// The part of this geometry inside `other` (GEOS's overlay).
+    /// - Complexity: O((n + m) log(n + m)) in the two geometries' vertices.
+    func intersection(_ other: Geometry) throws(GeoError) -> Geometry {
+        context.clearMessages()
+        // GEOSIntersection_r: a new geometry, NULL on exception.
+        return try context.adopt(GEOS.GEOSIntersection_r(context.handle, pointer, other.pointer), "GEOSIntersection_r")
+    }
+
     /// The components of a collection (borrowed pointers, owned by `collection`).
     private func components(of collection: OpaquePointer) throws(GeoError) -> [OpaquePointer] {
         let h = context.handle

@@ -66,6 +66,65 @@ extension GeometryContext {
     ///   GEOS rejects a ring.
     /// - Complexity: O(total vertices).
     public func polygon(exterior: Coordinates, holes: [Coordinates] = []) throws(GeoError) -> Geometry {
+        try adopt(try rawPolygon(exterior: exterior, holes: holes), "GEOSGeom_createPolygon_r")
+    }
+
+    /// A MultiPolygon of `polygons`, each its exterior ring followed by its holes (as
+    /// ``Geometry/polygons()`` gives them); no validity check beyond each ring's.
+    /// - Throws: the errors of ``polygon(exterior:holes:)``, `.emptyInput` for a polygon
+    ///   without rings.
+    /// - Complexity: O(total vertices).
+    public func multiPolygon(_ polygons: [[Coordinates]]) throws(GeoError) -> Geometry {
+        var parts: [OpaquePointer?] = []
+        for rings in polygons {
+            do throws(GeoError) {
+                guard let shell = rings.first else { throw GeoError.emptyInput(operation: "multiPolygon(_:)") }
+                parts.append(try rawPolygon(exterior: shell, holes: Array(rings.dropFirst())))
+            } catch {
+                for case let made? in parts { GEOS.GEOSGeom_destroy_r(handle, made) }
+                throw error
+            }
+        }
+        return try collection(parts, GEOS_MULTIPOLYGON, "MultiPolygon")
+    }
+
+    /// A MultiLineString of `lines` (each at least 2 points).
+    /// - Throws: the errors of ``lineString(x:y:)``.
+    /// - Complexity: O(total vertices).
+    public func multiLineString(_ lines: [Coordinates]) throws(GeoError) -> Geometry {
+        var parts: [OpaquePointer?] = []
+        for line in lines {
+            do throws(GeoError) {
+                let sequence = try coordinateSequence(x: line.x, y: line.y, operation: "line string")
+                // GEOSGeom_createLineString_r: a new LineString, NULL on exception; takes
+                // ownership of the sequence in both cases.
+                guard let made = GEOS.GEOSGeom_createLineString_r(handle, sequence) else {
+                    throw failure("GEOSGeom_createLineString_r")
+                }
+                parts.append(made)
+            } catch {
+                for case let made? in parts { GEOS.GEOSGeom_destroy_r(handle, made) }
+                throw error
+            }
+        }
+        return try collection(parts, GEOS_MULTILINESTRING, "MultiLineString")
+    }
+
+    /// A collection of `type` owning `parts` (which it takes over, even when it fails).
+    private func collection(_ parts: [OpaquePointer?], _ type: GEOSGeomTypes, _ name: String) throws(GeoError) -> Geometry {
+        var parts = parts
+        let n = try cCount(parts.count, "GEOSGeom_createCollection_r")
+        clearMessages()
+        // GEOSGeom_createCollection_r: a new collection, NULL on exception; it owns the
+        // members (not the array) even when it fails.
+        let made = parts.withUnsafeMutableBufferPointer { buffer in
+            GEOS.GEOSGeom_createCollection_r(handle, Int32(type.rawValue), buffer.baseAddress, n)
+        }
+        return try adopt(made, "GEOSGeom_createCollection_r(\(name))")
+    }
+
+    /// A new Polygon (owned by the caller) from its rings.
+    private func rawPolygon(exterior: Coordinates, holes: [Coordinates]) throws(GeoError) -> OpaquePointer {
         guard exterior.count > 0 else { throw .emptyInput(operation: "polygon(exterior:holes:)") }
         let n = try cCount(holes.count, "GEOSGeom_createPolygon_r")
         let shell = try linearRing(exterior)
@@ -80,12 +139,14 @@ extension GeometryContext {
                 throw error
             }
         }
+        clearMessages()
         // GEOSGeom_createPolygon_r: a new Polygon, NULL on exception. It takes ownership of
         // the shell and holes (not of the array) even when it fails (GEOS ticket #1111).
         let polygon = rings.withUnsafeMutableBufferPointer { buffer in
             GEOS.GEOSGeom_createPolygon_r(handle, shell, buffer.baseAddress, n)
         }
-        return try adopt(polygon, "GEOSGeom_createPolygon_r")
+        guard let polygon else { throw failure("GEOSGeom_createPolygon_r") }
+        return polygon
     }
 
     /// A new LinearRing (owned by the caller) from `ring`, closed if needed.

@@ -15,9 +15,10 @@ struct HullsCommand: ParsableCommand {
         discussion: """
             Reads the points (INPUT, as for `cluster`) and their labels (--labels, the output of \
             `cluster`, one row per input row in the same order), computes each cluster's concave \
-            hull in the projected plane (--crs), and writes a GeoJSON FeatureCollection of the hulls \
+            hull in a plane (--crs auto: an azimuthal equidistant projection centred on that cluster), and writes a GeoJSON FeatureCollection of the hulls \
             in longitude/latitude (WGS 84), one feature per line, exterior rings counterclockwise as \
-            RFC 7946 requires, positions to 7 decimals (properties: label, points, outlined_points, \
+            RFC 7946 requires, positions to 7 decimals, a hull across ±180° cut there into a MultiPolygon with a bbox whose west > east \
+            (properties: label, points, outlined_points, \
             area_m2, centroid_lon, centroid_lat). Areas are geodesic (on the WGS 84 ellipsoid), \
             whatever --crs is. --min-probability P outlines only the points that belong to their \
             cluster with at least that probability (HDBSCAN labels), --core-only only the core \
@@ -35,7 +36,7 @@ struct HullsCommand: ParsableCommand {
     @Option(help: "Labels written by `geocluster cluster` (id,label,…; CSV or GeoJSON).")
     var labels: String
 
-    @Option(help: "CRS the hulls are computed in: auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 for Korea). Areas are geodesic either way.")
+    @Option(help: "CRS the hulls are computed in: auto (an azimuthal equidistant projection centred on each cluster) or a metric CRS for all (EPSG:5179 for Korea). Areas are geodesic either way.")
     var crs: String = "auto"
 
     @OptionGroup(title: "Points outlined")
@@ -68,7 +69,7 @@ struct HullsCommand: ParsableCommand {
             let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
             let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
-            let (rows, projection) = try locatingProjectionFailures(in: file, crs: crs) {
+            let (rows, used) = try locatingProjectionFailures(in: file, crs: crs) {
                 try GeometryContext().clusterHulls(
                     longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
                     ratio: ratio, crs: Projection.Target(crs), outlining: outlining)
@@ -77,7 +78,7 @@ struct HullsCommand: ParsableCommand {
 
             let noise = label.filter { $0 < 0 }.count
             let outlined = outlining.map { o in " (outlining \(zip(o, label).filter { $0.0 && $0.1 >= 0 }.count) of \(label.count - noise) clustered points)" } ?? ""
-            say("\(rows.count) clusters, \(noise) noise points of \(file.count)\(outlined); hulls computed in \(projection.crs), "
+            say("\(rows.count) clusters, \(noise) noise points of \(file.count)\(outlined); hulls computed in \(used), "
                 + "written in longitude/latitude (WGS 84) to \(output); areas geodesic", output: output)
             if top > 0 && !rows.isEmpty {
                 say("label  points   area (m²)   centre (lat, lon)", output: output)

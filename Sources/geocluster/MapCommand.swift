@@ -77,7 +77,7 @@ struct MapCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Concave hull ratio in [0, 1] (with --hull concave): smaller follows the points more closely.")
     var ratio: Double = GeometryContext.defaultConcaveRatio
 
-    @Option(help: "CRS the hulls are computed in: auto (the UTM zone of the data) or a local metric CRS (EPSG:5179 for Korea).")
+    @Option(help: "CRS the hulls are computed in: auto (an azimuthal equidistant projection centred on each cluster, as `hulls`) or a metric CRS for all (EPSG:5179 for Korea).")
     var crs: String = "auto"
 
     @Option(help: "Title of the map (default: the input's file name).")

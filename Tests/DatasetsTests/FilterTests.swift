@@ -34,13 +34,12 @@ struct FilterTests {
         }
     }
 
-    @Test("bounding boxes: four numbers, min ≤ max, within ±180 / ±90")
+    @Test("bounding boxes: four numbers, minLat ≤ maxLat, within ±180 / ±90; west > east crosses ±180°")
     func boxes() throws {
         let b = try BoundingBox.parse("126.9, 37.4,127.1,37.6")
         #expect(b == BoundingBox(minLongitude: 126.9, minLatitude: 37.4, maxLongitude: 127.1, maxLatitude: 37.6))
         #expect(b.contains(longitude: 126.9, latitude: 37.6) && !b.contains(longitude: 127.2, latitude: 37.5))
         let cases: [(String, String)] = [
-            ("127.1,37.4,126.9,37.6", "minLon 127.1 is greater than maxLon 126.9; swap them"),
             ("126.9,37.6,127.1,37.4", "minLat 37.6 is greater than maxLat 37.4; swap them"),
             ("1,2,3", "give four numbers: minLon,minLat,maxLon,maxLat"),
             ("1,2,x,4", "maxLon 'x' is not a finite number"),
@@ -51,6 +50,48 @@ struct FilterTests {
             #expect(throws: DatasetError.invalidOption(option: "--bbox", value: text, reason: reason)) {
                 try BoundingBox.parse(text)
             }
+        }
+        let fiji = try BoundingBox.parse("170,-25,-170,-10")
+        #expect(fiji == BoundingBox(minLongitude: 170, minLatitude: -25, maxLongitude: -170, maxLatitude: -10))
+        #expect(fiji.contains(longitude: 179, latitude: -17) && fiji.contains(longitude: -175, latitude: -17))
+        #expect(!fiji.contains(longitude: 0, latitude: -17) && !fiji.contains(longitude: 169, latitude: -17))
+    }
+
+    /// Brute-force membership: the box covers the longitudes `west + t`, 0 ≤ t ≤ its width
+    /// eastwards (a turn less across ±180°), taken modulo a turn.
+    static func oracle(_ b: BoundingBox, lon: Double, lat: Double) -> Bool {
+        guard lat >= b.minLatitude && lat <= b.maxLatitude else { return false }
+        let width = b.minLongitude <= b.maxLongitude ? b.maxLongitude - b.minLongitude : b.maxLongitude - b.minLongitude + 360
+        var t = (lon - b.minLongitude).truncatingRemainder(dividingBy: 360)
+        if t < 0 { t += 360 }
+        return t <= width
+    }
+
+    @Test("random boxes, across ±180° or not, parsed and read: exactly the rows the brute-force oracle keeps")
+    func randomBoxes() throws {
+        var rng = SplitMix64(seed: 27)
+        var text = "id,lat,lon\n"
+        var points: [(Double, Double)] = []
+        for i in 0..<3000 {
+            // Half a degree steps put many points on box edges, which are included.
+            let lon = Double(Int.random(in: -360...360, using: &rng)) / 2, lat = Double(Int.random(in: -180...180, using: &rng)) / 2
+            points.append((lon, lat))
+            text += "\(i),\(lat),\(lon)\n"
+        }
+        try withTemporaryFolder { folder throws in
+            let path = try folder.write(text, to: "world.csv")
+            var crossing = 0
+            for _ in 0..<60 {
+                let w = Double(Int.random(in: -360...360, using: &rng)) / 2, e = Double(Int.random(in: -360...360, using: &rng)) / 2
+                let s = Double(Int.random(in: -180...170, using: &rng)) / 2
+                let n = min(90, s + Double(Int.random(in: 0...120, using: &rng)) / 2)
+                if w > e { crossing += 1 }
+                let box = try BoundingBox.parse("\(w),\(s),\(e),\(n)")
+                let kept = try PointFile.read(path: path, filter: ListingFilter(bbox: box))
+                let expected = points.indices.filter { Self.oracle(box, lon: points[$0].0, lat: points[$0].1) }.map(String.init)
+                #expect(ids(kept) == expected, "box \(w),\(s),\(e),\(n)")
+            }
+            #expect(crossing > 10)
         }
     }
 

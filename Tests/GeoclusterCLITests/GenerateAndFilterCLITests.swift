@@ -140,7 +140,7 @@ struct GenerateCLITests {
         .init(arguments: ["--area", "100..50"], fragments: ["--area", "the minimum 100.0 is above the maximum 50.0"]),
         .init(arguments: ["--deposit", "lots"], fragments: ["--deposit", "MIN..MAX"]),
         .init(arguments: ["--rent", "1..x"], fragments: ["--rent", "'x' is not a finite number"]),
-        .init(arguments: ["--bbox", "127.1,37.4,126.9,37.6"], fragments: ["--bbox", "minLon 127.1 is greater than maxLon 126.9"]),
+        .init(arguments: ["--bbox", "126.9,37.6,127.1,37.4"], fragments: ["--bbox", "minLat 37.6 is greater than maxLat 37.4"]),
         .init(arguments: ["--bbox", "126.9,37.4,127.1"], fragments: ["--bbox", "four numbers"]),
         .init(arguments: ["--within", "region.shp"], fragments: ["--within", ".geojson, .json or .wkt"]),
     ]

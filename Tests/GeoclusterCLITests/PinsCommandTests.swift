@@ -225,7 +225,7 @@ struct PinsCommandTests {
         (["--insecure-test-seed", "1"], 64, "give --zoom Z or --zooms A-B"),
         (["--zoom", "12"], 64, "give --key-file FILE"),
         (["--zoom", "12", "--insecure-test-seed", "1", "--no-privacy"], 64, "contradict"),
-        (["--zoom", "12", "--insecure-test-seed", "1", "--bbox", "127.1,37.5,127.0,37.6"], 64, "minLon 127.1 is greater than maxLon 127.0"),
+        (["--zoom", "12", "--insecure-test-seed", "1", "--bbox", "127.0,37.6,127.1,37.5"], 64, "minLat 37.6 is greater than maxLat 37.5"),
         (["--zoom", "12", "--insecure-test-seed", "1", "--radius", "0"], 64, "--radius must be a number of pixels > 0"),
         (["--zoom", "12", "--insecure-test-seed", "1", "--min-offset", "80", "--max-offset", "30"], 64, "must be above --min-offset"),
         (["--zoom", "12", "--insecure-test-seed", "1", "--location-column", "house"], 1, "the location column 'house'"),

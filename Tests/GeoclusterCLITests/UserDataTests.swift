@@ -35,6 +35,7 @@ struct UserDataTests {
         }
         for feature in try #require(json["features"] as? [[String: Any]], sourceLocation: sourceLocation) {
             let geometry = try #require(feature["geometry"] as? [String: Any], sourceLocation: sourceLocation)
+            try checkPositions(geometry, bbox: feature["bbox"] as? [Double], sourceLocation: sourceLocation)
             let polygons: [[[[Double]]]]
             switch geometry["type"] as? String {
             case "Polygon": polygons = [try #require(geometry["coordinates"] as? [[[Double]]], sourceLocation: sourceLocation)]
@@ -52,6 +53,36 @@ struct UserDataTests {
                     #expect(k == 0 ? twiceArea > 0 : twiceArea < 0, "ring \(k) of \(feature["properties"] ?? "")", sourceLocation: sourceLocation)
                 }
             }
+        }
+    }
+
+    /// RFC 7946 §3.1.9 and §5.2 on one geometry: longitudes within ±180°, no edge spanning
+    /// more than 180° of longitude, and the feature's `bbox` (if any) containing every
+    /// position, its west greater than its east exactly when the parts touch both ±180°.
+    static func checkPositions(_ geometry: [String: Any], bbox: [Double]?, sourceLocation: SourceLocation) throws {
+        var lines: [[[Double]]] = []
+        switch geometry["type"] as? String {
+        case "Point": lines = [[geometry["coordinates"] as? [Double] ?? []]]
+        case "LineString": lines = [geometry["coordinates"] as? [[Double]] ?? []]
+        case "MultiLineString", "Polygon": lines = geometry["coordinates"] as? [[[Double]]] ?? []
+        case "MultiPolygon": lines = (geometry["coordinates"] as? [[[[Double]]]] ?? []).flatMap { $0 }
+        default: return
+        }
+        let all = lines.flatMap { $0 }
+        for line in lines {
+            for (k, p) in line.enumerated() {
+                #expect(p.count == 2 && abs(p[0]) <= 180 && abs(p[1]) <= 90, "\(p)", sourceLocation: sourceLocation)
+                if k > 0 { #expect(abs(p[0] - line[k - 1][0]) <= 180, "\(line[k - 1]) → \(p)", sourceLocation: sourceLocation) }
+            }
+        }
+        guard let b = bbox else { return }
+        try #require(b.count == 4, sourceLocation: sourceLocation)
+        let crossing = all.contains { $0[0] == 180 } && all.contains { $0[0] == -180 } && geometry["type"] as? String != "Point"
+        // A hull around a pole touches both ±180° and spans every longitude.
+        if !(b[0] == -180 && b[2] == 180) { #expect((b[0] > b[2]) == crossing, "\(b)", sourceLocation: sourceLocation) }
+        for p in all {
+            let inLon = b[0] <= b[2] ? p[0] >= b[0] && p[0] <= b[2] : p[0] >= b[0] || p[0] <= b[2]
+            #expect(inLon && p[1] >= b[1] && p[1] <= b[3], "\(p) outside \(b)", sourceLocation: sourceLocation)
         }
     }
 
@@ -240,7 +271,7 @@ struct UserDataTests {
             try Self.checkRFC7946(try folder.read("L.geojson"))
             let h = try folder.run("hulls", "s.geojson", "--labels", "L.geojson", "-o", "H.geojson")
             try #require(h.status == 0, "\(h)")
-            #expect(h.stdout.contains("hulls computed in EPSG:32652, written in longitude/latitude (WGS 84)"), "\(h)")
+            #expect(h.stdout.contains("hulls computed in a local azimuthal equidistant projection per cluster, written in longitude/latitude (WGS 84)"), "\(h)")
             try Self.checkRFC7946(try folder.read("H.geojson"))
             let m = try folder.run("map", "s.geojson", "--labels", "L.geojson", "-o", "M.svg")
             #expect(m.status == 0, "\(m)")

@@ -27,7 +27,9 @@
 #define GC_PROJ_FUNCTIONS(X) \
     X(geod_init) \
     X(geod_inverse) \
+    X(geod_inverseline) \
     X(geod_polygonarea) \
+    X(geod_genposition) \
     X(proj_context_create) \
     X(proj_context_destroy) \
     X(proj_context_errno) \
@@ -86,6 +88,7 @@
     X(GEOSGetNumCoordinates_r) \
     X(GEOSGetNumGeometries_r) \
     X(GEOSGetNumInteriorRings_r) \
+    X(GEOSIntersection_r) \
     X(GEOSPrepare_r) \
     X(GEOSPreparedContains_r) \
     X(GEOSPreparedCovers_r) \

@@ -36,10 +36,12 @@ extension ValueRange {
 }
 
 extension BoundingBox {
-    /// Parses `minLon,minLat,maxLon,maxLat` (degrees, the GeoJSON `bbox` order).
+    /// Parses `minLon,minLat,maxLon,maxLat` (degrees, the GeoJSON `bbox` order, RFC 7946
+    /// §5.2): west, south, east, north. West greater than east is a box across the
+    /// antimeridian (`170,-25,-170,-10` spans 20° of longitude around ±180°), which
+    /// ``contains(longitude:latitude:)`` and every query treat as such.
     /// - Throws: `.invalidOption` unless there are four finite numbers, longitudes within
-    ///   ±180, latitudes within ±90, and min ≤ max on both axes. A box crossing the
-    ///   antimeridian is not supported.
+    ///   ±180, latitudes within ±90, and minLat ≤ maxLat.
     public static func parse(_ text: String, option: String = "--bbox") throws(DatasetError) -> BoundingBox {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingWhitespace() }
@@ -56,9 +58,6 @@ extension BoundingBox {
                 throw .invalidOption(option: option, value: text, reason: "\(name) \(x) is outside ±\(Int(limit)) degrees")
             }
             v.append(x)
-        }
-        guard v[0] <= v[2] else {
-            throw .invalidOption(option: option, value: text, reason: "minLon \(v[0]) is greater than maxLon \(v[2]); swap them")
         }
         guard v[1] <= v[3] else {
             throw .invalidOption(option: option, value: text, reason: "minLat \(v[1]) is greater than maxLat \(v[3]); swap them")

@@ -10,6 +10,8 @@ import Geo
 public enum GeoJSONGeometry: Equatable, Sendable {
     case point(lon: Double, lat: Double)
     case lineString(Coordinates)
+    /// Lines, e.g. one cut at the antimeridian.
+    case multiLineString([Coordinates])
     /// The exterior ring, then the holes.
     case polygon([Coordinates])
     /// One element per polygon, each as for ``polygon(_:)``.
@@ -18,13 +20,14 @@ public enum GeoJSONGeometry: Equatable, Sendable {
     /// The coordinates of a GEOS geometry already in longitude/latitude (unproject metric
     /// geometries first with ``Projection/inverse(_:)``).
     /// - Throws: `.unsupportedGeometry` for an empty geometry or one that is not a Point,
-    ///   LineString, LinearRing (written as a LineString), Polygon or MultiPolygon; the
+    ///   LineString, LinearRing (written as a LineString), MultiLineString, Polygon or
+    ///   MultiPolygon; the
     ///   errors of reading the coordinates.
     /// - Complexity: O(numPoints).
     public init(_ geometry: Geometry) throws(GeoError) {
         func unsupported() -> GeoError {
             .unsupportedGeometry(operation: "GeoJSONGeometry", type: geometry.type,
-                                 expected: "a non-empty Point, LineString, Polygon or MultiPolygon")
+                                 expected: "a non-empty Point, LineString, MultiLineString, Polygon or MultiPolygon")
         }
         guard !geometry.isEmpty else { throw unsupported() }
         switch geometry.type {
@@ -37,23 +40,31 @@ public enum GeoJSONGeometry: Equatable, Sendable {
             self = .polygon(try geometry.polygons()[0])
         case .multiPolygon:
             self = .multiPolygon(try geometry.polygons())
-        case .multiPoint, .multiLineString, .geometryCollection:
+        case .multiLineString:
+            self = .multiLineString(try geometry.lines())
+        case .multiPoint, .geometryCollection:
             throw unsupported()
         }
     }
 
     /// The geometry with every coordinate rounded to `decimals` places (ties away from zero).
     func rounded(toDecimals decimals: Int) -> GeoJSONGeometry {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        func r(_ v: Double) -> Double { (v * scale).rounded() / scale }
+        func r(_ v: Double) -> Double { Self.rounded(v, toDecimals: decimals) }
         func r(_ c: Coordinates) -> Coordinates { Coordinates(x: c.x.map(r), y: c.y.map(r)) }
         switch self {
         case .point(let lon, let lat): return .point(lon: r(lon), lat: r(lat))
         case .lineString(let c): return .lineString(r(c))
+        case .multiLineString(let lines): return .multiLineString(lines.map(r))
         case .polygon(let rings): return .polygon(rings.map(r))
         case .multiPolygon(let polygons): return .multiPolygon(polygons.map { $0.map(r) })
         }
+    }
+
+    /// `v` rounded to `decimals` places (ties away from zero), as every position is written.
+    static func rounded(_ v: Double, toDecimals decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (v * scale).rounded() / scale
     }
 
     /// RFC 7946's name of the geometry type.
@@ -61,6 +72,7 @@ public enum GeoJSONGeometry: Equatable, Sendable {
         switch self {
         case .point: return "Point"
         case .lineString: return "LineString"
+        case .multiLineString: return "MultiLineString"
         case .polygon: return "Polygon"
         case .multiPolygon: return "MultiPolygon"
         }

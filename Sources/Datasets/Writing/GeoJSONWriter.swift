@@ -35,7 +35,7 @@ public struct GeoJSONWriter: ~Copyable {
     /// (nil: the shortest text that reads back exactly).
     public mutating func beginFeature(lon: Double, lat: Double, decimals: Int? = nil) {
         openFeature()
-        output.append(#"{"type":"Point","coordinates":["#)
+        output.append(#""geometry":{"type":"Point","coordinates":["#)
         if let d = decimals { output.appendFixed(lon, decimals: d) } else { output.appendShortest(lon) }
         output.append(0x2C)
         if let d = decimals { output.appendFixed(lat, decimals: d) } else { output.appendShortest(lat) }
@@ -46,7 +46,7 @@ public struct GeoJSONWriter: ~Copyable {
     /// (so values read from a file are written unchanged), else written from `lon`, `lat`.
     public mutating func beginFeature(lonText: String, latText: String, lon: Double, lat: Double) {
         openFeature()
-        output.append(#"{"type":"Point","coordinates":["#)
+        output.append(#""geometry":{"type":"Point","coordinates":["#)
         if JSONText.isNumber(lonText) { output.append(lonText) } else { output.appendShortest(lon) }
         output.append(0x2C)
         if JSONText.isNumber(latText) { output.append(latText) } else { output.appendShortest(lat) }
@@ -64,9 +64,24 @@ public struct GeoJSONWriter: ~Copyable {
     /// rings are written in RFC 7946's orientation, exterior rings counterclockwise and holes
     /// clockwise (judged on the rounded vertices): a ring given the other way round is
     /// written from its last vertex to its first (a ring of zero area as given).
+    /// With `bbox` (west, south, east, north in degrees; west > east across ±180°, RFC 7946
+    /// §5.2) the feature gets a `bbox` member, rounded as the positions are.
     /// - Complexity: O(vertices).
-    public mutating func beginFeature(_ geometry: GeoJSONGeometry) {
+    public mutating func beginFeature(_ geometry: GeoJSONGeometry,
+                                      bbox: (west: Double, south: Double, east: Double, north: Double)? = nil) {
         openFeature()
+        if let b = bbox {
+            // Rounded as the positions are, so the box still contains every written vertex.
+            output.reserve(128)
+            output.append(#""bbox":["#)
+            for (k, v) in [b.west, b.south, b.east, b.north].enumerated() {
+                if k > 0 { output.append(0x2C) }
+                output.appendShortest(GeoJSONGeometry.rounded(v, toDecimals: Self.geometryDecimals))
+            }
+            output.append(#"],"geometry":"#)
+        } else {
+            output.append(#""geometry":"#)
+        }
         output.append(#"{"type":""#)
         output.append(geometry.typeName)
         output.append(#"","coordinates":"#)
@@ -77,6 +92,13 @@ public struct GeoJSONWriter: ~Copyable {
             output.append(0x5D)
         case .lineString(let line):
             appendPositions(line, reversed: false)
+        case .multiLineString(let lines):
+            output.append(0x5B)
+            for (k, line) in lines.enumerated() {
+                if k > 0 { output.append(0x2C) }
+                appendPositions(line, reversed: false)
+            }
+            output.append(0x5D)
         case .polygon(let rings):
             appendRings(rings)
         case .multiPolygon(let polygons):
@@ -157,7 +179,7 @@ public struct GeoJSONWriter: ~Copyable {
 
     private mutating func openFeature() {
         output.append(features == 0 ? "\n" : ",\n")
-        output.append(#"{"type":"Feature","geometry":"#)
+        output.append(#"{"type":"Feature","#)
         propertiesInFeature = 0
     }
 
