@@ -59,11 +59,12 @@ public struct ClusterHull {
 
 extension GeometryContext {
     /// One hull per cluster of labelled longitude/latitude points, in ascending label order,
-    /// each computed in a plane local to its cluster: with `target` `.auto`, the azimuthal
-    /// equidistant projection centred at the cluster's spherical centroid
-    /// (``Projection/sphericalCentre(longitudes:latitudes:indices:)``), so a cluster across
-    /// ±180° or near a pole is outlined as truly as one anywhere else; with a named CRS, that
-    /// CRS for every cluster. The hulls are then unprojected, cut at ±180° where they cross it
+    /// each computed in a plane local to its cluster: with `target` `.auto`, the data's UTM
+    /// zone when it keeps distances within 1 % over the whole data (as `cluster --metric
+    /// auto` decides), else the azimuthal equidistant projection centred at each cluster's
+    /// spherical centroid (``Projection/sphericalCentre(longitudes:latitudes:indices:)``), so a
+    /// cluster across ±180° or near a pole is outlined as truly as one anywhere else; with a
+    /// named CRS, that CRS for every cluster. The hulls are then unprojected, cut at ±180° where they cross it
     /// (``ClusterHull/geographic``) and measured on the ellipsoid.
     /// - Parameters:
     ///   - longitudes: degrees.
@@ -71,9 +72,12 @@ extension GeometryContext {
     ///   - labels: one per point; negative labels are noise and get no hull.
     ///   - ratio: concave hull ratio in [0, 1]; 1 gives the convex hull. `hulls` and `map`
     ///     default to ``defaultConcaveRatio``.
-    ///   - target: `.auto` (a local projection per cluster) or the CRS to compute every hull in.
+    ///   - target: `.auto` (the data's zone, or a local projection per cluster) or the CRS to
+    ///     compute every hull in.
     ///   - outlining: which points each hull outlines (nil: all); a cluster keeps its full
     ///     `points` count, and one with no point outlined gets no hull.
+    ///   - localPlanesEverywhere: with `.auto`, a plane per cluster even for local data (the
+    ///     tests compare the two).
     /// - Returns: the hulls, and the CRS they were computed in for messages: the named CRS,
     ///   or a description of the local projections.
     /// - Throws: `.countMismatch` when the arrays differ in length, `.invalidParameter` for a
@@ -82,7 +86,7 @@ extension GeometryContext {
     ///   points (the hull's Delaunay triangulation).
     public func clusterHulls(
         longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double, crs target: Projection.Target,
-        outlining: [Bool]? = nil
+        outlining: [Bool]? = nil, localPlanesEverywhere: Bool = false
     ) throws(GeoError) -> (hulls: [ClusterHull], crs: String) {
         try Validation.lonLat(longitudes, latitudes)
         guard labels.count == longitudes.count else {
@@ -94,6 +98,16 @@ extension GeometryContext {
         hulls.reserveCapacity(groups.count)
         switch target {
         case .auto:
+            // Local data (its UTM zone within 1 % over all of it, the rule of `cluster
+            // --metric auto`) is drawn in that zone, one projection for all; elsewhere each
+            // cluster gets a plane of its own.
+            if !localPlanesEverywhere,
+               let zone = try? Projection(target: .auto, fittingLongitudes: longitudes, latitudes: latitudes),
+               let worst = try? zone.worstScale(fittingLongitudes: longitudes, latitudes: latitudes, stoppingBeyond: 0.01),
+               worst.isGround(within: 0.01) {
+                return try clusterHulls(longitudes: longitudes, latitudes: latitudes, labels: labels, ratio: ratio,
+                                        crs: .crs(zone.crs), outlining: outlining)
+            }
             var previous: Projection?
             for (label, count, idx) in groups {
                 let centre = Projection.sphericalCentre(longitudes: longitudes, latitudes: latitudes, indices: idx)

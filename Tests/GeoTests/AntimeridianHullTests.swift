@@ -107,9 +107,13 @@ struct AntimeridianHullTests {
         let (lon, lat) = cloud(lon: 127.0, lat: 37.55, a: 3, b: 2, n: 800, seed: 3)
         let labels = lon.indices.map { Int32($0 % 2) }
         let geos = try GeometryContext()
-        let (local, description) = try geos.clusterHulls(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio, crs: .auto)
+        let (local, description) = try geos.clusterHulls(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio,
+                                                         crs: .auto, localPlanesEverywhere: true)
         let (utm, crs) = try geos.clusterHulls(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio, crs: .crs("EPSG:32652"))
         #expect(description == GeometryContext.localProjectionsDescription && crs == "EPSG:32652")
+        // `.auto` on local data is the data's UTM zone.
+        let (zoned, chosen) = try geos.clusterHulls(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio, crs: .auto)
+        #expect(chosen == "EPSG:32652" && zoned.map(\.area) == utm.map(\.area))
         #expect(local.count == 2 && utm.count == 2)
         for (l, u) in zip(local, utm) {
             #expect(!l.crossesAntimeridian && l.geographic.type == .polygon)
