@@ -148,14 +148,7 @@ struct TreeView: @unchecked Sendable {
 
     /// The leaf holding tree position `p`.
     @inline(__always)
-    func leaf(containing p: Int) -> Int {
-        var node = 0
-        while node < firstLeaf {
-            let (l, r) = KDTree.children(of: node)
-            node = p < Int(end[l]) ? l : r
-        }
-        return node
-    }
+    func leaf(containing p: Int) -> Int { KDTree.leaf(containing: p, end: end, firstLeaf: firstLeaf) }
 
     /// Squared distance from (qx, qy), a point inside `node`'s box, to the nearest side of that
     /// box: every point outside the node is at least this far away.

@@ -129,6 +129,17 @@ extension KDTree {
     /// The other child of `node`'s parent (`node` not the root): left children are odd.
     @inline(__always) static func sibling(of node: Int) -> Int { (node & 1) == 1 ? node + 1 : node - 1 }
 
+    /// The leaf holding position `p` of a tree whose nodes end at `end` (in heap order,
+    /// leaves from `firstLeaf`): the descent by the left children's ends.
+    @inline(__always) static func leaf(containing p: Int, end: UnsafePointer<Int32>, firstLeaf: Int) -> Int {
+        var node = 0
+        while node < firstLeaf {
+            let (l, r) = children(of: node)
+            node = p < Int(end[l]) ? l : r
+        }
+        return node
+    }
+
     /// The two children of `node` (which exist when `node` is below `firstLeaf`).
     @inline(__always) static func children(of node: Int) -> (left: Int, right: Int) { (2 * node + 1, 2 * node + 2) }
 }

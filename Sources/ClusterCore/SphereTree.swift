@@ -200,14 +200,7 @@ struct SphereView: @unchecked Sendable {
     let count: Int
 
     /// The leaf holding tree position `p`.
-    @inline(__always) func leaf(containing p: Int) -> Int {
-        var node = 0
-        while node < firstLeaf {
-            let (l, r) = KDTree.children(of: node)
-            node = p < Int(end[l]) ? l : r
-        }
-        return node
-    }
+    @inline(__always) func leaf(containing p: Int) -> Int { KDTree.leaf(containing: p, end: end, firstLeaf: firstLeaf) }
 
     /// Squared chord between tree positions p and q.
     @inline(__always) func distance2(_ p: Int, _ q: Int) -> Double {

@@ -186,20 +186,12 @@ public enum Harness {
             }
             switch method {
             case let .hdbscan(parameters):
-                let result = try HDBSCAN.fit(consume points, parameters: parameters, threads: threads,
-                                             keeping: keeping, observer: clock)
-                record.labels = result.labeling.labels
-                record.clusterCount = result.labeling.clusterCount
-                record.hdbscan = result
+                record.take(try HDBSCAN.fit(consume points, parameters: parameters, threads: threads, keeping: keeping,
+                                            observer: clock))
             case let .dbscan(parameters):
-                let result = try DBSCAN.fit(points, parameters: parameters, threads: threads, observer: clock)
-                record.labels = result.labels
-                record.clusterCount = result.clusterCount
-                record.isCore = result.isCore
+                record.take(try DBSCAN.fit(points, parameters: parameters, threads: threads, observer: clock))
             case let .grid(parameters):
-                let result = try GridClustering.fit(points, parameters: parameters, observer: clock)
-                record.labels = result.labels
-                record.clusterCount = result.clusterCount
+                record.take(try GridClustering.fit(points, parameters: parameters, observer: clock))
             }
             record.finish(clock: clock)
             return record
@@ -215,25 +207,35 @@ public enum Harness {
     ) throws(ClusterCoreError) {
         switch method {
         case let .hdbscan(parameters):
-            let result = try HDBSCAN.fit(sphere, parameters: parameters, threads: threads, keeping: keeping, observer: clock)
-            record.labels = result.labeling.labels
-            record.clusterCount = result.labeling.clusterCount
-            record.hdbscan = result
+            record.take(try HDBSCAN.fit(sphere, parameters: parameters, threads: threads, keeping: keeping, observer: clock))
         case let .dbscan(parameters):
-            let result = try DBSCAN.fit(sphere, parameters: parameters, threads: threads, observer: clock)
-            record.labels = result.labels
-            record.clusterCount = result.clusterCount
-            record.isCore = result.isCore
+            record.take(try DBSCAN.fit(sphere, parameters: parameters, threads: threads, observer: clock))
         case let .grid(parameters):
-            let result = try GridClustering.fit(sphere, parameters: parameters, observer: clock)
-            record.labels = result.labels
-            record.clusterCount = result.clusterCount
+            record.take(try GridClustering.fit(sphere, parameters: parameters, observer: clock))
         }
         record.finish(clock: clock)
     }
 }
 
 extension RunRecord {
+    /// The labels and outputs of each method's result.
+    mutating func take(_ result: HDBSCANResult) {
+        labels = result.labeling.labels
+        clusterCount = result.labeling.clusterCount
+        hdbscan = result
+    }
+
+    mutating func take(_ result: DBSCANResult) {
+        labels = result.labels
+        clusterCount = result.clusterCount
+        isCore = result.isCore
+    }
+
+    mutating func take(_ result: GridResult) {
+        labels = result.labels
+        clusterCount = result.clusterCount
+    }
+
     /// Counts the noise and takes the stage times and peak memory: the end of every run.
     mutating func finish(clock: StageClock) {
         noiseCount = labels.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
