@@ -1,6 +1,8 @@
 // Queries: pins in a viewport (filtered or not), a pin's children, leaves and expansion
 // zoom, listings nearby. None rebuilds anything; none reads a true position (there are none).
 
+import ClusterCore
+
 extension PinIndex {
     /// The zoom a query uses: `floor(zoom)`, like supercluster; 0 ≤ zoom < 23.
     static func zoomLevel(_ zoom: Double) throws(PinError) -> Int {
@@ -364,8 +366,9 @@ extension PinIndex {
 
     /// Listings whose displayed position is within `radius` metres of (longitude, latitude),
     /// passing `filter`, ordered by distance rounded to 100 m, then by listing id; one page
-    /// of at most `limit`. Distances use WGS 84 metres per degree at the pair's mean latitude
-    /// (off by well under 1 m at 5 km, then rounded).
+    /// of at most `limit`. Distances are great-circle metres on the sphere of
+    /// `SpherePoints.earthRadius` (across ±180° too; within 0.5 % of the ellipsoid's, then
+    /// rounded).
     /// - Complexity: O(m log m) for the m listings within the radius, each page (the page is
     ///   cut from the sorted whole); the walk to them is O(log n + m) like `pins`.
     public func nearby(longitude: Double, latitude: Double, radius: Double = 5000, filter: AttributeFilter? = nil,
@@ -408,11 +411,8 @@ extension PinIndex {
                     while c >= 0 { stack.append(c); c = nextSibling[Int(c)] }
                     continue
                 }
-                var dl = locLon[v] - longitude
-                if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-                let mm = WebMercator.metresPerDegree(latitude: (locLat[v] + latitude) / 2)
-                let dx = dl * mm.longitude, dy = (locLat[v] - latitude) * mm.latitude
-                let d = (dx * dx + dy * dy).squareRoot()
+                // Great-circle metres (across ±180° too), as ClusterCore measures on the sphere.
+                let d = SpherePoints.distance(lon1: longitude, lat1: latitude, lon2: locLon[v], lat2: locLat[v])
                 guard d <= radius else { continue }
                 let rounded = (d / 100).rounded(.toNearestOrAwayFromZero) * 100
                 for r in Int(start[v])..<Int(end[v]) where filter.map({ passes(r, $0) }) ?? true {

@@ -81,9 +81,10 @@ import TestSupport
             for filter in [nil, f] {
                 let expected = everything.compactMap { l -> (Double, Int64)? in
                     if let filter, !(l.category.map { filter.categories!.contains($0) } ?? false) { return nil }
-                    let mid = (l.latitude + lat) / 2
-                    let m = WebMercator.metresPerDegree(latitude: mid)
-                    let d = hypot((l.longitude - lon) * m.longitude, (l.latitude - lat) * m.latitude)
+                    // Great-circle metres by the haversine formula with the C library's functions.
+                    let r = Double.pi / 180, φ1 = lat * r, φ2 = l.latitude * r
+                    let h = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((l.longitude - lon) * r / 2), 2)
+                    let d = 2 * asin(min(1, h.squareRoot())) * 6_371_008.8
                     return d <= radius ? ((d / 100).rounded() * 100, l.id) : nil
                 }.sorted { $0 < $1 }
                 var got: [(Double, Int64)] = []
