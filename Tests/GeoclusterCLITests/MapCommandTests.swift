@@ -66,6 +66,12 @@ struct MapCommandTests {
             let refused = try folder.run("map", Self.seoul, "--zoom", "12", "--no-privacy", "--max-pins", "5", "-o", "z.svg")
             #expect(refused.status == 64 && refused.stderr.contains("--max-pins and --no-pins go with --labels"), "\(refused)")
             #expect(!(try folder.contents()).contains("z.svg"))
+            // A box across ±180° is refused rather than drawn empty.
+            for mode in [["--labels", "L.csv"], ["--zoom", "5", "--no-privacy"]] {
+                let across = try folder.run(["map", Self.seoul, "--bbox", "170,-25,-170,-10", "-o", "x.svg"] + mode)
+                #expect(across.status == 64 && across.stderr.contains("crosses ±180°, which map cannot draw yet"), "\(across)")
+            }
+            #expect(!(try folder.contents()).contains("x.svg"))
         }
     }
 
