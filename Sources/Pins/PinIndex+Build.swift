@@ -25,6 +25,8 @@ extension PinIndex {
         // 1. Mask: locations in canonical order at their displayed positions.
         var locations = try Self.maskedLocations(of: &listings, keys: keys, tolerance: options.locationTolerance,
                                                  threads: options.threads)
+        // 1b. Frame: the Mercator line cut open in the widest empty stretch of longitude.
+        let seam = Self.openAtSeam(&locations.x)
         // 2. Hierarchy: the MST over the displayed positions.
         let mst = try Self.hierarchy(xs: locations.x, ys: locations.y, options: options)
         // 3. Cut, zoom by zoom, into the forest of nodes.
@@ -34,7 +36,7 @@ extension PinIndex {
         var rows = Self.rows(ranges: &ranges, locations: &locations)
         let ids = Self.nodeIDs(ranges: &ranges, hasher: keys.hasher)
         let columns = Self.columns(of: &listings, rows: &rows, ranges: ranges, cut: cut, threads: options.threads)
-        self.init(options: options, locations: locations, cut: cut, ranges: ranges, rows: rows, ids: ids, columns: columns)
+        self.init(options: options, seam: seam, locations: locations, cut: cut, ranges: ranges, rows: rows, ids: ids, columns: columns)
     }
 
     /// Checks every listing's coordinates, attributes and category, and that no id repeats;
@@ -72,10 +74,25 @@ extension PinIndex {
         return ascending
     }
 
+    /// Step 1b, frame: the seam (`PinIndex.seam`) of the displayed positions' x, and every x
+    /// west of it moved one turn east, so that locations on both sides of the antimeridian are
+    /// neighbours in the MST, the cut and the boxes. 0 (nothing moves) unless the data spans
+    /// the antimeridian with a wider empty stretch elsewhere.
+    /// - Complexity: O(L) for data within half the world that does not touch the antimeridian,
+    ///   else O(L log L).
+    static func openAtSeam(_ xs: inout [Double]) -> Double {
+        let seam = LongitudeWindow.start(of: xs, from: 0, period: 1)
+        if seam > 0 {
+            for l in xs.indices where xs[l] < seam { xs[l] += 1 }
+        }
+        return seam
+    }
+
     /// The index from the steps' results.
-    private init(options: PinOptions, locations: MaskedLocations, cut: Cut, ranges: NodeRanges, rows: Rows,
+    private init(options: PinOptions, seam: Double, locations: MaskedLocations, cut: Cut, ranges: NodeRanges, rows: Rows,
                  ids: (ids: [UInt64], table: [Int32]), columns: Columns) {
         self.options = options
+        self.seam = seam
         locLon = locations.longitude; locLat = locations.latitude; locX = locations.x; locY = locations.y
         parent = cut.parent; firstChild = cut.firstChild; nextSibling = cut.nextSibling
         low = ranges.low; high = cut.high

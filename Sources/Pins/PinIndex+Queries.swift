@@ -20,6 +20,25 @@ extension PinIndex {
         return [(x0, 1, y0, y1), (0, x1, y0, y1)]
     }
 
+    /// The rectangles of a box in this index's frame (x moved one turn east below `seam`, see
+    /// `PinIndex.seam`): each Mercator rectangle's part east of the seam as it is, its part
+    /// west of the seam moved by +1. The frame's x = 1 is longitude 180° (not −180°), so a
+    /// moved part that starts at −180° starts just after it.
+    func frameRects(_ bbox: BoundingBox) -> [(Double, Double, Double, Double)] {
+        let plain = Self.rects(bbox)
+        if seam == 0 { return plain }
+        var out: [(Double, Double, Double, Double)] = []
+        for r in plain {
+            if r.1 >= seam { out.append((max(r.0, seam), r.1, r.2, r.3)) }
+            if r.0 < seam { out.append((r.0 == 0 ? Double(1).nextUp : r.0 + 1, min(r.1, seam) + 1, r.2, r.3)) }
+        }
+        return out
+    }
+
+    /// The longitude in degrees (−180…180) of an x in this index's frame.
+    @inline(__always)
+    func longitude(x: Double) -> Double { LongitudeWindow.normalized(WebMercator.longitude(x: x)) }
+
     /// The node of a pin id.
     func node(of id: PinID) throws(PinError) -> Int {
         let mask = idTable.count - 1
@@ -63,7 +82,7 @@ extension PinIndex {
         out.removeAll(keepingCapacity: true)
         let filter = (filter?.isEmpty ?? true) ? nil : filter.map(CompiledFilter.init)
         var scratch = FilterScratch()
-        for rect in Self.rects(bbox ?? .world) {
+        for rect in frameRects(bbox ?? .world) {
             var stack: [Int32] = roots.reversed()
             while let v32 = stack.popLast() {
                 let v = Int(v32)
@@ -72,7 +91,7 @@ extension PinIndex {
                     // Shown at z (nodes are opened only down to the zoom that shows them).
                     if let filter {
                         if let pin = filteredPin(v, filter: filter, scratch: &scratch),
-                           Self.inside(WebMercator.x(longitude: pin.longitude), scratch.lastY, rect) {
+                           Self.inside(scratch.lastX, scratch.lastY, rect) {
                             out.append(pin)
                         }
                     } else if Self.inside(cx[v], cy[v], rect) {
@@ -109,12 +128,12 @@ extension PinIndex {
             id: PinID(rawValue: nodeID[v]),
             kind: isLocation ? (n == 1 ? .listing : .building) : .cluster,
             count: n,
-            longitude: isLocation ? locLon[v] : WebMercator.longitude(x: cx[v]),
+            longitude: isLocation ? locLon[v] : longitude(x: cx[v]),
             latitude: isLocation ? locLat[v] : WebMercator.latitude(y: cy[v]),
             bbox: isLocation
                 ? BoundingBox(minLongitude: locLon[v], minLatitude: locLat[v], maxLongitude: locLon[v], maxLatitude: locLat[v])
-                : BoundingBox(minLongitude: WebMercator.longitude(x: minX[v]), minLatitude: WebMercator.latitude(y: maxY[v]),
-                                 maxLongitude: WebMercator.longitude(x: maxX[v]), maxLatitude: WebMercator.latitude(y: minY[v])),
+                : BoundingBox(minLongitude: longitude(x: minX[v]), minLatitude: WebMercator.latitude(y: maxY[v]),
+                                 maxLongitude: longitude(x: maxX[v]), maxLatitude: WebMercator.latitude(y: minY[v])),
             expansionZoom: isLocation ? nil : Int(high[v]) + 1,
             zooms: lowZoom...max(lowZoom, highZoom),
             diameter: options.diameter(count: n),
@@ -168,7 +187,7 @@ extension PinIndex {
         var depositCounts: [UInt32] = []
         var rentCounts: [UInt32] = []
         /// The Mercator y of the last filtered pin's centroid.
-        var lastY = 0.0
+        var lastX = 0.0, lastY = 0.0
 
         /// Makes room for a pin of `rows` rows: zeroed counts per rank when `counting` (for
         /// columns of `depositValues` and `rentValues` distinct values), else value buffers of
@@ -281,17 +300,17 @@ extension PinIndex {
         let l = firstLoc
         let oneLocation = locations == 1
         let mx = oneLocation ? locX[l] : sx / Double(n), my = oneLocation ? locY[l] : sy / Double(n)
-        scratch.lastY = my
+        scratch.lastX = mx; scratch.lastY = my
         return Pin(
             id: PinID(rawValue: nodeID[v]),
             kind: oneLocation ? (n == 1 ? .listing : .building) : .cluster,
             count: n,
-            longitude: oneLocation ? locLon[l] : WebMercator.longitude(x: mx),
+            longitude: oneLocation ? locLon[l] : longitude(x: mx),
             latitude: oneLocation ? locLat[l] : WebMercator.latitude(y: my),
             bbox: oneLocation
                 ? BoundingBox(minLongitude: locLon[l], minLatitude: locLat[l], maxLongitude: locLon[l], maxLatitude: locLat[l])
-                : BoundingBox(minLongitude: WebMercator.longitude(x: x0), minLatitude: WebMercator.latitude(y: y1),
-                                 maxLongitude: WebMercator.longitude(x: x1), maxLatitude: WebMercator.latitude(y: y0)),
+                : BoundingBox(minLongitude: longitude(x: x0), minLatitude: WebMercator.latitude(y: y1),
+                                 maxLongitude: longitude(x: x1), maxLatitude: WebMercator.latitude(y: y0)),
             expansionZoom: oneLocation ? nil : Int(high[v]) + 1,
             zooms: lowZoom...max(lowZoom, highZoom),
             diameter: options.diameter(count: n),
@@ -401,7 +420,7 @@ extension PinIndex {
         let box = BoundingBox(minLongitude: lon0, minLatitude: max(latitude - dLat, -90),
                                  maxLongitude: lon1, maxLatitude: min(latitude + dLat, 90))
         var found: [(distance: Double, id: Int64, row: Int32)] = []
-        for rect in Self.rects(box) {
+        for rect in frameRects(box) {
             var stack: [Int32] = roots
             while let v32 = stack.popLast() {
                 let v = Int(v32)

@@ -7,6 +7,9 @@
 //    farther apart than `locationTolerance` is refused, and each location gets its displayed
 //    position from the PrivacyMask at its anchor (the median of its listings' coordinates). Nothing after this step reads a true
 //    coordinate, and the index stores none.
+// 1b. Frame (`openAtSeam`, PinIndex+Build.swift). When the displayed longitudes straddle the
+//    antimeridian with a wider empty stretch elsewhere, Mercator x is cut open in that
+//    stretch instead of at ±180°, so every later step sees the data in one piece.
 // 2. Hierarchy (`hierarchy`, PinIndex+Hierarchy.swift). The Euclidean minimum spanning tree
 //    of the locations' displayed positions in Web Mercator (ClusterCore's exact Borůvka MST;
 //    with `minSamples > 1` the mutual-reachability MST of HDBSCAN) gives the single-linkage
@@ -179,6 +182,14 @@ public struct PinOptions: Sendable, Equatable {
 public struct PinIndex: Sendable {
     /// The options it was built with.
     public let options: PinOptions
+
+    /// Where the Mercator line is cut open, as an x in [0, 1): every x below it is stored one
+    /// turn east (x + 1), so the frame runs from `seam` to `seam + 1` and groups merge across
+    /// the antimeridian. 0 (the usual frame) unless the widest empty stretch of the displayed
+    /// longitudes lies elsewhere (`LongitudeWindow`). Positions and boxes are normalised back
+    /// into −180…180 on the way out (a box across the antimeridian has `minLongitude >
+    /// maxLongitude`), and viewports are moved into the frame on the way in.
+    let seam: Double
 
     // Locations (0..<locationCount), in canonical order: displayed position in degrees and
     // in Web Mercator units.

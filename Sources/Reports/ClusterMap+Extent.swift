@@ -46,9 +46,11 @@ struct MapExtent {
         return keeping(x: x, y: y, reason: .outliers) { x, y in x >= loX && x <= hiX && y >= loY && y <= hiY }
     }
 
-    /// The box `box` (degrees), the points outside it left out.
-    static func box(_ box: BoundingBox, x: [Double], y: [Double]) -> MapExtent {
-        let (loX, hiX) = (WebMercator.easting(longitude: box.minLongitude), WebMercator.easting(longitude: box.maxLongitude))
+    /// The box `box` (degrees; across the antimeridian when `minLongitude > maxLongitude`),
+    /// the points outside it left out; `x` are eastings in `window` (the box's `window`).
+    static func box(_ box: BoundingBox, window: LongitudeWindow, x: [Double], y: [Double]) -> MapExtent {
+        let (loX, hiX) = (WebMercator.easting(longitude: window.unwrap(box.minLongitude)),
+                          WebMercator.easting(longitude: window.unwrap(box.maxLongitude)))
         let (loY, hiY) = (WebMercator.northing(latitude: box.minLatitude), WebMercator.northing(latitude: box.maxLatitude))
         var extent = keeping(x: x, y: y, reason: .outsideBox) { x, y in x >= loX && x <= hiX && y >= loY && y <= hiY }
         (extent.lo, extent.hi) = ((loX, loY), (hiX, hiY))
@@ -72,6 +74,16 @@ struct MapExtent {
     /// `values` at the kept indices (all of them when nothing was left out).
     func shown<T>(_ values: [T]) -> [T] {
         kept.map { $0.map { values[$0] } } ?? values
+    }
+}
+
+extension BoundingBox {
+    /// The window a map of this box is drawn in: the usual one, or for a box across the
+    /// antimeridian the one centred on the box (its seam opposite the box's centre).
+    var window: LongitudeWindow { Self.window(minLongitude: minLongitude, maxLongitude: maxLongitude) }
+
+    static func window(minLongitude: Double, maxLongitude: Double) -> LongitudeWindow {
+        minLongitude <= maxLongitude ? .standard : LongitudeWindow(west: (minLongitude + maxLongitude) / 2)
     }
 }
 

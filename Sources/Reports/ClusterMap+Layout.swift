@@ -16,8 +16,12 @@ struct MapLayout {
     let subtitleLines: [String]
     /// pt per projected metre.
     let scale: Double
-    /// The map's centre, projected metres.
+    /// The map's centre, projected metres (its easting in the window's longitudes).
     let centreX: Double, centreY: Double
+    /// The longitudes the map is drawn in: every longitude goes through `window.unwrap`.
+    let window: LongitudeWindow
+    /// A map spanning more than this many degrees of latitude gets no scale bar.
+    static let maxScaleBarLatitudeSpan = 60.0
 
     var margin: Double { Self.margin }
     var legendWidth: Double { Self.legendWidth }
@@ -27,7 +31,8 @@ struct MapLayout {
     ///   - minimumHeight: what the legend needs below the heading, pt.
     ///   - frame: a fixed box and scale; nil fits `extent` to `width`.
     init(extent: (lo: (x: Double, y: Double), hi: (x: Double, y: Double)), subtitle: String, width: Double,
-         minimumHeight: Double, frame: MapFrame? = nil) {
+         minimumHeight: Double, frame: MapFrame? = nil, window: LongitudeWindow = .standard) {
+        self.window = window
         subtitleLines = subtitle.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         mapX = Self.margin
         mapY = 42 + 17 * Double(subtitleLines.count)
@@ -36,7 +41,8 @@ struct MapLayout {
             mapWidth = size.width
             self.width = mapWidth + 2 * Self.margin + Self.legendWidth + 16
             legendX = mapX + mapWidth + 16
-            centreX = (WebMercator.easting(longitude: frame.minLongitude) + WebMercator.easting(longitude: frame.maxLongitude)) / 2
+            centreX = (WebMercator.easting(longitude: window.unwrap(frame.minLongitude))
+                       + WebMercator.easting(longitude: window.unwrap(frame.maxLongitude))) / 2
             centreY = (WebMercator.northing(latitude: frame.minLatitude) + WebMercator.northing(latitude: frame.maxLatitude)) / 2
             scale = frame.pointsPerMetre
             mapHeight = max(size.height, minimumHeight)
@@ -65,6 +71,14 @@ struct MapLayout {
         WebMercator.groundScale(latitude: WebMercator.latitude(northing: centreY)) / scale
     }
 
+    /// Whether the map spans more than `maxScaleBarLatitudeSpan` degrees of latitude, where
+    /// one scale bar would be off by more than a factor of about 1.5 somewhere on it.
+    var scaleVaries: Bool {
+        let half = mapHeight / 2 / scale
+        let top = WebMercator.latitude(northing: centreY + half), bottom = WebMercator.latitude(northing: centreY - half)
+        return top - bottom > Self.maxScaleBarLatitudeSpan
+    }
+
     /// Page position (pt) of a point in projected metres; y grows downwards.
     @inline(__always)
     func point(x: Double, y: Double) -> (x: Double, y: Double) {
@@ -73,7 +87,7 @@ struct MapLayout {
 
     /// Page position (pt) of a point in degrees.
     func point(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
-        point(x: WebMercator.easting(longitude: longitude), y: WebMercator.northing(latitude: latitude))
+        point(x: WebMercator.easting(longitude: window.unwrap(longitude)), y: WebMercator.northing(latitude: latitude))
     }
 
     var mapRectangle: KeyValuePairs<String, String> {

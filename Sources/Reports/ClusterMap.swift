@@ -75,9 +75,13 @@ public struct MapFrame: Sendable, Equatable {
                  pointsPerMetre: tileSize * pow(2, zoom) / (2 * .pi * WebMercator.radius))
     }
 
+    /// The window of longitudes the frame is drawn in: the usual one, or for a frame across
+    /// the antimeridian (`minLongitude > maxLongitude`) the one centred on the frame.
+    public var window: LongitudeWindow { BoundingBox.window(minLongitude: minLongitude, maxLongitude: maxLongitude) }
+
     /// The frame's width and height in pt.
     public var size: (width: Double, height: Double) {
-        ((WebMercator.easting(longitude: maxLongitude) - WebMercator.easting(longitude: minLongitude)) * pointsPerMetre,
+        ((WebMercator.easting(longitude: window.unwrap(maxLongitude)) - WebMercator.easting(longitude: minLongitude)) * pointsPerMetre,
          (WebMercator.northing(latitude: maxLatitude) - WebMercator.northing(latitude: minLatitude)) * pointsPerMetre)
     }
 }
@@ -192,17 +196,27 @@ public enum ClusterMap {
                      "one longitude and latitude per label")
         let colours = options.colours
             ?? ClusterPalette.colours(labels: data.labels, longitudes: data.longitudes, latitudes: data.latitudes)
-        let (allX, allY) = WebMercator.project(longitudes: data.longitudes, latitudes: data.latitudes)
+        // The window: the frame's or the box's, else just after the widest empty stretch of
+        // longitude (the usual −180°…180° unless the data straddles the antimeridian).
+        let window = options.frame?.window ?? options.bbox.map { $0.window } ?? LongitudeWindow(containing: data.longitudes)
+        let allX = data.longitudes.map { WebMercator.easting(longitude: window.unwrap($0)) }
+        let allY = data.latitudes.map { WebMercator.northing(latitude: $0) }
         let extent = options.frame != nil ? MapExtent.whole(count: allX.count)
-            : options.bbox.map { MapExtent.box($0, x: allX, y: allY) } ?? MapExtent.withoutOutliers(x: allX, y: allY)
+            : options.bbox.map { MapExtent.box($0, window: window, x: allX, y: allY) } ?? MapExtent.withoutOutliers(x: allX, y: allY)
         let (x, y, labels) = (extent.shown(allX), extent.shown(allY), extent.shown(data.labels))
-        let clusters = ClusterSummary(labels: labels, x: x, y: y)
+        let clusters = ClusterSummary(labels: labels, longitudes: extent.shown(data.longitudes), latitudes: extent.shown(data.latitudes))
         // The legend's rows (see `legend`): heading (two lines for long counts), entries, "more",
-        // noise, the pin note, what was left out, how the points were drawn, projection.
+        // noise, the pin note, what was left out, how the points were drawn, projection (a
+        // second line when the scale varies).
         let legendRows = Double(min(max(0, options.legendEntries), clusters.labels.count))
         let legendHeight = 22 + 18 * (legendRows + 3) + 8 + 5 * 14 + 18 + 2 * 14 + 45 + 17 + 20
-        let layout = MapLayout(extent: (extent.lo, extent.hi), subtitle: data.subtitle, width: options.width,
-                               minimumHeight: legendHeight, frame: options.frame)
+        var layout = MapLayout(extent: (extent.lo, extent.hi), subtitle: data.subtitle, width: options.width,
+                               minimumHeight: legendHeight, frame: options.frame, window: window)
+        if layout.scaleVaries {
+            // A taller map spans more latitude: the scale still varies.
+            layout = MapLayout(extent: (extent.lo, extent.hi), subtitle: data.subtitle, width: options.width,
+                               minimumHeight: legendHeight + 14, frame: options.frame, window: window)
+        }
         var w = XMLWriter()
         open(&w, data, layout)
         w.open("g", ["clip-path": "url(#map-area)"])
@@ -219,7 +233,7 @@ public enum ClusterMap {
         }
         pins(&w, drawnPins, layout, colours)
         w.close()
-        scaleBar(&w, layout, corner: scaleBarCorner(layout, pins: drawnPins))
+        if !layout.scaleVaries { scaleBar(&w, layout, corner: scaleBarCorner(layout, pins: drawnPins)) }
         legend(&w, clusters, colours, layout, options, drawn, pins: note, extent: extent)
         w.close()
         return w.finish()
@@ -288,8 +302,12 @@ public enum ClusterMap {
             var d = "", closed = false
             for ring in rings where ring.count >= 2 {
                 var last = ""
+                // Unwrapped into the window: each vertex within 180° of the one before it, so
+                // no edge runs the long way round the world.
+                var lon = layout.window.unwrap(ring.x[0])
                 for i in 0..<ring.count {
-                    let (x, y) = layout.point(longitude: ring.x[i], latitude: ring.y[i])
+                    if i > 0 { lon += ClusterSummary.east(from: ring.x[i - 1], to: ring.x[i]) }
+                    let (x, y) = layout.point(x: WebMercator.easting(longitude: lon), y: WebMercator.northing(latitude: ring.y[i]))
                     let vertex = svgNumber(x, decimals: 1) + " " + svgNumber(y, decimals: 1)
                     // Vertices that land on the same 0.1 pt as the previous one add nothing.
                     if vertex == last { continue }
@@ -419,7 +437,11 @@ public enum ClusterMap {
             note(["Density: \(svgNumber(cell)) pt cells, colour of the", "largest cluster in each (over the",
                   "\(grouped(options.pointBudget))-point budget)"])
         }
-        line("Web Mercator", colour: "#666666")
+        if layout.scaleVaries {
+            note(["Web Mercator: the scale varies with", "latitude, so no scale bar"])
+        } else {
+            line("Web Mercator", colour: "#666666")
+        }
     }
 
     /// The legend's text on the pins, to be wrapped.
@@ -500,22 +522,25 @@ public enum ClusterMap {
     }
 }
 
-/// Per cluster: label, size and mean position; and the noise count.
+/// Per cluster: label, size and centre; and the noise count.
 struct ClusterSummary {
     /// Distinct non-negative labels, ascending.
     var labels: [Int32] = []
     var counts: [Int] = []
+    /// The spherical centroid of each cluster's points, degrees.
     var meanLongitude: [Double] = []
     var meanLatitude: [Double] = []
     var noise = 0
     /// Cluster indices by decreasing size, then increasing label.
     var bySize: [Int] = []
 
-    /// The mean position is taken in Web Mercator (the map's plane) and turned back into
-    /// degrees, so the pin sits at the visual centre of the cluster's dots.
-    init(labels pointLabels: [Int32], x: [Double], y: [Double]) {
+    /// The centre is the spherical centroid: the direction of the mean of the points' unit
+    /// vectors, which never averages longitudes, so a cluster on both sides of the
+    /// antimeridian has its centre among its points, not on the far side of the world. (A
+    /// cluster whose vectors cancel, points spread evenly round the globe, takes its first point.)
+    init(labels pointLabels: [Int32], longitudes: [Double], latitudes: [Double]) {
         var slot: [Int32: Int] = [:]
-        var sumX: [Double] = [], sumY: [Double] = []
+        var sum: [(x: Double, y: Double, z: Double)] = [], first: [Int] = []
         for i in 0..<pointLabels.count {
             let l = pointLabels[i]
             guard l >= 0 else { noise += 1; continue }
@@ -523,18 +548,31 @@ struct ClusterSummary {
             if let found = slot[l] { s = found } else {
                 s = labels.count
                 slot[l] = s
-                labels.append(l); counts.append(0); sumX.append(0); sumY.append(0)
+                labels.append(l); counts.append(0); sum.append((0, 0, 0)); first.append(i)
             }
+            let (lambda, phi) = (longitudes[i] * .pi / 180, latitudes[i] * .pi / 180)
             counts[s] += 1
-            sumX[s] += x[i]
-            sumY[s] += y[i]
+            sum[s].x += cos(phi) * cos(lambda); sum[s].y += cos(phi) * sin(lambda); sum[s].z += sin(phi)
         }
-        // Every slot has at least one point, so no division by zero.
+        // Every slot has at least one point.
         let order = labels.indices.sorted { labels[$0] < labels[$1] }
-        meanLongitude = order.map { WebMercator.longitude(easting: sumX[$0] / Double(counts[$0])) }
-        meanLatitude = order.map { WebMercator.latitude(northing: sumY[$0] / Double(counts[$0])) }
+        let centres = order.map { s -> (Double, Double) in
+            let v = sum[s], horizontal = (v.x * v.x + v.y * v.y).squareRoot()
+            guard (horizontal * horizontal + v.z * v.z).squareRoot() > 1e-9 * Double(counts[s]) else {
+                return (longitudes[first[s]], latitudes[first[s]])
+            }
+            return (horizontal > 0 ? atan2(v.y, v.x) * 180 / .pi : longitudes[first[s]], atan2(v.z, horizontal) * 180 / .pi)
+        }
+        meanLongitude = centres.map(\.0)
+        meanLatitude = centres.map(\.1)
         labels = order.map { labels[$0] }
         counts = order.map { counts[$0] }
         bySize = labels.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : labels[$0] < labels[$1] }
+    }
+
+    /// Degrees east from longitude `a` to `b`, the short way round: in [−180, 180).
+    static func east(from a: Double, to b: Double) -> Double {
+        let d = (b - a).truncatingRemainder(dividingBy: 360)
+        return d >= 180 ? d - 360 : (d < -180 ? d + 360 : d)
     }
 }

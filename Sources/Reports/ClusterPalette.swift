@@ -148,8 +148,10 @@ struct ClusterBoxes {
     init(labels pointLabels: [Int32], longitudes: [Double], latitudes: [Double]) {
         var slot: [Int32: Int] = [:]
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        // In the map's window, so that clusters beside each other across ±180° are neighbours.
+        let window = LongitudeWindow(containing: longitudes)
         for i in 0..<pointLabels.count {
-            let x = WebMercator.easting(longitude: longitudes[i]), y = WebMercator.northing(latitude: latitudes[i])
+            let x = WebMercator.easting(longitude: window.unwrap(longitudes[i])), y = WebMercator.northing(latitude: latitudes[i])
             lo = (min(lo.x, x), min(lo.y, y))
             hi = (max(hi.x, x), max(hi.y, y))
             let l = pointLabels[i]

@@ -21,7 +21,7 @@ public enum PinsMap {
         let pins = try index.pins(zoom: Double(z), bbox: request.bbox)
         guard !pins.isEmpty else { throw ReportsError.noPins(zoom: z, inBox: request.bbox != nil) }
         let leaves = try index.leafPositions(of: pins)
-        let frame = self.frame(pins: pins, zoom: z, bbox: request.bbox)
+        let frame = self.frame(pins: pins, zoom: z, bbox: request.bbox, window: LongitudeWindow(containing: leaves.longitudes))
         let size = frame.size
         guard size.width <= maxSide, size.height <= maxSide else {
             throw ReportsError.mapTooLarge(zoom: z, width: Int(size.width), height: Int(size.height))
@@ -40,22 +40,25 @@ public enum PinsMap {
         return PinsMapSummary(zoom: z, pins: pins.count, listings: leaves.longitudes.count, bytes: svg.utf8.count)
     }
 
-    /// The frame at zoom `z`: `bbox`, or the pins' extent plus half the largest disc all round.
-    static func frame(pins: [Pin], zoom z: Int, bbox: BoundingBox?) -> MapFrame {
-        let shown = bbox ?? BoundingBox(minLongitude: pins.map { $0.bbox.minLongitude }.min()!,
-                                        minLatitude: pins.map { $0.bbox.minLatitude }.min()!,
-                                        maxLongitude: pins.map { $0.bbox.maxLongitude }.max()!,
-                                        maxLatitude: pins.map { $0.bbox.maxLatitude }.max()!)
-        let frame = MapFrame.zoom(Double(z), minLongitude: shown.minLongitude, minLatitude: shown.minLatitude,
-                                  maxLongitude: shown.maxLongitude, maxLatitude: shown.maxLatitude)
-        guard bbox == nil else { return frame }
+    /// The frame at zoom `z`: `bbox`, or the pins' extent plus half the largest disc all round,
+    /// taken in `window` (the listings' window), so pins on both sides of the antimeridian are
+    /// framed together; such a frame has `minLongitude > maxLongitude`.
+    static func frame(pins: [Pin], zoom z: Int, bbox: BoundingBox?, window: LongitudeWindow = .standard) -> MapFrame {
+        if let bbox {
+            return MapFrame.zoom(Double(z), minLongitude: bbox.minLongitude, minLatitude: bbox.minLatitude,
+                                 maxLongitude: bbox.maxLongitude, maxLatitude: bbox.maxLatitude)
+        }
+        let west = pins.map { window.unwrap($0.bbox.minLongitude) }.min()!
+        let east = pins.map { window.unwrap($0.bbox.maxLongitude) }.max()!
+        let south = pins.map { $0.bbox.minLatitude }.min()!, north = pins.map { $0.bbox.maxLatitude }.max()!
+        let scale = MapFrame.zoom(Double(z), minLongitude: west, minLatitude: south, maxLongitude: east, maxLatitude: north)
         // In the unit square the world is 1 wide and y grows southwards.
         let pad = 25 / (256 * Double(1 << z))
-        return MapFrame(minLongitude: WebMercator.longitude(x: WebMercator.x(longitude: shown.minLongitude) - pad),
-                        minLatitude: WebMercator.latitude(y: WebMercator.y(latitude: shown.minLatitude) + pad),
-                        maxLongitude: WebMercator.longitude(x: WebMercator.x(longitude: shown.maxLongitude) + pad),
-                        maxLatitude: WebMercator.latitude(y: WebMercator.y(latitude: shown.maxLatitude) - pad),
-                        pointsPerMetre: frame.pointsPerMetre)
+        return MapFrame(minLongitude: LongitudeWindow.normalized(WebMercator.longitude(x: WebMercator.x(longitude: west) - pad)),
+                        minLatitude: WebMercator.latitude(y: WebMercator.y(latitude: south) + pad),
+                        maxLongitude: LongitudeWindow.normalized(WebMercator.longitude(x: WebMercator.x(longitude: east) + pad)),
+                        maxLatitude: WebMercator.latitude(y: WebMercator.y(latitude: north) - pad),
+                        pointsPerMetre: scale.pointsPerMetre)
     }
 }
 
