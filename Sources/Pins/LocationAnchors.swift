@@ -1,5 +1,6 @@
 // Where a location truly is: the coordinate-wise median of its listings' true coordinates
-// (its anchor), and the check that a location key names one place.
+// (its anchor), and the check that a location key names one place. Longitudes are taken the
+// short way round from the first listing's, so a building on the antimeridian is one place.
 
 /// A location key whose listings lie farther apart than `PinOptions.locationTolerance`: a
 /// building id given to listings in different places (a data error, or a listing spoofed
@@ -43,12 +44,12 @@ struct LocationAnchors {
         let points = Self.rows(of: mixed, groups).map { rows in rows.map { (listings.longitudes[$0], listings.latitudes[$0]) } }
         let halfSquared = tolerance * tolerance / 4
         for (k, l) in mixed.enumerated() {
-            var xs = points[k].map(\.0), ys = points[k].map(\.1)
+            var xs = LongitudeWindow.unwrapped(points[k].map(\.0)), ys = points[k].map(\.1)
             let mx = Self.median(&xs), my = Self.median(&ys)
-            longitude[l] = mx; latitude[l] = my
+            longitude[l] = LongitudeWindow.normalized(mx); latitude[l] = my
             let m = WebMercator.metresPerDegree(latitude: my)
             for (x, y) in points[k] {
-                let ex = (x - mx) * m.longitude, ey = (y - my) * m.latitude
+                let ex = LongitudeWindow.east(from: mx, to: x) * m.longitude, ey = (y - my) * m.latitude
                 if !(ex * ex + ey * ey <= halfSquared) { conflicts.append(l); break }
             }
         }
@@ -75,7 +76,7 @@ struct LocationAnchors {
 
     /// The conflict of the location whose rows are `rows`: its listings' ids and span.
     static func conflict(rows: [Int], listings: PinListings) -> LocationConflict {
-        let lons = rows.map { listings.longitudes[$0] }, lats = rows.map { listings.latitudes[$0] }
+        let lons = LongitudeWindow.unwrapped(rows.map { listings.longitudes[$0] }), lats = rows.map { listings.latitudes[$0] }
         let m = WebMercator.metresPerDegree(latitude: (lats.min()! + lats.max()!) / 2)
         let dx = (lons.max()! - lons.min()!) * m.longitude, dy = (lats.max()! - lats.min()!) * m.latitude
         return LocationConflict(listingIDs: rows.map { listings.ids[$0] }.sorted(), span: (dx * dx + dy * dy).squareRoot())

@@ -51,6 +51,24 @@ public struct LongitudeWindow: Sendable, Equatable {
         longitude > 180 ? longitude - 360 : (longitude < -180 ? longitude + 360 : longitude)
     }
 
+    /// Degrees east from longitude `a` to `b`, the short way round: in [−180, 180).
+    /// - Complexity: O(1).
+    public static func east(from a: Double, to b: Double) -> Double {
+        let d = (b - a).truncatingRemainder(dividingBy: 360)
+        return d >= 180 ? d - 360 : (d < -180 ? d + 360 : d)
+    }
+
+    /// `longitudes` each taken the short way round from the first, so points within half a
+    /// turn of one another never differ by a turn; unchanged (bit for bit) when they already
+    /// lie within half a turn.
+    /// - Complexity: O(n).
+    static func unwrapped(_ longitudes: [Double]) -> [Double] {
+        guard let first = longitudes.first, let lo = longitudes.min(), let hi = longitudes.max(), hi - lo > 180 else {
+            return longitudes
+        }
+        return longitudes.map { first + east(from: first, to: $0) }
+    }
+
     /// Where the circle [`from`, `from + period`] of `values` is best cut: `from` when the
     /// stretch across `from` (between the largest and the smallest value) is the widest empty
     /// one (ties included), otherwise the value just after the widest gap between consecutive

@@ -39,6 +39,21 @@ extension PinIndex {
     @inline(__always)
     func longitude(x: Double) -> Double { LongitudeWindow.normalized(WebMercator.longitude(x: x)) }
 
+    /// The box in degrees of a frame rectangle, widened by `boxMargin` on every side: the
+    /// positions went to Mercator and come back, and that round trip (a turn added below the
+    /// seam makes it coarser) may move an edge by a few 1e-14°, which must not leave the
+    /// listing on that edge outside its pin's box.
+    func box(x0: Double, x1: Double, y0: Double, y1: Double) -> BoundingBox {
+        let m = Self.boxMargin
+        return BoundingBox(minLongitude: LongitudeWindow.normalized(longitude(x: x0) - m),
+                           minLatitude: max(-90, WebMercator.latitude(y: y1) - m),
+                           maxLongitude: LongitudeWindow.normalized(longitude(x: x1) + m),
+                           maxLatitude: min(90, WebMercator.latitude(y: y0) + m))
+    }
+
+    /// Degrees a cluster pin's box is widened by (about 0.1 µm on the ground).
+    static let boxMargin = 1e-12
+
     /// The node of a pin id.
     func node(of id: PinID) throws(PinError) -> Int {
         let mask = idTable.count - 1
@@ -132,8 +147,7 @@ extension PinIndex {
             latitude: isLocation ? locLat[v] : WebMercator.latitude(y: cy[v]),
             bbox: isLocation
                 ? BoundingBox(minLongitude: locLon[v], minLatitude: locLat[v], maxLongitude: locLon[v], maxLatitude: locLat[v])
-                : BoundingBox(minLongitude: longitude(x: minX[v]), minLatitude: WebMercator.latitude(y: maxY[v]),
-                                 maxLongitude: longitude(x: maxX[v]), maxLatitude: WebMercator.latitude(y: minY[v])),
+                : box(x0: minX[v], x1: maxX[v], y0: minY[v], y1: maxY[v]),
             expansionZoom: isLocation ? nil : Int(high[v]) + 1,
             zooms: lowZoom...max(lowZoom, highZoom),
             diameter: options.diameter(count: n),
@@ -309,8 +323,7 @@ extension PinIndex {
             latitude: oneLocation ? locLat[l] : WebMercator.latitude(y: my),
             bbox: oneLocation
                 ? BoundingBox(minLongitude: locLon[l], minLatitude: locLat[l], maxLongitude: locLon[l], maxLatitude: locLat[l])
-                : BoundingBox(minLongitude: longitude(x: x0), minLatitude: WebMercator.latitude(y: y1),
-                                 maxLongitude: longitude(x: x1), maxLatitude: WebMercator.latitude(y: y0)),
+                : box(x0: x0, x1: x1, y0: y0, y1: y1),
             expansionZoom: oneLocation ? nil : Int(high[v]) + 1,
             zooms: lowZoom...max(lowZoom, highZoom),
             diameter: options.diameter(count: n),

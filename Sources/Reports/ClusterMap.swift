@@ -306,7 +306,7 @@ public enum ClusterMap {
                 // no edge runs the long way round the world.
                 var lon = layout.window.unwrap(ring.x[0])
                 for i in 0..<ring.count {
-                    if i > 0 { lon += ClusterSummary.east(from: ring.x[i - 1], to: ring.x[i]) }
+                    if i > 0 { lon += LongitudeWindow.east(from: ring.x[i - 1], to: ring.x[i]) }
                     let (x, y) = layout.point(x: WebMercator.easting(longitude: lon), y: WebMercator.northing(latitude: ring.y[i]))
                     let vertex = svgNumber(x, decimals: 1) + " " + svgNumber(y, decimals: 1)
                     // Vertices that land on the same 0.1 pt as the previous one add nothing.
@@ -568,11 +568,5 @@ struct ClusterSummary {
         labels = order.map { labels[$0] }
         counts = order.map { counts[$0] }
         bySize = labels.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : labels[$0] < labels[$1] }
-    }
-
-    /// Degrees east from longitude `a` to `b`, the short way round: in [−180, 180).
-    static func east(from a: Double, to b: Double) -> Double {
-        let d = (b - a).truncatingRemainder(dividingBy: 360)
-        return d >= 180 ? d - 360 : (d < -180 ? d + 360 : d)
     }
 }

@@ -87,9 +87,6 @@ struct MapCommand: ParsableCommand {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["svg"])
-        if let box = bbox, box.minLongitude > box.maxLongitude {
-            throw ValidationError("--bbox \(box.minLongitude),…,\(box.maxLongitude) crosses ±180°, which map cannot draw yet (it draws longitudes −180…180 left to right); give a box on one side of the line")
-        }
         switch (labels, zoom) {
         case (nil, nil): throw ValidationError("give --labels FILE (clusters) or --zoom Z (map pins)")
         case (.some, .some): throw ValidationError("--labels and --zoom draw different maps; give one")

@@ -66,12 +66,27 @@ struct MapCommandTests {
             let refused = try folder.run("map", Self.seoul, "--zoom", "12", "--no-privacy", "--max-pins", "5", "-o", "z.svg")
             #expect(refused.status == 64 && refused.stderr.contains("--max-pins and --no-pins go with --labels"), "\(refused)")
             #expect(!(try folder.contents()).contains("z.svg"))
-            // A box across ±180° is refused rather than drawn empty.
-            for mode in [["--labels", "L.csv"], ["--zoom", "5", "--no-privacy"]] {
-                let across = try folder.run(["map", Self.seoul, "--bbox", "170,-25,-170,-10", "-o", "x.svg"] + mode)
-                #expect(across.status == 64 && across.stderr.contains("crosses ±180°, which map cannot draw yet"), "\(across)")
+        }
+    }
+
+    @Test("a --bbox across ±180° on world data draws Fiji in one piece, in both kinds of map")
+    func boxAcrossTheAntimeridian() throws {
+        try withTemporaryFolder { folder throws in
+            let made = try folder.run("generate", "--scenario", "world", "--count", "20000", "--seed", "3", "-o", "w.csv")
+            try #require(made.status == 0, "\(made)")
+            let clustered = try folder.run("cluster", "w.csv", "-o", "L.csv")
+            try #require(clustered.status == 0, "\(clustered)")
+            for mode in [["--labels", "L.csv"], ["--zoom", "6", "--no-privacy"]] {
+                let r = try folder.run(["map", "w.csv", "--bbox", "170,-25,-170,-10", "-o", "x.svg"] + mode)
+                try #require(r.status == 0, "\(r)")
+                let svg = try folder.read("x.svg")
+                // Points (or pins) on both sides of the line, inside a picture a few hundred pt wide.
+                let circles = attributeValues(svg, element: "circle", attribute: "cx").compactMap(Double.init)
+                #expect(circles.count > 10, "\(mode)")
+                let viewBox = try #require(attributeValues(svg, element: "svg", attribute: "viewBox").first)
+                let width = try #require(Double(viewBox.split(separator: " ")[2]))
+                #expect(circles.allSatisfy { $0 >= 0 && $0 <= width }, "\(mode)")
             }
-            #expect(!(try folder.contents()).contains("x.svg"))
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Geo
 @testable import Reports
 import Testing
+import TestSupport
 import func TestSupport.svgText
 import Pins
 
@@ -10,7 +11,7 @@ import Pins
 /// random centres, and `noiseShare` of the points uniform over the extent.
 func syntheticPoints(_ n: Int, clusters: Int, noiseShare: Double = 0.15, seed: UInt64 = 7)
     -> (lon: [Double], lat: [Double], labels: [Int32]) {
-    var rng = SplitMix64(seed: seed)
+    var rng = Datasets.SplitMix64(seed: seed)
     let centres = (0..<clusters).map { _ in (rng.nextDouble(in: 126.85, 127.15), rng.nextDouble(in: 37.45, 37.65)) }
     var lon = [Double](), lat = [Double](), labels = [Int32]()
     lon.reserveCapacity(n); lat.reserveCapacity(n); labels.reserveCapacity(n)

@@ -30,18 +30,3 @@ func renderWithRSVG(_ svg: String) throws -> (status: Int32, stderr: String, png
     return (process.terminationStatus, message, size)
 }
 
-/// The values of `attribute` on every `<element …>` start tag of `svg`, in document order.
-func attributeValues(_ svg: String, element: String, attribute: String) -> [String] {
-    var out: [String] = []
-    var rest = svg[...]
-    while let start = rest.range(of: "<" + element + " ") {
-        let tagEnd = rest[start.upperBound...].firstIndex(of: ">") ?? rest.endIndex
-        let tag = rest[start.upperBound..<tagEnd]
-        if let a = tag.range(of: " " + attribute + "=\"") ?? (tag.hasPrefix(attribute + "=\"") ? tag.range(of: attribute + "=\"") : nil),
-           let close = tag[a.upperBound...].firstIndex(of: "\"") {
-            out.append(String(tag[a.upperBound..<close]))
-        }
-        rest = rest[tagEnd...]
-    }
-    return out
-}
