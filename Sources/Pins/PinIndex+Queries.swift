@@ -481,7 +481,9 @@ package enum PinOverlap: Sendable {
         let n = longitudes.count
         if n == 0 { return 0 }
         let world = tileSize * WebMercator.exp2(Double(zoom))
-        let xs = longitudes.map { WebMercator.x(longitude: $0) * world }
+        // In the pins' own window, so two pins facing each other across ±180° are compared.
+        let window = LongitudeWindow(containing: longitudes)
+        let xs = longitudes.map { WebMercator.x(longitude: window.unwrap($0)) * world }
         let ys = latitudes.map { WebMercator.y(latitude: $0) * world }
         let order = (0..<n).sorted { xs[$0] < xs[$1] }
         let reach = diameters.max() ?? 0

@@ -166,6 +166,16 @@ import TestSupport
         }
     }
 
+    /// Two discs facing each other across ±180° overlap as two at 0° would.
+    @Test func overlapIsMeasuredAcrossTheLine() {
+        let lats = [-17.8, -17.8], d = [30.0, 30.0]
+        for zoom in [8, 12] {
+            let across = PinOverlap.rate(longitudes: [179.9999, -179.9999], latitudes: lats, diameters: d, zoom: zoom)
+            let atZero = PinOverlap.rate(longitudes: [-0.0001, 0.0001], latitudes: lats, diameters: d, zoom: zoom)
+            #expect(across == atZero && across == 1, "zoom \(zoom)")
+        }
+    }
+
     @Test func dataAwayFromTheLineKeepsTheUsualFrame() throws {
         #expect(PinIndexInvariantTests.index.seam == 0)
         // Every continent: the widest gap is the Pacific's, which holds the antimeridian.
