@@ -115,12 +115,14 @@ extension Projection {
     func scale(atLongitude lon0: Double, latitude lat0: Double) throws(GeoError) -> Double {
         let d = 0.001  // degrees: about 100 m, short enough for the scale to be constant along it
         let lat1 = lat0 + (lat0 > 89 ? -d : d)
-        let p = try forward(lon: [lon0, lon0 + d, lon0], lat: [lat0, lat0, lat1])
+        // Westwards at the antimeridian: PROJ refuses a longitude beyond 180°.
+        let lon1 = lon0 + (lon0 + d > 180 ? -d : d)
+        let p = try forward(lon: [lon0, lon1, lon0], lat: [lat0, lat0, lat1])
         func ratio(_ k: Int, _ lon2: Double, _ lat2: Double) throws(GeoError) -> Double {
             let planar = ((p.x[k] - p.x[0]) * (p.x[k] - p.x[0]) + (p.y[k] - p.y[0]) * (p.y[k] - p.y[0])).squareRoot()
             return planar / (try Geodesic.distance(lon1: lon0, lat1: lat0, lon2: lon2, lat2: lat2))
         }
-        let east = try ratio(1, lon0 + d, lat0), north = try ratio(2, lon0, lat1)
+        let east = try ratio(1, lon1, lat0), north = try ratio(2, lon0, lat1)
         return abs(east - 1) > abs(north - 1) ? east : north
     }
 }

@@ -220,6 +220,7 @@ public enum ClusterMap {
         var w = XMLWriter()
         open(&w, data, layout)
         w.open("g", ["clip-path": "url(#map-area)"])
+        antimeridian(&w, layout)
         let drawn = PointLayer.draw(&w, x: x, y: y, labels: labels, layout: layout, colours: colours, options: options)
         outlines(&w, data.outlines, Set(clusters.bySize.prefix(max(0, options.maxOutlines)).map { clusters.labels[$0] }),
                  layout, colours)
@@ -368,6 +369,18 @@ public enum ClusterMap {
             let covered = { (box: PageBox) in centres.filter { box.overlaps(cx: $0.0.x, cy: $0.0.y, diameter: $0.1) }.count }
             return covered(boxes.0) < covered(boxes.1)
         } ?? .bottomLeft
+    }
+
+    /// A map whose window opens away from ±180° shows where the line runs: a dashed meridian
+    /// labelled 180°, under everything else.
+    private static func antimeridian(_ w: inout XMLWriter, _ layout: MapLayout) {
+        guard layout.window != .standard else { return }
+        let x = layout.point(longitude: 180, latitude: 0).x
+        guard x > layout.mapX && x < layout.mapX + layout.mapWidth else { return }
+        let top = layout.mapY, bottom = layout.mapY + layout.mapHeight
+        w.empty("path", ["d": "M\(svgNumber(x)) \(svgNumber(top))V\(svgNumber(bottom))", "fill": "none",
+                         "stroke": "#9a9a9a", "stroke-width": "1", "stroke-dasharray": "6 4", "class": "antimeridian"])
+        w.element("text", ["x": svgNumber(x + 4), "y": svgNumber(top + 14), "font-size": "11", "fill": "#777777"], text: "180°")
     }
 
     private static func scaleBar(_ w: inout XMLWriter, _ layout: MapLayout, corner: Corner) {

@@ -1,5 +1,5 @@
 import Testing
-import Geo
+@testable import Geo
 import TestSupport
 
 /// Seoul City Hall, 37.5663 N 126.9779 E.
@@ -85,6 +85,17 @@ struct ProjectionTests {
         let crs = try Projection.resolve(.auto, longitudes: [179.5, -179.5, 179.8, -179.8],
                                          latitudes: [-17.8, -17.7, -17.9, -17.6])
         #expect(crs == "EPSG:32760")
+    }
+
+    @Test("the scale next to ±180°: measured westwards there, so Fiji in UTM 60S is within 1 %, not unprojectable")
+    func scaleAtTheAntimeridian() throws {
+        let lon = [178.44, 179.9999, 180.0, -179.9999, -179.99], lat = [-18.14, -16.81, -16.8, -16.79, -16.79]
+        let utm = try Projection(crs: "EPSG:32760")
+        let worst = try utm.worstScale(fittingLongitudes: lon, latitudes: lat)
+        #expect(worst.scale.isFinite && abs(worst.scale - 1) < 0.01, "\(worst)")
+        let atLine = try utm.scale(atLongitude: 180, latitude: -16.8)
+        let justWest = try utm.scale(atLongitude: 179.998, latitude: -16.8)
+        #expect(abs(atLine - justWest) < 1e-5)
     }
 
     @Test("Target parsing: auto in any case, everything else is a CRS")

@@ -56,6 +56,16 @@ struct AntimeridianMapTests {
             #expect(abs(p.x - q.x) < 0.15 && abs(p.y - q.y) < 0.15 && p.r == q.r, "\(p) \(q)")
         }
         #expect(!svgText(a).contains("points left out"))
+        // The line is drawn where it runs, between the points west and east of it; not at 0°.
+        #expect(svgText(a).contains("180°") && !svgText(b).contains("180°"))
+        let line = try #require(a.firstMatch(of: #/<path d="M([0-9.]+) [^"]*"[^>]*class="antimeridian"/#))
+        let lineX = try #require(Double(line.1))
+        // Cluster 0's centre is 0.02° east of the line, the data runs 3° west and 9° east of it.
+        let xs = pinCircles(a).map(\.x)
+        #expect(xs.contains { $0 > lineX && $0 < lineX + 5 }, "\(lineX) \(xs)")
+        let box = try #require(a.firstMatch(of: #/<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)"/#))
+        let (left, width) = (try #require(Double(box.1)), try #require(Double(box.2)))
+        #expect((lineX - left) / width > 0.1 && (lineX - left) / width < 0.4, "\(lineX) \(left) \(width)")
     }
 
     @Test("the outlier rule works in the window's longitudes; a far point is left out and counted")
