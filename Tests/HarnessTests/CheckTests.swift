@@ -252,6 +252,36 @@ struct CheckTests {
                 #expect("\(error)".contains("scenario must be one of"))
             }
         }
+        // A case's metric: part of its name, passed to its runs and cells; a bad one refused.
+        try withFolder { folder in
+            var rows = "id,lat,lon\n"
+            var g = SplitMix64(seed: 5)
+            for i in 0..<600 {
+                let c = Double(i % 4)
+                rows += "\(i),\(37.5 + 0.02 * c + 0.002 * g.normal()),\(127.0 + 0.03 * c + 0.002 * g.normal())\n"
+            }
+            try rows.write(toFile: folder + "/seoul.csv", atomically: true, encoding: .utf8)
+            try """
+            {"quality": [{"file": "seoul.csv", "method": "hdbscan", "parameters": "min_cluster_size=20"},
+                         {"file": "seoul.csv", "method": "hdbscan", "parameters": "min_cluster_size=20", "metric": "geodesic"}],
+             "counts": [], "wall": []}
+            """.write(toFile: folder + "/metric.json", atomically: true, encoding: .utf8)
+            let s = try CheckSuite.read(path: folder + "/metric.json")
+            #expect(s.quality.map(\.name) == ["seoul.csv hdbscan min_cluster_size=20", "seoul.csv hdbscan min_cluster_size=20 metric=geodesic"])
+            #expect(s.quality[1].cellArguments(try s.quality[1].dataset(cache: folder)).suffix(2) == ["--metric", "geodesic"])
+            let options = CheckOptions(suite: s, suiteName: "metric", lanes: [.quality], cache: folder, executable: "", against: nil,
+                                       threads: 1, work: folder, version: "", commit: "", machine: "")
+            let (planar, sphere) = (try Check.quality(s.quality[0], options: options), try Check.quality(s.quality[1], options: options))
+            // Four blobs 2 km apart: the same four clusters either way; the MST weights differ
+            // (UTM metres against great-circle metres) by less than the zone's scale error.
+            #expect(planar.clusters == 4 && sphere.clusters == 4)
+            let ratio = try #require(planar.mstWeight) / (try #require(sphere.mstWeight))
+            #expect(ratio != 1 && abs(ratio - 1) < 0.01, "\(ratio)")
+            try """
+            {"quality": [{"file": "seoul.csv", "method": "hdbscan", "parameters": "", "metric": "manhattan"}], "counts": [], "wall": []}
+            """.write(toFile: folder + "/bad-metric.json", atomically: true, encoding: .utf8)
+            #expect { try CheckSuite.read(path: folder + "/bad-metric.json") } throws: { "\($0)".contains("metric must be one of auto, planar, geodesic") }
+        }
         // Seven scenarios (the world's on the sphere) with three methods at two sizes; the
         // counts lane adds HDBSCAN on the world to seoul's three.
         #expect(CheckSuite.default.quality.count == 7 * 3 * 2)

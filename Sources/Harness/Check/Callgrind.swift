@@ -30,7 +30,7 @@ enum Callgrind {
             executable: valgrind,
             arguments: ["--tool=callgrind", "--callgrind-out-file=\(out)", "--dump-before=geocluster_stage_mark",
                         "--compress-strings=no", "--compress-pos=no",
-                        binary, "bench-cell", dataset.path, "--method", c.method, "--parameters", c.parameters,
+                        binary, "bench-cell"] + c.cellArguments(dataset) + [
                         "--threads", "1", "--labels", folder + "/labels.csv", "--record", folder + "/record.json"],
             timeout: 900, stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt",
             // Swift seeds its hash function per process unless told not to; dictionaries would

@@ -115,7 +115,7 @@ public enum Check {
     /// Runs a quality case in this process.
     static func quality(_ c: CheckSuite.Case, options: CheckOptions) throws(HarnessError) -> QualityResult {
         let dataset = try c.dataset(cache: options.cache)
-        let record = try Harness.run(RunInput(path: dataset.path), method: try c.resolvedMethod(),
+        let record = try Harness.run(try c.runInput(dataset), method: try c.resolvedMethod(),
                                      threads: options.threads, clock: StageClock())
         let truth = try? LabelFile.read(path: dataset.path, columns: ["truth"], option: "truth").labels
         var outcome = RunOutcome()
@@ -132,7 +132,7 @@ public enum Check {
     static func wall(_ c: CheckSuite.Case, repeats: Int, options: CheckOptions) throws(HarnessError) -> WallResult {
         let dataset = try c.dataset(cache: options.cache)
         let method = try c.resolvedMethod()
-        let prepared = try Harness.prepare(RunInput(path: dataset.path), clock: StageClock())
+        let prepared = try Harness.prepare(try c.runInput(dataset), clock: StageClock())
         var calibration = Calibration()
         _ = calibration.run()  // warm-up: first-touch page faults and caches
         var before = calibration.run()
@@ -168,7 +168,7 @@ public enum Check {
             let labels = "\(folder)/\(tag)-labels.csv", record = "\(folder)/\(tag)-record.json"
             let outcome = CellProcess.run(
                 executable: executable,
-                arguments: ["bench-cell", dataset.path, "--method", c.method, "--parameters", c.parameters,
+                arguments: ["bench-cell"] + c.cellArguments(dataset) + [
                             "--threads", "1", "--labels", labels, "--record", record],
                 timeout: 600, stdoutPath: "\(folder)/\(tag)-stdout.txt", stderrPath: "\(folder)/\(tag)-stderr.txt")
             guard outcome.exit == .exited(0) else {

@@ -20,7 +20,8 @@ import Foundation
 ///   "repeats": 15
 /// }
 /// ```
-/// A file path is relative to the suite file's folder; a scenario's seed defaults to 1.
+/// A file path is relative to the suite file's folder; a scenario's seed defaults to 1; a case
+/// may set `"metric"` (`auto`, `planar`, `geodesic`).
 public struct CheckSuite: Sendable, Codable, Equatable {
     /// One dataset and method: a generated scenario (`scenario`, `size`, `seed`) or a file.
     public struct Case: Sendable, Codable, Equatable {
@@ -32,11 +33,13 @@ public struct CheckSuite: Sendable, Codable, Equatable {
         /// (`name=value` pairs; see `Method.init(name:parameterText:)`).
         public var method: String
         public var parameters: String
+        /// `auto` (the default: the same rule as `cluster`), `planar` or `geodesic`.
+        public var metric: String?
 
         public init(scenario: String? = nil, size: String? = nil, seed: UInt64? = nil, file: String? = nil,
-                    method: String, parameters: String) {
+                    method: String, parameters: String, metric: String? = nil) {
             self.scenario = scenario; self.size = size; self.seed = seed; self.file = file
-            self.method = method; self.parameters = parameters
+            self.method = method; self.parameters = parameters; self.metric = metric
         }
     }
 
@@ -111,7 +114,30 @@ public struct CheckSuite: Sendable, Codable, Equatable {
 extension CheckSuite.Case {
     /// `seoul-10k hdbscan min_cluster_size=30 min_samples=15`: the key of the case's rows in the
     /// baseline and the verdict.
-    public var name: String { "\(datasetName) \(method) \(parameters)" }
+    /// A metric other than `auto` is part of the name: `world-10k hdbscan … metric=planar`.
+    public var name: String {
+        let m = metric.map { $0 == DistanceMetric.auto.rawValue ? "" : " metric=\($0)" } ?? ""
+        return "\(datasetName) \(method) \(parameters)\(m)"
+    }
+
+    /// How distances are measured (`auto` unless the case says).
+    public func resolvedMetric() throws(HarnessError) -> DistanceMetric {
+        guard let text = metric else { return .auto }
+        guard let m = DistanceMetric(rawValue: text) else {
+            throw .bench("\(name): metric must be one of \(DistanceMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return m
+    }
+
+    /// The case's input for a run in this process.
+    func runInput(_ dataset: BenchDataset) throws(HarnessError) -> RunInput {
+        RunInput(path: dataset.path, metric: try resolvedMetric())
+    }
+
+    /// The flags that hand the case to `geocluster bench-cell`.
+    func cellArguments(_ dataset: BenchDataset) -> [String] {
+        [dataset.path, "--method", method, "--parameters", parameters] + (metric.map { ["--metric", $0] } ?? [])
+    }
 
     /// `seoul-10k` (`seoul-10k-seed2` for another seed) or the file's name.
     public var datasetName: String {
@@ -150,5 +176,6 @@ extension CheckSuite.Case {
             throw .bench("\(path): case \(name): give a file or a scenario and size, not both")
         }
         _ = try resolvedMethod()
+        _ = try resolvedMetric()
     }
 }
