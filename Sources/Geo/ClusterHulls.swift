@@ -76,8 +76,8 @@ extension GeometryContext {
     ///     compute every hull in.
     ///   - outlining: which points each hull outlines (nil: all); a cluster keeps its full
     ///     `points` count, and one with no point outlined gets no hull.
-    ///   - localPlanesEverywhere: with `.auto`, a plane per cluster even for local data (the
-    ///     tests compare the two).
+    ///   - localPlanesEverywhere: with `.auto`, a plane per cluster even for local data
+    ///     (`hulls --metric geodesic`).
     /// - Returns: the hulls, and the CRS they were computed in for messages: the named CRS,
     ///   or a description of the local projections.
     /// - Throws: `.countMismatch` when the arrays differ in length, `.invalidParameter` for a

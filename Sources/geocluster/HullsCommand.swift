@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Geo
+import Harness
 
 /// `geocluster hulls`: the outline, area and centre of every cluster of a labelled file.
 struct HullsCommand: ParsableCommand {
@@ -15,7 +16,8 @@ struct HullsCommand: ParsableCommand {
         discussion: """
             Reads the points (INPUT, as for `cluster`) and their labels (--labels, the output of \
             `cluster`, one row per input row in the same order), computes each cluster's concave \
-            hull in a plane (--crs auto: an azimuthal equidistant projection centred on that cluster), and writes a GeoJSON FeatureCollection of the hulls \
+            hull in a plane (by default the data's UTM zone when it keeps distances within 1 % over the whole data, else an \
+            azimuthal equidistant projection centred on each cluster; --metric and --crs choose otherwise), and writes a GeoJSON FeatureCollection of the hulls \
             in longitude/latitude (WGS 84), one feature per line, exterior rings counterclockwise as \
             RFC 7946 requires, positions to 7 decimals, a hull across ±180° cut there into a MultiPolygon with a bbox whose west > east \
             (properties: label, points, outlined_points, \
@@ -36,8 +38,11 @@ struct HullsCommand: ParsableCommand {
     @Option(help: "Labels written by `geocluster cluster` (id,label,…; CSV or GeoJSON).")
     var labels: String
 
-    @Option(help: "CRS the hulls are computed in: auto (an azimuthal equidistant projection centred on each cluster) or a metric CRS for all (EPSG:5179 for Korea). Areas are geodesic either way.")
+    @Option(help: "CRS the hulls are computed in: auto (see --metric) or a metric CRS for all (EPSG:5179 for Korea). Areas are geodesic either way.")
     var crs: String = "auto"
+
+    @Option(help: ArgumentHelp("The planes the hulls are computed in, as `cluster --metric` measures: auto (the data's UTM zone when it keeps distances within 1 % over the whole data, else a plane per cluster), geodesic (an azimuthal equidistant plane at each cluster's spherical centroid, whatever the data), planar (one plane for all: --crs, or the data's UTM zone).", valueName: "auto|planar|geodesic"))
+    var metric: DistanceMetric = .auto
 
     @OptionGroup(title: "Points outlined")
     var outlined: OutlineOptions
@@ -62,6 +67,9 @@ struct HullsCommand: ParsableCommand {
         if top < 0 { throw ValidationError("--top must be at least 0") }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["geojson", "json"])
+        if metric == .geodesic && crs.lowercased() != "auto" {
+            throw ValidationError("--metric geodesic outlines each cluster in a plane of its own; drop --crs \(crs) (or give --metric planar)")
+        }
     }
 
     func run() throws {
@@ -69,10 +77,12 @@ struct HullsCommand: ParsableCommand {
             let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
             let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
+            let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
+            let target = metric == .planar ? Projection.Target.crs(try Projection.resolve(Projection.Target(crs), longitudes: lon, latitudes: lat))
+                : Projection.Target(crs)
             let (rows, used) = try locatingProjectionFailures(in: file, crs: crs) {
-                try GeometryContext().clusterHulls(
-                    longitudes: file.coordinates.xOrLongitude, latitudes: file.coordinates.yOrLatitude, labels: label,
-                    ratio: ratio, crs: Projection.Target(crs), outlining: outlining)
+                try GeometryContext().clusterHulls(longitudes: lon, latitudes: lat, labels: label, ratio: ratio, crs: target,
+                                                   outlining: outlining, localPlanesEverywhere: metric == .geodesic)
             }
             try ClusterHull.writeGeoJSON(rows, to: output)
 

@@ -52,6 +52,30 @@ struct HullsCommandTests {
         }
     }
 
+    @Test("--metric picks the planes: the data's zone by default, one plane per cluster with geodesic, a named CRS with planar; geodesic with a CRS refused")
+    func metricPicksThePlanes() throws {
+        try withTemporaryFolder { folder throws in
+            try Self.write(in: folder)
+            func hulls(_ extra: String...) throws -> (used: String, area: Double) {
+                let r = try folder.run(["hulls", "IN.csv", "--labels", "L.csv", "--ratio", "1", "-o", "H.geojson"] + extra)
+                try #require(r.status == 0, "\(r)")
+                let used = try #require(r.stdout.firstMatch(of: /hulls computed in (.+), written/)).1
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(try folder.read("H.geojson").utf8)) as? [String: Any])
+                let first = try #require((json["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])
+                return (String(used), try #require(first["area_m2"] as? Double))
+            }
+            let auto = try hulls(), geodesic = try hulls("--metric", "geodesic"), planar = try hulls("--metric", "planar", "--crs", "EPSG:5179")
+            #expect(auto.used == "EPSG:32652" && geodesic.used == "a local azimuthal equidistant projection per cluster"
+                    && planar.used == "EPSG:5179")
+            #expect(try hulls("--metric", "planar").used == "EPSG:32652")
+            // The same grid outlined in each: areas are geodesic, so they agree.
+            #expect(abs(geodesic.area - auto.area) < 1e-3 * auto.area && abs(planar.area - auto.area) < 1e-3 * auto.area)
+            let refused = try folder.run("hulls", "IN.csv", "--labels", "L.csv", "--metric", "geodesic", "--crs", "EPSG:5179", "-o", "X.geojson")
+            #expect(refused.status == 64 && refused.stderr.contains("drop --crs EPSG:5179"), "\(refused)")
+            #expect(!(try folder.contents()).contains("X.geojson"))
+        }
+    }
+
     @Test("the hulls of the Seoul listings: one feature per line, exterior rings counterclockwise (RFC 7946 §3.1.6)")
     func seoulHullsFollowRightHandRule() throws {
         try withTemporaryFolder { folder throws in
