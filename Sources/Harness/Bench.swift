@@ -42,6 +42,8 @@ public enum Bench {
         var geocluster: Method?
         var peer: Peer?
         var peerJSON: String = ""
+        /// How a peer's cell measures distance (``peerMetric(_:plan:)``); planar or geodesic.
+        var peerMetric: DistanceMetric = .planar
 
         var folder: String {
             Bench.cellFolder(dataset: dataset.name, implementation: implementation, method: method,
@@ -104,10 +106,16 @@ public enum Bench {
         var truthCache: [String: [Int32]?] = [:]
         var geoclusterLabels: [String: [Int32]] = [:]  // dataset hash + method + parameters
         var validity: [String: Double?] = [:]  // the same keys
+        var peerMetrics: [String: DistanceMetric] = [:]  // dataset hash
         var rows: [RunRow] = []
         var ranSeconds = 0.0, ranCells = 0
 
-        for (k, cell) in all.enumerated() {
+        for (k, planned) in all.enumerated() {
+            var cell = planned
+            if cell.peer != nil {
+                if peerMetrics[cell.dataset.hash] == nil { peerMetrics[cell.dataset.hash] = peerMetric(cell.dataset, plan: plan) }
+                cell.peerMetric = peerMetrics[cell.dataset.hash]!
+            }
             let remainingCells = all.count - k
             progress(BenchProgress(cell: k + 1, cells: all.count, dataset: cell.dataset.name,
                                    label: "\(cell.implementation) \(cell.method) \(cell.parameters) #\(cell.repeatIndex)",
@@ -148,7 +156,7 @@ public enum Bench {
             row.machine = plan.machine
             row.hasTruth = truth != nil
 
-            if row.status == .ok {
+            if row.status == .ok && row.fitScope == .clustering {
                 let labelsPath = folder + "/labels.csv"
                 do {
                     let labels = try LabelFile.read(path: labelsPath, columns: ["label"], option: "labels").labels
@@ -198,12 +206,22 @@ public enum Bench {
         try? fm.copyItem(atPath: from, toPath: to)
     }
 
+    /// How the peers measure distance on `dataset`: as geocluster's cells do. `--metric planar`
+    /// or `geodesic` as given; `auto` by the rule of ``DistanceMetric``, decided on the file's
+    /// points as a cell would (planar when they cannot be read: the cells then fail alike).
+    static func peerMetric(_ dataset: BenchDataset, plan: BenchPlan) -> DistanceMetric {
+        guard plan.metric == .auto else { return plan.metric }
+        let input = RunInput(path: dataset.path, crs: plan.crs, metric: .auto)
+        return (try? Harness.prepare(input, clock: StageClock()))?.metric ?? .planar
+    }
+
     /// Runs one cell's process and reads what it reported.
     static func run(_ cell: Cell, plan: BenchPlan, folder: String) -> RunRow {
         var row = RunRow(dataset: cell.dataset.name, points: 0, datasetHash: cell.dataset.hash, hasTruth: false,
                          implementation: cell.implementation, method: cell.method, parameters: cell.parameters,
                          repeatIndex: cell.repeatIndex, status: .ok)
         row.scenario = cell.dataset.scenario
+        row.fitScope = cell.peer?.fitScope ?? .clustering
         let executable: String, arguments: [String]
         let labels = folder + "/labels.csv", record = folder + "/record.json"
         if let m = cell.geocluster {
@@ -216,7 +234,9 @@ public enum Bench {
             executable = plan.python
             arguments = [plan.peerScript, "--peer", cell.implementation, "--input", cell.dataset.path,
                          "--params", cell.peerJSON, "--labels", labels, "--report", record,
-                         "--threads", "\(plan.threads)", "--sklearn-max-n", "\(plan.sklearnMaxPoints)"]
+                         "--threads", "\(plan.threads)", "--sklearn-max-n", "\(plan.sklearnMaxPoints)",
+                         "--metric", cell.peerMetric.rawValue]
+            row.metric = cell.peerMetric.rawValue
         }
         let outcome = CellProcess.run(executable: resolve(executable), arguments: arguments, timeout: plan.timeout,
                                       stdoutPath: folder + "/stdout.txt", stderrPath: folder + "/stderr.txt")
@@ -253,6 +273,7 @@ public enum Bench {
                     row.clusters = r.clusters
                     row.noiseFraction = r.points > 0 ? Double(r.noise) / Double(r.points) : nil
                     row.mstWeight = r.mstWeight
+                    row.metric = r.metric ?? ""
                 } catch {
                     row.status = .error
                     row.error = error.description
@@ -268,6 +289,8 @@ public enum Bench {
         var status: String
         var error: String?
         var version: String?
+        var metric: String?
+        var fit_scope: String?
         var points: Int?
         var read_seconds: Double?
         var fit_seconds: Double?
@@ -288,6 +311,8 @@ public enum Bench {
         row.status = RunStatus(rawValue: report.status) ?? .error
         row.error = report.error ?? ""
         row.implementationVersion = report.version ?? ""
+        if let m = report.metric { row.metric = m }
+        if let scope = report.fit_scope.flatMap(FitScope.init(rawValue:)) { row.fitScope = scope }
         row.points = report.points ?? 0
         if let r = report.read_seconds { row.stages["reading"] = r }
         row.fitSeconds = report.fit_seconds

@@ -94,6 +94,16 @@ public enum BenchSizes {
 public enum Peer: String, Sendable, CaseIterable {
     case sklearn, hdbscan, fastHDBSCAN = "fast_hdbscan", hdbscanRS = "hdbscan_rs"
     case sklearnDBSCAN = "sklearn_dbscan", supercluster
+    /// quitefastmst's exact mutual-reachability MST: no labels, timed against geocluster's
+    /// index, core distances and MST stages (``FitScope/mst``).
+    case quitefastmst
+
+    /// The peers that measure great-circle distance, run on geodesic cells; the others are
+    /// skipped there (peer_cell.py says so in the row).
+    public static let geodesic: [Peer] = [.sklearn, .sklearnDBSCAN, .quitefastmst, .supercluster]
+
+    /// What the peer's `fit_seconds` covers.
+    public var fitScope: FitScope { self == .quitefastmst ? .mst : .clustering }
 
     /// The default supercluster parameters: 40-pixel radius on 512-pixel tiles, cut at zoom 14
     /// (a last merge radius of about 150 m at Seoul's latitude; see scripts/peers/README.md).
@@ -111,12 +121,25 @@ public enum Peer: String, Sendable, CaseIterable {
             // The peers take min_samples in scikit-learn's convention (the point counts itself).
             let ms = p.minSamplesConvention == .sklearn ? p.effectiveMinSamples : p.effectiveMinSamples + 1
             return ("hdbscan", method.parameterText, "{\"min_cluster_size\":\(p.minClusterSize),\"min_samples\":\(ms)}")
+        case (.quitefastmst, let .hdbscan(p)):
+            let ms = p.minSamplesConvention == .sklearn ? p.effectiveMinSamples : p.effectiveMinSamples + 1
+            return ("hdbscan", method.parameterText, "{\"min_samples\":\(ms)}")
         case (.sklearnDBSCAN, let .dbscan(p)):
             return ("dbscan", method.parameterText, "{\"eps\":\(Method.number(p.eps)),\"min_samples\":\(p.minSamples)}")
         default:
             return nil
         }
     }
+}
+
+/// What a row's `fitSeconds` covers: the whole clustering (index to labels), or only the
+/// mutual-reachability MST (a peer that builds nothing else), which is compared with
+/// geocluster's index, core distances and MST stages rather than its whole fit.
+public enum FitScope: String, Sendable, Codable, CaseIterable {
+    case clustering, mst
+
+    /// geocluster's stages an MST-only fit is compared with.
+    public static let mstStages = [HDBSCANStage.index, .coreDistances, .mst].map(\.rawValue)
 }
 
 /// Everything one `bench` run needs: what to run, where, and how.

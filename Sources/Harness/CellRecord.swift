@@ -22,19 +22,22 @@ public struct CellRecord: Codable, Sendable, Equatable {
     /// The stages' names in the order they ran (a stage that ran twice is listed twice); nil in
     /// records of binaries older than `geocluster check`.
     public var stageOrder: [String]?
+    /// How the run measured distance, `planar` or `geodesic`; nil in older records.
+    public var metric: String?
 
     public init(points: Int, stages: [String: Double], fitSeconds: Double, peakMegabytes: Double?,
-                clusters: Int, noise: Int, mstWeight: Double?, stageOrder: [String]? = nil) {
+                clusters: Int, noise: Int, mstWeight: Double?, stageOrder: [String]? = nil, metric: String? = nil) {
         self.points = points; self.stages = stages; self.fitSeconds = fitSeconds
         self.peakMegabytes = peakMegabytes; self.clusters = clusters; self.noise = noise; self.mstWeight = mstWeight
-        self.stageOrder = stageOrder
+        self.stageOrder = stageOrder; self.metric = metric
     }
 
     /// The record of a finished run.
     public init(_ record: RunRecord, clock: StageClock) {
         self.init(points: record.file.count, stages: clock.secondsByStage, fitSeconds: clock.fitSeconds,
                   peakMegabytes: StageClock.peakResidentMegabytes(), clusters: record.clusterCount,
-                  noise: record.noiseCount, mstWeight: record.mstWeight, stageOrder: clock.stages.map(\.name))
+                  noise: record.noiseCount, mstWeight: record.mstWeight, stageOrder: clock.stages.map(\.name),
+                  metric: record.metric.rawValue)
     }
 
     /// JSON with sorted keys, so the same record gives the same bytes.

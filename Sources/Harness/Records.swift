@@ -89,8 +89,13 @@ public struct RunRow: Sendable, Equatable, Codable {
     /// Whether the dataset has a truth column (scores are empty without one).
     public var hasTruth: Bool
     /// `geocluster`, or a peer's name (`sklearn`, `hdbscan`, `fast_hdbscan`, `hdbscan_rs`,
-    /// `sklearn_dbscan`, `supercluster`).
+    /// `sklearn_dbscan`, `supercluster`, `quitefastmst`).
     public var implementation: String
+    /// How the cell measured distance: `planar` or `geodesic` (great-circle metres); empty
+    /// when the cell did not say (a failed cell, an older record).
+    public var metric: String = ""
+    /// What `fitSeconds` covers: the whole clustering, or the MST alone (``FitScope``).
+    public var fitScope: FitScope = .clustering
     /// `hdbscan`, `dbscan`, `grid` or `supercluster`.
     public var method: String
     /// The parameters in canonical form, `name=value` joined by spaces, sorted by name.
@@ -124,6 +129,13 @@ public struct RunRow: Sendable, Equatable, Codable {
     public subscript<T>(dynamicMember field: WritableKeyPath<RunOutcome, T>) -> T {
         get { outcome[keyPath: field] }
         set { outcome[keyPath: field] = newValue }
+    }
+
+    /// HDBSCAN's index, core distances and MST stages together (``FitScope/mstStages``): what
+    /// an MST-only peer's fit is compared with. Nil unless the row timed all three.
+    public var mstStageSeconds: Double? {
+        let times = FitScope.mstStages.compactMap { stages[$0] }
+        return times.count == FitScope.mstStages.count ? times.reduce(0, +) : nil
     }
 
     public init(dataset: String, points: Int, datasetHash: String, hasTruth: Bool, implementation: String,
@@ -187,11 +199,18 @@ public struct SummaryRow: Sendable, Equatable, Codable {
     public var fitSeconds: Spread?
     public var processSeconds: Spread?
     public var peakMegabytes: Spread?
+    /// What `fitSeconds` covers (``FitScope``), and HDBSCAN's index + core distances + MST
+    /// stages over the repeats (geocluster's rows: what an MST-only peer is compared with).
+    public var fitScope: FitScope = .clustering
+    public var mstStageSeconds: Spread?
+    /// How the cells measured distance (`planar`, `geodesic`; empty when not reported).
+    public var metric: String = ""
     /// What the first `ok` repeat found (every repeat gives the same result for geocluster);
     /// its fields read as the row's own.
     public var outcome = RunOutcome()
     /// Peers: median fit time over geocluster's median fit time for the same dataset, method
-    /// and parameters (above 1: slower than geocluster).
+    /// and parameters (above 1: slower than geocluster); for an MST-only peer, over geocluster's
+    /// median index + core distances + MST time.
     public var speedRatio: Double?
     /// Peers with an MST: whether its total weight equals geocluster's within 1e-9 relative.
     public var mstMatchesGeocluster: Bool?

@@ -7,7 +7,8 @@ public enum Summary {
 
     /// Summarises `rows`: medians and ranges over the `ok` repeats, the result fingerprints of
     /// the first `ok` repeat, each peer's speed ratio and MST agreement against geocluster's
-    /// row for the same dataset, method and parameters, and the best setting of each sweep.
+    /// row for the same dataset, method and parameters (an MST-only peer's time against
+    /// geocluster's index + core distances + MST), and the best setting of each sweep.
     /// - Complexity: O(rows · log rows).
     public static func make(_ rows: [RunRow]) -> [SummaryRow] {
         var order: [String] = []
@@ -27,7 +28,8 @@ public enum Summary {
         }
         for i in out.indices where out[i].implementation != "geocluster" {
             guard let g = byKey[[out[i].datasetHash, out[i].dataset, out[i].method, out[i].parameters].joined(separator: "|")] else { continue }
-            if let p = out[i].fitSeconds?.median, let q = g.fitSeconds?.median, q > 0 { out[i].speedRatio = p / q }
+            let reference = out[i].fitScope == .mst ? g.mstStageSeconds : g.fitSeconds
+            if let p = out[i].fitSeconds?.median, let q = reference?.median, q > 0 { out[i].speedRatio = p / q }
             if let p = out[i].mstWeight, let q = g.mstWeight {
                 out[i].mstMatchesGeocluster = abs(p - q) <= mstTolerance * max(abs(p), abs(q))
             }
@@ -59,6 +61,9 @@ public enum Summary {
         s.fitSeconds = Spread(ok.compactMap(\.fitSeconds))
         s.processSeconds = Spread(ok.compactMap(\.processSeconds))
         s.peakMegabytes = Spread(ok.compactMap(\.peakMegabytes))
+        s.mstStageSeconds = Spread(ok.compactMap(\.mstStageSeconds))
+        s.fitScope = first.fitScope
+        s.metric = (ok.first ?? first).metric
         if let r = ok.first {
             s.clusters = r.clusters; s.noiseFraction = r.noiseFraction; s.mstWeight = r.mstWeight
             s.partitionHash = r.partitionHash; s.ari = r.ari; s.ami = r.ami; s.vMeasure = r.vMeasure

@@ -95,7 +95,8 @@ public enum BenchReport {
             let clusters = s.clusters.map { "\($0)" } ?? "–"
             text += pad(s.dataset, width) + pad(s.implementation, 16) + pad(s.method, 14) + pad(s.parameters, 40)
                 + fit + "      " + pad(ari, 10) + pad(clusters, 10)
-                + s.status.rawValue + (s.error.isEmpty ? "" : ": " + String(s.error.prefix(60))) + "\n"
+                + s.status.rawValue + (s.fitScope == .mst ? " (fit s: the MST alone)" : "")
+                + (s.error.isEmpty ? "" : ": " + String(s.error.prefix(60))) + "\n"
         }
         return text
     }

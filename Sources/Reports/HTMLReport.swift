@@ -194,6 +194,11 @@ public enum HTMLReport {
         w.open("td")
         w.text(r.implementation)
         if !r.implementationVersion.isEmpty { w.element("span", ["class": "sub"], text: r.implementationVersion) }
+        if r.fitScope == .mst {
+            w.element("span", ["class": "sub", "title": "fit is the MST alone; the speed ratio is against geocluster's index + core distances + MST stages"],
+                      text: " MST only")
+        }
+        if r.metric == "geodesic" { w.element("span", ["class": "sub", "title": "great-circle metres on the sphere"], text: " geodesic") }
         w.close()
         w.element("td", text: r.method)
         w.open("td", ["class": "params"])

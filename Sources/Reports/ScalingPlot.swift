@@ -89,7 +89,7 @@ public struct ScalingSeries: Sendable, Equatable {
 /// The scaling plot (SVG) and the measurements behind it.
 public enum ScalingPlot {
     /// One series per implementation and method and per scenario (each user's input file a
-    /// series of its own) that has a positive median fit time, in `ImplementationMethod` order,
+    /// series of its own) that has a positive median fit time of a whole clustering, in `ImplementationMethod` order,
     /// then scenarios by name, then files by dataset name. Per dataset, the row standing for the
     /// series is: its only row with a fit time; else the one marked best in its sweep; else,
     /// when a sweep has no best (no truth), the row with the lower-median fit time (ties by
@@ -107,7 +107,8 @@ public enum ScalingPlot {
         }
         var groups: [Group: [String: [SummaryRow]]] = [:]
         for row in rows {
-            guard let t = row.fitSeconds, t.median > 0, t.median.isFinite, row.points > 0 else { continue }
+            // An MST-only fit (quitefastmst) is not a clustering: it is no point of this plot.
+            guard row.fitScope == .clustering, let t = row.fitSeconds, t.median > 0, t.median.isFinite, row.points > 0 else { continue }
             let group = Group(key: ImplementationMethod(row), scenario: row.scenario,
                               file: row.scenario.isEmpty ? row.dataset : "")
             groups[group, default: [:]][row.dataset, default: []].append(row)

@@ -76,10 +76,12 @@ public enum BenchTables {
             .init("points", "points", .none, "points clustered", { .integer($0.points) }),
             .init("dataset_hash", "", .none, "SHA-256 of the dataset file's bytes (first 16 hex digits)", { .text($0.datasetHash) }),
             .init("has_truth", "", .none, "1 when the dataset has a truth column (the score columns are empty without one)", { .integer($0.hasTruth ? 1 : 0) }),
-            .init("implementation", "", .none, "geocluster, or a peer: sklearn, hdbscan, fast_hdbscan, hdbscan_rs, sklearn_dbscan, supercluster", { .text($0.implementation) }),
+            .init("implementation", "", .none, "geocluster, or a peer: sklearn, hdbscan, fast_hdbscan, hdbscan_rs, sklearn_dbscan, supercluster, quitefastmst (the MST only: see fit_scope)", { .text($0.implementation) }),
             .init("implementation_version", "", .none, "the implementation's version (a peer's library version)", { .text($0.implementationVersion) }),
             .init("method", "", .none, "hdbscan, dbscan, grid or supercluster", { .text($0.method) }),
             .init("parameters", "", .none, "name=value pairs, sorted by name; HDBSCAN's min_samples in scikit-learn's convention (the point counts itself)", { .text($0.parameters) }),
+            .init("metric", "", .none, "planar (x,y metres) or geodesic (lon/lat, great-circle metres on the sphere of radius 6371008.8 m): how the cell measured distance; peers get lon/lat on geodesic cells (scikit-learn with metric=haversine, quitefastmst on 3-D unit vectors) and the planar-only ones are skipped there; empty when the cell did not say", { .text($0.metric) }),
+            .init("fit_scope", "", .none, "what fit_s covers: clustering (index to labels; a peer's whole fit()) or mst (the mutual-reachability MST alone, quitefastmst: no labels, compared with geocluster's index + core distances + MST stages, not its fit_s)", { .text($0.fitScope.rawValue) }),
             .init("repeat", "", .none, "repeat number, from 1", { .integer($0.repeatIndex) }),
             .init("status", "", .none, "ok, error, timeout, crashed (ended by a signal, e.g. out of memory), skipped, unavailable (peer not installed)", { .text($0.status.rawValue) }),
             .init("error", "", .none, "why the cell did not finish (empty when ok)", { .text($0.error) }),
@@ -128,12 +130,15 @@ public enum BenchTables {
             .init("implementation_version", "", .none, "as in runs.csv", { .text($0.implementationVersion) }),
             .init("method", "", .none, "as in runs.csv", { .text($0.method) }),
             .init("parameters", "", .none, "as in runs.csv", { .text($0.parameters) }),
+            .init("metric", "", .none, "as in runs.csv (first ok repeat)", { .text($0.metric) }),
+            .init("fit_scope", "", .none, "as in runs.csv: mst rows time the MST alone, and their speed ratio is against geocluster's mst_stages_s", { .text($0.fitScope.rawValue) }),
             .init("ok_repeats", "", .higher, "repeats that finished", { .integer($0.okRepeats) }),
             .init("repeats", "", .none, "repeats run", { .integer($0.repeats) }),
             .init("status", "", .none, "ok when every repeat finished, else the first other status", { .text($0.status.rawValue) }),
             .init("error", "", .none, "the first error, timeout or crash message", { .text($0.error) }),
         ]
         c += spread("fit_s", "s", "the clustering alone (runs.csv fit_s)", nil, { $0.fitSeconds })
+        c += spread("mst_stages_s", "s", "HDBSCAN's index + core distances + MST stages (runs.csv index_s + core_distances_s + mst_s; geocluster's rows): what an MST-only peer's fit_s is compared with", nil, { $0.mstStageSeconds })
         c += spread("process_s", "s", "the whole cell process (runs.csv process_s)", nil, { $0.processSeconds })
         c += spread("peak_mb", "MB", "the cell process's peak resident memory", 1, { $0.peakMegabytes })
         c += [
@@ -147,7 +152,7 @@ public enum BenchTables {
             .init("v_measure_noise_as_cluster", "", .higher, "as in runs.csv", { summaryNumber($0.vMeasure) }),
             .init("noise_precision", "", .higher, "as in runs.csv", { summaryNumber($0.noisePrecision) }),
             .init("noise_recall", "", .higher, "as in runs.csv", { summaryNumber($0.noiseRecall) }),
-            .init("speed_ratio_vs_geocluster", "×", .lower, "peers: median fit_s over geocluster's median fit_s for the same dataset, method and parameters (above 1: slower than geocluster)", { summaryNumber($0.speedRatio) }),
+            .init("speed_ratio_vs_geocluster", "×", .lower, "peers: median fit_s over geocluster's median fit_s for the same dataset, method and parameters (above 1: slower than geocluster); for fit_scope mst, over geocluster's median mst_stages_s instead", { summaryNumber($0.speedRatio) }),
             .init("ari_vs_geocluster", "", .higher, "as in runs.csv", { summaryNumber($0.ariVsGeocluster) }),
             .init("relative_validity", "", .higher, "as in runs.csv; what best_in_sweep goes by for HDBSCAN when there is no truth", { summaryNumber($0.relativeValidity) }),
             .init("dbcv", "", .higher, "as in runs.csv; what best_in_sweep goes by for DBSCAN and grid when there is no truth", { summaryNumber($0.dbcv) }),
@@ -256,6 +261,8 @@ public enum BenchTables {
                              method: text(r, "method"), parameters: text(r, "parameters"), repeatIndex: rep,
                              status: status, error: text(r, "error"))
             row.scenario = text(r, "scenario")
+            row.metric = text(r, "metric")
+            row.fitScope = FitScope(rawValue: text(r, "fit_scope")) ?? .clustering
             for (stage, column) in stages { if let v = double(r, column) { row.stages[stage] = v } }
             row.fitSeconds = double(r, "fit_s"); row.processSeconds = double(r, "process_s")
             row.peakMegabytes = double(r, "peak_mb"); row.clusters = int(r, "clusters")

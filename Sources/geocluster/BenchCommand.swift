@@ -58,7 +58,7 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Worker threads of each cell (geocluster's and the peers' that take one).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: ArgumentHelp("Python peers, comma-separated: \(Peer.allCases.map(\.rawValue).joined(separator: ", ")) (install them with scripts/peers/install.sh).", valueName: "list"),
+    @Option(help: ArgumentHelp("Python peers, comma-separated: \(Peer.allCases.map(\.rawValue).joined(separator: ", ")) (install them with scripts/peers/install.sh). On great-circle cells (--metric geodesic, or auto on world-wide data) they get lon/lat: \(Peer.geodesic.map(\.rawValue).joined(separator: ", ")) run there (quitefastmst builds the MST only, timed against geocluster's index + core distances + MST), the others are skipped.", valueName: "list"),
             transform: listOption("--peers", "a peer (\(Peer.allCases.map(\.rawValue).joined(separator: ", ")))") { Peer(rawValue: $0) })
     var peers: [Peer] = []
 

@@ -100,6 +100,48 @@ struct BenchTests {
         #expect(Peer.sklearnDBSCAN.cell(for: .dbscan(DBSCANParameters(eps: 100, minSamples: 10)))?.json
                 == "{\"eps\":100,\"min_samples\":10}")
         #expect(Peer.sklearn.cell(for: .dbscan(DBSCANParameters(eps: 100))) == nil)
+        #expect(Peer.quitefastmst.cell(for: hd)?.json == "{\"min_samples\":5}", "quitefastmst needs min_samples only")
+        #expect(Peer.quitefastmst.cell(for: leaf)?.method == "hdbscan", "the MST does not depend on the selection")
+        #expect(Peer.quitefastmst.cell(for: .dbscan(DBSCANParameters(eps: 100))) == nil)
+        #expect(Peer.quitefastmst.fitScope == .mst && Peer.sklearn.fitScope == .clustering)
+    }
+
+    @Test("peers are handed the cell's metric: lon/lat on world-wide data (geodesic), x,y on planar data; an MST-only row reads no labels")
+    func peerMetric() throws {
+        try withFolder { folder in
+            try "id,lat,lon\n0,-17,179.9\n1,48.8,2.3\n2,-33.4,-70.6\n3,35.7,139.7\n"
+                .write(toFile: folder + "/world.csv", atomically: true, encoding: .utf8)
+            try "x,y\n0,0\n1,1\n2,2\n".write(toFile: folder + "/plane.csv", atomically: true, encoding: .utf8)
+            // A stand-in for python3 running peer_cell.py: records its arguments and reports an
+            // MST-only fit in the metric it was given, without a labels file.
+            let fake = folder + "/fake-python", failing = folder + "/fake-geocluster"
+            try """
+                #!/bin/sh
+                echo "$@" >> \(folder)/arguments.txt
+                while [ $# -gt 0 ]; do
+                  case "$1" in --report) report=$2 ;; --metric) metric=$2 ;; esac
+                  shift
+                done
+                printf '{"status":"ok","error":null,"version":"9","metric":"%s","fit_scope":"mst","points":4,"fit_seconds":0.25,"mst_weight":7}' "$metric" > "$report"
+                """.write(toFile: fake, atomically: true, encoding: .utf8)
+            try "#!/bin/sh\nexit 7\n".write(toFile: failing, atomically: true, encoding: .utf8)
+            for path in [fake, failing] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+            let plan = BenchPlan(
+                datasets: [BenchDataset(name: "world", path: folder + "/world.csv", hash: "w"),
+                           BenchDataset(name: "plane", path: folder + "/plane.csv", hash: "p")],
+                methods: [.hdbscan(HDBSCANParameters(minClusterSize: 2))], peers: [.quitefastmst], repeats: 1, threads: 1,
+                timeout: 20, executable: failing, python: fake, peerScript: "peer_cell.py",
+                work: folder + "/work", version: "v", commit: "c", binary: "b", machine: "m")
+            let peers = try Bench.run(plan).filter { $0.implementation == "quitefastmst" }
+            #expect(peers.map(\.dataset) == ["world", "plane"])
+            #expect(peers.map(\.metric) == ["geodesic", "planar"])
+            #expect(peers.allSatisfy { $0.status == .ok && $0.fitScope == .mst && $0.fitSeconds == 0.25 && $0.ariVsGeocluster == nil },
+                    "\(peers)")
+            let lines = try String(contentsOfFile: folder + "/arguments.txt", encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 2)
+            #expect(lines.first?.hasSuffix("--metric geodesic") == true && lines.first?.contains("world.csv") == true)
+            #expect(lines.last?.hasSuffix("--metric planar") == true, "\(lines)")
+        }
     }
 }
 
@@ -156,6 +198,24 @@ struct RecordTests {
         #expect(s[2].speedRatio == 10 && s[2].mstMatchesGeocluster == true)
         #expect(s[3].speedRatio == 4 && s[3].mstMatchesGeocluster == false)
         #expect(s[3].status == .timeout && s[3].okRepeats == 1 && s[3].repeats == 2)
+    }
+
+    @Test("an MST-only peer's speed ratio is against geocluster's index + core distances + MST, not its whole fit")
+    func mstOnlySummary() {
+        let stages = ["reading": 9.0, "index": 0.25, "core distances": 0.5, "MST": 0.25, "linkage": 3.0]
+        var rows = (1...3).map { rep in
+            RunRow(dataset: "d", points: 10, datasetHash: "h", hasTruth: false, implementation: "geocluster", method: "hdbscan",
+                   parameters: "a", repeatIndex: rep, status: .ok, stages: stages.mapValues { $0 * Double(rep) },
+                   fitSeconds: 4.0 * Double(rep), mstWeight: 50)
+        }
+        var mst = RunRow(dataset: "d", points: 10, datasetHash: "h", hasTruth: false, implementation: "quitefastmst",
+                         method: "hdbscan", parameters: "a", repeatIndex: 1, status: .ok, fitSeconds: 0.5, mstWeight: 50)
+        mst.fitScope = .mst
+        rows.append(mst)
+        let s = Summary.make(rows)
+        #expect(s[0].mstStageSeconds == Spread(median: 2, min: 1, max: 3) && s[0].fitScope == .clustering)
+        #expect(s[1].fitScope == .mst && s[1].speedRatio == 0.25 && s[1].mstMatchesGeocluster == true)
+        #expect(s[1].mstStageSeconds == nil, "the peer times no stages")
     }
 }
 

@@ -27,6 +27,8 @@ struct BenchTablesTests {
                          commit: "deadbeef", machine: "cpu; 2 cores")
         row.binary = "feed"
         row.scenario = "seoul"
+        row.metric = "geodesic"
+        row.fitScope = .mst
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try BenchTables.write([row], columns: BenchTables.runColumns, to: path)

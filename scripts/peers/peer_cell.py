@@ -36,11 +36,18 @@ PEERS = {
     "fast_hdbscan": ("fast_hdbscan", "fast_hdbscan", {"min_cluster_size": 15, "min_samples": 5}),
     "hdbscan_rs": ("hdbscan_rs", "hdbscan-rs", {"min_cluster_size": 15, "min_samples": 5}),
     "sklearn_dbscan": ("sklearn", "scikit-learn", {"eps": 100.0, "min_samples": 5}),
+    # The exact mutual-reachability MST only (no labels): compared with geocluster's index,
+    # core distances and MST stages, not its whole fit.
+    "quitefastmst": ("quitefastmst", "quitefastmst", {"min_samples": 5}),
     # radius in pixels of an `extent`-pixel tile, as in mapbox/supercluster; labels are the
     # clusters at `zoom`. min_points is not a setting of this library: it is always 2.
     "supercluster": ("pysupercluster", "pysupercluster-problematy",
                      {"radius": 40.0, "extent": 512.0, "min_zoom": 0, "max_zoom": 16, "zoom": 14, "min_points": 2}),
 }
+# Peers that measure great-circle distance (`--metric geodesic`: lon/lat in, metres on the
+# sphere); the others are skipped on such cells. supercluster always reads lon/lat.
+GEODESIC_PEERS = ("sklearn", "sklearn_dbscan", "quitefastmst", "supercluster")
+EARTH_RADIUS = 6_371_008.8  # metres: the mean radius geocluster measures great circles on
 WARMUP_POINTS = 2000  # numba compiles per argument type, not per size: a slice is enough
 REPLAY_BLOCK = 20000  # supercluster's replay: items whose neighbour lists are held at once
 
@@ -70,13 +77,19 @@ def parse_params(peer: str, text: str) -> dict:
     return params
 
 
-def make_fit(peer: str, p: dict, threads: int):
-    """(fit: points -> model, summarize: model -> (labels, mst_weight or None), settings).
+def make_fit(peer: str, p: dict, threads: int, geodesic: bool = False):
+    """(fit: points -> model, summarize: model -> (labels or None, mst_weight or None), settings).
 
     Imports happen here; fit is the only part timed. mst_weight is the total weight of the
     mutual-reachability spanning tree the library itself built (its own tie-breaking and,
-    for hdbscan, its approximations), so a non-minimal tree shows as a larger weight.
+    for hdbscan, its approximations), so a non-minimal tree shows as a larger weight; in
+    metres, on the sphere too. `geodesic`: the points are what `peer_points` makes of lon/lat.
+    Labels are None for quitefastmst, which builds the MST only.
     """
+    if geodesic and peer in ("sklearn", "sklearn_dbscan"):
+        return make_haversine_fit(peer, p, threads)
+    if peer == "quitefastmst":
+        return make_quitefastmst_fit(p, threads, geodesic)
     if peer in ("sklearn", "hdbscan", "fast_hdbscan", "hdbscan_rs"):
         ms, note = map_min_samples(peer, p["min_samples"])
         mcs = p["min_cluster_size"]
@@ -136,6 +149,78 @@ def make_fit(peer: str, p: dict, threads: int):
                 f"single-threaded C++; timed: building all zooms + that query; labels (untimed) by replaying "
                 f"its greedy pass, checked against every cluster's id, count and centre")
     raise ValueError(peer)
+
+
+def make_haversine_fit(peer: str, p: dict, threads: int):
+    """make_fit for scikit-learn's HDBSCAN and DBSCAN with metric="haversine": X is
+    [lat, lon] in radians, so distances are in radians of the unit sphere; eps is given to
+    DBSCAN as eps / EARTH_RADIUS and the MST weight is returned in metres."""
+    if peer == "sklearn":
+        from sklearn.cluster import HDBSCAN
+
+        ms, mcs = p["min_samples"], p["min_cluster_size"]
+        return (lambda x: HDBSCAN(min_cluster_size=mcs, min_samples=ms, metric="haversine", n_jobs=threads,
+                                  copy=False).fit(x),
+                lambda m: (m.labels_, float(m._single_linkage_tree_["value"].sum()) * EARTH_RADIUS),
+                f"sklearn.cluster.HDBSCAN min_cluster_size={mcs}, min_samples={ms}, metric=haversine on "
+                f"[lat, lon] radians, algorithm=auto (ball-tree core distances, dense Prim MST), n_jobs={threads} "
+                f"(k-NN only); mst_weight = sum of _single_linkage_tree_ distances x {EARTH_RADIUS} m")
+    from sklearn.cluster import DBSCAN
+
+    eps = p["eps"] / EARTH_RADIUS
+    return (lambda x: DBSCAN(eps=eps, min_samples=p["min_samples"], metric="haversine", n_jobs=threads).fit(x),
+            lambda m: (m.labels_, None),
+            f"sklearn.cluster.DBSCAN eps={p['eps']} m = {eps!r} rad (R = {EARTH_RADIUS} m), "
+            f"min_samples={p['min_samples']} (the point counts), metric=haversine on [lat, lon] radians, "
+            f"algorithm=auto (ball tree), n_jobs={threads}")
+
+
+def make_quitefastmst_fit(p: dict, threads: int, geodesic: bool):
+    """make_fit for quitefastmst.mst_euclid(X, M=min_samples - 1): the exact Euclidean
+    mutual-reachability MST, M counting neighbours other than the point (sklearn's min_samples
+    counts the point itself). On the sphere X holds unit vectors times EARTH_RADIUS: the chord
+    grows with the great-circle distance, so the tree and its core distances are the
+    great-circle ones, and each edge's chord c becomes the arc 2R asin(c / 2R) for the weight.
+    No labels: the fit is the MST alone."""
+    import numpy as np
+    import quitefastmst
+
+    quitefastmst.omp_set_num_threads(threads)
+    m = p["min_samples"] - 1
+
+    def weight(model):
+        chords = np.asarray(model[0], dtype=np.float64)
+        if geodesic:
+            chords = 2.0 * EARTH_RADIUS * np.arcsin(np.minimum(chords / (2.0 * EARTH_RADIUS), 1.0))
+        return float(chords.sum())
+
+    where = (f"3-D unit vectors x {EARTH_RADIUS} m (chords; mst_weight in great-circle metres)" if geodesic
+             else "planar x,y (metres, translated to a 0 minimum)")
+    return (lambda x: quitefastmst.mst_euclid(x, M=m),
+            lambda model: (None, weight(model)),
+            f"quitefastmst.mst_euclid(X, M={m}) (sklearn's min_samples {p['min_samples']} minus the point itself), "
+            f"X = {where}, algorithm=auto (sesqui k-d tree Boruvka), OpenMP threads={quitefastmst.omp_get_max_threads()}; "
+            f"the MST only, no labels: compare with geocluster's index + core distances + MST stages")
+
+
+def peer_points(peer: str, lonlat_or_xy, geodesic: bool):
+    """The array a peer fits: planar x,y translated to a 0 minimum (exact HDBSCAN/DBSCAN don't
+    change under translation; it keeps float32 peers such as fast_hdbscan from rounding
+    EPSG:5179 coordinates of ~2e6 m to 0.125 m); on the sphere (lon, lat in degrees) [lat, lon]
+    in radians for scikit-learn's haversine, unit vectors times EARTH_RADIUS for quitefastmst;
+    supercluster's lon/lat unchanged."""
+    import numpy as np
+
+    points = lonlat_or_xy
+    if peer == "supercluster" or not len(points):
+        return points
+    if not geodesic:
+        return np.ascontiguousarray(points - points.min(axis=0))
+    lon, lat = np.radians(points[:, 0]), np.radians(points[:, 1])
+    if peer == "quitefastmst":
+        return np.ascontiguousarray(np.column_stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon),
+                                                     np.sin(lat)]) * EARTH_RADIUS)
+    return np.ascontiguousarray(np.column_stack([lat, lon]))
 
 
 # --------------------------------------------------------------------------------------
@@ -230,16 +315,17 @@ def run_cell(args, report: dict) -> None:
         raise ValueError(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
     module, dist, _ = PEERS[peer]
     params = parse_params(peer, args.params)
+    geodesic = args.metric == "geodesic"
 
     start = time.perf_counter()
-    ids, points = read_points(args.input, ("lon", "lat") if peer == "supercluster" else ("x", "y"))
+    ids, points = read_points(args.input, ("lon", "lat") if geodesic or peer == "supercluster" else ("x", "y"))
     report["read_seconds"] = time.perf_counter() - start
     report["points"] = n = len(ids)
-    if peer != "supercluster":
-        # Exact HDBSCAN/DBSCAN don't change under translation; this keeps float32 peers
-        # (fast_hdbscan) from rounding EPSG:5179 coordinates (~2e6 m) to 0.125 m.
-        points = np.ascontiguousarray(points - points.min(axis=0)) if n else points
+    points = peer_points(peer, points, geodesic)
 
+    if geodesic and peer not in GEODESIC_PEERS:
+        raise Outcome("skipped", f"{peer} is not run on great-circle cells (--metric geodesic): it measures "
+                                 f"planar distance only; peers there: {', '.join(GEODESIC_PEERS)}")
     if peer == "sklearn" and n > args.sklearn_max_n:
         raise Outcome("skipped", f"n = {n} > --sklearn-max-n {args.sklearn_max_n} "
                                  f"(scikit-learn's HDBSCAN MST is quadratic in time and memory)")
@@ -249,7 +335,7 @@ def run_cell(args, report: dict) -> None:
         raise Outcome("unavailable", f"cannot import {module} ({error}); install it with "
                                      f"scripts/peers/install.sh or pip install {dist}")
     report["version"] = dist_version(dist)
-    fit, summarize, report["settings"] = make_fit(peer, params, args.threads)
+    fit, summarize, report["settings"] = make_fit(peer, params, args.threads, geodesic)
     if peer == "fast_hdbscan":
         fit(points[:WARMUP_POINTS])  # untimed: numba compiles here
 
@@ -261,6 +347,8 @@ def run_cell(args, report: dict) -> None:
     report["peak_mb"] = status_kb("VmHWM") / 1024.0
 
     labels, report["mst_weight"] = summarize(model)
+    if labels is None:
+        return  # the MST only (fit_scope "mst"): no labels, clusters or noise
     labels = np.asarray(labels, dtype=np.int64)
     if len(labels) != n:
         raise RuntimeError(f"{peer} returned {len(labels)} labels for {n} points")
@@ -364,12 +452,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--peer", required=True, help=", ".join(PEERS))
     parser.add_argument("--input", required=True, type=Path,
-                        help="CSV with a header: x,y (metres; HDBSCAN/DBSCAN peers) or lon,lat (degrees; supercluster); optional id")
+                        help="CSV with a header: x,y (metres; HDBSCAN/DBSCAN/MST peers) or lon,lat (degrees; supercluster, "
+                             "and every peer with --metric geodesic); optional id")
     parser.add_argument("--params", default="{}", help="JSON object of the peer's parameters (see README.md)")
     parser.add_argument("--labels", required=True, type=Path, help="output: id,label per input row, -1 = noise")
     parser.add_argument("--report", required=True, type=Path, help="output: JSON report")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="for peers that take one (default: all cores)")
     parser.add_argument("--sklearn-max-n", type=int, default=150_000, help="skip sklearn's HDBSCAN above this many points")
+    parser.add_argument("--metric", choices=("planar", "geodesic"), default="planar",
+                        help="planar: x,y in metres; geodesic: lon,lat in degrees, great-circle metres "
+                             f"(peers {', '.join(GEODESIC_PEERS)}; the others are skipped)")
     parser.add_argument("--pins-zooms", help="supercluster only: map pins at zooms A-B (geocluster bench --pins-zooms); "
                                               "--labels is then int32 binary, one block per zoom")
     parser.add_argument("--viewports", type=Path, help="with --pins-zooms: CSV zoom,min_lon,min_lat,max_lon,max_lat")
@@ -379,6 +471,7 @@ def main(argv=None) -> int:
         parser.error("--pins-zooms needs --peer supercluster, --viewports and --pins")
 
     report = {"status": "ok", "error": None, "peer": args.peer, "version": None, "settings": None,
+              "metric": args.metric, "fit_scope": "mst" if args.peer == "quitefastmst" else "clustering",
               "points": None, "read_seconds": None, "fit_seconds": None, "fit_cpu_seconds": None, "peak_mb": None,
               "mst_weight": None, "clusters": None, "noise": None}
     code = 0

@@ -199,3 +199,175 @@ def test_pins_unavailable_library(points_csv, tmp_path):
     code, report, pins, _ = run_pins_cell(points_csv, tmp_path, env=dict(os.environ, PYTHONPATH=str(fake)))
     assert (code, report["status"], pins) == (0, "unavailable", None)
     assert "pip install --no-build-isolation pysupercluster-problematy" in report["error"]
+
+
+# --------------------------------------------------------------------------------------
+# Great-circle cells (--metric geodesic): lon/lat in, metres on the sphere
+# --------------------------------------------------------------------------------------
+
+WORLD_CENTRES = [(179.9, -17.0), (2.35, 48.85), (-70.6, -33.4), (139.7, 35.7)]  # lon, lat; Fiji across ±180°
+WORLD_BLOB, WORLD_NOISE = 250, 120
+HDBSCAN_WORLD = {"min_cluster_size": 15, "min_samples": 5}
+DBSCAN_WORLD = {"eps": 40_000.0, "min_samples": 5}
+EARTH_RADIUS = 6_371_008.8
+
+
+@pytest.fixture(scope="module")
+def world_csv(tmp_path_factory) -> Path:
+    """Four blobs (sigma about 20 km) on four continents, one across the antimeridian, and
+    noise uniform on the sphere; lon/lat only (no x,y: a planar peer has nothing to read)."""
+    rng = np.random.default_rng(11)
+    rows = []
+    for lon, lat in WORLD_CENTRES:
+        dlat = rng.normal(0.0, 0.18, WORLD_BLOB)
+        dlon = rng.normal(0.0, 0.18, WORLD_BLOB) / np.cos(np.radians(lat))
+        rows.append(np.column_stack([(lon + dlon + 180.0) % 360.0 - 180.0, lat + dlat]))
+    z = rng.uniform(-1.0, 1.0, WORLD_NOISE)
+    rows.append(np.column_stack([rng.uniform(-180.0, 180.0, WORLD_NOISE), np.degrees(np.arcsin(z))]))
+    lonlat = np.vstack(rows)
+    path = tmp_path_factory.mktemp("world") / "world.csv"
+    with open(path, "w") as handle:
+        handle.write("id,lat,lon\n")
+        for i, (lon, lat) in enumerate(lonlat):
+            handle.write(f"w{i},{lat:.7f},{lon:.7f}\n")
+    return path
+
+
+def geocluster_cli():
+    """The geocluster executable ($GEOCLUSTER_CLI, else this checkout's release or debug
+    build), or None."""
+    root = SCRIPT.parents[2]
+    for candidate in [os.environ.get("GEOCLUSTER_CLI"), root / ".build/release/geocluster", root / ".build/debug/geocluster"]:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def geocluster_cell(csv_path, out_dir, method, parameters):
+    """geocluster's own benchmark cell on the sphere: (labels, record)."""
+    cli = geocluster_cli()
+    if cli is None:
+        pytest.skip("no geocluster executable: build it (swift build) or set GEOCLUSTER_CLI")
+    labels, record = out_dir / f"gc-{method}-labels.csv", out_dir / f"gc-{method}-record.json"
+    subprocess.run([cli, "bench-cell", str(csv_path), "--method", method, "--parameters", parameters,
+                    "--labels", str(labels), "--record", str(record), "--metric", "geodesic", "--threads", "2"],
+                   check=True, capture_output=True, text=True)
+    table = np.loadtxt(labels, delimiter=",", skiprows=1, dtype=str, ndmin=2)
+    return table[:, 1].astype(int), json.loads(record.read_text())
+
+
+@pytest.fixture(scope="module")
+def world_cells(world_csv, tmp_path_factory):
+    out = tmp_path_factory.mktemp("world-out")
+    params = {"sklearn": HDBSCAN_WORLD, "sklearn_dbscan": DBSCAN_WORLD, "quitefastmst": {"min_samples": 5}}
+    return {peer: run_cell(peer, world_csv, out, params=params.get(peer, HDBSCAN_WORLD), extra=["--metric", "geodesic"])
+            for peer in ["sklearn", "sklearn_dbscan", "quitefastmst", "fast_hdbscan", "hdbscan", "hdbscan_rs"]}
+
+
+@pytest.mark.parametrize("peer", ["sklearn", "sklearn_dbscan"])
+def test_geodesic_cell_reads_lon_lat(world_cells, peer):
+    report, (ids, labels) = ok_cell(world_cells, peer)
+    n = len(WORLD_CENTRES) * WORLD_BLOB + WORLD_NOISE
+    assert report["metric"] == "geodesic" and report["fit_scope"] == "clustering"
+    assert report["points"] == n and ids == [f"w{i}" for i in range(n)]
+    assert "haversine" in report["settings"]
+    # Each blob is one cluster, the one across ±180° included.
+    for b in range(len(WORLD_CENTRES)):
+        values, counts = np.unique(labels[b * WORLD_BLOB:(b + 1) * WORLD_BLOB], return_counts=True)
+        assert values[counts.argmax()] != -1 and counts.max() >= 0.9 * WORLD_BLOB
+
+
+@pytest.mark.parametrize("peer", ["fast_hdbscan", "hdbscan", "hdbscan_rs"])
+def test_planar_peers_are_skipped_on_the_sphere(world_cells, peer):
+    code, report, rows = world_cells[peer]
+    assert (code, report["status"], rows) == (0, "skipped", None)
+    assert "great-circle" in report["error"] and report["points"] == len(WORLD_CENTRES) * WORLD_BLOB + WORLD_NOISE
+
+
+def test_geodesic_needs_lon_lat(points_csv, tmp_path):
+    xy = tmp_path / "xy.csv"
+    xy.write_text("id,x,y\n" + "".join(f"{i},{i},{2 * i}\n" for i in range(50)))
+    code, report, _ = run_cell("sklearn", xy, tmp_path, extra=["--metric", "geodesic"])
+    assert (code, report["status"]) == (1, "error") and "lon" in report["error"]
+
+
+def test_sklearn_haversine_agrees_with_geocluster(world_cells, world_csv, tmp_path):
+    from sklearn.metrics import adjusted_rand_score
+
+    report, (_, labels) = ok_cell(world_cells, "sklearn")
+    ours, record = geocluster_cell(world_csv, tmp_path, "hdbscan", "min_cluster_size=15 min_samples=5")
+    assert record["metric"] == "geodesic"
+    assert report["mst_weight"] == pytest.approx(record["mstWeight"], rel=1e-9)
+    # Mutual reachability ties many edge weights. Where a tie decides a point, the two may differ:
+    # leave those out, and the partitions are the same.
+    decided = tie_decided(world_csv, labels)
+    assert decided.sum() <= 0.01 * len(labels)
+    assert adjusted_rand_score(ours[~decided], labels[~decided]) == 1.0
+
+
+def tie_decided(csv_path, labels, shuffles=4):
+    """Points that a tie of mutual-reachability distances places: those whose scikit-learn
+    haversine label (noise or which cluster, by its co-members) changes when the rows are
+    permuted, and those that leave their cluster at the very distance the cluster splits from
+    its parent (an equal weight attaches them to the parent or the child, by processing order)."""
+    from sklearn.cluster import HDBSCAN
+    from sklearn.cluster._hdbscan._tree import _condense_tree
+
+    _, lonlat = read_world(csv_path)
+    x = np.radians(lonlat[:, ::-1])
+    fit = lambda rows: HDBSCAN(min_cluster_size=15, min_samples=5, metric="haversine", copy=True).fit(rows)
+    decided = np.zeros(len(labels), dtype=bool)
+    rng = np.random.default_rng(5)
+    for _ in range(shuffles):
+        order = rng.permutation(len(x))
+        again = np.empty_like(labels)
+        again[order] = fit(x[order]).labels_
+        for label in np.unique(labels):
+            members = labels == label
+            values, counts = np.unique(again[members], return_counts=True)
+            decided |= members & (again != values[counts.argmax()])
+        decided |= (again < 0) != (labels < 0)
+    tree = _condense_tree(fit(x)._single_linkage_tree_, 15)
+    birth = {int(r["child"]): r["value"] for r in tree if r["child"] >= len(x)}
+    for r in tree:
+        if r["child"] < len(x) and birth.get(int(r["parent"])) == r["value"]:
+            decided[int(r["child"])] = True
+    return decided
+
+
+def read_world(csv_path):
+    table = np.loadtxt(csv_path, delimiter=",", skiprows=1, dtype=str, ndmin=2)
+    return table[:, 0].tolist(), table[:, [2, 1]].astype(float)  # lon, lat
+
+
+def test_sklearn_dbscan_haversine_agrees_with_geocluster(world_cells, world_csv, tmp_path):
+    from sklearn.metrics import adjusted_rand_score
+
+    _, (_, labels) = ok_cell(world_cells, "sklearn_dbscan")
+    ours, _ = geocluster_cell(world_csv, tmp_path, "dbscan", "eps=40000 min_samples=5")
+    assert adjusted_rand_score(ours, labels) == 1.0
+
+
+def test_quitefastmst_mst_weight_equals_geoclusters(world_cells, world_csv, tmp_path):
+    code, report, rows = world_cells["quitefastmst"]
+    if report["status"] == "unavailable":
+        pytest.skip(report["error"])
+    assert (code, report["status"], rows) == (0, "ok", None), report["error"]
+    assert report["fit_scope"] == "mst" and report["clusters"] is None and report["noise"] is None
+    assert "M=4" in report["settings"]
+    _, record = geocluster_cell(world_csv, tmp_path, "hdbscan", "min_cluster_size=15 min_samples=5")
+    # sklearn's min_samples 5 is quitefastmst's M = 4: the same great-circle MST.
+    assert report["mst_weight"] == pytest.approx(record["mstWeight"], rel=1e-9)
+
+
+@pytest.mark.parametrize("min_samples", [1, 2, 3, 8])
+def test_quitefastmst_min_samples_mapping(points_csv, tmp_path, min_samples):
+    """Planar too: quitefastmst's M = min_samples - 1 gives scikit-learn's MST weight."""
+    out = tmp_path / str(min_samples)
+    out.mkdir()
+    _, mst, _ = run_cell("quitefastmst", points_csv, out, params={"min_samples": min_samples})
+    _, sk, _ = run_cell("sklearn", points_csv, out, params={"min_cluster_size": 15, "min_samples": min_samples})
+    if "unavailable" in (mst["status"], sk["status"]):
+        pytest.skip(mst["error"] or sk["error"])
+    assert (mst["status"], mst["metric"]) == ("ok", "planar")
+    assert mst["mst_weight"] == pytest.approx(sk["mst_weight"], rel=1e-9)

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Python that runs the peers here: `$GEOCLUSTER_PEERS_PYTHON` (a venv's python, put first
+/// on the cells' PATH), else `python3`; nil when it cannot import scikit-learn and quitefastmst.
+private let peersPython: String? = {
+    let python = ProcessInfo.processInfo.environment["GEOCLUSTER_PEERS_PYTHON"].flatMap { $0.isEmpty ? nil : $0 } ?? "python3"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [python, "-c", "import sklearn, quitefastmst"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    process.waitUntilExit()
+    return process.terminationStatus == 0 ? python : nil
+}()
+
+/// `bench --peers` on world-wide data: the peers get lon/lat and measure great-circle metres
+/// (scikit-learn's haversine HDBSCAN and DBSCAN, quitefastmst's MST on 3-D unit vectors), and
+/// their partitions and MST weights are compared with geocluster's on the sphere. Skipped
+/// without a Python that has scikit-learn and quitefastmst (scripts/peers/install.sh).
+@Suite("bench --peers on the sphere", .enabled(if: peersPython != nil, "needs python3 with scikit-learn and quitefastmst (or GEOCLUSTER_PEERS_PYTHON)"))
+struct GeodesicPeersCLITests {
+    /// The metros fixture (twelve metropolitan areas on six continents, sphere noise) as `id,lon,lat`.
+    static func metros() throws -> String {
+        let url = TestPaths.fixtures("haversine").appendingPathComponent("metros.json")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        var csv = "id,lon,lat\n"
+        for (i, p) in (json["points"] as! [[Double]]).enumerated() { csv += "\(i),\(p[0]),\(p[1])\n" }
+        return csv
+    }
+
+    func table(_ text: String) -> [[String: String]] {
+        let records = parseCSV(text)
+        guard let header = records.first else { return [] }
+        return records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    @Test("scikit-learn's haversine partitions and MST, quitefastmst's MST against geocluster's MST stages, planar-only peers skipped")
+    func worldPeers() throws {
+        let python = try #require(peersPython)
+        var environment: [String: String] = [:]
+        if python.contains("/") {
+            let folder = URL(fileURLWithPath: python).deletingLastPathComponent().path
+            environment["PATH"] = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        }
+        try withTemporaryFolder { folder in
+            try folder.write(try Self.metros(), to: "metros.csv")
+            let r = try folder.run(["bench", "--input", "metros.csv", "--methods", "hdbscan,dbscan", "--min-cluster-size", "10",
+                                    "--min-samples", "5", "--eps", "100000", "--repeat", "1", "--threads", "1",
+                                    "--peers", "sklearn,sklearn_dbscan,quitefastmst,fast_hdbscan", "--out", "rep",
+                                    "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py"],
+                                   environment: environment)
+            try #require(r.status == 0, "\(r)")
+            let rows = table(try folder.read("rep/summary.csv"))
+            func row(_ implementation: String, _ method: String = "hdbscan") throws -> [String: String] {
+                try #require(rows.first { $0["implementation"] == implementation && $0["method"] == method }, "\(rows)")
+            }
+            #expect(rows.filter { $0["status"] == "ok" }.allSatisfy { $0["metric"] == "geodesic" }, "\(rows)")
+            let sklearn = try row("sklearn"), dbscan = try row("sklearn_dbscan", "dbscan"), mst = try row("quitefastmst")
+            #expect(sklearn["status"] == "ok" && sklearn["mst_equals_geocluster"] == "1", "\(sklearn)")
+            // Two points of this fixture change noise status with the row order (ties): ARI just under 1 at worst.
+            #expect(Double(sklearn["ari_vs_geocluster"] ?? "") ?? 0 > 0.98, "\(sklearn)")
+            #expect(dbscan["status"] == "ok" && Double(dbscan["ari_vs_geocluster"] ?? "") ?? 0 > 0.99, "\(dbscan)")
+            #expect(mst["status"] == "ok" && mst["fit_scope"] == "mst" && mst["mst_equals_geocluster"] == "1", "\(mst)")
+            #expect(mst["clusters"] == "" && mst["ari_vs_geocluster"] == "" && !(mst["speed_ratio_vs_geocluster"] ?? "").isEmpty, "\(mst)")
+            let geocluster = try row("geocluster")
+            #expect(!(geocluster["mst_stages_s_median"] ?? "").isEmpty && geocluster["fit_scope"] == "clustering", "\(geocluster)")
+            let fast = try row("fast_hdbscan")
+            #expect(fast["status"] == "skipped" && (fast["error"] ?? "").contains("great-circle"), "\(fast)")
+        }
+    }
+}
