@@ -110,7 +110,9 @@ bench-check: setup
 # builds the C library in release mode with the Swift runtime linked in; its log, which must
 # hold no compiler warning of ours, is .build/python-build.log), then pytest on the installed
 # package: the scikit-learn fixtures, bad input, parameters, threads, check_estimator, and the
-# PinIndex against the CLI's `pins` (so the CLI is built first; after `make test`, nothing to do).
+# PinIndex against the CLI's `pins` (so the CLI is built first; after `make test`, nothing to do);
+# then, with the same venv (which also has quitefastmst), the bench peers' cell script and the
+# `bench --peers` test on the sphere, which `make test` skips without those packages.
 PYVENV = .build/python-venv
 python:
 	@mkdir -p .build
@@ -121,6 +123,8 @@ python:
 		|| { tail -40 .build/python-build.log; exit 1; }
 	@scripts/dev/warnings.sh .build/python-build.log
 	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q python/tests
+	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q scripts/peers/test_peer_cell.py
+	GEOCLUSTER_PEERS_PYTHON=$(abspath $(PYVENV))/bin/python $(SWIFT) test --filter GeodesicPeersCLITests
 
 clean:
 	rm -rf .build
