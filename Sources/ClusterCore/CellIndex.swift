@@ -73,7 +73,36 @@ struct CellIndex: Sendable {
             }
             c = n
         }
-        let cellsSpanned = columns * rowsSpanned
+        let (order, starts, cellKeys) = Self.bucket(pointKeys, cellsSpanned: columns * rowsSpanned)
+        pointKeys = []
+        rows = order
+        cellStart = starts
+        keys = cellKeys
+        if keepCoordinates {
+            sortedXs = order.map { xs[Int($0)] }
+            sortedYs = order.map { ys[Int($0)] }
+        } else {
+            sortedXs = []; sortedYs = []
+        }
+    }
+
+    /// Buckets points by precomputed keys, `row · columnCount + column` with both relative
+    /// (`0..<rowCount`, `0..<columnCount`): the same layout for a grid whose "rows" are not one
+    /// axis (the sphere's, whose rows are pairs of layers). Coordinates are not kept.
+    init(keys pointKeys: [UInt64], columnCount: Int64, rowCount: Int64, side: Double) {
+        self.side = side
+        minI = 0; minJ = 0
+        self.columnCount = columnCount; self.rowCount = rowCount
+        (rows, cellStart, keys) = Self.bucket(pointKeys, cellsSpanned: columnCount * rowCount)
+        sortedXs = []; sortedYs = []
+    }
+
+    /// The points' order by key (stable), each cell's first position (then n) and the
+    /// occupied keys: a counting sort when the rectangle spans at most about 2n cells, else a
+    /// radix sort.
+    private static func bucket(_ pointKeys: [UInt64], cellsSpanned: Int64)
+        -> (order: [Int32], starts: [Int32], keys: [UInt64]) {
+        let n = pointKeys.count
         let order: [Int32]
         var starts: [Int32] = [], cellKeys: [UInt64] = []
         if cellsSpanned <= 2 * Int64(n) + 1024 {
@@ -103,17 +132,8 @@ struct CellIndex: Sendable {
                 cellKeys.append(sorted[p])
             }
         }
-        pointKeys = []
         starts.append(Int32(n))
-        rows = order
-        cellStart = starts
-        keys = cellKeys
-        if keepCoordinates {
-            sortedXs = order.map { xs[Int($0)] }
-            sortedYs = order.map { ys[Int($0)] }
-        } else {
-            sortedXs = []; sortedYs = []
-        }
+        return (order, starts, cellKeys)
     }
 
     /// Relative column of cell `c`.

@@ -22,12 +22,29 @@ extension DBSCAN {
         }
         let n = points.count
         if n == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
-        // Co-located points share their neighbourhood: the work is done once per location,
-        // each weighing its points (see SphereLocations).
-        let (indexed, angles) = observer.run(DBSCANStage.grid) { () -> (SphereLocations, SphereAngles) in
+        // The 3-D grid (DBSCAN+SphereGrid.swift) unless eps is too small for the data's extent;
+        // then the tree, where co-located points share their neighbourhood: the work is done
+        // once per location, each weighing its points (see SphereLocations).
+        let index = observer.run(DBSCANStage.grid) { () -> SphereDBSCANIndex in
+            let test = SphereNeighbourTest(eps: parameters.eps)
+            if let grid = SphereGridWorkspace(points, test: test, minSamples: parameters.minSamples, threads: threads) {
+                return .grid(grid)
+            }
             let indexed = SphereLocations(points, threads: threads)
-            return (indexed, SphereAngles(indexed.points, order: indexed.tree.index, threads: threads))
+            return .tree(indexed, SphereAngles(indexed.points, order: indexed.tree.index, threads: threads))
         }
+        switch index {
+        case .grid(let grid): return fit(grid, threads: threads, observer: observer)
+        case .tree(let indexed, let angles):
+            return fit(indexed, angles: angles, parameters: parameters, threads: threads, observer: observer)
+        }
+    }
+
+    /// The stages after the grid's, on the tree.
+    private static func fit(
+        _ indexed: SphereLocations, angles: SphereAngles, parameters: DBSCANParameters, threads: Int,
+        observer: some StageObserver
+    ) -> DBSCANResult {
         let s = ElementaryMath.sin(Swift.min(Double.pi, parameters.eps / SpherePoints.earthRadius) / 2)
         let near = SphereNeighbourhood(tree: indexed.tree, angles: angles, halfChord2: s * s, weights: indexed.weightAt,
                                        firstRow: indexed.firstRows(threads: threads))
@@ -37,6 +54,12 @@ extension DBSCAN {
             near.labels(core: core, component: component, clusterOf: clusterOf, indexed: indexed, threads: threads)
         }
     }
+}
+
+/// The index a DBSCAN run on the sphere works on.
+private enum SphereDBSCANIndex {
+    case grid(SphereGridWorkspace)
+    case tree(SphereLocations, SphereAngles)
 }
 
 extension SphereLocations {
