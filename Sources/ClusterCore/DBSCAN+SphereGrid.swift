@@ -54,11 +54,17 @@ final class SphereGridWorkspace: @unchecked Sendable {
     /// Rows of the grid per layer (a `CellIndex` row is layer · rowsPerLayer + row).
     let rowsPerLayer: Int64
     let layerCount: Int64
+    /// The corner of cube (0, 0, 0) and the cubes' side.
+    let origin: (x: Double, y: Double, z: Double)
+    let side: Double
+    /// Column, row and layer of each cube.
+    let cellI: UnsafeMutablePointer<Int32>
+    let cellJ: UnsafeMutablePointer<Int32>
+    let cellK: UnsafeMutablePointer<Int32>
     let points: SpherePoints
-    /// Unit vector, input row, core flag and label by position.
-    let px: UnsafeMutablePointer<Double>
-    let py: UnsafeMutablePointer<Double>
-    let pz: UnsafeMutablePointer<Double>
+    /// Input row, core flag and label by position.
+    /// (x, y, z of position p at 3p ..< 3p + 3).
+    let pv: UnsafeMutablePointer<Double>
     let row: UnsafeMutablePointer<Int32>
     let core: UnsafeMutablePointer<Bool>
     let label: UnsafeMutablePointer<Int32>
@@ -76,35 +82,47 @@ final class SphereGridWorkspace: @unchecked Sendable {
     /// Buckets the points' unit vectors into cubes; nil when there would be more than 2²¹
     /// along an axis (eps far too small for the extent of the data).
     init?(_ points: SpherePoints, test: SphereNeighbourTest, minSamples: Int, threads: Int) {
-        let v = points.unitVectors(threads: threads)
+        // In input order first, then moved into cube order in place.
+        let v = Self.unitVectors(points, threads: threads)
         let side = (test.inner / 3).squareRoot() * (1 - 1e-9)
-        let lo = (v.x.min()!, v.y.min()!, v.z.min()!)
-        let span = ((v.x.max()! - lo.0) / side, (v.y.max()! - lo.1) / side, (v.z.max()! - lo.2) / side)
-        guard Swift.max(span.0, span.1, span.2) < Self.maxCellsPerAxis - 1 else { return nil }
+        var lo = (v[0], v[1], v[2]), hi = lo
+        for p in 0..<points.count {
+            lo = (min(lo.0, v[3 * p]), min(lo.1, v[3 * p + 1]), min(lo.2, v[3 * p + 2]))
+            hi = (max(hi.0, v[3 * p]), max(hi.1, v[3 * p + 1]), max(hi.2, v[3 * p + 2]))
+        }
+        let span = ((hi.0 - lo.0) / side, (hi.1 - lo.1) / side, (hi.2 - lo.2) / side)
+        guard Swift.max(span.0, span.1, span.2) < Self.maxCellsPerAxis - 1 else {
+            v.deallocate()
+            return nil
+        }
         let nx = Int64(span.0.rounded(.down)) + 1, ny = Int64(span.1.rounded(.down)) + 1
         let nz = Int64(span.2.rounded(.down)) + 1
         let keys = [UInt64].filled(count: points.count, threads: threads) { p in
-            let i = UInt64(((v.x[p] - lo.0) / side).rounded(.down)), j = UInt64(((v.y[p] - lo.1) / side).rounded(.down))
-            let k = UInt64(((v.z[p] - lo.2) / side).rounded(.down))
+            let i = UInt64(((v[3 * p] - lo.0) / side).rounded(.down))
+            let j = UInt64(((v[3 * p + 1] - lo.1) / side).rounded(.down))
+            let k = UInt64(((v[3 * p + 2] - lo.2) / side).rounded(.down))
             return (k * UInt64(ny) + j) * UInt64(nx) + i
         }
-        grid = CellIndex(keys: keys, columnCount: nx, rowCount: ny * nz, side: side)
+        let index = CellIndex(keys: keys, columnCount: nx, rowCount: ny * nz, side: side)
+        grid = index
         rowsPerLayer = ny; layerCount = nz
+        origin = lo; self.side = side
         n = points.count; cellCount = grid.cellCount
         self.test = test; self.minSamples = minSamples; self.points = points
-        (px, py, pz) = (.allocate(capacity: n), .allocate(capacity: n), .allocate(capacity: n))
-        row = .allocate(capacity: n)
-        for p in 0..<n {
-            let r = Int(grid.rows[p])
-            px[p] = v.x[r]; py[p] = v.y[r]; pz[p] = v.z[r]; row[p] = Int32(r)
-        }
+        let m = points.count, order = UnsafeMutablePointer<Int32>.allocate(capacity: m)
+        index.rows.withUnsafeBufferPointer { order.initialize(from: $0.baseAddress!, count: m) }
+        Self.permute(v, by: order, count: m)
+        pv = v; row = order
         core = .allocate(capacity: n); label = .allocate(capacity: n)
         core.initialize(repeating: false, count: n)
         label.initialize(repeating: -1, count: n)
         cellStart = .allocate(capacity: cellCount + 1); coreEnd = .allocate(capacity: cellCount)
         compact = .allocate(capacity: cellCount); box = .allocate(capacity: 6 * cellCount)
         for c in 0...cellCount { cellStart[c] = grid.cellStart[c] }
+        (cellI, cellJ, cellK) = (.allocate(capacity: cellCount), .allocate(capacity: cellCount), .allocate(capacity: cellCount))
         for c in 0..<cellCount {
+            let r = grid.row(c)
+            (cellI[c], cellJ[c], cellK[c]) = (Int32(grid.column(c)), Int32(r % ny), Int32(r / ny))
             coreEnd[c] = cellStart[c]
             setBox(c, Int(cellStart[c])..<Int(cellStart[c + 1]))
             // Every pair rounds to at most the rounded diagonal.
@@ -114,17 +132,48 @@ final class SphereGridWorkspace: @unchecked Sendable {
         }
     }
 
+    /// The unit vector of row r at 3r ..< 3r + 3.
+    private static func unitVectors(_ points: SpherePoints, threads: Int) -> UnsafeMutablePointer<Double> {
+        let n = points.count
+        let out = SharedBuffer(base: UnsafeMutablePointer<Double>.allocate(capacity: 3 * n))
+        Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
+            for r in chunk { (out[3 * r], out[3 * r + 1], out[3 * r + 2]) = points.unitVector(r) }
+        }
+        return out.base
+    }
+
+    /// Moves the vector of row `order[p]` to position p, in place, cycle by cycle.
+    private static func permute(_ v: UnsafeMutablePointer<Double>, by order: UnsafeMutablePointer<Int32>, count n: Int) {
+        var done = [UInt64](repeating: 0, count: n / 64 + 1)
+        for s in 0..<n where done[s >> 6] & (1 << UInt64(s & 63)) == 0 {
+            let first = (v[3 * s], v[3 * s + 1], v[3 * s + 2])
+            var p = s
+            while true {
+                done[p >> 6] |= 1 << UInt64(p & 63)
+                let q = Int(order[p])
+                if q == s {
+                    (v[3 * p], v[3 * p + 1], v[3 * p + 2]) = first
+                    break
+                }
+                (v[3 * p], v[3 * p + 1], v[3 * p + 2]) = (v[3 * q], v[3 * q + 1], v[3 * q + 2])
+                p = q
+            }
+        }
+    }
+
     deinit {
-        px.deallocate(); py.deallocate(); pz.deallocate(); row.deallocate(); core.deallocate(); label.deallocate()
+        pv.deallocate(); row.deallocate(); core.deallocate(); label.deallocate()
         cellStart.deallocate(); coreEnd.deallocate(); compact.deallocate(); box.deallocate()
+        cellI.deallocate(); cellJ.deallocate(); cellK.deallocate()
     }
 
     /// Sets cube `c`'s box to the tight box of `positions` (empty: an infinitely far box).
     private func setBox(_ c: Int, _ positions: Range<Int>) {
         var b = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
         for p in positions {
-            b.0 = min(b.0, px[p]); b.1 = max(b.1, px[p]); b.2 = min(b.2, py[p]); b.3 = max(b.3, py[p])
-            b.4 = min(b.4, pz[p]); b.5 = max(b.5, pz[p])
+            let x = pv[3 * p], y = pv[3 * p + 1], z = pv[3 * p + 2]
+            b.0 = min(b.0, x); b.1 = max(b.1, x); b.2 = min(b.2, y); b.3 = max(b.3, y)
+            b.4 = min(b.4, z); b.5 = max(b.5, z)
         }
         let o = box + 6 * c
         (o[0], o[1], o[2], o[3], o[4], o[5]) = b
@@ -138,11 +187,11 @@ final class SphereGridWorkspace: @unchecked Sendable {
         let x: Double, y: Double, z: Double
     }
 
-    @inline(__always) func query(_ p: Int) -> Query { Query(p: p, x: px[p], y: py[p], z: pz[p]) }
+    @inline(__always) func query(_ p: Int) -> Query { Query(p: p, x: pv[3 * p], y: pv[3 * p + 1], z: pv[3 * p + 2]) }
 
     /// The neighbour test between a query and position `q`.
     @inline(__always) func within(_ a: Query, _ q: Int) -> Bool {
-        let dx = a.x - px[q], dy = a.y - py[q], dz = a.z - pz[q]
+        let dx = a.x - pv[3 * q], dy = a.y - pv[3 * q + 1], dz = a.z - pv[3 * q + 2]
         let d2 = dx * dx + dy * dy + dz * dz
         if d2 <= test.inner { return true }
         return d2 <= test.outer && haversineWithin(a.p, q)
@@ -180,14 +229,14 @@ final class SphereGridWorkspace: @unchecked Sendable {
     /// Marks core points, then puts each cube's core points first and shrinks its box to them.
     func findCorePoints(threads: Int) {
         Parallel.forEachChunk(count: cellCount, grain: 256, threads: threads) { chunk, _ in
-            var sweep = SphereSweep(self, startingAt: chunk.lowerBound, offsets: SphereSweep.all)
+            var sweep = SphereSweep(self, startingAt: chunk.lowerBound, forwardOnly: false)
             for c in chunk {
                 let s = Int(cellStart[c]), e = Int(cellStart[c + 1])
                 if compact[c] && e - s >= minSamples {
                     for p in s..<e { core[p] = true }
                     continue
                 }
-                sweep.move(to: c, in: self)
+                sweep.move(to: c, in: self, pruning: true)
                 for p in s..<e { core[p] = countReaches(query(p), sweep.ranges) }
             }
         }
@@ -204,7 +253,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
     }
 
     /// Whether the query has at least `minSamples` neighbours in the cubes `ranges`.
-    private func countReaches(_ a: Query, _ ranges: [Range<Int>]) -> Bool {
+    private func countReaches(_ a: Query, _ ranges: ArraySlice<Range<Int>>) -> Bool {
         var count = 0
         for r in ranges {
             for d in r {
@@ -222,7 +271,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
     }
 
     private func swapPositions(_ a: Int, _ b: Int) {
-        swap(&px[a], &px[b]); swap(&py[a], &py[b]); swap(&pz[a], &pz[b])
+        for i in 0..<3 { swap(&pv[3 * a + i], &pv[3 * b + i]) }
         swap(&row[a], &row[b]); swap(&core[a], &core[b])
     }
 
@@ -231,10 +280,10 @@ final class SphereGridWorkspace: @unchecked Sendable {
     func connectCorePoints() -> Int {
         var sets = UnionFind(count: n)
         return sets.withRawAccess { uf in
-            var sweep = SphereSweep(self, startingAt: 0, offsets: SphereSweep.forward)
+            var sweep = SphereSweep(self, startingAt: 0, forwardOnly: true)
             for c in 0..<cellCount where coreEnd[c] > cellStart[c] {
                 joinInside(c, uf)
-                sweep.move(to: c, in: self)
+                sweep.move(to: c, in: self, pruning: true)
                 for r in sweep.ranges {
                     for d in r where d > c && coreEnd[d] > cellStart[d] { join(c, d, uf) }
                 }
@@ -307,15 +356,15 @@ final class SphereGridWorkspace: @unchecked Sendable {
     /// Gives each non-core point the lowest label among its core neighbours' (-1 if none).
     func labelBorderPoints(threads: Int) {
         Parallel.forEachChunk(count: cellCount, grain: 256, threads: threads) { chunk, _ in
-            var sweep = SphereSweep(self, startingAt: chunk.lowerBound, offsets: SphereSweep.all)
+            var sweep = SphereSweep(self, startingAt: chunk.lowerBound, forwardOnly: false)
             for c in chunk where coreEnd[c] < cellStart[c + 1] {
-                sweep.move(to: c, in: self)
+                sweep.move(to: c, in: self, pruning: false)
                 for p in Int(coreEnd[c])..<Int(cellStart[c + 1]) { label[p] = lowestCoreLabel(query(p), sweep.ranges) }
             }
         }
     }
 
-    private func lowestCoreLabel(_ a: Query, _ ranges: [Range<Int>]) -> Int32 {
+    private func lowestCoreLabel(_ a: Query, _ ranges: ArraySlice<Range<Int>>) -> Int32 {
         var best = Int32.max
         for r in ranges {
             for d in r where coreEnd[d] > cellStart[d] {
@@ -351,44 +400,68 @@ final class SphereGridWorkspace: @unchecked Sendable {
 /// found row by row (a row is one (layer, row) pair of the grid, its cubes by column), one
 /// cursor per row offset that only moves forward while the cubes come in ascending order.
 private struct SphereSweep {
-    /// Offsets (row, layer) of the rows to visit.
-    let offsets: [(Int64, Int64)]
+    /// Only the rows at or after a cube's own (layer first): with the cubes after it in its own
+    /// row, every pair of neighbouring cubes once.
+    let forwardOnly: Bool
+    /// One cursor per (layer, row) offset, slot 5 · (dk + 2) + (dj + 2).
     var cursors: [Int]
-    var ranges: [Range<Int>]
+    /// The non-empty ranges of cubes found by the last `move`.
+    var found: [Range<Int>]
+    var count = 0
+    var ranges: ArraySlice<Range<Int>> { found[0..<count] }
 
-    /// All 25 row offsets.
-    static let all: [(Int64, Int64)] = (-2...2).flatMap { k in (-2...2).map { j in (Int64(j), Int64(k)) } }
-    /// The rows at or after a cube's own (layer first): with cubes after it in its own row,
-    /// every pair of neighbouring cubes once.
-    static let forward: [(Int64, Int64)] = all.filter { $0.1 > 0 || ($0.1 == 0 && $0.0 >= 0) }
-
-    init(_ w: SphereGridWorkspace, startingAt c: Int, offsets: [(Int64, Int64)]) {
-        self.offsets = offsets
-        ranges = [Range<Int>](repeating: 0..<0, count: offsets.count)
+    init(_ w: SphereGridWorkspace, startingAt c: Int, forwardOnly: Bool) {
+        self.forwardOnly = forwardOnly
+        found = [Range<Int>](repeating: 0..<0, count: 25)
         guard c < w.cellCount else {
-            cursors = [Int](repeating: w.cellCount, count: offsets.count)
+            cursors = [Int](repeating: w.cellCount, count: 25)
             return
         }
         let r = w.grid.row(c), columns = UInt64(w.grid.columnCount)
-        cursors = offsets.map { o in
-            let r2 = r + o.1 * w.rowsPerLayer + o.0
+        cursors = (0..<25).map { slot in
+            let r2 = r + Int64(slot / 5 - 2) * w.rowsPerLayer + Int64(slot % 5 - 2)
             if r2 >= w.grid.rowCount { return w.cellCount }
             return w.grid.lowerBound(UInt64(Swift.max(r2, 0)) * columns)
         }
     }
 
-    /// Fills `ranges` with the neighbourhood of cube `c`.
-    mutating func move(to c: Int, in w: SphereGridWorkspace) {
-        let i = w.grid.column(c), r = w.grid.row(c)
-        let j = r % w.rowsPerLayer, k = r / w.rowsPerLayer
-        for m in 0..<offsets.count {
-            let (dj, dk) = offsets[m]
-            let j2 = j + dj, k2 = k + dk
-            if j2 < 0 || j2 >= w.rowsPerLayer || k2 < 0 || k2 >= w.layerCount {
-                ranges[m] = 0..<0
-                continue
+    /// Finds the neighbourhood of cube `c`. `pruning`: also leave out the rows that no point
+    /// can reach from cube `c`'s box (only when the box holds every point asked about).
+    mutating func move(to c: Int, in w: SphereGridWorkspace, pruning: Bool) {
+        let i = Int64(w.cellI[c]), j = Int64(w.cellJ[c]), k = Int64(w.cellK[c])
+        let b = w.box + 6 * c
+        let forwardOnly = forwardOnly
+        var n = 0
+        cursors.withUnsafeMutableBufferPointer { cursor in
+        found.withUnsafeMutableBufferPointer { out in
+            for dk in Int64(forwardOnly ? 0 : -2)...2 {
+                let k2 = k + dk
+                if k2 < 0 || k2 >= w.layerCount { continue }
+                let gz = pruning ? w.gap2(dk, k, w.origin.z, b[4], b[5]) : 0
+                for dj in Int64(forwardOnly && dk == 0 ? 0 : -2)...2 {
+                    let j2 = j + dj
+                    if j2 < 0 || j2 >= w.rowsPerLayer { continue }
+                    if pruning && gz + w.gap2(dj, j, w.origin.y, b[2], b[3]) > w.test.outer { continue }
+                    let r = w.grid.cells(row: k2 * w.rowsPerLayer + j2, columns: i - 2, i + 2,
+                                         cursor: &cursor[Int(5 * (dk + 2) + dj + 2)])
+                    if !r.isEmpty { out[n] = r; n += 1 }
+                }
             }
-            ranges[m] = w.grid.cells(row: k2 * w.rowsPerLayer + j2, columns: i - 2, i + 2, cursor: &cursors[m])
-        }
+        }}
+        count = n
+    }
+}
+
+extension SphereGridWorkspace {
+    /// A lower bound of the squared gap along one axis between the box [lo, hi] of a cube at
+    /// grid coordinate j and the points at grid coordinate j + d: cut by far more than the
+    /// rounding of the cube coordinates and scaled down by far more than the rounding of a
+    /// squared chord, so that rows it puts beyond `outer` hold no pair that passes the test.
+    @inline(__always)
+    func gap2(_ d: Int64, _ j: Int64, _ origin: Double, _ lo: Double, _ hi: Double) -> Double {
+        if d == 0 { return 0 }
+        let g = d > 0 ? (origin + Double(j + d) * side) - hi : lo - (origin + Double(j + d + 1) * side)
+        let h = Swift.max(g - 1e-14, 0)
+        return h * h * (1 - 1e-12)
     }
 }
