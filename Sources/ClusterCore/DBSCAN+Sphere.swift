@@ -22,19 +22,22 @@ extension DBSCAN {
         }
         let n = points.count
         if n == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
-        // The 3-D grid (DBSCAN+SphereGrid.swift) unless eps is too small for the data's extent;
-        // then the tree, where co-located points share their neighbourhood: the work is done
-        // once per location, each weighing its points (see SphereLocations).
+        // Co-located points share their neighbourhood: the work is done once per location,
+        // each weighing its points (see Locations). On the 3-D grid (DBSCAN+SphereGrid.swift)
+        // unless eps is too small for the data's extent; then on the tree (SphereLocations,
+        // which groups the points again).
         let index = observer.run(DBSCANStage.grid) { () -> SphereDBSCANIndex in
             let test = SphereNeighbourTest(eps: parameters.eps)
-            if let grid = SphereGridWorkspace(points, test: test, minSamples: parameters.minSamples, threads: threads) {
+            let (at, locations) = SphereLocations.group(points, threads: threads)
+            if let grid = SphereGridWorkspace(at, locations: locations, test: test, minSamples: parameters.minSamples,
+                                              threads: threads) {
                 return .grid(grid)
             }
             let indexed = SphereLocations(points, threads: threads)
             return .tree(indexed, SphereAngles(indexed.points, order: indexed.tree.index, threads: threads))
         }
         switch index {
-        case .grid(let grid): return fit(grid, threads: threads, observer: observer)
+        case .grid(let grid): return fit(grid, rows: n, threads: threads, observer: observer)
         case .tree(let indexed, let angles):
             return fit(indexed, angles: angles, parameters: parameters, threads: threads, observer: observer)
         }

@@ -31,13 +31,13 @@ struct SphereNeighbourTest {
 
 extension DBSCAN {
     /// The stages after the grid's, on the 3-D grid.
-    static func fit(_ w: SphereGridWorkspace, threads: Int, observer: some StageObserver) -> DBSCANResult {
+    static func fit(_ w: SphereGridWorkspace, rows: Int, threads: Int, observer: some StageObserver) -> DBSCANResult {
         let workers = Swift.max(1, threads)
         observer.run(DBSCANStage.corePoints) { w.findCorePoints(threads: workers) }
         let clusterCount = observer.run(DBSCANStage.clusters) { w.connectCorePoints() }
         return observer.run(DBSCANStage.borderPoints) {
             w.labelBorderPoints(threads: workers)
-            return w.result(clusterCount: clusterCount)
+            return w.result(clusterCount: clusterCount, rows: rows)
         }
     }
 }
@@ -61,11 +61,15 @@ final class SphereGridWorkspace: @unchecked Sendable {
     let cellI: UnsafeMutablePointer<Int32>
     let cellJ: UnsafeMutablePointer<Int32>
     let cellK: UnsafeMutablePointer<Int32>
+    /// The points the grid holds: the input's, or its locations' (co-located points grouped,
+    /// see `Locations`), each weighing its points.
     let points: SpherePoints
-    /// Input row, core flag and label by position.
+    let locations: Locations?
+    /// Index into `points`, weight, core flag and label by position.
     /// (x, y, z of position p at 3p ..< 3p + 3).
     let pv: UnsafeMutablePointer<Double>
     let row: UnsafeMutablePointer<Int32>
+    let weight: UnsafeMutablePointer<Int32>
     let core: UnsafeMutablePointer<Bool>
     let label: UnsafeMutablePointer<Int32>
     /// Per cube: first position, end of its core points, whether all its pairs are neighbours,
@@ -75,13 +79,15 @@ final class SphereGridWorkspace: @unchecked Sendable {
     let coreEnd: UnsafeMutablePointer<Int32>
     let compact: UnsafeMutablePointer<Bool>
     let box: UnsafeMutablePointer<Double>
+    /// Per cube: the number of input points it holds.
+    let cellWeight: UnsafeMutablePointer<Int>
 
     /// The largest number of cubes along one axis (three axes fit a 64-bit key).
     static let maxCellsPerAxis: Double = 2_097_152
 
     /// Buckets the points' unit vectors into cubes; nil when there would be more than 2²¹
     /// along an axis (eps far too small for the extent of the data).
-    init?(_ points: SpherePoints, test: SphereNeighbourTest, minSamples: Int, threads: Int) {
+    init?(_ points: SpherePoints, locations: Locations?, test: SphereNeighbourTest, minSamples: Int, threads: Int) {
         // In input order first, then moved into cube order in place.
         let v = Self.unitVectors(points, threads: threads)
         let side = (test.inner / 3).squareRoot() * (1 - 1e-9)
@@ -108,16 +114,19 @@ final class SphereGridWorkspace: @unchecked Sendable {
         rowsPerLayer = ny; layerCount = nz
         origin = lo; self.side = side
         n = points.count; cellCount = grid.cellCount
-        self.test = test; self.minSamples = minSamples; self.points = points
+        self.test = test; self.minSamples = minSamples; self.points = points; self.locations = locations
         let m = points.count, order = UnsafeMutablePointer<Int32>.allocate(capacity: m)
         index.rows.withUnsafeBufferPointer { order.initialize(from: $0.baseAddress!, count: m) }
         Self.permute(v, by: order, count: m)
         pv = v; row = order
+        weight = .allocate(capacity: m)
+        for p in 0..<m { weight[p] = locations?.weight[Int(order[p])] ?? 1 }
         core = .allocate(capacity: n); label = .allocate(capacity: n)
         core.initialize(repeating: false, count: n)
         label.initialize(repeating: -1, count: n)
         cellStart = .allocate(capacity: cellCount + 1); coreEnd = .allocate(capacity: cellCount)
         compact = .allocate(capacity: cellCount); box = .allocate(capacity: 6 * cellCount)
+        cellWeight = .allocate(capacity: cellCount)
         for c in 0...cellCount { cellStart[c] = grid.cellStart[c] }
         (cellI, cellJ, cellK) = (.allocate(capacity: cellCount), .allocate(capacity: cellCount), .allocate(capacity: cellCount))
         for c in 0..<cellCount {
@@ -129,6 +138,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
             let b = box + 6 * c
             let w = b[1] - b[0], h = b[3] - b[2], d = b[5] - b[4]
             compact[c] = w * w + h * h + d * d <= test.inner
+            cellWeight[c] = (Int(cellStart[c])..<Int(cellStart[c + 1])).reduce(0) { $0 + Int(weight[$1]) }
         }
     }
 
@@ -162,7 +172,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
     }
 
     deinit {
-        pv.deallocate(); row.deallocate(); core.deallocate(); label.deallocate()
+        pv.deallocate(); row.deallocate(); weight.deallocate(); cellWeight.deallocate(); core.deallocate(); label.deallocate()
         cellStart.deallocate(); coreEnd.deallocate(); compact.deallocate(); box.deallocate()
         cellI.deallocate(); cellJ.deallocate(); cellK.deallocate()
     }
@@ -232,7 +242,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
             var sweep = SphereSweep(self, startingAt: chunk.lowerBound, forwardOnly: false)
             for c in chunk {
                 let s = Int(cellStart[c]), e = Int(cellStart[c + 1])
-                if compact[c] && e - s >= minSamples {
+                if compact[c] && cellWeight[c] >= minSamples {
                     for p in s..<e { core[p] = true }
                     continue
                 }
@@ -260,9 +270,9 @@ final class SphereGridWorkspace: @unchecked Sendable {
                 if boxOutside(a, d) { continue }
                 let s = Int(cellStart[d]), e = Int(cellStart[d + 1])
                 if boxInside(a, d) {
-                    count += e - s
+                    count += cellWeight[d]
                 } else {
-                    for q in s..<e where within(a, q) { count += 1 }
+                    for q in s..<e where within(a, q) { count += Int(weight[q]) }
                 }
                 if count >= minSamples { return true }
             }
@@ -272,7 +282,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
 
     private func swapPositions(_ a: Int, _ b: Int) {
         for i in 0..<3 { swap(&pv[3 * a + i], &pv[3 * b + i]) }
-        swap(&row[a], &row[b]); swap(&core[a], &core[b])
+        swap(&row[a], &row[b]); swap(&weight[a], &weight[b]); swap(&core[a], &core[b])
     }
 
     /// Joins neighbouring core points into clusters numbered by lowest input row; labels every
@@ -340,7 +350,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
         for c in 0..<cellCount {
             for p in Int(cellStart[c])..<Int(coreEnd[c]) {
                 let root = uf.find(node(p, c))
-                first[root] = min(first[root], row[p])
+                first[root] = min(first[root], lowestRow(p))
             }
         }
         var roots: [(row: Int32, root: Int32)] = []
@@ -384,13 +394,25 @@ final class SphereGridWorkspace: @unchecked Sendable {
         return best == .max ? -1 : best
     }
 
+    /// The lowest input row at position p (its location's first).
+    @inline(__always) private func lowestRow(_ p: Int) -> Int32 {
+        guard let locations else { return row[p] }
+        return locations.rows[Int(locations.start[Int(row[p])])]
+    }
+
     /// Labels and core flags by input row.
-    func result(clusterCount: Int) -> DBSCANResult {
-        var labels = [Int32](repeating: -1, count: n), isCore = [Bool](repeating: false, count: n)
+    func result(clusterCount: Int, rows: Int) -> DBSCANResult {
+        var labels = [Int32](repeating: -1, count: rows), isCore = [Bool](repeating: false, count: rows)
         for p in 0..<n {
-            let r = Int(row[p])
-            labels[r] = label[p]
-            isCore[r] = core[p]
+            let l = Int(row[p])
+            guard let locations else {
+                labels[l] = label[p]; isCore[l] = core[p]
+                continue
+            }
+            for j in Int(locations.start[l])..<Int(locations.start[l + 1]) {
+                let r = Int(locations.rows[j])
+                labels[r] = label[p]; isCore[r] = core[p]
+            }
         }
         return DBSCANResult(labels: labels, isCore: isCore, clusterCount: clusterCount)
     }
