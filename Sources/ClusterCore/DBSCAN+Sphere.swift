@@ -1,8 +1,10 @@
 // DBSCAN by great-circle distance, as scikit-learn's `DBSCAN(metric="haversine",
 // eps=eps/R)` computes it: two points are neighbours when scikit-learn's reduced haversine
 // distance sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2) is at most sin²(eps/2R) (its ball tree's leaf
-// test). Candidates come from the 3-D tree by squared chord (4 sin²(θ/2), the same quantity),
-// with a margin far above rounding, and each is decided by that formula. Core points, clusters
+// test). Candidates come by squared chord (4 sin²(θ/2), the same quantity) from a 3-D grid of
+// cubes over the unit vectors (DBSCAN+SphereGrid.swift), or from the 3-D tree when eps is too
+// small for the grid; the chord decides a pair outside a margin far above rounding, scikit-learn's
+// formula inside it, on either path. Core points, clusters
 // (components of core neighbours, numbered by their lowest row) and border points (the
 // lowest-numbered cluster among their core neighbours') follow the planar DBSCAN's definitions.
 
@@ -10,7 +12,9 @@ extension DBSCAN {
     /// Runs DBSCAN on points on the sphere; `parameters.eps` is a great-circle distance in
     /// metres, at most half the circumference (`SpherePoints.halfCircumference`).
     /// - Throws: `.invalidParameter` for an out-of-range parameter.
-    /// - Complexity: O(n log n) for the tree plus the neighbours of every point (twice).
+    /// - Complexity: O(n) memory. Time: grouping co-located points, a radix sort of the cube
+    ///   keys, then per cube that is not already full the points of the cubes around it (as the
+    ///   planar DBSCAN). On the tree: O(n log n) plus the neighbours of every point, twice.
     public static func fit(
         _ points: SpherePoints, parameters: DBSCANParameters, threads: Int = 1,
         observer: some StageObserver = NoStageObserver()

@@ -5,7 +5,8 @@
 // chord and its points are normally all neighbours ("compact", checked per cell); neighbours
 // are then at most two cubes apart along each axis. The points lie on a surface, so of the
 // 5 × 5 × 5 cubes around one only a slab is occupied; the grid stores occupied cubes only, in
-// a `CellIndex` whose rows are (layer, row) pairs.
+// a `CellIndex` whose rows are (layer, row) pairs. As on the tree, the grid holds locations
+// (co-located points grouped), each counting its points towards min_samples.
 //
 // The neighbour test is `SphereNeighbourTest`'s, decided by the squared chord between the
 // same unit vectors as the tree path's, or by scikit-learn's formula inside the band: the same
