@@ -247,7 +247,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
                     for p in s..<e { core[p] = true }
                     continue
                 }
-                sweep.move(to: c, in: self, pruning: true)
+                sweep.move(to: c, in: self, around: yzBox(c))
                 for p in s..<e { core[p] = countReaches(query(p), sweep.ranges) }
             }
         }
@@ -294,7 +294,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
             var sweep = SphereSweep(self, startingAt: 0, forwardOnly: true)
             for c in 0..<cellCount where coreEnd[c] > cellStart[c] {
                 joinInside(c, uf)
-                sweep.move(to: c, in: self, pruning: true)
+                sweep.move(to: c, in: self, around: yzBox(c))
                 for r in sweep.ranges {
                     for d in r where d > c && coreEnd[d] > cellStart[d] { join(c, d, uf) }
                 }
@@ -369,7 +369,7 @@ final class SphereGridWorkspace: @unchecked Sendable {
         Parallel.forEachChunk(count: cellCount, grain: 256, threads: threads) { chunk, _ in
             var sweep = SphereSweep(self, startingAt: chunk.lowerBound, forwardOnly: false)
             for c in chunk where coreEnd[c] < cellStart[c + 1] {
-                sweep.move(to: c, in: self, pruning: false)
+                sweep.move(to: c, in: self, around: yzBox(Int(coreEnd[c])..<Int(cellStart[c + 1])))
                 for p in Int(coreEnd[c])..<Int(cellStart[c + 1]) { label[p] = lowestCoreLabel(query(p), sweep.ranges) }
             }
         }
@@ -404,12 +404,15 @@ final class SphereGridWorkspace: @unchecked Sendable {
     /// Labels and core flags by input row.
     func result(clusterCount: Int, rows: Int) -> DBSCANResult {
         var labels = [Int32](repeating: -1, count: rows), isCore = [Bool](repeating: false, count: rows)
-        for p in 0..<n {
-            let l = Int(row[p])
-            guard let locations else {
-                labels[l] = label[p]; isCore[l] = core[p]
-                continue
-            }
+        guard let locations else {
+            for p in 0..<n { labels[Int(row[p])] = label[p]; isCore[Int(row[p])] = core[p] }
+            return DBSCANResult(labels: labels, isCore: isCore, clusterCount: clusterCount)
+        }
+        // By location, so that the locations' rows are read in order.
+        var at = [Int32](repeating: 0, count: n)
+        for p in 0..<n { at[Int(row[p])] = Int32(p) }
+        for l in 0..<n {
+            let p = Int(at[l])
             for j in Int(locations.start[l])..<Int(locations.start[l + 1]) {
                 let r = Int(locations.rows[j])
                 labels[r] = label[p]; isCore[r] = core[p]
@@ -448,11 +451,10 @@ private struct SphereSweep {
         }
     }
 
-    /// Finds the neighbourhood of cube `c`. `pruning`: also leave out the rows that no point
-    /// can reach from cube `c`'s box (only when the box holds every point asked about).
-    mutating func move(to c: Int, in w: SphereGridWorkspace, pruning: Bool) {
+    /// Finds the neighbourhood of cube `c` for the points asked about, whose y and z lie in
+    /// `b` (min y, max y, min z, max z), leaving out the rows that none of them can reach.
+    mutating func move(to c: Int, in w: SphereGridWorkspace, around b: SIMD4<Double>) {
         let i = Int64(w.cellI[c]), j = Int64(w.cellJ[c]), k = Int64(w.cellK[c])
-        let b = w.box + 6 * c
         let forwardOnly = forwardOnly
         var n = 0
         cursors.withUnsafeMutableBufferPointer { cursor in
@@ -460,11 +462,11 @@ private struct SphereSweep {
             for dk in Int64(forwardOnly ? 0 : -2)...2 {
                 let k2 = k + dk
                 if k2 < 0 || k2 >= w.layerCount { continue }
-                let gz = pruning ? w.gap2(dk, k, w.origin.z, b[4], b[5]) : 0
+                let gz = w.gap2(dk, k, w.origin.z, b[2], b[3])
                 for dj in Int64(forwardOnly && dk == 0 ? 0 : -2)...2 {
                     let j2 = j + dj
                     if j2 < 0 || j2 >= w.rowsPerLayer { continue }
-                    if pruning && gz + w.gap2(dj, j, w.origin.y, b[2], b[3]) > w.test.outer { continue }
+                    if gz + w.gap2(dj, j, w.origin.y, b[0], b[1]) > w.test.outer { continue }
                     let r = w.grid.cells(row: k2 * w.rowsPerLayer + j2, columns: i - 2, i + 2,
                                          cursor: &cursor[Int(5 * (dk + 2) + dj + 2)])
                     if !r.isEmpty { out[n] = r; n += 1 }
@@ -476,6 +478,22 @@ private struct SphereSweep {
 }
 
 extension SphereGridWorkspace {
+    /// The y and z bounds of cube `c`'s box.
+    @inline(__always) func yzBox(_ c: Int) -> SIMD4<Double> {
+        let b = box + 6 * c
+        return SIMD4(b[2], b[3], b[4], b[5])
+    }
+
+    /// The y and z bounds of the points at `positions`.
+    @inline(__always) func yzBox(_ positions: Range<Int>) -> SIMD4<Double> {
+        var b = SIMD4(Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
+        for p in positions {
+            let y = pv[3 * p + 1], z = pv[3 * p + 2]
+            b = SIMD4(min(b[0], y), max(b[1], y), min(b[2], z), max(b[3], z))
+        }
+        return b
+    }
+
     /// A lower bound of the squared gap along one axis between the box [lo, hi] of a cube at
     /// grid coordinate j and the points at grid coordinate j + d: cut by far more than the
     /// rounding of the cube coordinates and scaled down by far more than the rounding of a
