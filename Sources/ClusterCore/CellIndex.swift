@@ -65,7 +65,7 @@ struct CellIndex: Sendable {
         let columns = Int64(hi.0 - lo.0) + 1, rowsSpanned = Int64(hi.1 - lo.1) + 1
         columnCount = columns; rowCount = rowsSpanned
         // The same expressions as above, so each point lands in the cell its range was taken from.
-        var pointKeys = [UInt64](unsafeUninitializedCapacity: n) { b, c in
+        let pointKeys = [UInt64](unsafeUninitializedCapacity: n) { b, c in
             for p in 0..<n {
                 let a = ((xs[p] - originX) / side).rounded(.down) - lo.0
                 let d = ((ys[p] - originY) / side).rounded(.down) - lo.1
@@ -73,38 +73,7 @@ struct CellIndex: Sendable {
             }
             c = n
         }
-        let cellsSpanned = columns * rowsSpanned
-        let order: [Int32]
-        var starts: [Int32] = [], cellKeys: [UInt64] = []
-        if cellsSpanned <= 2 * Int64(n) + 1024 {
-            // Counting sort over the dense rectangle: one histogram pass, one stable scatter.
-            var next = [Int32](repeating: 0, count: Int(cellsSpanned) + 1)
-            for k in pointKeys { next[Int(k) + 1] += 1 }
-            for k in 0..<Int(cellsSpanned) {
-                let size = next[k + 1]
-                if size > 0 { cellKeys.append(UInt64(k)); starts.append(next[k]) }
-                next[k + 1] += next[k]
-            }
-            order = [Int32](unsafeUninitializedCapacity: n) { b, c in
-                next.withUnsafeMutableBufferPointer { nx in
-                    for p in 0..<n {
-                        let k = Int(pointKeys[p])
-                        b[Int(nx[k])] = Int32(p)
-                        nx[k] += 1
-                    }
-                }
-                c = n
-            }
-        } else {
-            let sorted: [UInt64]
-            (order, sorted) = Self.stableSort(keys: pointKeys)
-            for p in 0..<n where p == 0 || sorted[p] != sorted[p - 1] {
-                starts.append(Int32(p))
-                cellKeys.append(sorted[p])
-            }
-        }
-        pointKeys = []
-        starts.append(Int32(n))
+        let (order, starts, cellKeys) = Self.bucket(consume pointKeys, cellsSpanned: columns * rowsSpanned)
         rows = order
         cellStart = starts
         keys = cellKeys
@@ -114,6 +83,58 @@ struct CellIndex: Sendable {
         } else {
             sortedXs = []; sortedYs = []
         }
+    }
+
+    /// Buckets points by precomputed keys, `row · columnCount + column` with both relative
+    /// (`0..<rowCount`, `0..<columnCount`): the same layout for a grid whose "rows" are not one
+    /// axis (the sphere's, whose rows are pairs of layers). Coordinates are not kept.
+    init(keys pointKeys: consuming [UInt64], columnCount: Int64, rowCount: Int64, side: Double) {
+        self.side = side
+        minI = 0; minJ = 0
+        self.columnCount = columnCount; self.rowCount = rowCount
+        (rows, cellStart, keys) = Self.bucket(consume pointKeys, cellsSpanned: columnCount * rowCount)
+        sortedXs = []; sortedYs = []
+    }
+
+    /// The points' order by key (stable), each cell's first position (then n) and the
+    /// occupied keys: a counting sort when the rectangle spans at most about 2n cells, else a
+    /// radix sort.
+    private static func bucket(_ pointKeys: consuming [UInt64], cellsSpanned: Int64)
+        -> (order: [Int32], starts: [Int32], keys: [UInt64]) {
+        let n = pointKeys.count
+        let order: [Int32]
+        var starts: [Int32] = [], cellKeys: [UInt64] = []
+        if cellsSpanned <= 2 * Int64(n) + 1024 {
+            // Counting sort over the dense rectangle: one histogram pass, one stable scatter.
+            var next = [Int32](repeating: 0, count: Int(cellsSpanned) + 1)
+            for p in 0..<n { next[Int(pointKeys[p]) + 1] += 1 }
+            for k in 0..<Int(cellsSpanned) {
+                let size = next[k + 1]
+                if size > 0 { cellKeys.append(UInt64(k)); starts.append(next[k]) }
+                next[k + 1] += next[k]
+            }
+            order = pointKeys.withUnsafeBufferPointer { pk in
+                [Int32](unsafeUninitializedCapacity: n) { b, c in
+                    next.withUnsafeMutableBufferPointer { nx in
+                        for p in 0..<n {
+                            let k = Int(pk[p])
+                            b[Int(nx[k])] = Int32(p)
+                            nx[k] += 1
+                        }
+                    }
+                    c = n
+                }
+            }
+        } else {
+            let sorted: [UInt64]
+            (order, sorted) = Self.stableSort(keys: consume pointKeys)
+            for p in 0..<n where p == 0 || sorted[p] != sorted[p - 1] {
+                starts.append(Int32(p))
+                cellKeys.append(sorted[p])
+            }
+        }
+        starts.append(Int32(n))
+        return (order, starts, cellKeys)
     }
 
     /// Relative column of cell `c`.
@@ -170,16 +191,17 @@ struct CellIndex: Sendable {
     /// The permutation that sorts `keys` ascending, equal keys keeping their order, and the
     /// sorted keys: a least-significant-digit radix sort.
     /// - Complexity: O(n) time, one pass of 8 bits per key byte that is not the same in all keys.
-    static func stableSort(keys: [UInt64]) -> (order: [Int32], sorted: [UInt64]) {
+    static func stableSort(keys: consuming [UInt64]) -> (order: [Int32], sorted: [UInt64]) {
         let n = keys.count
-        var k1 = keys
+        var k1 = consume keys
         var o1 = [Int32](unsafeUninitializedCapacity: n) { b, c in
             for i in 0..<n { b[i] = Int32(i) }
             c = n
         }
         if n < 2 { return (o1, k1) }
-        var k2 = [UInt64](repeating: 0, count: n)
-        var o2 = [Int32](repeating: 0, count: n)
+        // Scratch, every slot written by the first pass that runs before it is read.
+        var k2 = [UInt64](unsafeUninitializedCapacity: n) { _, c in c = n }
+        var o2 = [Int32](unsafeUninitializedCapacity: n) { _, c in c = n }
         var counts = [Int](repeating: 0, count: 256)
         for shift in stride(from: UInt64(0), to: 64, by: 8) {
             for b in 0..<256 { counts[b] = 0 }

@@ -1,8 +1,10 @@
 // DBSCAN by great-circle distance, as scikit-learn's `DBSCAN(metric="haversine",
 // eps=eps/R)` computes it: two points are neighbours when scikit-learn's reduced haversine
 // distance sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2) is at most sin²(eps/2R) (its ball tree's leaf
-// test). Candidates come from the 3-D tree by squared chord (4 sin²(θ/2), the same quantity),
-// with a margin far above rounding, and each is decided by that formula. Core points, clusters
+// test). Candidates come by squared chord (4 sin²(θ/2), the same quantity) from a 3-D grid of
+// cubes over the unit vectors (DBSCAN+SphereGrid.swift), or from the 3-D tree when eps is too
+// small for the grid; the chord decides a pair outside a margin far above rounding, scikit-learn's
+// formula inside it, on either path. Core points, clusters
 // (components of core neighbours, numbered by their lowest row) and border points (the
 // lowest-numbered cluster among their core neighbours') follow the planar DBSCAN's definitions.
 
@@ -10,7 +12,9 @@ extension DBSCAN {
     /// Runs DBSCAN on points on the sphere; `parameters.eps` is a great-circle distance in
     /// metres, at most half the circumference (`SpherePoints.halfCircumference`).
     /// - Throws: `.invalidParameter` for an out-of-range parameter.
-    /// - Complexity: O(n log n) for the tree plus the neighbours of every point (twice).
+    /// - Complexity: O(n) memory. Time: grouping co-located points, a radix sort of the cube
+    ///   keys, then per cube that is not already full the points of the cubes around it (as the
+    ///   planar DBSCAN). On the tree: O(n log n) plus the neighbours of every point, twice.
     public static func fit(
         _ points: SpherePoints, parameters: DBSCANParameters, threads: Int = 1,
         observer: some StageObserver = NoStageObserver()
@@ -23,11 +27,31 @@ extension DBSCAN {
         let n = points.count
         if n == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
         // Co-located points share their neighbourhood: the work is done once per location,
-        // each weighing its points (see SphereLocations).
-        let (indexed, angles) = observer.run(DBSCANStage.grid) { () -> (SphereLocations, SphereAngles) in
+        // each weighing its points (see Locations). On the 3-D grid (DBSCAN+SphereGrid.swift)
+        // unless eps is too small for the data's extent; then on the tree (SphereLocations,
+        // which groups the points again).
+        let index = observer.run(DBSCANStage.grid) { () -> SphereDBSCANIndex in
+            let test = SphereNeighbourTest(eps: parameters.eps)
+            let (at, locations) = SphereLocations.group(points, threads: threads)
+            if let grid = SphereGridWorkspace(at, locations: locations, test: test, minSamples: parameters.minSamples,
+                                              threads: threads) {
+                return .grid(grid)
+            }
             let indexed = SphereLocations(points, threads: threads)
-            return (indexed, SphereAngles(indexed.points, order: indexed.tree.index, threads: threads))
+            return .tree(indexed, SphereAngles(indexed.points, order: indexed.tree.index, threads: threads))
         }
+        switch index {
+        case .grid(let grid): return fit(grid, rows: n, threads: threads, observer: observer)
+        case .tree(let indexed, let angles):
+            return fit(indexed, angles: angles, parameters: parameters, threads: threads, observer: observer)
+        }
+    }
+
+    /// The stages after the grid's, on the tree.
+    private static func fit(
+        _ indexed: SphereLocations, angles: SphereAngles, parameters: DBSCANParameters, threads: Int,
+        observer: some StageObserver
+    ) -> DBSCANResult {
         let s = ElementaryMath.sin(Swift.min(Double.pi, parameters.eps / SpherePoints.earthRadius) / 2)
         let near = SphereNeighbourhood(tree: indexed.tree, angles: angles, halfChord2: s * s, weights: indexed.weightAt,
                                        firstRow: indexed.firstRows(threads: threads))
@@ -37,6 +61,12 @@ extension DBSCAN {
             near.labels(core: core, component: component, clusterOf: clusterOf, indexed: indexed, threads: threads)
         }
     }
+}
+
+/// The index a DBSCAN run on the sphere works on.
+private enum SphereDBSCANIndex {
+    case grid(SphereGridWorkspace)
+    case tree(SphereLocations, SphereAngles)
 }
 
 extension SphereLocations {

@@ -73,6 +73,21 @@ package enum ElementaryMath {
         }
     }
 
+    /// `(sin(x), cos(x))`, the same values as the two functions, from one reduction and one
+    /// kernel evaluation.
+    @inline(__always)
+    package static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        guard x.isFinite else { return (.nan, .nan) }
+        let (r, q) = reduce(x)
+        let k = kernel(r)
+        switch q {
+        case 0: return (k.sin, k.cos)
+        case 1: return (k.cos, -k.sin)
+        case 2: return (-k.sin, -k.cos)
+        default: return (-k.cos, k.sin)
+        }
+    }
+
     /// The natural logarithm: −∞ for 0, NaN below 0.
     package static func log(_ x: Double) -> Double {
         if x.isNaN || x < 0 { return .nan }

@@ -76,11 +76,8 @@ struct SphereLocations {
 
     init(_ input: SpherePoints, threads: Int) {
         pointCount = input.count
-        let grouped = (try? PointSet(xs: input.longitudes, ys: input.latitudes)).flatMap {
-            Locations.group($0, threads: threads)
-        }
-        if let grouped, grouped.count >= 2,
-           let at = try? SpherePoints(longitudes: grouped.points.xs, latitudes: grouped.points.ys) {
+        let (at, grouped) = Self.group(input, threads: threads)
+        if let grouped {
             points = at
             tree = SphereTree(at, threads: threads)
             locations = grouped
@@ -92,6 +89,21 @@ struct SphereLocations {
             locations = nil
             weightAt = nil
         }
+    }
+}
+
+extension SphereLocations {
+    /// The locations of `input` (co-located points grouped) and their points, or the input
+    /// and nil when grouping buys nothing.
+    static func group(_ input: SpherePoints, threads: Int) -> (SpherePoints, Locations?) {
+        let grouped = (try? PointSet(xs: input.longitudes, ys: input.latitudes)).flatMap {
+            Locations.group($0, threads: threads)
+        }
+        if let grouped, grouped.count >= 2,
+           let at = try? SpherePoints(longitudes: grouped.points.xs, latitudes: grouped.points.ys) {
+            return (at, grouped)
+        }
+        return (input, nil)
     }
 }
 

@@ -101,15 +101,28 @@ struct SphereAngles: Sendable {
 extension SpherePoints {
     /// The unit vector of each point, (cos φ cos λ, cos φ sin λ, sin φ).
     func unitVectors(threads: Int) -> (x: [Double], y: [Double], z: [Double]) {
-        let d = Double.pi / 180
-        let x = [Double].filled(count: count, threads: threads) {
-            ElementaryMath.cos(latitudes[$0] * d) * ElementaryMath.cos(longitudes[$0] * d)
+        let n = count
+        var y: [Double] = [], z: [Double] = []
+        let x = [Double](unsafeUninitializedCapacity: n) { bx, cx in
+        y = [Double](unsafeUninitializedCapacity: n) { by, cy in
+        z = [Double](unsafeUninitializedCapacity: n) { bz, cz in
+            if n > 0 {
+                let (ox, oy, oz) = (SharedBuffer(base: bx.baseAddress!), SharedBuffer(base: by.baseAddress!),
+                                    SharedBuffer(base: bz.baseAddress!))
+                Parallel.forEachChunk(count: n, grain: 1 << 16, threads: threads) { chunk, _ in
+                    for i in chunk { (ox[i], oy[i], oz[i]) = unitVector(i) }
+                }
+            }
+            cz = n }; cy = n }; cx = n
         }
-        let y = [Double].filled(count: count, threads: threads) {
-            ElementaryMath.cos(latitudes[$0] * d) * ElementaryMath.sin(longitudes[$0] * d)
-        }
-        let z = [Double].filled(count: count, threads: threads) { ElementaryMath.sin(latitudes[$0] * d) }
         return (x, y, z)
+    }
+
+    /// The unit vector of row `i`.
+    @inline(__always) func unitVector(_ i: Int) -> (x: Double, y: Double, z: Double) {
+        let d = Double.pi / 180
+        let phi = ElementaryMath.sinCos(latitudes[i] * d), lambda = ElementaryMath.sinCos(longitudes[i] * d)
+        return (phi.cos * lambda.cos, phi.cos * lambda.sin, phi.sin)
     }
 
     /// The squared chord of a great-circle distance in metres (a distance beyond half the
