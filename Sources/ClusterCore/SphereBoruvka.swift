@@ -24,8 +24,11 @@ struct SphereBoruvka: @unchecked Sendable {
     let bestKey: UnsafeMutablePointer<UInt64>
     let threads: Int
 
-    /// The MST's edges as tree-position pairs, in the order they were joined.
-    static func edges(tree: SphereTree, core2: [Double], threads: Int) -> (a: [Int32], b: [Int32]) {
+    /// The MST's edges as tree-position pairs, in the order they were joined. `lists` (each
+    /// position's `listLength` nearest positions, nearest first, the first `withinCore` of them
+    /// no farther than its core distance; emptied once read) settle most of the first round.
+    static func edges(tree: SphereTree, core2: [Double], lists: inout [Int32], listLength: Int, withinCore: Int,
+                      threads: Int) -> (a: [Int32], b: [Int32]) {
         let n = tree.count
         var a: [Int32] = [], b: [Int32] = []
         a.reserveCapacity(max(0, n - 1)); b.reserveCapacity(max(0, n - 1))
@@ -49,6 +52,12 @@ struct SphereBoruvka: @unchecked Sendable {
                                   nodeCore: nodeCore.baseAddress!, bestW: bestW.baseAddress!,
                                   bestKey: bestKey.baseAddress!, threads: threads)
             s.labelNodeCores()
+            if !lists.isEmpty {
+                lists.withUnsafeBufferPointer {
+                    s.firstRound(lists: $0.baseAddress!, length: listLength, withinCore: withinCore)
+                }
+                lists = []
+            }
             var components = n
             while components > 1 {
                 s.labelNodes()
@@ -78,6 +87,48 @@ struct SphereBoruvka: @unchecked Sendable {
             let (l, r) = KDTree.children(of: node)
             nodeCore[node] = min(nodeCore[l], nodeCore[r])
         }
+    }
+
+    /// Round one's searches, from the neighbour lists: every point is its own component, and
+    /// its listed best edge is its exact best when lighter than the farthest listed distance
+    /// (nothing unlisted comes as near); else a search that starts from the listed edge
+    /// finds the exact best. Every point leaves with its best edge remembered.
+    private func firstRound(lists: UnsafePointer<Int32>, length: Int, withinCore: Int) {
+        let v = view
+        // Every point listed: no point lies beyond the list.
+        let complete = length == v.count
+        Parallel.forEachChunk(count: v.count, grain: 4096, threads: threads) { chunk, _ in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * KDTree.depth(ofNodeCount: v.nodeCount) + 4) { stack in
+                for p in chunk {
+                    let (w, q, far2) = listBest(p, lists + p * length, length, withinCore)
+                    if q >= 0 && (w < far2 || complete) { memQ[p] = Int32(q); memW[p] = w; continue }
+                    bestW[p] = w; bestKey[p] = q >= 0 ? SphereBoruvka.pairKey(p, q) : .max
+                    searchFrom(p, leaf: v.leaf(containing: p), c: Int32(p), stack.baseAddress!)
+                    if memQ[p] < 0 && q >= 0 { memQ[p] = Int32(q); memW[p] = w }
+                }
+            }
+        }
+    }
+
+    /// p's lightest listed edge to another component (-1: none) and the farthest listed
+    /// squared chord, past which every unlisted point lies.
+    @inline(__always)
+    private func listBest(_ p: Int, _ list: UnsafePointer<Int32>, _ length: Int,
+                          _ withinCore: Int) -> (w: Double, q: Int, far2: Double) {
+        let c = comp[p], cp = core2[p]
+        var bw = Double.infinity, bq = -1, bkey = UInt64.max, far2 = 0.0
+        for j in 0..<length {
+            let q = Int(list[j])
+            // Within the core distance the chord never decides the weight, so it is not measured.
+            var d2 = 0.0
+            if j >= withinCore { d2 = view.distance2(p, q); far2 = Swift.max(far2, d2) }
+            if comp[q] == c { continue }
+            let w = Swift.max(Swift.max(cp, core2[q]), d2)
+            if w > bw { continue }
+            let key = SphereBoruvka.pairKey(p, q)
+            if w < bw || key < bkey { bw = w; bq = q; bkey = key }
+        }
+        return (bw, bq, far2)
     }
 
     /// Each node's component when all its points share one, else -1.
