@@ -190,47 +190,100 @@ struct SphereBoruvka: @unchecked Sendable {
 
     /// Pass B: searches from every point without a remembered edge whose lower bound could
     /// still beat its component's bound; the bounds are read only (pass A's), so the result
-    /// is the same for any thread count.
+    /// is the same for any thread count. A leaf wholly inside one component lists the leaves
+    /// within reach of it once, and its points check those alone instead of each searching.
     private func search() {
         let v = view
         let leaves = v.nodeCount - v.firstLeaf
         Parallel.forEachChunk(count: leaves, grain: 64, threads: threads) { chunk, _ in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * KDTree.depth(ofNodeCount: v.nodeCount) + 4) { stack in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: SphereBoruvka.reachCapacity) { reach in
+                let stack = stack.baseAddress!, reach = reach.baseAddress!
                 for leaf in chunk.lowerBound + v.firstLeaf..<chunk.upperBound + v.firstLeaf {
                     let whole = nodeComp[leaf]
-                    if whole >= 0 && !reaches(leaf, outside: whole, within: bestW[Int(whole)], stack.baseAddress!) {
-                        // Nothing outside the component is within the bound of any point here.
-                        for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
-                            memW[p] = Swift.max(memW[p], bestW[Int(whole)])
+                    var listed = -1
+                    if whole >= 0 {
+                        let bound = bestW[Int(whole)]
+                        listed = bound.isFinite ? leavesInReach(leaf, outside: whole, within: bound, stack, into: reach) : -1
+                        if listed == 0 {
+                            // Nothing outside the component is within the bound of any point here.
+                            for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
+                                memW[p] = Swift.max(memW[p], bound)
+                            }
+                            continue
                         }
-                        continue
                     }
                     for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
                         let c = Int(comp[p])
                         if memW[p] > bestW[c] || core2[p] > bestW[c] { continue }
-                        searchFrom(p, leaf: leaf, c: Int32(c), stack.baseAddress!)
+                        if listed > 0 {
+                            check(p, c: Int32(c), leaves: reach, count: listed)
+                        } else {
+                            searchFrom(p, leaf: leaf, c: Int32(c), stack)
+                        }
                     }
                 }
-            }
+            }}
         }
     }
 
-    /// Whether some node outside component `c` could hold a point whose weight to a point of
-    /// `leaf` (all in `c`) is at most `bound`: by box-to-box distance and least core distances.
-    private func reaches(_ leaf: Int, outside c: Int32, within bound: Double, _ stack: UnsafeMutablePointer<Int32>) -> Bool {
-        guard bound.isFinite else { return true }
-        if nodeCore[leaf] > bound { return false }
-        var sp = 1
-        stack[0] = 0
-        while sp > 0 {
-            sp -= 1
-            let m = Int(stack[sp])
-            if nodeComp[m] == c || Swift.max(view.boxBoxDistance2(leaf, m), nodeCore[m]) > bound { continue }
-            if m >= view.firstLeaf { return true }
-            let (l, r) = KDTree.children(of: m)
-            stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
+    /// The most leaves a leaf's points are checked against directly; a leaf with more within
+    /// reach searches point by point.
+    static let reachCapacity = 48
+
+    /// The leaves not wholly inside component `c` that could hold a point whose weight to a
+    /// point of `leaf` (all in `c`) is at most `bound`, by box-to-box distance and least core
+    /// distances, into `out`: their number, or -1 when there are more than `reachCapacity`.
+    /// The climb stops once every point outside the current node lies beyond the bound (the
+    /// leaf's box lies inside the node's cell, every outside point beyond one of its faces).
+    private func leavesInReach(_ leaf: Int, outside c: Int32, within bound: Double,
+                               _ stack: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<Int32>) -> Int {
+        if nodeCore[leaf] > bound { return 0 }
+        let v = view, g = v.box + 6 * leaf
+        var count = 0
+        var node = leaf
+        while node > 0 {
+            let cell = v.cell + 6 * node
+            let gap = Swift.min(Swift.min(Swift.min(g[0] - cell[0], cell[1] - g[1]), Swift.min(g[2] - cell[2], cell[3] - g[3])),
+                                Swift.min(g[4] - cell[4], cell[5] - g[5]))
+            if gap > 0 && gap * gap > bound { break }
+            let sibling = KDTree.sibling(of: node)
+            node = KDTree.parent(of: node)
+            var sp = 1
+            stack[0] = Int32(sibling)
+            while sp > 0 {
+                sp -= 1
+                let m = Int(stack[sp])
+                if nodeComp[m] == c || Swift.max(v.boxBoxDistance2(leaf, m), nodeCore[m]) > bound { continue }
+                if m >= v.firstLeaf {
+                    if count == SphereBoruvka.reachCapacity { return -1 }
+                    out[count] = Int32(m); count += 1
+                    continue
+                }
+                let (l, r) = KDTree.children(of: m)
+                stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
+            }
         }
-        return false
+        return count
+    }
+
+    /// `searchFrom` for a point whose leaf lies inside its component `c`, over the leaves
+    /// within reach of that leaf (`leaves`, listed against the component's bound, where the
+    /// search starts): every other point outside `c` lies beyond the bound.
+    private func check(_ p: Int, c: Int32, leaves: UnsafePointer<Int32>, count: Int) {
+        var w = bestW[Int(c)], key = bestKey[Int(c)], found: Int32 = -1
+        let cp = core2[p]
+        for i in 0..<count {
+            let t = Int(leaves[i])
+            if Swift.max(Swift.max(cp, nodeCore[t]), view.boxDistance2(t, p)) > w { continue }
+            for q in Int(view.start[t])..<Int(view.end[t]) where comp[q] != c {
+                let d = Swift.max(Swift.max(cp, core2[q]), view.distance2(p, q))
+                if d > w { continue }
+                let k = SphereBoruvka.pairKey(p, q)
+                if d < w || k < key { w = d; key = k; found = Int32(q) }
+            }
+        }
+        if found >= 0 { memQ[p] = found; memW[p] = w } else { memW[p] = Swift.max(memW[p], w) }
     }
 
     /// The best edge from p to another component, if it beats the component's bound: then

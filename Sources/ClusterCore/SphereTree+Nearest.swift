@@ -5,33 +5,43 @@
 // them in (the leaf-shared walk and the per-point search give the same lists). Pruning is
 // therefore strict: a node or a point at exactly the k-th distance may still enter a list.
 
-/// A k-NN list being filled: `dist`/`pos` (capacity k) sorted by (distance, position).
+/// A k-NN list being filled: `dist`/`pos` (capacity k) sorted by (distance, position), and
+/// `scratch` for a leaf's distances (`SphereKNNList.scratchCapacity`).
 struct SphereKNNList {
+    static let scratchCapacity = 64
     let dist: UnsafeMutablePointer<Double>
     let pos: UnsafeMutablePointer<Int32>
+    let scratch: UnsafeMutablePointer<Double>
     let k: Int
     var found = 0
     /// The k-th squared chord once the list is full, else infinity.
     var worst = Double.infinity
 
-    init(dist: UnsafeMutablePointer<Double>, pos: UnsafeMutablePointer<Int32>, k: Int) {
-        self.dist = dist; self.pos = pos; self.k = k
+    init(dist: UnsafeMutablePointer<Double>, pos: UnsafeMutablePointer<Int32>, k: Int,
+         scratch: UnsafeMutablePointer<Double>) {
+        self.dist = dist; self.pos = pos; self.k = k; self.scratch = scratch
     }
 
     /// Takes over a list already filled to `found` entries.
-    init(dist: UnsafeMutablePointer<Double>, pos: UnsafeMutablePointer<Int32>, k: Int, found: Int) {
-        self.init(dist: dist, pos: pos, k: k)
+    init(dist: UnsafeMutablePointer<Double>, pos: UnsafeMutablePointer<Int32>, k: Int,
+         scratch: UnsafeMutablePointer<Double>, found: Int) {
+        self.init(dist: dist, pos: pos, k: k, scratch: scratch)
         self.found = found
         if found == k { worst = dist[k - 1] }
     }
 
-    /// Offers position q at squared chord d2 (q not listed yet).
-    @inline(__always) mutating func offer(_ d2: Double, _ q: Int) {
+    /// Offers position q at squared chord d2 (q not listed yet) to the list `dist`/`pos` of
+    /// capacity k holding `found` entries. On the list's fields in place the compiler reloaded
+    /// the pointers at every step of the shift (a store through them might change the list):
+    /// the callers pass copies held in registers.
+    @inline(__always)
+    static func insert(_ d2: Double, _ q: Int, _ k: Int, _ found: inout Int, _ worst: inout Double,
+                       _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>) {
+        let q32 = Int32(q)
         if found == k {
-            if d2 > worst || (d2 == worst && Int32(q) > pos[k - 1]) { return }
+            if d2 > worst || (d2 == worst && q32 > pos[k - 1]) { return }
         }
         var j = found < k ? found : k - 1
-        let q32 = Int32(q)
         while j > 0 && (dist[j - 1] > d2 || (dist[j - 1] == d2 && pos[j - 1] > q32)) {
             dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1
         }
@@ -80,21 +90,22 @@ extension SphereView {
     func scan(_ leaf: Int, _ p: Int, _ list: inout SphereKNNList) {
         let s = Int(start[leaf]), m = Int(end[leaf]) - s
         let px = x[p], py = y[p], pz = z[p]
-        if m > 64 {
+        let dist = list.dist, pos = list.pos, k = list.k
+        var found = list.found, worst = list.worst
+        defer { list.found = found; list.worst = worst }
+        if m > SphereKNNList.scratchCapacity {
             for q in s..<s + m {
                 let dx = x[q] - px, dy = y[q] - py, dz = z[q] - pz
-                list.offer(dx * dx + dy * dy + dz * dz, q)
+                SphereKNNList.insert(dx * dx + dy * dy + dz * dz, q, k, &found, &worst, dist, pos)
             }
             return
         }
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 64) { d in
-            let d = d.baseAddress!, xs = x + s, ys = y + s, zs = z + s
-            for j in 0..<m {
-                let dx = xs[j] - px, dy = ys[j] - py, dz = zs[j] - pz
-                d[j] = dx * dx + dy * dy + dz * dz
-            }
-            for j in 0..<m where d[j] <= list.worst { list.offer(d[j], s + j) }
+        let d = list.scratch, xs = x + s, ys = y + s, zs = z + s
+        for j in 0..<m {
+            let dx = xs[j] - px, dy = ys[j] - py, dz = zs[j] - pz
+            d[j] = dx * dx + dy * dy + dz * dz
         }
+        for j in 0..<m where d[j] <= worst { SphereKNNList.insert(d[j], s + j, k, &found, &worst, dist, pos) }
     }
 
     /// The k nearest positions of every point of `leaf` (point j of the leaf into
@@ -106,11 +117,11 @@ extension SphereView {
     /// scans the listed leaves its own k-th distance still reaches. A leaf with more than
     /// `nearCapacity` leaves in reach searches point by point.
     func leafNeighbours(leaf: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
-                        near: UnsafeMutablePointer<Int32>, nearCapacity: Int, stack: UnsafeMutablePointer<Int32>) {
+                        scratch: UnsafeMutablePointer<Double>, near: UnsafeMutablePointer<Int32>, nearCapacity: Int, stack: UnsafeMutablePointer<Int32>) {
         let s = Int(start[leaf]), m = Int(end[leaf]) - s
         func onePerPoint() {
             for j in 0..<m {
-                var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k)
+                var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch)
                 nearest(s + j, leaf: leaf, &list, stack)
             }
         }
@@ -122,14 +133,14 @@ extension SphereView {
         while lo < firstLeaf { lo = KDTree.children(of: lo).left; hi = KDTree.children(of: hi).right }
         var reach = 0.0
         for j in 0..<m {
-            var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k)
+            var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch)
             for t in lo...hi { scan(t, s + j, &list) }
             reach = Swift.max(reach, list.worst)
         }
         let count = leavesNear(leaf, outside: home, within: reach, into: near, capacity: nearCapacity, stack: stack)
         if count < 0 { onePerPoint(); return }
         for j in 0..<m {
-            var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, found: k)
+            var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch, found: k)
             for i in 0..<count {
                 let t = Int(near[i])
                 if boxDistance2(t, s + j) > list.worst { continue }
@@ -211,12 +222,13 @@ extension SphereTree {
                     let depth = KDTree.depth(ofNodeCount: nodeCount)
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: leafCap * length) { dist in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: leafCap * length) { pos in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: SphereKNNList.scratchCapacity) { scratch in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: SphereTree.nearCapacity) { near in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * depth + 4) { stack in
                         let dist = dist.baseAddress!, pos = pos.baseAddress!
                         for leaf in chunk.lowerBound + firstLeaf..<chunk.upperBound + firstLeaf {
                             let s = Int(v.start[leaf]), m = Int(v.end[leaf]) - s
-                            v.leafNeighbours(leaf: leaf, length, dist, pos, near: near.baseAddress!,
+                            v.leafNeighbours(leaf: leaf, length, dist, pos, scratch: scratch.baseAddress!, near: near.baseAddress!,
                                              nearCapacity: SphereTree.nearCapacity, stack: stack.baseAddress!)
                             for j in 0..<m {
                                 let d = dist + j * length, q = pos + j * length
@@ -235,7 +247,7 @@ extension SphereTree {
                                 for i in 0..<length { ls[(s + j) * length + i] = q[i] }
                             }
                         }
-                    }}}}
+                    }}}}}
                 }
             }
         }}}
