@@ -49,7 +49,9 @@ extension HDBSCAN {
             throw .tooFewPoints(count: points.count, required: k,
                 reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
-        let indexed = observer.run(HDBSCANStage.index) { SphereLocations(points, threads: threads) }
+        let indexed = observer.run(HDBSCANStage.index) {
+            SphereLocations(points, leafSize: SphereTree.hdbscanLeafSize, threads: threads)
+        }
         let tree = indexed.tree
         var lists: [Int32] = []
         let (angles, core) = observer.run(HDBSCANStage.coreDistances) { () -> (SphereAngles, SphereCore) in
@@ -77,7 +79,7 @@ struct SphereLocations {
     let weightAt: [Int32]?
     let pointCount: Int
 
-    init(_ input: SpherePoints, threads: Int) {
+    init(_ input: SpherePoints, leafSize: Int = KDTree.defaultLeafSize, threads: Int) {
         pointCount = input.count
         let grouped = (try? PointSet(xs: input.longitudes, ys: input.latitudes)).flatMap {
             Locations.group($0, threads: threads)
@@ -85,13 +87,13 @@ struct SphereLocations {
         if let grouped, grouped.count >= 2,
            let at = try? SpherePoints(longitudes: grouped.points.xs, latitudes: grouped.points.ys) {
             points = at
-            tree = SphereTree(at, threads: threads)
+            tree = SphereTree(at, leafSize: leafSize, threads: threads)
             locations = grouped
             let tree = tree
             weightAt = [Int32].filled(count: grouped.count, threads: threads) { grouped.weight[Int(tree.index[$0])] }
         } else {
             points = input
-            tree = SphereTree(input, threads: threads)
+            tree = SphereTree(input, leafSize: leafSize, threads: threads)
             locations = nil
             weightAt = nil
         }

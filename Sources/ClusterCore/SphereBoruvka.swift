@@ -190,8 +190,9 @@ struct SphereBoruvka: @unchecked Sendable {
 
     /// Pass B: searches from every point without a remembered edge whose lower bound could
     /// still beat its component's bound; the bounds are read only (pass A's), so the result
-    /// is the same for any thread count. A leaf wholly inside one component lists the leaves
-    /// within reach of it once, and its points check those alone instead of each searching.
+    /// is the same for any thread count. Each leaf lists the leaves within reach of it once
+    /// (of the largest bound among its searching points), and its points check those alone
+    /// instead of each searching the tree; a leaf with more in reach searches point by point.
     private func search() {
         let v = view
         let leaves = v.nodeCount - v.firstLeaf
@@ -201,29 +202,54 @@ struct SphereBoruvka: @unchecked Sendable {
                 let stack = stack.baseAddress!, reach = reach.baseAddress!
                 for leaf in chunk.lowerBound + v.firstLeaf..<chunk.upperBound + v.firstLeaf {
                     let whole = nodeComp[leaf]
-                    var listed = -1
                     if whole >= 0 {
-                        let bound = bestW[Int(whole)]
-                        listed = bound.isFinite ? leavesInReach(leaf, outside: whole, within: bound, stack, into: reach) : -1
-                        if listed == 0 {
-                            // Nothing outside the component is within the bound of any point here.
-                            for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
-                                memW[p] = Swift.max(memW[p], bound)
-                            }
-                            continue
-                        }
-                    }
-                    for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
-                        let c = Int(comp[p])
-                        if memW[p] > bestW[c] || core2[p] > bestW[c] { continue }
-                        if listed > 0 {
-                            check(p, c: Int32(c), leaves: reach, count: listed)
-                        } else {
-                            searchFrom(p, leaf: leaf, c: Int32(c), stack)
-                        }
+                        searchWhole(leaf, c: whole, stack, reach)
+                    } else {
+                        searchMixed(leaf, stack, reach)
                     }
                 }
             }}
+        }
+    }
+
+    /// Whether p searches this round: no remembered edge, and its lower bound and core
+    /// distance could still beat its component's bound.
+    @inline(__always) private func searches(_ p: Int) -> Bool {
+        let c = Int(comp[p])
+        return memQ[p] < 0 && memW[p] <= bestW[c] && core2[p] <= bestW[c]
+    }
+
+    /// Pass B over a leaf wholly inside component `c`: the leaves within reach are those not
+    /// wholly inside `c`.
+    private func searchWhole(_ leaf: Int, c: Int32, _ stack: UnsafeMutablePointer<Int32>,
+                             _ reach: UnsafeMutablePointer<Int32>) {
+        let v = view, bound = bestW[Int(c)]
+        let listed = bound.isFinite ? leavesInReach(leaf, outside: c, within: bound, stack, into: reach) : -1
+        for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
+            if listed == 0 {
+                // Nothing outside the component is within the bound of any point here.
+                memW[p] = Swift.max(memW[p], bound)
+            } else if searches(p) {
+                if listed > 0 { check(p, c: c, leaves: reach, count: listed, own: -1) }
+                else { searchFrom(p, leaf: leaf, c: c, stack) }
+            }
+        }
+    }
+
+    /// Pass B over a leaf of several components: the leaves within reach of the largest
+    /// bound among its searching points, each point checking them and its own leaf.
+    private func searchMixed(_ leaf: Int, _ stack: UnsafeMutablePointer<Int32>, _ reach: UnsafeMutablePointer<Int32>) {
+        let v = view
+        var bound = -Double.infinity
+        for p in Int(v.start[leaf])..<Int(v.end[leaf]) where searches(p) {
+            bound = Swift.max(bound, bestW[Int(comp[p])])
+        }
+        if bound == -.infinity { return }
+        // (No node is labelled Int32.min: every node counts as outside.)
+        let listed = bound.isFinite ? leavesInReach(leaf, outside: .min, within: bound, stack, into: reach) : -1
+        for p in Int(v.start[leaf])..<Int(v.end[leaf]) where searches(p) {
+            if listed >= 0 { check(p, c: comp[p], leaves: reach, count: listed, own: leaf) }
+            else { searchFrom(p, leaf: leaf, c: comp[p], stack) }
         }
     }
 
@@ -231,11 +257,12 @@ struct SphereBoruvka: @unchecked Sendable {
     /// reach searches point by point.
     static let reachCapacity = 48
 
-    /// The leaves not wholly inside component `c` that could hold a point whose weight to a
-    /// point of `leaf` (all in `c`) is at most `bound`, by box-to-box distance and least core
-    /// distances, into `out`: their number, or -1 when there are more than `reachCapacity`.
-    /// The climb stops once every point outside the current node lies beyond the bound (the
-    /// leaf's box lies inside the node's cell, every outside point beyond one of its faces).
+    /// The leaves other than `leaf` and not wholly inside component `c` that could hold a
+    /// point whose weight to a point of `leaf` is at most `bound`, by box-to-box distance and
+    /// least core distances, into `out`: their number, or -1 when there are more than
+    /// `reachCapacity`. The climb stops once every point outside the current node lies beyond
+    /// the bound (the leaf's box lies inside the node's cell, every outside point beyond one
+    /// of its faces).
     private func leavesInReach(_ leaf: Int, outside c: Int32, within bound: Double,
                                _ stack: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<Int32>) -> Int {
         if nodeCore[leaf] > bound { return 0 }
@@ -267,21 +294,25 @@ struct SphereBoruvka: @unchecked Sendable {
         return count
     }
 
-    /// `searchFrom` for a point whose leaf lies inside its component `c`, over the leaves
-    /// within reach of that leaf (`leaves`, listed against the component's bound, where the
-    /// search starts): every other point outside `c` lies beyond the bound.
-    private func check(_ p: Int, c: Int32, leaves: UnsafePointer<Int32>, count: Int) {
+    /// `searchFrom` over the leaves within reach of p's leaf (`leaves`, listed against a bound
+    /// at least p's component's, where the search starts) and, when not -1, p's own leaf
+    /// `own`: every other point outside `c` lies beyond the bound.
+    private func check(_ p: Int, c: Int32, leaves: UnsafePointer<Int32>, count: Int, own: Int) {
         var w = bestW[Int(c)], key = bestKey[Int(c)], found: Int32 = -1
         let cp = core2[p]
-        for i in 0..<count {
-            let t = Int(leaves[i])
-            if Swift.max(Swift.max(cp, nodeCore[t]), view.boxDistance2(t, p)) > w { continue }
+        @inline(__always) func scan(_ t: Int) {
             for q in Int(view.start[t])..<Int(view.end[t]) where comp[q] != c {
                 let d = Swift.max(Swift.max(cp, core2[q]), view.distance2(p, q))
                 if d > w { continue }
                 let k = SphereBoruvka.pairKey(p, q)
                 if d < w || k < key { w = d; key = k; found = Int32(q) }
             }
+        }
+        if own >= 0 { scan(own) }
+        for i in 0..<count {
+            let t = Int(leaves[i])
+            if nodeComp[t] == c || Swift.max(Swift.max(cp, nodeCore[t]), view.boxDistance2(t, p)) > w { continue }
+            scan(t)
         }
         if found >= 0 { memQ[p] = found; memW[p] = w } else { memW[p] = Swift.max(memW[p], w) }
     }

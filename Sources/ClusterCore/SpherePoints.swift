@@ -102,12 +102,10 @@ extension SpherePoints {
     /// The unit vector of each point, (cos φ cos λ, cos φ sin λ, sin φ).
     func unitVectors(threads: Int) -> (x: [Double], y: [Double], z: [Double]) {
         let d = Double.pi / 180
-        let x = [Double].filled(count: count, threads: threads) {
-            ElementaryMath.cos(latitudes[$0] * d) * ElementaryMath.cos(longitudes[$0] * d)
-        }
-        let y = [Double].filled(count: count, threads: threads) {
-            ElementaryMath.cos(latitudes[$0] * d) * ElementaryMath.sin(longitudes[$0] * d)
-        }
+        // cos φ once for x and y: the same value either way, for half the cosines.
+        let c = [Double].filled(count: count, threads: threads) { ElementaryMath.cos(latitudes[$0] * d) }
+        let x = [Double].filled(count: count, threads: threads) { c[$0] * ElementaryMath.cos(longitudes[$0] * d) }
+        let y = [Double].filled(count: count, threads: threads) { c[$0] * ElementaryMath.sin(longitudes[$0] * d) }
         let z = [Double].filled(count: count, threads: threads) { ElementaryMath.sin(latitudes[$0] * d) }
         return (x, y, z)
     }

@@ -197,6 +197,11 @@ struct SphereNeighbours {
 }
 
 extension SphereTree {
+    /// The leaf size of HDBSCAN's tree: leaves at least as large as the usual neighbour
+    /// lists let a leaf's own points fill them, so fewer leaves come within reach and fewer
+    /// points search on their own (twice that size was no faster; see docs/performance.md).
+    static let hdbscanLeafSize = 32
+
     /// The most leaves a leaf's points are checked against directly (see `leafNeighbours`).
     static let nearCapacity = 64
 

@@ -64,10 +64,9 @@ struct SphereTree: Sendable {
         for node in 0..<nodeCount { for a in 0..<3 { box[6 * node + 2 * a] = .infinity; box[6 * node + 2 * a + 1] = -.infinity } }
         for leaf in firstLeaf..<nodeCount {
             for p in Int(start[leaf])..<Int(end[leaf]) {
-                for (a, c) in [x[p], y[p], z[p]].enumerated() {
-                    box[6 * leaf + 2 * a] = min(box[6 * leaf + 2 * a], c)
-                    box[6 * leaf + 2 * a + 1] = max(box[6 * leaf + 2 * a + 1], c)
-                }
+                box[6 * leaf] = min(box[6 * leaf], x[p]); box[6 * leaf + 1] = max(box[6 * leaf + 1], x[p])
+                box[6 * leaf + 2] = min(box[6 * leaf + 2], y[p]); box[6 * leaf + 3] = max(box[6 * leaf + 3], y[p])
+                box[6 * leaf + 4] = min(box[6 * leaf + 4], z[p]); box[6 * leaf + 5] = max(box[6 * leaf + 5], z[p])
             }
         }
         for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
