@@ -23,6 +23,11 @@ struct SphereBoruvka: @unchecked Sendable {
     let bestW: UnsafeMutablePointer<Double>
     let bestKey: UnsafeMutablePointer<UInt64>
     let threads: Int
+    /// The component holding more than half the points, or -1. It neither searches nor
+    /// picks: every other component's pick is an edge of the MST all the same, and they join
+    /// the rest to it. (Proving that no point of it has a lighter edge out was most of the
+    /// last rounds' work, the bound being long and the giant everywhere.)
+    var giant: Int32 = -1
 
     /// The MST's edges as tree-position pairs, in the order they were joined. `lists` (each
     /// position's `listLength` nearest positions, nearest first, the first `withinCore` of them
@@ -47,7 +52,7 @@ struct SphereBoruvka: @unchecked Sendable {
         nodeCore.withUnsafeMutableBufferPointer { nodeCore in
         bestW.withUnsafeMutableBufferPointer { bestW in
         bestKey.withUnsafeMutableBufferPointer { bestKey in
-            let s = SphereBoruvka(view: view, core2: core2.baseAddress!, comp: comp.baseAddress!,
+            var s = SphereBoruvka(view: view, core2: core2.baseAddress!, comp: comp.baseAddress!,
                                   memQ: memQ.baseAddress!, memW: memW.baseAddress!, nodeComp: nodeComp.baseAddress!,
                                   nodeCore: nodeCore.baseAddress!, bestW: bestW.baseAddress!,
                                   bestKey: bestKey.baseAddress!, threads: threads)
@@ -66,6 +71,8 @@ struct SphereBoruvka: @unchecked Sendable {
                 s.search()
                 s.pickBest()
                 components -= s.join(&uf, &a, &b)
+                s.giant = -1
+                for p in 0..<n where s.comp[p] == Int32(p) && 2 * uf.setSize(ofRoot: p) > n { s.giant = Int32(p); break }
             }
         }}}}}}}}}
         return (a, b)
@@ -167,7 +174,7 @@ struct SphereBoruvka: @unchecked Sendable {
     /// component starts from the bound it finds.
     private func searchRepresentatives() {
         var representative = [Int32](repeating: -1, count: view.count)
-        for p in 0..<view.count where memQ[p] < 0 {
+        for p in 0..<view.count where memQ[p] < 0 && comp[p] != giant {
             let c = Int(comp[p]), r = Int(representative[c])
             if r < 0 || memW[p] < memW[r] { representative[c] = Int32(p) }
         }
@@ -216,21 +223,23 @@ struct SphereBoruvka: @unchecked Sendable {
     /// distance could still beat its component's bound.
     @inline(__always) private func searches(_ p: Int) -> Bool {
         let c = Int(comp[p])
-        return memQ[p] < 0 && memW[p] <= bestW[c] && core2[p] <= bestW[c]
+        return memQ[p] < 0 && memW[p] <= bestW[c] && core2[p] <= bestW[c] && Int32(c) != giant
     }
 
     /// Pass B over a leaf wholly inside component `c`: the leaves within reach are those not
     /// wholly inside `c`.
     private func searchWhole(_ leaf: Int, c: Int32, _ stack: UnsafeMutablePointer<Int32>,
                              _ reach: UnsafeMutablePointer<Int32>) {
+        if c == giant { return }
         let v = view, bound = bestW[Int(c)]
-        let listed = bound.isFinite ? leavesInReach(leaf, outside: c, within: bound, stack, into: reach) : -1
+        let (listed, beyond) = bound.isFinite ? leavesInReach(leaf, outside: c, within: bound, stack, into: reach)
+                                              : (-1, 0)
         for p in Int(v.start[leaf])..<Int(v.end[leaf]) where memQ[p] < 0 {
             if listed == 0 {
                 // Nothing outside the component is within the bound of any point here.
-                memW[p] = Swift.max(memW[p], bound)
+                memW[p] = Swift.max(memW[p], bound, Swift.max(core2[p], beyond))
             } else if searches(p) {
-                if listed > 0 { check(p, c: c, leaves: reach, count: listed, own: -1) }
+                if listed > 0 { check(p, c: c, leaves: reach, count: listed, own: -1, beyond: beyond) }
                 else { searchFrom(p, leaf: leaf, c: c, stack) }
             }
         }
@@ -246,9 +255,10 @@ struct SphereBoruvka: @unchecked Sendable {
         }
         if bound == -.infinity { return }
         // (No node is labelled Int32.min: every node counts as outside.)
-        let listed = bound.isFinite ? leavesInReach(leaf, outside: .min, within: bound, stack, into: reach) : -1
+        let (listed, beyond) = bound.isFinite ? leavesInReach(leaf, outside: .min, within: bound, stack, into: reach)
+                                              : (-1, 0)
         for p in Int(v.start[leaf])..<Int(v.end[leaf]) where searches(p) {
-            if listed >= 0 { check(p, c: comp[p], leaves: reach, count: listed, own: leaf) }
+            if listed >= 0 { check(p, c: comp[p], leaves: reach, count: listed, own: leaf, beyond: beyond) }
             else { searchFrom(p, leaf: leaf, c: comp[p], stack) }
         }
     }
@@ -260,20 +270,22 @@ struct SphereBoruvka: @unchecked Sendable {
     /// The leaves other than `leaf` and not wholly inside component `c` that could hold a
     /// point whose weight to a point of `leaf` is at most `bound`, by box-to-box distance and
     /// least core distances, into `out`: their number, or -1 when there are more than
-    /// `reachCapacity`. The climb stops once every point outside the current node lies beyond
+    /// `reachCapacity`; and a lower bound on the weight from a point of the leaf to any point
+    /// outside `c` and the listed leaves (what the walk passed over). The climb stops once every point outside the current node lies beyond
     /// the bound (the leaf's box lies inside the node's cell, every outside point beyond one
     /// of its faces).
     private func leavesInReach(_ leaf: Int, outside c: Int32, within bound: Double,
-                               _ stack: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<Int32>) -> Int {
-        if nodeCore[leaf] > bound { return 0 }
+                               _ stack: UnsafeMutablePointer<Int32>,
+                               into out: UnsafeMutablePointer<Int32>) -> (count: Int, floor: Double) {
+        if nodeCore[leaf] > bound { return (0, nodeCore[leaf]) }
         let v = view, g = v.box + 6 * leaf
-        var count = 0
+        var count = 0, floor = Double.infinity
         var node = leaf
         while node > 0 {
             let cell = v.cell + 6 * node
             let gap = Swift.min(Swift.min(Swift.min(g[0] - cell[0], cell[1] - g[1]), Swift.min(g[2] - cell[2], cell[3] - g[3])),
                                 Swift.min(g[4] - cell[4], cell[5] - g[5]))
-            if gap > 0 && gap * gap > bound { break }
+            if gap > 0 && gap * gap > bound { floor = Swift.min(floor, gap * gap); break }
             let sibling = KDTree.sibling(of: node)
             node = KDTree.parent(of: node)
             var sp = 1
@@ -281,9 +293,11 @@ struct SphereBoruvka: @unchecked Sendable {
             while sp > 0 {
                 sp -= 1
                 let m = Int(stack[sp])
-                if nodeComp[m] == c || Swift.max(v.boxBoxDistance2(leaf, m), nodeCore[m]) > bound { continue }
+                if nodeComp[m] == c { continue }
+                let lb = Swift.max(v.boxBoxDistance2(leaf, m), nodeCore[m])
+                if lb > bound { floor = Swift.min(floor, lb); continue }
                 if m >= v.firstLeaf {
-                    if count == SphereBoruvka.reachCapacity { return -1 }
+                    if count == SphereBoruvka.reachCapacity { return (-1, floor) }
                     out[count] = Int32(m); count += 1
                     continue
                 }
@@ -291,18 +305,21 @@ struct SphereBoruvka: @unchecked Sendable {
                 stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
             }
         }
-        return count
+        return (count, floor)
     }
 
     /// `searchFrom` over the leaves within reach of p's leaf (`leaves`, listed against a bound
     /// at least p's component's, where the search starts) and, when not -1, p's own leaf
-    /// `own`: every other point outside `c` lies beyond the bound.
-    private func check(_ p: Int, c: Int32, leaves: UnsafePointer<Int32>, count: Int, own: Int) {
+    /// `own`: every other point outside `c` lies beyond the bound, at least `beyond` away in
+    /// weight (the listing's lower bound).
+    private func check(_ p: Int, c: Int32, leaves: UnsafePointer<Int32>, count: Int, own: Int, beyond: Double) {
         var w = bestW[Int(c)], key = bestKey[Int(c)], found: Int32 = -1
         let cp = core2[p]
+        var floor = Swift.max(cp, beyond)
         @inline(__always) func scan(_ t: Int) {
             for q in Int(view.start[t])..<Int(view.end[t]) where comp[q] != c {
                 let d = Swift.max(Swift.max(cp, core2[q]), view.distance2(p, q))
+                floor = Swift.min(floor, d)
                 if d > w { continue }
                 let k = SphereBoruvka.pairKey(p, q)
                 if d < w || k < key { w = d; key = k; found = Int32(q) }
@@ -311,20 +328,26 @@ struct SphereBoruvka: @unchecked Sendable {
         if own >= 0 { scan(own) }
         for i in 0..<count {
             let t = Int(leaves[i])
-            if nodeComp[t] == c || Swift.max(Swift.max(cp, nodeCore[t]), view.boxDistance2(t, p)) > w { continue }
+            if nodeComp[t] == c { continue }
+            let lb = Swift.max(Swift.max(cp, nodeCore[t]), view.boxDistance2(t, p))
+            if lb > w { floor = Swift.min(floor, lb); continue }
             scan(t)
         }
-        if found >= 0 { memQ[p] = found; memW[p] = w } else { memW[p] = Swift.max(memW[p], w) }
+        remember(p, found, w, floor: floor)
     }
 
     /// The best edge from p to another component, if it beats the component's bound: then
     /// remembered; else the bound becomes p's lower bound.
     private func searchFrom(_ p: Int, leaf: Int, c: Int32, _ stack: UnsafeMutablePointer<Int32>) {
         var w = bestW[Int(c)], key = bestKey[Int(c)], found: Int32 = -1
+        // A lower bound on every edge from p out of its component: the weights met and the
+        // bounds of what was passed over.
+        var floor = Double.infinity
         let cp = core2[p]
         @inline(__always) func scan(_ node: Int) {
             for q in Int(view.start[node])..<Int(view.end[node]) where comp[q] != c {
                 let d = Swift.max(Swift.max(cp, core2[q]), view.distance2(p, q))
+                floor = Swift.min(floor, d)
                 if d > w { continue }
                 let k = SphereBoruvka.pairKey(p, q)
                 if d < w || k < key { w = d; key = k; found = Int32(q) }
@@ -333,14 +356,17 @@ struct SphereBoruvka: @unchecked Sendable {
         scan(leaf)
         var node = leaf
         while node > 0 {
-            if view.insideClearance2(node, p) > w { break }
+            let clearance = view.insideClearance2(node, p)
+            if clearance > w { floor = Swift.min(floor, Swift.max(cp, clearance)); break }
             let sibling = KDTree.sibling(of: node)
             var sp = 1
             stack[0] = Int32(sibling)
             while sp > 0 {
                 sp -= 1
                 let m = Int(stack[sp])
-                if nodeComp[m] == c || Swift.max(view.boxDistance2(m, p), nodeCore[m]) > w { continue }
+                if nodeComp[m] == c { continue }
+                let lb = Swift.max(view.boxDistance2(m, p), nodeCore[m])
+                if lb > w { floor = Swift.min(floor, Swift.max(cp, lb)); continue }
                 if m >= view.firstLeaf { scan(m); continue }
                 let (l, r) = KDTree.children(of: m)
                 if view.boxDistance2(l, p) <= view.boxDistance2(r, p) {
@@ -352,7 +378,13 @@ struct SphereBoruvka: @unchecked Sendable {
             }
             node = KDTree.parent(of: node)
         }
-        if found >= 0 { memQ[p] = found; memW[p] = w } else { memW[p] = Swift.max(memW[p], w) }
+        remember(p, found, w, floor: floor)
+    }
+
+    /// Records a search's outcome for p: the edge found, or else the search's lower bound,
+    /// at least the bound it started from, which later rounds skip p below.
+    @inline(__always) private func remember(_ p: Int, _ found: Int32, _ w: Double, floor: Double) {
+        if found >= 0 { memQ[p] = found; memW[p] = w } else { memW[p] = Swift.max(memW[p], w, floor) }
     }
 
     /// Every component's best edge over its points' remembered edges (pass B added some).
@@ -362,6 +394,8 @@ struct SphereBoruvka: @unchecked Sendable {
             let q = Int(memQ[p])
             if q >= 0 { offer(memW[p], SphereBoruvka.pairKey(p, q), to: Int(comp[p])) }
         }
+        // The giant's remembered edges need not hold its lightest: it picks nothing.
+        if giant >= 0 { bestW[Int(giant)] = .infinity; bestKey[Int(giant)] = .max }
     }
 
     /// Joins the components along their picks (in component order); returns how many joins.
