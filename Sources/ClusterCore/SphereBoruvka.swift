@@ -20,8 +20,10 @@ struct SphereBoruvka: @unchecked Sendable {
     let memW: UnsafeMutablePointer<Double>
     let nodeComp: UnsafeMutablePointer<Int32>
     let nodeCore: UnsafeMutablePointer<Double>
-    let bestW: UnsafeMutablePointer<Double>
-    let bestKey: UnsafeMutablePointer<UInt64>
+    /// Each component's best edge (by component id, a position); set after the first round,
+    /// which needs none of them, so they are not allocated while the lists still are.
+    var bestW: UnsafeMutablePointer<Double>
+    var bestKey: UnsafeMutablePointer<UInt64>
     let threads: Int
     /// The component holding more than half the points, or -1. It neither searches nor
     /// picks: every other component's pick is an edge of the MST all the same, and they join
@@ -36,13 +38,15 @@ struct SphereBoruvka: @unchecked Sendable {
                       threads: Int) -> (a: [Int32], b: [Int32]) {
         let n = tree.count
         var a: [Int32] = [], b: [Int32] = []
-        a.reserveCapacity(max(0, n - 1)); b.reserveCapacity(max(0, n - 1))
         guard n > 1 else { return (a, b) }
         var comp = (0..<n).map { Int32($0) }, memQ = [Int32](repeating: -1, count: n)
         var memW = [Double](repeating: 0, count: n), nodeComp = [Int32](repeating: -1, count: tree.nodeCount)
         var nodeCore = [Double](repeating: 0, count: tree.nodeCount)
-        var bestW = [Double](repeating: .infinity, count: n), bestKey = [UInt64](repeating: .max, count: n)
-        var uf = UnionFind(count: n)
+        // The first round's peak (the lists) passes before the later rounds' buffers exist.
+        let noBestW = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+        let noBestKey = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        noBestW.initialize(to: .infinity); noBestKey.initialize(to: .max)
+        defer { noBestW.deallocate(); noBestKey.deallocate() }
         tree.withView { view in
         core2.withUnsafeBufferPointer { core2 in
         comp.withUnsafeMutableBufferPointer { comp in
@@ -50,12 +54,10 @@ struct SphereBoruvka: @unchecked Sendable {
         memW.withUnsafeMutableBufferPointer { memW in
         nodeComp.withUnsafeMutableBufferPointer { nodeComp in
         nodeCore.withUnsafeMutableBufferPointer { nodeCore in
-        bestW.withUnsafeMutableBufferPointer { bestW in
-        bestKey.withUnsafeMutableBufferPointer { bestKey in
             var s = SphereBoruvka(view: view, core2: core2.baseAddress!, comp: comp.baseAddress!,
                                   memQ: memQ.baseAddress!, memW: memW.baseAddress!, nodeComp: nodeComp.baseAddress!,
-                                  nodeCore: nodeCore.baseAddress!, bestW: bestW.baseAddress!,
-                                  bestKey: bestKey.baseAddress!, threads: threads)
+                                  nodeCore: nodeCore.baseAddress!, bestW: noBestW, bestKey: noBestKey,
+                                  threads: threads)
             s.labelNodeCores()
             if !lists.isEmpty {
                 lists.withUnsafeBufferPointer {
@@ -63,18 +65,25 @@ struct SphereBoruvka: @unchecked Sendable {
                 }
                 lists = []
             }
-            var components = n
-            while components > 1 {
-                s.labelNodes()
-                s.boundComponents()
-                s.searchRepresentatives()
-                s.search()
-                s.pickBest()
-                components -= s.join(&uf, &a, &b)
-                s.giant = -1
-                for p in 0..<n where s.comp[p] == Int32(p) && 2 * uf.setSize(ofRoot: p) > n { s.giant = Int32(p); break }
-            }
-        }}}}}}}}}
+            a.reserveCapacity(n - 1); b.reserveCapacity(n - 1)
+            var bestW = [Double](repeating: .infinity, count: n), bestKey = [UInt64](repeating: .max, count: n)
+            var uf = UnionFind(count: n)
+            bestW.withUnsafeMutableBufferPointer { bestW in
+            bestKey.withUnsafeMutableBufferPointer { bestKey in
+                s.bestW = bestW.baseAddress!; s.bestKey = bestKey.baseAddress!
+                var components = n
+                while components > 1 {
+                    s.labelNodes()
+                    s.boundComponents()
+                    s.searchRepresentatives()
+                    s.search()
+                    s.pickBest()
+                    components -= s.join(&uf, &a, &b)
+                    s.giant = -1
+                    for p in 0..<n where s.comp[p] == Int32(p) && 2 * uf.setSize(ofRoot: p) > n { s.giant = Int32(p); break }
+                }
+            }}
+        }}}}}}}
         return (a, b)
     }
 
@@ -109,8 +118,8 @@ struct SphereBoruvka: @unchecked Sendable {
                 for p in chunk {
                     let (w, q, far2) = listBest(p, lists + p * length, length, withinCore)
                     if q >= 0 && (w < far2 || complete) { memQ[p] = Int32(q); memW[p] = w; continue }
-                    bestW[p] = w; bestKey[p] = q >= 0 ? SphereBoruvka.pairKey(p, q) : .max
-                    searchFrom(p, leaf: v.leaf(containing: p), c: Int32(p), stack.baseAddress!)
+                    searchFrom(p, leaf: v.leaf(containing: p), c: Int32(p), stack.baseAddress!,
+                               start: (w, q >= 0 ? SphereBoruvka.pairKey(p, q) : .max))
                     if memQ[p] < 0 && q >= 0 { memQ[p] = Int32(q); memW[p] = w }
                 }
             }
@@ -336,10 +345,12 @@ struct SphereBoruvka: @unchecked Sendable {
         remember(p, found, w, floor: floor)
     }
 
-    /// The best edge from p to another component, if it beats the component's bound: then
-    /// remembered; else the bound becomes p's lower bound.
-    private func searchFrom(_ p: Int, leaf: Int, c: Int32, _ stack: UnsafeMutablePointer<Int32>) {
-        var w = bestW[Int(c)], key = bestKey[Int(c)], found: Int32 = -1
+    /// The best edge from p to another component, if it beats `start` (by default the
+    /// component's bound): then remembered; else the search's lower bound becomes p's.
+    private func searchFrom(_ p: Int, leaf: Int, c: Int32, _ stack: UnsafeMutablePointer<Int32>,
+                            start: (w: Double, key: UInt64)? = nil) {
+        var (w, key) = start ?? (bestW[Int(c)], bestKey[Int(c)])
+        var found: Int32 = -1
         // A lower bound on every edge from p out of its component: the weights met and the
         // bounds of what was passed over.
         var floor = Double.infinity
