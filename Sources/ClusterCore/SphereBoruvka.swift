@@ -3,15 +3,17 @@
 
 /// Borůvka's rounds over a `SphereTree`: each round finds every component's lightest outgoing
 /// edge under the total order (weight, smaller position, larger position) — distinct keys, so
-/// every pick belongs to the one MST — and joins the components along their picks.
+/// every pick belongs to the one MST — and joins the components along their picks. (A
+/// component holding more than half the points picks nothing: the others join it.)
 ///
-/// Work avoided: each point remembers its best edge (its argmin over the points outside its
-/// component stays the argmin while the other end stays outside: that set only shrinks) or a
-/// lower bound on it; a round first bounds every component from the remembered edges (pass
-/// A), then searches only from points whose bound could beat their component's (pass B), with
-/// that as the search's starting bound. A search climbs from the point's leaf and skips nodes
-/// inside the component and nodes whose bound max(core(p), min core in node, box distance)
-/// exceeds the best so far.
+/// Work avoided: the first round takes most points' best edges from their neighbour lists;
+/// each point remembers its best edge (its argmin over the points outside its component stays
+/// the argmin while the other end stays outside: that set only shrinks) or a lower bound on
+/// it; a round first bounds every component from the remembered edges (pass A), then searches
+/// only from points whose bound could beat their component's (pass B), with that as the
+/// search's starting bound. A leaf lists the leaves within reach once for its points to check;
+/// otherwise a search climbs from the point's leaf and skips nodes inside the component and
+/// nodes whose bound max(core(p), min core in node, box distance) exceeds the best so far.
 struct SphereBoruvka: @unchecked Sendable {
     let view: SphereView
     let core2: UnsafePointer<Double>
