@@ -49,14 +49,19 @@ extension HDBSCAN {
             throw .tooFewPoints(count: points.count, required: k,
                 reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
-        let indexed = observer.run(HDBSCANStage.index) { SphereLocations(points, threads: threads) }
+        let indexed = observer.run(HDBSCANStage.index) {
+            SphereLocations(points, leafSize: SphereTree.hdbscanLeafSize, threads: threads)
+        }
         let tree = indexed.tree
+        var lists: [Int32] = []
         let (angles, core) = observer.run(HDBSCANStage.coreDistances) { () -> (SphereAngles, SphereCore) in
             let angles = SphereAngles(indexed.points, order: tree.index, threads: threads)
-            return (angles, SphereCore(tree: tree, k: k, weights: indexed.weightAt, angles: angles, threads: threads))
+            return (angles, SphereCore(tree: tree, k: k, weights: indexed.weightAt, angles: angles, lists: &lists,
+                                       threads: threads))
         }
         return observer.run(HDBSCANStage.mst) {
-            let (a, b) = SphereBoruvka.edges(tree: tree, core2: core.chord2, threads: threads)
+            let (a, b) = SphereBoruvka.edges(tree: tree, core2: core.chord2, lists: &lists, listLength: core.listLength,
+                                             withinCore: core.withinCore, threads: threads)
             return core.spanningTree(a: a, b: b, indexed: indexed, angles: angles, threads: threads)
         }
     }
@@ -74,18 +79,18 @@ struct SphereLocations {
     let weightAt: [Int32]?
     let pointCount: Int
 
-    init(_ input: SpherePoints, threads: Int) {
+    init(_ input: SpherePoints, leafSize: Int = KDTree.defaultLeafSize, threads: Int) {
         pointCount = input.count
         let (at, grouped) = Self.group(input, threads: threads)
         if let grouped {
             points = at
-            tree = SphereTree(at, threads: threads)
+            tree = SphereTree(at, leafSize: leafSize, threads: threads)
             locations = grouped
             let tree = tree
             weightAt = [Int32].filled(count: grouped.count, threads: threads) { grouped.weight[Int(tree.index[$0])] }
         } else {
             points = input
-            tree = SphereTree(input, threads: threads)
+            tree = SphereTree(input, leafSize: leafSize, threads: threads)
             locations = nil
             weightAt = nil
         }
@@ -108,14 +113,25 @@ extension SphereLocations {
 }
 
 /// Core distances on the sphere, by tree position: squared chords (for the MST's search) and
-/// metres (measured by the haversine formula to the same neighbour).
+/// metres (measured by the haversine formula to the same neighbour); and the neighbour lists
+/// for the MST's first round (`listLength` positions each, the first `withinCore` of them
+/// within the core distance).
 struct SphereCore {
     let chord2: [Double]
     let metres: [Double]
+    let listLength: Int
+    let withinCore: Int
 
-    init(tree: SphereTree, k: Int, weights: [Int32]?, angles: SphereAngles, threads: Int) {
-        let (chord2, neighbour) = tree.kthNearest(k, weights: weights, threads: threads)
-        self.chord2 = chord2
+    init(tree: SphereTree, k: Int, weights: [Int32]?, angles: SphereAngles, lists: inout [Int32], threads: Int) {
+        // One neighbour past the core distance lets the first round prove most best edges
+        // from the lists alone. With weights only a location's own entry is surely within its
+        // core distance: the weights may reach k before the k-th entry.
+        let found = tree.nearestNeighbours(k, extra: 1, weights: weights, threads: threads)
+        chord2 = found.chord2
+        listLength = found.listLength
+        withinCore = weights == nil ? Swift.min(k, found.listLength) : 1
+        lists = found.lists
+        let neighbour = found.neighbour
         metres = [Double].filled(count: tree.count, threads: threads) { angles.metres($0, Int(neighbour[$0])) }
     }
 

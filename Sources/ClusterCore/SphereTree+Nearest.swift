@@ -1,33 +1,78 @@
 // k-nearest-neighbour queries on the sphere tree, and the core distances built on them.
+//
+// A k-NN list here holds the k least points by (squared chord, tree position): ties are broken
+// by position, so a list is a function of the points alone, whatever order a walk visits
+// them in (the leaf-shared walk and the per-point search give the same lists). Pruning is
+// therefore strict: a node or a point at exactly the k-th distance may still enter a list.
 
-extension SphereView {
-    /// The k nearest tree positions of position p (itself included), nearest first, into
-    /// `dist`/`pos` (capacity k, k ≤ count), searching up from p's leaf `leaf`: a sibling is
-    /// searched only while it could hold a nearer point, and the climb stops once the k-th
-    /// distance ball lies inside the current node. Returns the k-th squared chord.
-    func nearest(_ p: Int, leaf: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>,
-                 _ pos: UnsafeMutablePointer<Int32>, _ stack: UnsafeMutablePointer<Int32>) -> Double {
-        var found = 0, worst = Double.infinity
-        scan(leaf, p, k, &found, &worst, dist, pos)
-        var node = leaf
-        while node > 0 {
-            if found == k && insideClearance2(node, p) >= worst { break }
-            searchSubtree(KDTree.sibling(of: node), p, k, &found, &worst, dist, pos, stack)
-            node = KDTree.parent(of: node)
-        }
-        return worst
+/// A k-NN list being filled: `dist`/`pos` (capacity k) sorted by (distance, position), and
+/// `scratch` for a leaf's distances (`SphereKNNList.scratchCapacity`).
+struct SphereKNNList {
+    static let scratchCapacity = 64
+    let dist: UnsafeMutablePointer<Double>
+    let pos: UnsafeMutablePointer<Int32>
+    let scratch: UnsafeMutablePointer<Double>
+    let k: Int
+    var found = 0
+    /// The k-th squared chord once the list is full, else infinity.
+    var worst = Double.infinity
+
+    init(dist: UnsafeMutablePointer<Double>, pos: UnsafeMutablePointer<Int32>, k: Int,
+         scratch: UnsafeMutablePointer<Double>) {
+        self.dist = dist; self.pos = pos; self.k = k; self.scratch = scratch
     }
 
-    private func searchSubtree(_ root: Int, _ p: Int, _ k: Int, _ found: inout Int, _ worst: inout Double,
-                               _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
-                               _ stack: UnsafeMutablePointer<Int32>) {
+    /// Takes over a list already filled to `found` entries.
+    init(dist: UnsafeMutablePointer<Double>, pos: UnsafeMutablePointer<Int32>, k: Int,
+         scratch: UnsafeMutablePointer<Double>, found: Int) {
+        self.init(dist: dist, pos: pos, k: k, scratch: scratch)
+        self.found = found
+        if found == k { worst = dist[k - 1] }
+    }
+
+    /// Offers position q at squared chord d2 (q not listed yet) to the list `dist`/`pos` of
+    /// capacity k holding `found` entries. On the list's fields in place the compiler reloaded
+    /// the pointers at every step of the shift (a store through them might change the list):
+    /// the callers pass copies held in registers.
+    @inline(__always)
+    static func insert(_ d2: Double, _ q: Int, _ k: Int, _ found: inout Int, _ worst: inout Double,
+                       _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>) {
+        let q32 = Int32(q)
+        if found == k {
+            if d2 > worst || (d2 == worst && q32 > pos[k - 1]) { return }
+        }
+        var j = found < k ? found : k - 1
+        while j > 0 && (dist[j - 1] > d2 || (dist[j - 1] == d2 && pos[j - 1] > q32)) {
+            dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1
+        }
+        dist[j] = d2; pos[j] = q32
+        if found < k { found += 1 }
+        if found == k { worst = dist[k - 1] }
+    }
+}
+
+extension SphereView {
+    /// The k nearest tree positions of position p (itself included) into `list`, searching up
+    /// from p's leaf `leaf`: a sibling is searched only while it could hold a nearer point,
+    /// and the climb stops once the k-th distance ball lies inside the current node.
+    func nearest(_ p: Int, leaf: Int, _ list: inout SphereKNNList, _ stack: UnsafeMutablePointer<Int32>) {
+        scan(leaf, p, &list)
+        var node = leaf
+        while node > 0 {
+            if list.found == list.k && insideClearance2(node, p) > list.worst { break }
+            searchSubtree(KDTree.sibling(of: node), p, &list, stack)
+            node = KDTree.parent(of: node)
+        }
+    }
+
+    private func searchSubtree(_ root: Int, _ p: Int, _ list: inout SphereKNNList, _ stack: UnsafeMutablePointer<Int32>) {
         var sp = 1
         stack[0] = Int32(root)
         while sp > 0 {
             sp -= 1
             let node = Int(stack[sp])
-            if found == k && boxDistance2(node, p) >= worst { continue }
-            if node >= firstLeaf { scan(node, p, k, &found, &worst, dist, pos); continue }
+            if list.found == list.k && boxDistance2(node, p) > list.worst { continue }
+            if node >= firstLeaf { scan(node, p, &list); continue }
             let (l, r) = KDTree.children(of: node)
             // The nearer child is popped first.
             if boxDistance2(l, p) <= boxDistance2(r, p) {
@@ -39,62 +84,178 @@ extension SphereView {
         }
     }
 
+    /// Offers every point of `leaf` to p's list: first all the squared chords, in a loop the
+    /// compiler vectorises, then the offers, most of which one comparison rejects.
     @inline(__always)
-    private func scan(_ leaf: Int, _ p: Int, _ k: Int, _ found: inout Int, _ worst: inout Double,
-                      _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>) {
-        for q in Int(start[leaf])..<Int(end[leaf]) {
-            let d2 = distance2(p, q)
-            if found == k && d2 >= worst { continue }
-            var j = found < k ? found : k - 1
-            while j > 0 && dist[j - 1] > d2 { dist[j] = dist[j - 1]; pos[j] = pos[j - 1]; j -= 1 }
-            dist[j] = d2; pos[j] = Int32(q)
-            if found < k { found += 1 }
-            if found == k { worst = dist[k - 1] }
+    func scan(_ leaf: Int, _ p: Int, _ list: inout SphereKNNList) {
+        let s = Int(start[leaf]), m = Int(end[leaf]) - s
+        let px = x[p], py = y[p], pz = z[p]
+        let dist = list.dist, pos = list.pos, k = list.k
+        var found = list.found, worst = list.worst
+        defer { list.found = found; list.worst = worst }
+        if m > SphereKNNList.scratchCapacity {
+            for q in s..<s + m {
+                let dx = x[q] - px, dy = y[q] - py, dz = z[q] - pz
+                SphereKNNList.insert(dx * dx + dy * dy + dz * dz, q, k, &found, &worst, dist, pos)
+            }
+            return
         }
+        let d = list.scratch, xs = x + s, ys = y + s, zs = z + s
+        for j in 0..<m {
+            let dx = xs[j] - px, dy = ys[j] - py, dz = zs[j] - pz
+            d[j] = dx * dx + dy * dy + dz * dz
+        }
+        for j in 0..<m where d[j] <= worst { SphereKNNList.insert(d[j], s + j, k, &found, &worst, dist, pos) }
+    }
+
+    /// The k nearest positions of every point of `leaf` (point j of the leaf into
+    /// `dist`/`pos` at `j * k`), sharing one tree walk among the leaf's points: each point
+    /// first lists its k nearest within the smallest node above the leaf that holds k points
+    /// (the leaf itself, or with a leaf size near k its parent), the largest of those k-th
+    /// distances bounds how far any of them can need to look, and the leaves outside that
+    /// node whose boxes come that close to the leaf's box are listed once; each point then
+    /// scans the listed leaves its own k-th distance still reaches. A leaf with more than
+    /// `nearCapacity` leaves in reach searches point by point.
+    func leafNeighbours(leaf: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
+                        scratch: UnsafeMutablePointer<Double>, near: UnsafeMutablePointer<Int32>, nearCapacity: Int, stack: UnsafeMutablePointer<Int32>) {
+        let s = Int(start[leaf]), m = Int(end[leaf]) - s
+        func onePerPoint() {
+            for j in 0..<m {
+                var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch)
+                nearest(s + j, leaf: leaf, &list, stack)
+            }
+        }
+        var home = leaf
+        while home > 0 && Int(end[home] - start[home]) < k { home = KDTree.parent(of: home) }
+        if Int(end[home] - start[home]) < k { onePerPoint(); return }
+        // The leaves under `home`: a contiguous run of heap indices at the leaf level.
+        var lo = home, hi = home
+        while lo < firstLeaf { lo = KDTree.children(of: lo).left; hi = KDTree.children(of: hi).right }
+        var reach = 0.0
+        for j in 0..<m {
+            var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch)
+            for t in lo...hi { scan(t, s + j, &list) }
+            reach = Swift.max(reach, list.worst)
+        }
+        let count = leavesNear(leaf, outside: home, within: reach, into: near, capacity: nearCapacity, stack: stack)
+        if count < 0 { onePerPoint(); return }
+        for j in 0..<m {
+            var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch, found: k)
+            for i in 0..<count {
+                let t = Int(near[i])
+                if boxDistance2(t, s + j) > list.worst { continue }
+                scan(t, s + j, &list)
+            }
+        }
+    }
+
+    /// The leaves outside `home` (an ancestor of `leaf`, or the leaf itself) whose boxes lie
+    /// within squared distance `reach` of the leaf's box, into `out`; -1 when there are more
+    /// than `capacity`. The climb stops once every point outside the current node lies beyond
+    /// the reach: the leaf's box lies inside the node's cell, and every point outside the node
+    /// beyond one of the cell's faces.
+    func leavesNear(_ leaf: Int, outside home: Int, within reach: Double, into out: UnsafeMutablePointer<Int32>,
+                    capacity: Int, stack: UnsafeMutablePointer<Int32>) -> Int {
+        let g = box + 6 * leaf
+        var count = 0
+        var node = home
+        while node > 0 {
+            let c = cell + 6 * node
+            let gap = Swift.min(Swift.min(Swift.min(g[0] - c[0], c[1] - g[1]), Swift.min(g[2] - c[2], c[3] - g[3])),
+                                Swift.min(g[4] - c[4], c[5] - g[5]))
+            if gap > 0 && gap * gap > reach { break }
+            let sibling = KDTree.sibling(of: node)
+            node = KDTree.parent(of: node)
+            var sp = 1
+            stack[0] = Int32(sibling)
+            while sp > 0 {
+                sp -= 1
+                let t = Int(stack[sp])
+                if boxBoxDistance2(leaf, t) > reach { continue }
+                if t >= firstLeaf {
+                    if count == capacity { return -1 }
+                    out[count] = Int32(t); count += 1
+                    continue
+                }
+                let (l, r) = KDTree.children(of: t)
+                stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
+            }
+        }
+        return count
     }
 }
 
+/// The k-NN stage's output, by tree position: each position's k-th nearest position (itself
+/// counted; with weights, where the weights first add up to k) and the squared chord to it,
+/// and each position's `listLength` nearest positions (row-major, nearest first), which let
+/// Borůvka's first round skip most searches.
+struct SphereNeighbours {
+    let chord2: [Double]
+    let neighbour: [Int32]
+    let lists: [Int32]
+    let listLength: Int
+}
+
 extension SphereTree {
-    /// Each tree position's k-th nearest position (itself counted) and the squared chord to it;
-    /// with `weights` (points at each position, by position) the position at which the nearest
-    /// positions' weights first add up to k.
+    /// The leaf size of HDBSCAN's tree: leaves at least as large as the usual neighbour
+    /// lists let a leaf's own points fill them, so fewer leaves come within reach and fewer
+    /// points search on their own (twice that size was no faster; see docs/performance.md).
+    static let hdbscanLeafSize = 32
+
+    /// The most leaves a leaf's points are checked against directly (see `leafNeighbours`).
+    static let nearCapacity = 64
+
+    /// Each tree position's k-th nearest position and lists of `listed + extra` nearest
+    /// positions, `listed` being k, or min(k, count) with `weights` (points at each position,
+    /// by position: the core distance is then reached where the listed weights add up to k).
     /// - Complexity: O(n (log n + k)) expected; identical for any thread count.
-    func kthNearest(_ k: Int, weights: [Int32]? = nil, threads: Int) -> (chord2: [Double], neighbour: [Int32]) {
+    func nearestNeighbours(_ k: Int, extra: Int, weights: [Int32]? = nil, threads: Int) -> SphereNeighbours {
         let listed = weights == nil ? k : Swift.min(k, count)
+        let length = Swift.min(listed + extra, count)
         var chord2 = [Double](repeating: 0, count: count)
         var neighbour = [Int32](repeating: 0, count: count)
+        var lists = [Int32](repeating: 0, count: count * length)
         let leaves = nodeCount - firstLeaf
+        let leafCap = (firstLeaf..<nodeCount).reduce(0) { Swift.max($0, Int(end[$1] - start[$1])) }
         chord2.withUnsafeMutableBufferPointer { c in
         neighbour.withUnsafeMutableBufferPointer { nb in
+        lists.withUnsafeMutableBufferPointer { ls in
             let c = SharedBuffer(base: c.baseAddress!), nb = SharedBuffer(base: nb.baseAddress!)
+            let ls = SharedBuffer(base: ls.baseAddress!)
             withView { v in
                 Parallel.forEachChunk(count: leaves, grain: 256, threads: threads) { chunk, _ in
                     let depth = KDTree.depth(ofNodeCount: nodeCount)
-                    withUnsafeTemporaryAllocation(of: Double.self, capacity: listed) { dist in
-                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: listed) { pos in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: leafCap * length) { dist in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: leafCap * length) { pos in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: SphereKNNList.scratchCapacity) { scratch in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: SphereTree.nearCapacity) { near in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * depth + 4) { stack in
+                        let dist = dist.baseAddress!, pos = pos.baseAddress!
                         for leaf in chunk.lowerBound + firstLeaf..<chunk.upperBound + firstLeaf {
-                            for p in Int(v.start[leaf])..<Int(v.end[leaf]) {
-                                c[p] = v.nearest(p, leaf: leaf, listed, dist.baseAddress!, pos.baseAddress!,
-                                                 stack.baseAddress!)
-                                var j = listed - 1
+                            let s = Int(v.start[leaf]), m = Int(v.end[leaf]) - s
+                            v.leafNeighbours(leaf: leaf, length, dist, pos, scratch: scratch.baseAddress!, near: near.baseAddress!,
+                                             nearCapacity: SphereTree.nearCapacity, stack: stack.baseAddress!)
+                            for j in 0..<m {
+                                let d = dist + j * length, q = pos + j * length
+                                var i = listed - 1
                                 if let weights {
                                     var total = 0
-                                    j = 0
+                                    i = 0
                                     while true {
-                                        total += Int(weights[Int(pos[j])])
-                                        if total >= k || j == listed - 1 { break }
-                                        j += 1
+                                        total += Int(weights[Int(q[i])])
+                                        if total >= k || i == listed - 1 { break }
+                                        i += 1
                                     }
-                                    c[p] = dist[j]
                                 }
-                                nb[p] = pos[j]
+                                c[s + j] = d[i]
+                                nb[s + j] = q[i]
+                                for i in 0..<length { ls[(s + j) * length + i] = q[i] }
                             }
                         }
-                    }}}
+                    }}}}}
                 }
             }
-        }}
-        return (chord2, neighbour)
+        }}}
+        return SphereNeighbours(chord2: chord2, neighbour: neighbour, lists: lists, listLength: length)
     }
 }

@@ -64,10 +64,9 @@ struct SphereTree: Sendable {
         for node in 0..<nodeCount { for a in 0..<3 { box[6 * node + 2 * a] = .infinity; box[6 * node + 2 * a + 1] = -.infinity } }
         for leaf in firstLeaf..<nodeCount {
             for p in Int(start[leaf])..<Int(end[leaf]) {
-                for (a, c) in [x[p], y[p], z[p]].enumerated() {
-                    box[6 * leaf + 2 * a] = min(box[6 * leaf + 2 * a], c)
-                    box[6 * leaf + 2 * a + 1] = max(box[6 * leaf + 2 * a + 1], c)
-                }
+                box[6 * leaf] = min(box[6 * leaf], x[p]); box[6 * leaf + 1] = max(box[6 * leaf + 1], x[p])
+                box[6 * leaf + 2] = min(box[6 * leaf + 2], y[p]); box[6 * leaf + 3] = max(box[6 * leaf + 3], y[p])
+                box[6 * leaf + 4] = min(box[6 * leaf + 4], z[p]); box[6 * leaf + 5] = max(box[6 * leaf + 5], z[p])
             }
         }
         for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
@@ -162,26 +161,64 @@ private struct SphereBuilder: @unchecked Sendable {
         }
     }
 
-    /// Quickselect with a three-way partition (runs of equal keys settle at once, so duplicate
-    /// coordinates cannot make it quadratic) and a median-of-three pivot: position k then holds
-    /// the element of rank k along the axis, none before it greater, none after it smaller.
+    /// Reorders `lo..<hi` so that position `k` holds the element of rank `k` along the axis,
+    /// none before it greater, none after it smaller: the planar builder's selection (Floyd
+    /// and Rivest's sampling, a branch-free partition, runs of keys equal to the pivot
+    /// settled at once), one specialisation per axis.
     private func select(_ e: UnsafeMutablePointer<SphereEntry>, lo: Int, hi: Int, k: Int, axis: Int) {
-        var lo = lo, hi = hi
-        while hi - lo > 1 {
-            let a = e[lo].coordinate(axis), b = e[(lo + hi) / 2].coordinate(axis), c = e[hi - 1].coordinate(axis)
-            let pivot = max(min(a, b), min(max(a, b), c))
-            var lt = lo, i = lo, gt = hi
-            while i < gt {
-                let v = e[i].coordinate(axis)
-                if v < pivot {
-                    (e[lt], e[i]) = (e[i], e[lt]); lt += 1; i += 1
-                } else if v > pivot {
-                    gt -= 1; (e[gt], e[i]) = (e[i], e[gt])
-                } else {
-                    i += 1
-                }
+        switch axis {
+        case 0: select(e, lo: lo, hi: hi, k: k) { $0.c.0 }
+        case 1: select(e, lo: lo, hi: hi, k: k) { $0.c.1 }
+        default: select(e, lo: lo, hi: hi, k: k) { $0.c.2 }
+        }
+    }
+
+    @inline(__always)
+    private func select(_ e: UnsafeMutablePointer<SphereEntry>, lo: Int, hi: Int, k: Int,
+                        key: (SphereEntry) -> Double) {
+        var left = lo, right = hi - 1  // inclusive bounds
+        while right > left {
+            if right - left > 600 {
+                // Recurse on a sample of about n^(2/3)/2 entries whose expected ranks bracket k
+                // (the planar builder's arithmetic: square roots only).
+                let n = Double(right - left + 1)
+                let i = Double(k - left + 1)
+                let z = Double(Int.bitWidth - (right - left + 1).leadingZeroBitCount) * 0.6931471805599453
+                let r2 = n.squareRoot(), r8 = r2.squareRoot().squareRoot()
+                let r32 = r8.squareRoot().squareRoot(), r128 = r32.squareRoot().squareRoot()
+                let s = 0.5 * r2 * r8 * r32 * r128
+                let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (i < n / 2 ? -1 : 1)
+                let newLeft = Swift.max(left, Int(Double(k) - i * s / n + sd))
+                let newRight = Swift.min(right, Int(Double(k) + (n - i) * s / n + sd))
+                select(e, lo: newLeft, hi: newRight + 1, k: k, key: key)
             }
-            if k < lt { hi = lt } else if k >= gt { lo = gt } else { return }
+            // Branch-free Lomuto partition around the pivot parked at `left`.
+            (e[left], e[k]) = (e[k], e[left])
+            let t = key(e[left])
+            var j = left + 1, equal = 0
+            for i in (left + 1)...right {
+                let x = e[i]
+                let kx = key(x)
+                e[i] = e[j]
+                e[j] = x
+                j += kx < t ? 1 : 0
+                equal += kx == t ? 1 : 0
+            }
+            let p = j - 1
+            (e[left], e[p]) = (e[p], e[left])
+            if k == p { return }
+            if k < p { right = p - 1; continue }
+            if equal == 0 { left = p + 1; continue }
+            var m = p + 1
+            for i in (p + 1)...right {
+                let x = e[i]
+                let same = key(x) == t
+                e[i] = e[m]
+                e[m] = x
+                m += same ? 1 : 0
+            }
+            if k < m { return }
+            left = m
         }
     }
 }
