@@ -96,19 +96,35 @@ extension Projection {
     }
 
     /// The places `worstScale` probes: extremes, the spherical centre, an even sample of rows.
+    /// The centre is taken over an even sample of at most 65,536 rows: it is a place to probe,
+    /// not a result, and four trigonometric calls per row would cost more than the probes.
     static func probes(_ lon: [Double], _ lat: [Double]) -> [(Double, Double)] {
-        var sx = 0.0, sy = 0.0, sz = 0.0
+        let (centreLon, centreLat) = sampledCentre(lon, lat)
+        // Degrees east of the centre, in [−180, 180]: one pass, no remainder call per row.
+        var west = 0, east = 0, westOffset = Double.infinity, eastOffset = -Double.infinity
+        var south = 0, north = 0
         for i in lon.indices {
+            var d = lon[i] - centreLon
+            if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+            if d < westOffset { westOffset = d; west = i }
+            if d > eastOffset { eastOffset = d; east = i }
+            if lat[i] < lat[south] { south = i }
+            if lat[i] > lat[north] { north = i }
+        }
+        let step = max(1, lon.count / 256)
+        let sample = stride(from: 0, to: lon.count, by: step).map { (lon[$0], lat[$0]) }
+        return [south, north, west, east].map { (lon[$0], lat[$0]) } + [(centreLon, centreLat)] + sample
+    }
+
+    /// The spherical centre (direction of the mean unit vector) of an even sample of at most
+    /// 65,536 rows, degrees.
+    static func sampledCentre(_ lon: [Double], _ lat: [Double]) -> (longitude: Double, latitude: Double) {
+        var sx = 0.0, sy = 0.0, sz = 0.0
+        for i in stride(from: 0, to: lon.count, by: max(1, lon.count / 65_536)) {
             let φ = lat[i] * .pi / 180, λ = lon[i] * .pi / 180
             sx += cos(φ) * cos(λ); sy += cos(φ) * sin(λ); sz += sin(φ)
         }
-        let centreLon = atan2(sy, sx) * 180 / .pi, centreLat = atan2(sz, (sx * sx + sy * sy).squareRoot()) * 180 / .pi
-        func offset(_ i: Int) -> Double { remainder(lon[i] - centreLon, 360) }
-        var rows: [Int] = [lon.indices.min { lat[$0] < lat[$1] }!, lon.indices.max { lat[$0] < lat[$1] }!,
-                           lon.indices.min { offset($0) < offset($1) }!, lon.indices.max { offset($0) < offset($1) }!]
-        let step = max(1, lon.count / 256)
-        rows += stride(from: 0, to: lon.count, by: step).map { $0 }
-        return rows.prefix(4).map { (lon[$0], lat[$0]) } + [(centreLon, centreLat)] + rows.dropFirst(4).map { (lon[$0], lat[$0]) }
+        return (atan2(sy, sx) * 180 / .pi, atan2(sz, (sx * sx + sy * sy).squareRoot()) * 180 / .pi)
     }
 
     /// The scale at one place: projected over geodesic length of 0.001° steps east and north.
