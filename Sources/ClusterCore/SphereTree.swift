@@ -167,58 +167,9 @@ private struct SphereBuilder: @unchecked Sendable {
     /// settled at once), one specialisation per axis.
     private func select(_ e: UnsafeMutablePointer<SphereEntry>, lo: Int, hi: Int, k: Int, axis: Int) {
         switch axis {
-        case 0: select(e, lo: lo, hi: hi, k: k) { $0.c.0 }
-        case 1: select(e, lo: lo, hi: hi, k: k) { $0.c.1 }
-        default: select(e, lo: lo, hi: hi, k: k) { $0.c.2 }
-        }
-    }
-
-    @inline(__always)
-    private func select(_ e: UnsafeMutablePointer<SphereEntry>, lo: Int, hi: Int, k: Int,
-                        key: (SphereEntry) -> Double) {
-        var left = lo, right = hi - 1  // inclusive bounds
-        while right > left {
-            if right - left > 600 {
-                // Recurse on a sample of about n^(2/3)/2 entries whose expected ranks bracket k
-                // (the planar builder's arithmetic: square roots only).
-                let n = Double(right - left + 1)
-                let i = Double(k - left + 1)
-                let z = Double(Int.bitWidth - (right - left + 1).leadingZeroBitCount) * 0.6931471805599453
-                let r2 = n.squareRoot(), r8 = r2.squareRoot().squareRoot()
-                let r32 = r8.squareRoot().squareRoot(), r128 = r32.squareRoot().squareRoot()
-                let s = 0.5 * r2 * r8 * r32 * r128
-                let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (i < n / 2 ? -1 : 1)
-                let newLeft = Swift.max(left, Int(Double(k) - i * s / n + sd))
-                let newRight = Swift.min(right, Int(Double(k) + (n - i) * s / n + sd))
-                select(e, lo: newLeft, hi: newRight + 1, k: k, key: key)
-            }
-            // Branch-free Lomuto partition around the pivot parked at `left`.
-            (e[left], e[k]) = (e[k], e[left])
-            let t = key(e[left])
-            var j = left + 1, equal = 0
-            for i in (left + 1)...right {
-                let x = e[i]
-                let kx = key(x)
-                e[i] = e[j]
-                e[j] = x
-                j += kx < t ? 1 : 0
-                equal += kx == t ? 1 : 0
-            }
-            let p = j - 1
-            (e[left], e[p]) = (e[p], e[left])
-            if k == p { return }
-            if k < p { right = p - 1; continue }
-            if equal == 0 { left = p + 1; continue }
-            var m = p + 1
-            for i in (p + 1)...right {
-                let x = e[i]
-                let same = key(x) == t
-                e[i] = e[m]
-                e[m] = x
-                m += same ? 1 : 0
-            }
-            if k < m { return }
-            left = m
+        case 0: RankSelection.select(e, lo: lo, hi: hi, k: k) { $0.c.0 }
+        case 1: RankSelection.select(e, lo: lo, hi: hi, k: k) { $0.c.1 }
+        default: RankSelection.select(e, lo: lo, hi: hi, k: k) { $0.c.2 }
         }
     }
 }
