@@ -85,6 +85,7 @@ struct HullsCommand: ParsableCommand {
                                                    outlining: outlining, localPlanesEverywhere: metric == .geodesic)
             }
             try ClusterHull.writeGeoJSON(rows, to: output)
+            warnIfStretched(crs: used, longitudes: lon, latitudes: lat)
 
             let noise = label.filter { $0 < 0 }.count
             let outlined = outlining.map { o in " (outlining \(zip(o, label).filter { $0.0 && $0.1 >= 0 }.count) of \(label.count - noise) clustered points)" } ?? ""
@@ -97,5 +98,19 @@ struct HullsCommand: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// One plane for all clusters (`--crs`, or `--metric planar`) that does not keep distances
+    /// within 1 % over the data distorts the outlines far from its centre: say so, as
+    /// `cluster` does. The per-cluster planes need no warning.
+    private func warnIfStretched(crs used: String, longitudes lon: [Double], latitudes lat: [Double]) {
+        guard used != GeometryContext.localProjectionsDescription, !lon.isEmpty,
+              let projection = try? Projection(crs: used),
+              let worst = try? projection.worstScale(fittingLongitudes: lon, latitudes: lat,
+                                                     stoppingBeyond: HarnessError.groundScaleTolerance),
+              !worst.isGround(within: HarnessError.groundScaleTolerance) else { return }
+        let by = worst.scale.isFinite ? "stretches distances by \(cFormat("%.2f", worst.scale))×" : "cannot project"
+        note("warning: \(used) \(by) at (\(cFormat("%.2f", worst.longitude)), \(cFormat("%.2f", worst.latitude))): "
+             + "hulls there are outlined in a distorted plane (areas stay geodesic); --metric auto or geodesic gives each cluster a plane of its own")
     }
 }

@@ -73,6 +73,20 @@ struct HullsCommandTests {
             let refused = try folder.run("hulls", "IN.csv", "--labels", "L.csv", "--metric", "geodesic", "--crs", "EPSG:5179", "-o", "X.geojson")
             #expect(refused.status == 64 && refused.stderr.contains("drop --crs EPSG:5179"), "\(refused)")
             #expect(!(try folder.contents()).contains("X.geojson"))
+            // One plane over Seoul and New York stretches distances: planar warns, auto does not.
+            var far = "id,lat,lon\n", farLabels = "id,label,probability,outlier_score\n"
+            for (label, lat0, lon0) in [(0, 37.5, 127.0), (1, 40.7, -74.0)] {
+                for i in 0..<9 {
+                    far += "f\(label)-\(i),\(lat0 + Double(i % 3) * 0.001),\(lon0 + Double(i / 3) * 0.001)\n"
+                    farLabels += "f\(label)-\(i),\(label),1,0\n"
+                }
+            }
+            try folder.write(far, to: "far.csv")
+            try folder.write(farLabels, to: "farL.csv")
+            let stretched = try folder.run("hulls", "far.csv", "--labels", "farL.csv", "--metric", "planar", "-o", "F.geojson")
+            #expect(stretched.status == 0 && stretched.stderr.contains("hulls there are outlined in a distorted plane"), "\(stretched)")
+            let local = try folder.run("hulls", "far.csv", "--labels", "farL.csv", "-o", "F.geojson")
+            #expect(local.status == 0 && !local.stderr.contains("warning"), "\(local)")
         }
     }
 
