@@ -111,11 +111,7 @@ public enum Bench {
         var ranSeconds = 0.0, ranCells = 0
 
         for (k, planned) in all.enumerated() {
-            var cell = planned
-            if cell.peer != nil {
-                if peerMetrics[cell.dataset.hash] == nil { peerMetrics[cell.dataset.hash] = peerMetric(cell.dataset, plan: plan) }
-                cell.peerMetric = peerMetrics[cell.dataset.hash]!
-            }
+            let cell = withPeerMetric(planned, plan: plan, decided: &peerMetrics)
             let remainingCells = all.count - k
             progress(BenchProgress(cell: k + 1, cells: all.count, dataset: cell.dataset.name,
                                    label: "\(cell.implementation) \(cell.method) \(cell.parameters) #\(cell.repeatIndex)",
@@ -204,6 +200,20 @@ public enum Bench {
         let parent = to.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         try? fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
         try? fm.copyItem(atPath: from, toPath: to)
+    }
+
+    /// `cell` with its peer's metric set (decided once per dataset, kept in `decided`); a
+    /// geocluster cell as it is.
+    static func withPeerMetric(_ cell: Cell, plan: BenchPlan, decided: inout [String: DistanceMetric]) -> Cell {
+        guard cell.peer != nil else { return cell }
+        var out = cell
+        if let known = decided[cell.dataset.hash] {
+            out.peerMetric = known
+        } else {
+            out.peerMetric = peerMetric(cell.dataset, plan: plan)
+            decided[cell.dataset.hash] = out.peerMetric
+        }
+        return out
     }
 
     /// How the peers measure distance on `dataset`: as geocluster's cells do. `--metric planar`
