@@ -38,7 +38,7 @@ extension DBSCAN {
                 return .grid(grid)
             }
             let indexed = SphereLocations(points, threads: threads)
-            return .tree(indexed, SphereAngles(indexed.points, order: indexed.tree.index, threads: threads))
+            return .tree(indexed, SphereAngles(indexed.points, order: indexed.tree.index))
         }
         switch index {
         case .grid(let grid): return fit(grid, rows: n, threads: threads, observer: observer)

@@ -1,5 +1,5 @@
-// HDBSCAN by great-circle distance: the first stages in 3-D chord space (`SphereTree`,
-// `SphereBoruvka`), every result distance measured by the haversine formula in metres, then
+// HDBSCAN by great-circle distance: the first stages in 3-D chord space (`SphereTree`, the
+// planar Borůvka rounds over it), every result distance measured by the haversine formula in metres, then
 // the planar pipeline's own hierarchy stages (see SpherePoints.swift for why that is exact).
 
 extension HDBSCAN {
@@ -55,13 +55,12 @@ extension HDBSCAN {
         let tree = indexed.tree
         var lists: [Int32] = []
         let (angles, core) = observer.run(HDBSCANStage.coreDistances) { () -> (SphereAngles, SphereCore) in
-            let angles = SphereAngles(indexed.points, order: tree.index, threads: threads)
+            let angles = SphereAngles(indexed.points, order: tree.index)
             return (angles, SphereCore(tree: tree, k: k, weights: indexed.weightAt, angles: angles, lists: &lists,
                                        threads: threads))
         }
         return observer.run(HDBSCANStage.mst) {
-            let (a, b) = SphereBoruvka.edges(tree: tree, core2: core.chord2, lists: &lists, listLength: core.listLength,
-                                             withinCore: core.withinCore, threads: threads)
+            let (a, b) = core.spanningEdges(tree: tree, lists: &lists, threads: threads)
             return core.spanningTree(a: a, b: b, indexed: indexed, angles: angles, threads: threads)
         }
     }
@@ -133,6 +132,21 @@ struct SphereCore {
         lists = found.lists
         let neighbour = found.neighbour
         metres = [Double].filled(count: tree.count, threads: threads) { angles.metres($0, Int(neighbour[$0])) }
+    }
+
+    /// The mutual-reachability MST's edges as pairs of tree positions: the planar pipeline's
+    /// Borůvka rounds in squared chords, the lists (emptied here) settling most of the first
+    /// round. Lists that go no farther than the core distance prove nothing and are not read.
+    func spanningEdges(tree: SphereTree, lists: inout [Int32], threads: Int) -> (a: [Int32], b: [Int32]) {
+        defer { lists = [] }
+        let proving = listLength > withinCore
+        return chord2.withUnsafeBufferPointer { core2 in
+        lists.withUnsafeBufferPointer { lists in
+        tree.withView { v in
+            MinimumSpanningTree.rounds(view: v, core2: core2.baseAddress!, lists: proving ? lists.baseAddress : nil,
+                                       listLength: listLength, coreNeighbourCount: withinCore, threads: threads,
+                                       inspect: nil)
+        }}}
     }
 
     /// The spanning tree of edges `a[i]`–`b[i]` (tree positions), weighed in metres and sorted

@@ -128,7 +128,7 @@ extension KDTree {
 }
 
 /// Unsafe read-only pointers into a `KDTree`, valid only inside `withNodeArrays`.
-struct TreeView: @unchecked Sendable {
+struct TreeView: BoruvkaTree, @unchecked Sendable {
     let x: UnsafePointer<Double>
     let y: UnsafePointer<Double>
     let start: UnsafePointer<Int32>
@@ -146,9 +146,20 @@ struct TreeView: @unchecked Sendable {
         KDTree.boxDistance2(qx, qy, minX[node], maxX[node], minY[node], maxY[node])
     }
 
-    /// The leaf holding tree position `p`.
-    @inline(__always)
-    func leaf(containing p: Int) -> Int { KDTree.leaf(containing: p, end: end, firstLeaf: firstLeaf) }
+    @inline(__always) func point(_ p: Int) -> (x: Double, y: Double) { (x[p], y[p]) }
+
+    @inline(__always) func distance2(_ q: Int, _ at: (x: Double, y: Double)) -> Double {
+        let dx = x[q] - at.x, dy = y[q] - at.y
+        return dx * dx + dy * dy
+    }
+
+    @inline(__always) func boxDistance2(_ node: Int, _ at: (x: Double, y: Double)) -> Double {
+        boxDistance2(node, at.x, at.y)
+    }
+
+    @inline(__always) func insideClearance2(_ node: Int, _ at: (x: Double, y: Double)) -> Double {
+        insideClearance2(node, at.x, at.y)
+    }
 
     /// Squared distance from (qx, qy), a point inside `node`'s box, to the nearest side of that
     /// box: every point outside the node is at least this far away.

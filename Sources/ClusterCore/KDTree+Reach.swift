@@ -73,12 +73,14 @@ extension TreeView {
         }
     }
 
-    /// The leaves that `hasCandidate` looks for, all of them: every leaf not wholly inside
-    /// component `c` with `max(min core in group, min core in leaf, box-to-box distance²)` at
-    /// most `bound`, written to `out`. Returns their number (-1 when there are more than
-    /// `capacity`) and `floor`, a lower bound on the squared weight of every edge from the
-    /// group to a point outside c and outside the listed leaves (the bounds of the nodes the
-    /// walk set aside, and of everything beyond where its climb stopped).
+    /// See `BoruvkaTree.leavesInReach`. The floor gathers the bounds of the nodes the walk
+    /// set aside and of everything beyond where its climb stopped. The climb goes up from the
+    /// group like a point's search: the sibling subtree of each ancestor is walked top-down,
+    /// and the climb stops once every point outside the current ancestor is farther from the
+    /// group's box than the bound allows (the gap between the group's box and the ancestor's:
+    /// a point outside a node lies outside its box or on its edge, since the box lies within
+    /// the node's cell). Walking from the root instead spent most of its visits on the way down
+    /// to the group's own neighbourhood (docs/performance.md).
     func leavesInReach(of g: Int, component c32: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
                        nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>,
                        into out: UnsafeMutablePointer<Int32>, capacity: Int) -> (count: Int, floor: Double) {
@@ -116,26 +118,5 @@ extension TreeView {
             }
         }
         return (count, floor)
-    }
-
-    /// Whether a leaf outside component `c` could hold an edge of weight at most `bound` from the
-    /// node `group` (whose points all belong to c): a leaf not wholly inside c (`nodeComp`, -1
-    /// for mixed nodes) with `max(min core in group, min core in leaf, box-to-box distance²)`
-    /// at most `bound`, squared distances throughout.
-    ///
-    /// Climbs from the group like `BoruvkaSearch.search` climbs from a point: the sibling
-    /// subtree of each ancestor is walked top-down, and the climb stops once every point outside
-    /// the current ancestor is farther from the group's box than the bound allows (the gap
-    /// between the group's box and the ancestor's: a point outside a node lies outside its box
-    /// or on its edge, since the box lies within the node's cell). Walking from the root instead
-    /// spent most of its visits on the way down to the group's own neighbourhood; climbing made
-    /// the MST faster (docs/performance.md).
-    /// - Parameter stack: scratch for at least `2 * (depth + 2)` node indices.
-    func hasCandidate(group g: Int, component c32: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
-                      nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>) -> Bool {
-        // `leavesInReach` with room for no leaf: it stops at the first one (-1) or finds none.
-        var unused: Int32 = 0
-        return leavesInReach(of: g, component: c32, bound: bound, nodeComp: nodeComp, nodeMinCore2: nodeMinCore2,
-                             stack: stack, into: &unused, capacity: 0).count != 0
     }
 }

@@ -13,10 +13,20 @@ extension MinimumSpanningTree {
         core2.withUnsafeBufferPointer { core2 in
         lists.withUnsafeBufferPointer { lists in
         tree.withNodeArrays { v in
-            BoruvkaWorkspace(tree: v, core2: core2.baseAddress!, lists: lists.isEmpty ? nil : lists.baseAddress,
-                             listLength: listLength, coreNeighbourCount: coreNeighbourCount, threads: threads)
-                .run(inspect: inspect)
+            rounds(view: v, core2: core2.baseAddress!, lists: lists.isEmpty ? nil : lists.baseAddress,
+                   listLength: listLength, coreNeighbourCount: coreNeighbourCount, threads: threads, inspect: inspect)
         }}}
+    }
+
+    /// The Borůvka rounds over any tree that `BoruvkaTree` describes (n >= 2 points), with
+    /// squared core distances and neighbour lists by tree position, as above.
+    static func rounds<Tree: BoruvkaTree>(
+        view: Tree, core2: UnsafePointer<Double>, lists: UnsafePointer<Int32>?, listLength: Int,
+        coreNeighbourCount: Int, threads: Int, inspect: RoundInspector?
+    ) -> (a: [Int32], b: [Int32]) {
+        BoruvkaWorkspace(tree: view, core2: core2, lists: lists, listLength: listLength,
+                         coreNeighbourCount: coreNeighbourCount, threads: threads)
+            .run(inspect: inspect)
     }
 }
 
@@ -24,8 +34,8 @@ extension MinimumSpanningTree {
 /// the run starts and freed together when it ends (as `DBSCANWorkspace` does). Raw buffers
 /// shared by the workers, each of which writes only the slots of its own points, leaves or
 /// worker. The rounds run as methods, so the buffers outlive every pointer handed out.
-final class BoruvkaWorkspace {
-    let v: TreeView
+final class BoruvkaWorkspace<Tree: BoruvkaTree> {
+    let v: Tree
     let n: Int
     let workers: Int
     /// Squared core distance of each position (the caller's storage).
@@ -62,15 +72,15 @@ final class BoruvkaWorkspace {
     let reachLists: UnsafeMutablePointer<Int32>
     /// The most leaves a leaf's points are checked against directly; a leaf with more within
     /// reach searches point by point.
-    static let reachCapacity = 48
-    static let reachStride = 64
+    static var reachCapacity: Int { 48 }
+    static var reachStride: Int { 64 }
 
     /// Groups of about 64 points (three levels above the leaves): a group wholly inside one
     /// component is skipped when no node outside the component can beat its best edge.
     let groupLevelFirst: Int
     let groupCount: Int
 
-    init(tree v: TreeView, core2: UnsafePointer<Double>, lists: UnsafePointer<Int32>?, listLength: Int,
+    init(tree v: Tree, core2: UnsafePointer<Double>, lists: UnsafePointer<Int32>?, listLength: Int,
          coreNeighbourCount: Int, threads: Int) {
         let n = v.count, workers = max(1, threads)
         self.v = v

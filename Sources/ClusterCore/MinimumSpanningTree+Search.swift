@@ -1,7 +1,7 @@
 // One Borůvka round's search for every component's lightest outgoing edge: the points'
 // memories, their neighbour lists, the leaves within reach of a leaf, and the climbing search.
 
-/// The leaves within reach of one leaf (see `TreeView.leavesInReach`); `count == 0`: none
+/// The leaves within reach of one leaf (see `BoruvkaTree.leavesInReach`); `count == 0`: none
 /// listed, search point by point.
 private struct Reach {
     let leaves: UnsafePointer<Int32>
@@ -20,7 +20,7 @@ private struct Reach {
 ///
 /// The round's buffers belong to `BoruvkaWorkspace`, which makes one search per round (below)
 /// and keeps the buffers alive while it runs.
-private struct BoruvkaSearch: @unchecked Sendable {
+private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
     let core2: UnsafePointer<Double>
     let nodeMinCore2: UnsafePointer<Double>
     let comp: UnsafePointer<Int32>
@@ -36,7 +36,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
     let boxStacks: UnsafeMutablePointer<Double>
     let stackSize: Int
     /// Per worker, the leaves within reach of the leaf being worked on
-    /// (`BoruvkaWorkspace.reachStride` slots).
+    /// (`BoruvkaWorkspace<Tree>.reachStride` slots).
     let reachLists: UnsafeMutablePointer<Int32>
     /// Slots per worker in `bestW`/`bestKey`: the number of components.
     let componentCount: Int
@@ -48,7 +48,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
 
     /// A search over `workspace`'s buffers and this round's best-edge slots (`componentCount`
     /// per worker).
-    init(_ workspace: BoruvkaWorkspace, componentCount: Int,
+    init(_ workspace: BoruvkaWorkspace<Tree>, componentCount: Int,
          bestW: UnsafeMutablePointer<Double>, bestKey: UnsafeMutablePointer<UInt64>) {
         let w = workspace
         core2 = w.core2; nodeMinCore2 = UnsafePointer(w.nodeMinCore2)
@@ -68,9 +68,9 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// squared distance of the farthest listed neighbour (every unlisted point is at least
     /// that far, so a listed edge lighter than it is p's exact best).
     @inline(__always)
-    private func listBest(_ v: TreeView, p: Int, c: Int32, cp: Double,
+    private func listBest(_ v: Tree, p: Int, c: Int32, cp: Double,
                           neighbours: UnsafePointer<Int32>, listLength: Int) -> (w: Double, q: Int, far2: Double) {
-        let qx = v.x[p], qy = v.y[p]
+        let at = v.point(p)
         var bw = Double.infinity, bq = -1, bkey = UInt64.max
         var far2 = 0.0
         for j in 0..<listLength {
@@ -81,8 +81,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
             // last, the farthest, gives far2).
             var d2 = 0.0
             if j >= coreNeighbourCount {
-                let dx = v.x[q] - qx, dy = v.y[q] - qy
-                d2 = dx * dx + dy * dy
+                d2 = v.distance2(q, at)
                 if d2 > far2 { far2 = d2 }
             }
             if comp[q] == c { continue }
@@ -111,7 +110,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// this function into `run` by cost and benefit, despite the attribute, and the arguments
     /// tip it; read from `self`, the call stayed and the MST was slower.
     @inline(__always)
-    private func visit(_ v: TreeView, p: Int, leaf: Int, reach: Reach, lists: UnsafePointer<Int32>?, listLength: Int,
+    private func visit(_ v: Tree, p: Int, leaf: Int, reach: Reach, lists: UnsafePointer<Int32>?, listLength: Int,
                        bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,
                        stack: UnsafeMutablePointer<Int32>) {
         let c = Int(comp[p])
@@ -161,7 +160,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
 
     /// Pass A of a later round: offers each point's still-valid best edge, or its best listed
     /// edge into another component (recording it as exact when provably so), as upper bounds.
-    func seed(_ v: TreeView, points: Range<Int>, worker: Int) {
+    func seed(_ v: Tree, points: Range<Int>, worker: Int) {
         let bw = bestW + worker * componentCount, bk = bestKey + worker * componentCount
         for p in points {
             let c = Int(comp[p])
@@ -187,7 +186,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// Round one with every point its own component: each point's exact best edge is found
     /// (from its neighbour list when provably best, else by a search) and recorded in
     /// `cand`/`floor2`, which is also the component's pick. Needs the neighbour lists.
-    func firstRound(_ v: TreeView, points: Range<Int>, worker: Int) {
+    func firstRound(_ v: Tree, points: Range<Int>, worker: Int) {
         let neighbours = lists!
         let stack = stacks + worker * stackSize
         for p in points {
@@ -208,10 +207,10 @@ private struct BoruvkaSearch: @unchecked Sendable {
 
     /// A later round over one group node: skipped whole when it lies inside one component and
     /// nothing outside can beat that component's best; otherwise leaf by leaf, point by point.
-    func run(_ v: TreeView, group: Int, worker: Int) {
+    func run(_ v: Tree, group: Int, worker: Int) {
         let bw = bestW + worker * componentCount, bk = bestKey + worker * componentCount
         let stack = stacks + worker * stackSize
-        let list = reachLists + worker * BoruvkaWorkspace.reachStride
+        let list = reachLists + worker * BoruvkaWorkspace<Tree>.reachStride
         let gc = Int(nodeComp[group])
         if gc >= 0 {
             if nodeMinCore2[group] > bw[gc] { return }
@@ -233,7 +232,7 @@ private struct BoruvkaSearch: @unchecked Sendable {
                 // checked against those leaves alone instead of each searching the tree.
                 let found = v.leavesInReach(of: leaf, component: Int32(lc), bound: bw[lc], nodeComp: nodeComp,
                                             nodeMinCore2: nodeMinCore2, stack: stack, into: list,
-                                            capacity: BoruvkaWorkspace.reachCapacity)
+                                            capacity: BoruvkaWorkspace<Tree>.reachCapacity)
                 if found.count == 0 { continue }
                 if found.count > 0 { reach = Reach(leaves: list, count: found.count, floor: found.floor) }
             }
@@ -244,8 +243,8 @@ private struct BoruvkaSearch: @unchecked Sendable {
     }
 
     /// Whether any node outside component `c` could hold an edge from `group` of weight at most
-    /// `bound` (see `TreeView.hasCandidate`).
-    private func hasCandidate(_ v: TreeView, group g: Int, c: Int, bound: Double,
+    /// `bound` (see `BoruvkaTree.hasCandidate`).
+    private func hasCandidate(_ v: Tree, group g: Int, c: Int, bound: Double,
                               stack: UnsafeMutablePointer<Int32>) -> Bool {
         v.hasCandidate(group: g, component: Int32(c), bound: bound, nodeComp: nodeComp,
                        nodeMinCore2: nodeMinCore2, stack: stack)
@@ -256,29 +255,28 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// valid, if looser, floor — every point outside the listed leaves is at least
     /// `reach.floor` away in weight, and a listed leaf out of reach of p adds its own bound.
     @inline(__always)
-    private func check(_ v: TreeView, p: Int, reach: Reach, c32: Int32, cp: Double,
+    private func check(_ v: Tree, p: Int, reach: Reach, c32: Int32, cp: Double,
                        startW: Double, startKey: UInt64) -> (w: Double, key: UInt64, floor: Double) {
-        let qx = v.x[p], qy = v.y[p]
+        let at = v.point(p)
         var bestW = startW, bestKey = startKey
         var floor = max(cp, reach.floor)
         for i in 0..<reach.count {
             let t = Int(reach.leaves[i])
-            let lb = max(cp, nodeMinCore2[t], v.boxDistance2(t, qx, qy))
+            let lb = max(cp, nodeMinCore2[t], v.boxDistance2(t, at))
             if lb > bestW { floor = min(floor, lb); continue }
-            scanPoints(v, t, p: p, qx: qx, qy: qy, c32: c32, cp: cp, bestW: &bestW, bestKey: &bestKey, floor: &floor)
+            scanPoints(v, t, p: p, at: at, c32: c32, cp: cp, bestW: &bestW, bestKey: &bestKey, floor: &floor)
         }
         return (bestW, bestKey, floor)
     }
 
-    /// Offers p (at qx, qy, core distance² cp) every point of `node` outside its component
+    /// Offers p (at `at`, core distance² cp) every point of `node` outside its component
     /// c32: the lightest weight lowers `floor`, and a lighter edge than the best, or one as
     /// light with a smaller pair key, becomes the best.
     @inline(__always)
-    private func scanPoints(_ v: TreeView, _ node: Int, p: Int, qx: Double, qy: Double, c32: Int32, cp: Double,
+    private func scanPoints(_ v: Tree, _ node: Int, p: Int, at: Tree.Point, c32: Int32, cp: Double,
                             bestW: inout Double, bestKey: inout UInt64, floor: inout Double) {
         for q in Int(v.start[node])..<Int(v.end[node]) where comp[q] != c32 {
-            let dx = v.x[q] - qx, dy = v.y[q] - qy
-            let w = max(cp, core2[q], dx * dx + dy * dy)
+            let w = max(cp, core2[q], v.distance2(q, at))
             floor = min(floor, w)
             if w <= bestW {
                 let key = BoruvkaSearch.pairKey(p, q)
@@ -298,17 +296,17 @@ private struct BoruvkaSearch: @unchecked Sendable {
     /// later rounds skip p until their bound reaches it.
     @inline(__always)
     private func search(
-        _ v: TreeView, p: Int, leaf: Int, c: Int, cp: Double, startW: Double, startKey: UInt64,
+        _ v: Tree, p: Int, leaf: Int, c: Int, cp: Double, startW: Double, startKey: UInt64,
         stack: UnsafeMutablePointer<Int32>
     ) -> (w: Double, key: UInt64, floor: Double) {
         let boxes = boxStacks + (stack - stacks)
-        let qx = v.x[p], qy = v.y[p]
+        let at = v.point(p)
         var bestW = startW, bestKey = startKey
         var floor = Double.infinity
         let c32 = Int32(c)
 
         @inline(__always) func scan(_ node: Int) {
-            scanPoints(v, node, p: p, qx: qx, qy: qy, c32: c32, cp: cp, bestW: &bestW, bestKey: &bestKey, floor: &floor)
+            scanPoints(v, node, p: p, at: at, c32: c32, cp: cp, bestW: &bestW, bestKey: &bestKey, floor: &floor)
         }
         // `box` is the node's squared box distance, computed once by whoever queued the node;
         // nodes inside p's component are never queued.
@@ -328,13 +326,13 @@ private struct BoruvkaSearch: @unchecked Sendable {
         if nodeComp[node] != c32 { scan(node) }
         while node > 0 {
             // Every point outside the node is at least its clearance away.
-            let clearance = v.insideClearance2(node, qx, qy)
+            let clearance = v.insideClearance2(node, at)
             if clearance > bestW { floor = min(floor, max(cp, clearance)); break }
             let sibling = KDTree.sibling(of: node)
             node = KDTree.parent(of: node)
             if nodeComp[sibling] == c32 { continue }
             var sp = 1
-            stack[0] = Int32(sibling); boxes[0] = v.boxDistance2(sibling, qx, qy)
+            stack[0] = Int32(sibling); boxes[0] = v.boxDistance2(sibling, at)
             while sp > 0 {
                 sp -= 1
                 var t = Int(stack[sp]), box = boxes[sp]
@@ -346,16 +344,16 @@ private struct BoruvkaSearch: @unchecked Sendable {
                     let (l, r) = KDTree.children(of: t)
                     let lOut = nodeComp[l] != c32, rOut = nodeComp[r] != c32
                     if lOut && rOut {
-                        let bl = v.boxDistance2(l, qx, qy), br = v.boxDistance2(r, qx, qy)
+                        let bl = v.boxDistance2(l, at), br = v.boxDistance2(r, at)
                         if bl <= br {
                             stack[sp] = Int32(r); boxes[sp] = br; sp += 1; t = l; box = bl
                         } else {
                             stack[sp] = Int32(l); boxes[sp] = bl; sp += 1; t = r; box = br
                         }
                     } else if lOut {
-                        t = l; box = v.boxDistance2(l, qx, qy)
+                        t = l; box = v.boxDistance2(l, at)
                     } else if rOut {
-                        t = r; box = v.boxDistance2(r, qx, qy)
+                        t = r; box = v.boxDistance2(r, at)
                     } else {
                         break
                     }

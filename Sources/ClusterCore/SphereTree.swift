@@ -187,9 +187,6 @@ struct SphereView: @unchecked Sendable {
     let nodeCount: Int
     let count: Int
 
-    /// The leaf holding tree position `p`.
-    @inline(__always) func leaf(containing p: Int) -> Int { KDTree.leaf(containing: p, end: end, firstLeaf: firstLeaf) }
-
     /// Squared chord between tree positions p and q.
     @inline(__always) func distance2(_ p: Int, _ q: Int) -> Double {
         let dx = x[p] - x[q], dy = y[p] - y[q], dz = z[p] - z[q]
