@@ -104,6 +104,70 @@ struct SpherePropertyTests {
             try HDBSCAN.fit(p, parameters: HDBSCANParameters(minClusterSize: 2, minSamples: 3))
         }
     }
+
+    /// Borůvka's rounds on the sphere list, for a leaf or a group wholly inside one component,
+    /// the leaves of other components within reach of a bound, and a floor for the rest
+    /// (`SphereView.leavesInReach`): against a scan of every leaf by box-to-box distance and
+    /// least core distance, and against every edge to a point of an unlisted leaf.
+    @Test("the leaves within reach of a leaf or group on the sphere equal a scan of every leaf", arguments: [6, 7])
+    func leavesInReachMatchesScan(seed: UInt64) throws {
+        let s = sphereSample(seed: seed, count: 600)
+        let tree = SphereTree(try SpherePoints(longitudes: s.lon, latitudes: s.lat), leafSize: 8, threads: 1)
+        var rng = SplitMix64(seed: seed)
+        // Components: cells of 30° of the unit vectors' x and y, so that neighbouring leaves share them.
+        let comp = (0..<tree.count).map { p -> Int32 in
+            let i = Int((tree.x[p] + 1) * 6), j = Int((tree.y[p] + 1) * 6)
+            return Int32(100 * i + j)
+        }
+        let core2 = (0..<tree.count).map { _ in let r = 0.02 * rng.uniform(); return r * r }
+        let leaves = tree.firstLeaf..<tree.nodeCount
+        var nodeComp = [Int32](repeating: -1, count: tree.nodeCount)
+        var nodeMin = [Double](repeating: .infinity, count: tree.nodeCount)
+        for node in 0..<tree.nodeCount {
+            let r = Int(tree.start[node])..<Int(tree.end[node])
+            if r.isEmpty { continue }
+            nodeMin[node] = r.map { core2[$0] }.min()!
+            nodeComp[node] = r.allSatisfy { comp[$0] == comp[r.lowerBound] } ? comp[r.lowerBound] : -1
+        }
+        var stack = [Int32](repeating: 0, count: 2 * (KDTree.depth(ofNodeCount: tree.nodeCount) + 2))
+        var out = [Int32](repeating: -1, count: tree.nodeCount)
+        var listedSome = 0
+        tree.withView { v in
+            func list(_ g: Int, _ c: Int32, _ bound: Double, capacity: Int) -> (count: Int, floor: Double) {
+                nodeComp.withUnsafeBufferPointer { nc in nodeMin.withUnsafeBufferPointer { nm in
+                stack.withUnsafeMutableBufferPointer { st in out.withUnsafeMutableBufferPointer { o in
+                    v.leavesInReach(of: g, component: c, bound: bound, nodeComp: nc.baseAddress!, nodeMinCore2: nm.baseAddress!,
+                                    stack: st.baseAddress!, into: o.baseAddress!, capacity: capacity)
+                }}}}
+            }
+            for g in 1..<tree.nodeCount where nodeComp[g] >= 0 {
+                let c = nodeComp[g]
+                let lower = { (leaf: Int) in Swift.max(nodeMin[g], nodeMin[leaf], v.boxBoxDistance2(g, leaf)) }
+                for bound in [1e-6, 1e-4, 1e-3, 0.01, 0.1, 1].map({ $0 * (0.5 + rng.uniform()) }) {
+                    let expected = leaves.filter { nodeComp[$0] != c && lower($0) <= bound }
+                    let got = list(g, c, bound, capacity: tree.nodeCount)
+                    #expect(out.prefix(got.count).map { Int($0) }.sorted() == expected, "seed \(seed), node \(g), bound \(bound)")
+                    #expect(got.floor > bound)
+                    #expect(v.hasCandidate(group: g, component: c, bound: bound, nodeComp: nodeComp, nodeMinCore2: nodeMin,
+                                           stack: &stack) == !expected.isEmpty)
+                    if !expected.isEmpty {
+                        listedSome += 1
+                        #expect(list(g, c, bound, capacity: expected.count - 1).count == -1, "too many leaves must be reported")
+                    }
+                    // No edge from the group to a point outside c in an unlisted leaf is under the floor.
+                    for leaf in leaves where !expected.contains(leaf) {
+                        for q in Int(tree.start[leaf])..<Int(tree.end[leaf]) where comp[q] != c {
+                            for p in Int(tree.start[g])..<Int(tree.end[g]) {
+                                let w = Swift.max(core2[p], core2[q], v.distance2(q, v.point(p)))
+                                #expect(w >= got.floor, "seed \(seed), node \(g): edge \(p)-\(q) under the floor")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(listedSome > 50)
+    }
 }
 
 @Suite("Grid clustering on the sphere")
