@@ -24,20 +24,63 @@ protocol BoruvkaTree: Sendable {
     func boxDistance2(_ node: Int, _ at: Point) -> Double
     /// For `at` inside `node`: a squared distance no point outside the node is nearer than.
     func insideClearance2(_ node: Int, _ at: Point) -> Double
-    /// Every leaf not wholly inside component `c` whose lower bound on the squared weight of
-    /// an edge from node `g` (a leaf or a group above it, wholly inside c),
-    /// `max(min core in g, min core in leaf, box-to-box distance²)`, is at most `bound`, into
-    /// `out`: their number (-1 when there are more than `capacity`) and a lower bound on the
-    /// squared weight of every edge from g to a point outside c and the listed leaves.
-    func leavesInReach(of g: Int, component c: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
-                       nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>,
-                       into out: UnsafeMutablePointer<Int32>, capacity: Int) -> (count: Int, floor: Double)
+    /// Squared distance between the boxes of nodes a and b (0 when they meet).
+    func boxBoxDistance2(_ a: Int, _ b: Int) -> Double
+    /// For node g inside `node` (or equal to it): a distance from g's box that every point
+    /// outside `node` lies at least at (not squared; at most 0 when there is none).
+    func gap(of g: Int, inside node: Int) -> Double
 }
 
 extension BoruvkaTree {
     /// The leaf holding tree position `p`.
     @inline(__always)
     func leaf(containing p: Int) -> Int { KDTree.leaf(containing: p, end: end, firstLeaf: firstLeaf) }
+
+    /// Every leaf not wholly inside component `c` whose lower bound on the squared weight of
+    /// an edge from node `g` (a leaf or a group above it, wholly inside c),
+    /// `max(min core in g, min core in leaf, box-to-box distance²)`, is at most `bound`, into
+    /// `out`: their number (-1 when there are more than `capacity`) and `floor`, a lower bound
+    /// on the squared weight of every edge from g to a point outside c and the listed leaves
+    /// (the bounds of the nodes the walk set aside, and of everything beyond where its climb
+    /// stopped).
+    ///
+    /// The walk climbs from g as a point's search does: the sibling subtree of each ancestor
+    /// is walked top-down, and the climb stops once every point outside the current ancestor
+    /// lies beyond the bound (`gap`). Walking from the root instead spent most of its visits
+    /// on the way down to the group's own neighbourhood (docs/performance.md).
+    /// - Parameter stack: scratch for at least `2 * (depth + 2)` node indices.
+    func leavesInReach(of g: Int, component c: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
+                       nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>,
+                       into out: UnsafeMutablePointer<Int32>, capacity: Int) -> (count: Int, floor: Double) {
+        let gMin = nodeMinCore2[g]
+        if gMin > bound { return (0, gMin) }
+        var count = 0, floor = Double.infinity
+        var node = g
+        while node > 0 {
+            let gap = self.gap(of: g, inside: node)
+            if gap > 0 && gap * gap > bound { floor = Swift.min(floor, Swift.max(gMin, gap * gap)); break }
+            let sibling = KDTree.sibling(of: node)
+            node = KDTree.parent(of: node)
+            if nodeComp[sibling] == c { continue }
+            var sp = 1
+            stack[0] = Int32(sibling)
+            while sp > 0 {
+                sp -= 1
+                let t = Int(stack[sp])
+                if nodeComp[t] == c { continue }
+                let lb = Swift.max(gMin, nodeMinCore2[t], boxBoxDistance2(g, t))
+                if lb > bound { floor = Swift.min(floor, lb); continue }
+                if t >= firstLeaf {
+                    if count == capacity { return (-1, floor) }
+                    out[count] = Int32(t); count += 1
+                    continue
+                }
+                let (l, r) = KDTree.children(of: t)
+                stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
+            }
+        }
+        return (count, floor)
+    }
 
     /// Whether a leaf outside component `c` could hold an edge of weight at most `bound` from
     /// node `g` (wholly inside c): `leavesInReach` with room for no leaf, which stops at the

@@ -2,7 +2,7 @@
 // walk the sibling subtree top-down, drop what lies beyond the reach, stop climbing once every
 // point outside the current node lies beyond it. The core distances reach by the k-th
 // distance (`leafNeighbours`); the MST's later Borůvka rounds by mutual reachability against
-// a component's best edge (`leavesInReach`, `hasCandidate`).
+// a component's best edge (`BoruvkaTree.leavesInReach`, over the box geometry given here).
 
 extension TreeView {
     /// The k nearest points (itself included) of every point of `leaf`, into `dist`/`pos`
@@ -73,50 +73,16 @@ extension TreeView {
         }
     }
 
-    /// See `BoruvkaTree.leavesInReach`. The floor gathers the bounds of the nodes the walk
-    /// set aside and of everything beyond where its climb stopped. The climb goes up from the
-    /// group like a point's search: the sibling subtree of each ancestor is walked top-down,
-    /// and the climb stops once every point outside the current ancestor is farther from the
-    /// group's box than the bound allows (the gap between the group's box and the ancestor's:
-    /// a point outside a node lies outside its box or on its edge, since the box lies within
-    /// the node's cell). Walking from the root instead spent most of its visits on the way down
-    /// to the group's own neighbourhood (docs/performance.md).
-    func leavesInReach(of g: Int, component c32: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
-                       nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>,
-                       into out: UnsafeMutablePointer<Int32>, capacity: Int) -> (count: Int, floor: Double) {
-        let gMin = nodeMinCore2[g]
-        let gx0 = minX[g], gx1 = maxX[g], gy0 = minY[g], gy1 = maxY[g]
-        var floor = Double.infinity
-        var count = 0
-        var node = g
-        while node > 0 {
-            let gap = min(gx0 - minX[node], maxX[node] - gx1, gy0 - minY[node], maxY[node] - gy1)
-            if gap > 0 {
-                let beyond = max(gMin, gap * gap)
-                if beyond > bound { floor = min(floor, beyond); break }
-            }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
-            if nodeComp[sibling] == c32 { continue }
-            var sp = 1
-            stack[0] = Int32(sibling)
-            while sp > 0 {
-                sp -= 1
-                let t = Int(stack[sp])
-                if nodeComp[t] == c32 { continue }
-                let dx = max(0, minX[t] - gx1, gx0 - maxX[t])
-                let dy = max(0, minY[t] - gy1, gy0 - maxY[t])
-                let lb = max(gMin, nodeMinCore2[t], dx * dx + dy * dy)
-                if lb > bound { floor = min(floor, lb); continue }
-                if t >= firstLeaf {
-                    if count == capacity { return (-1, floor) }
-                    out[count] = Int32(t); count += 1
-                    continue
-                }
-                let (l, r) = KDTree.children(of: t)
-                stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
-            }
-        }
-        return (count, floor)
+    /// Squared distance between the boxes of nodes a and b (0 when they meet).
+    @inline(__always) func boxBoxDistance2(_ a: Int, _ b: Int) -> Double {
+        let dx = max(0, minX[b] - maxX[a], minX[a] - maxX[b])
+        let dy = max(0, minY[b] - maxY[a], minY[a] - maxY[b])
+        return dx * dx + dy * dy
+    }
+
+    /// The gap between g's box and `node`'s: a point outside a node lies outside its box or
+    /// on its edge, since the box lies within the node's cell.
+    @inline(__always) func gap(of g: Int, inside node: Int) -> Double {
+        min(minX[g] - minX[node], maxX[node] - maxX[g], minY[g] - minY[node], maxY[node] - maxY[g])
     }
 }

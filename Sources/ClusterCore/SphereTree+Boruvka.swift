@@ -26,42 +26,12 @@ extension SphereView: BoruvkaTree {
         return m > 0 ? m * m : 0
     }
 
-    /// See `BoruvkaTree.leavesInReach`. The climb stops once every point outside the current
-    /// node lies beyond the bound: g's box lies inside the node's cell, and every point outside
-    /// the node beyond one of the cell's faces.
-    func leavesInReach(of g: Int, component c: Int32, bound: Double, nodeComp: UnsafePointer<Int32>,
-                       nodeMinCore2: UnsafePointer<Double>, stack: UnsafeMutablePointer<Int32>,
-                       into out: UnsafeMutablePointer<Int32>, capacity: Int) -> (count: Int, floor: Double) {
-        let gMin = nodeMinCore2[g]
-        if gMin > bound { return (0, gMin) }
-        let gb = box + 6 * g
-        var count = 0, floor = Double.infinity
-        var node = g
-        while node > 0 {
-            let cb = cell + 6 * node
-            let gap = Swift.min(Swift.min(Swift.min(gb[0] - cb[0], cb[1] - gb[1]), Swift.min(gb[2] - cb[2], cb[3] - gb[3])),
-                                Swift.min(gb[4] - cb[4], cb[5] - gb[5]))
-            if gap > 0 && gap * gap > bound { floor = Swift.min(floor, Swift.max(gMin, gap * gap)); break }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
-            if nodeComp[sibling] == c { continue }
-            var sp = 1
-            stack[0] = Int32(sibling)
-            while sp > 0 {
-                sp -= 1
-                let t = Int(stack[sp])
-                if nodeComp[t] == c { continue }
-                let lb = Swift.max(Swift.max(boxBoxDistance2(g, t), nodeMinCore2[t]), gMin)
-                if lb > bound { floor = Swift.min(floor, lb); continue }
-                if t >= firstLeaf {
-                    if count == capacity { return (-1, floor) }
-                    out[count] = Int32(t); count += 1
-                    continue
-                }
-                let (l, r) = KDTree.children(of: t)
-                stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
-            }
-        }
-        return (count, floor)
+    /// The gap between g's box and `node`'s cell: g's box lies inside the cell, and every
+    /// point outside the node beyond one of the cell's faces. (The tight box would give about 0:
+    /// see `insideClearance2`.)
+    @inline(__always) func gap(of g: Int, inside node: Int) -> Double {
+        let gb = box + 6 * g, cb = cell + 6 * node
+        return Swift.min(Swift.min(Swift.min(gb[0] - cb[0], cb[1] - gb[1]), Swift.min(gb[2] - cb[2], cb[3] - gb[3])),
+                         Swift.min(gb[4] - cb[4], cb[5] - gb[5]))
     }
 }
