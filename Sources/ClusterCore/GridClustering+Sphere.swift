@@ -3,8 +3,8 @@
 // s × s square has exactly the area s² on the sphere; on the ground a cell is s·cos φ wide and
 // s / cos φ tall (at 37.5° 0.79 s × 1.26 s, at 60° 0.5 s × 2 s). The cut that maps the circle
 // of longitudes to a line is put in the middle of the widest stretch of longitude without
-// points (0.01° bins), so a group across ±180° stays in one piece; where no longitude is
-// free (data all round the globe) the cut is at ±180°. The planar rules follow (cells
+// points (`CircularGap`, the one pins and maps open their window at), so a group across ±180°
+// stays in one piece. The planar rules follow (cells
 // anchored at the cut and the equator, density, 8-adjacent merging, numbering by lowest row).
 
 extension GridClustering {
@@ -27,29 +27,9 @@ extension GridClustering {
         return try fit(PointSet(xs: xs, ys: ys), parameters: parameters, observer: observer)
     }
 
-    /// The longitude (degrees) where the circle is cut: the middle of the widest run of empty
-    /// 0.01° bins (runs wrap around ±180°), or -180 when none is empty.
+    /// The longitude (degrees) where the circle is cut: the middle of the widest empty
+    /// stretch of longitude (`CircularGap`), so a group across ±180° stays whole.
     static func longitudeCut(_ longitudes: [Double]) -> Double {
-        let bins = 36_000
-        var used = [Bool](repeating: false, count: bins)
-        for l in longitudes {
-            var offset = (l + 180).truncatingRemainder(dividingBy: 360)
-            if offset < 0 { offset += 360 }
-            used[Swift.min(bins - 1, Int(offset * 100))] = true
-        }
-        guard let firstUsed = used.firstIndex(of: true), used.contains(false) else { return -180 }
-        // Walk once round from a used bin, so every empty run is seen whole.
-        var best = (start: 0, length: 0), run = (start: (firstUsed + 1) % bins, length: 0)
-        for k in 1...bins {
-            let b = (firstUsed + k) % bins
-            if used[b] {
-                if run.length > best.length { best = run }
-                run = (start: (b + 1) % bins, length: 0)
-            } else {
-                run.length += 1
-            }
-        }
-        let middle = Double(best.start) + Double(best.length) / 2
-        return middle / 100 - 180
+        CircularGap(of: longitudes, from: -180, period: 360).middle(from: -180, period: 360)
     }
 }

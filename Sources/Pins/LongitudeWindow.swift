@@ -6,6 +6,8 @@
 // the world. The cut belongs where the data is not: in the widest empty stretch of longitude.
 // Data with the antimeridian inside that stretch keeps the usual window (−180°…180°), unchanged.
 
+import ClusterCore
+
 /// The window of longitudes a set of points is laid out in: it starts just after the widest
 /// empty stretch of the points' longitudes on the circle, so that no group of points is cut in
 /// two by where the line begins. Longitudes west of `west` move one turn east (+360°), so a
@@ -32,8 +34,8 @@ public struct LongitudeWindow: Sendable, Equatable {
 
     /// The window just after the widest empty stretch of `longitudes` (degrees, −180…180).
     /// An empty set gets the standard window.
-    /// - Complexity: O(n) when the stretch around the antimeridian is at least half the circle
-    ///   (all data within 180° of longitude that does not touch it); otherwise O(n log n).
+    /// - Complexity: O(n) but for data spread so evenly round the circle that no stretch is
+    ///   wider than 2 · 360° / 65,536 (then O(n log n)); see `CircularGap`.
     public init(containing longitudes: [Double]) {
         self.init(west: Self.start(of: longitudes, from: -180, period: 360))
     }
@@ -72,21 +74,9 @@ public struct LongitudeWindow: Sendable, Equatable {
     /// Where the circle [`from`, `from + period`] of `values` is best cut: `from` when the
     /// stretch across `from` (between the largest and the smallest value) is the widest empty
     /// one (ties included), otherwise the value just after the widest gap between consecutive
-    /// values. Pins use it on Mercator x (period 1), maps on degrees.
+    /// values (`CircularGap`). Pins use it on Mercator x (period 1), maps on degrees.
     static func start(of values: [Double], from: Double, period: Double) -> Double {
-        guard var lo = values.first else { return from }
-        var hi = lo
-        for v in values { lo = min(lo, v); hi = max(hi, v) }
-        let across = period - (hi - lo)
-        // Every other gap lies inside [lo, hi]: when that is no wider than the gap across, done.
-        if across >= hi - lo { return from }
-        var sorted = values
-        sorted.sort()
-        var widest = across, start = from
-        for k in 1..<sorted.count where sorted[k] - sorted[k - 1] > widest {
-            widest = sorted[k] - sorted[k - 1]
-            start = sorted[k]
-        }
-        return start
+        let gap = CircularGap(of: values, from: from, period: period)
+        return gap.isAcross ? from : gap.upper
     }
 }

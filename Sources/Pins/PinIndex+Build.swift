@@ -78,8 +78,7 @@ extension PinIndex {
     /// west of it moved one turn east, so that locations on both sides of the antimeridian are
     /// neighbours in the MST, the cut and the boxes. 0 (nothing moves) unless the data spans
     /// the antimeridian with a wider empty stretch elsewhere.
-    /// - Complexity: O(L) for data within half the world that does not touch the antimeridian,
-    ///   else O(L log L).
+    /// - Complexity: O(L) but for data spread evenly all round the world (see `CircularGap`).
     static func openAtSeam(_ xs: inout [Double]) -> Double {
         let seam = LongitudeWindow.start(of: xs, from: 0, period: 1)
         if seam > 0 {
