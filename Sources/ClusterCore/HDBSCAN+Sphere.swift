@@ -149,15 +149,27 @@ struct SphereCore {
         }}}
     }
 
+    /// The mutual-reachability distance in metres between tree positions p and q: the larger
+    /// core distance, or the haversine distance when that is larger. Where the chord lies
+    /// clearly inside the larger core chord (by far more than the rounding of either chord or
+    /// of the haversine formula, relative and absolute) the distance cannot decide, and the
+    /// haversine, most of this stage's arithmetic, is not evaluated.
+    @inline(__always)
+    private func edgeMetres(_ p: Int, _ q: Int, _ v: SphereView, _ angles: SphereAngles) -> Double {
+        let core = Swift.max(metres[p], metres[q]), core2 = Swift.max(chord2[p], chord2[q])
+        if v.distance2(q, v.point(p)) < core2 * (1 - 1e-9) - 1e-14 * core2.squareRoot() { return core }
+        return Swift.max(core, angles.metres(p, q))
+    }
+
     /// The spanning tree of edges `a[i]`–`b[i]` (tree positions), weighed in metres and sorted
     /// by (weight, smaller position, larger position): a function of the points alone, not of
     /// the order Borůvka found the edges in.
     func spanningTree(a: [Int32], b: [Int32], indexed: SphereLocations, angles: SphereAngles, threads: Int) -> SpanningTree {
         let tree = indexed.tree
-        let lo = zip(a, b).map { Swift.min($0, $1) }, hi = zip(a, b).map { Swift.max($0, $1) }
-        let unsorted = [Double].filled(count: a.count, threads: threads) { i in
-            let p = Int(a[i]), q = Int(b[i])
-            return Swift.max(Swift.max(metres[p], metres[q]), angles.metres(p, q))
+        let lo = [Int32].filled(count: a.count, threads: threads) { Swift.min(a[$0], b[$0]) }
+        let hi = [Int32].filled(count: a.count, threads: threads) { Swift.max(a[$0], b[$0]) }
+        let unsorted = tree.withView { v in
+            [Double].filled(count: a.count, threads: threads) { edgeMetres(Int(a[$0]), Int(b[$0]), v, angles) }
         }
         var order = RadixSort.stableOrder(of: unsorted, threads: threads)
         // Runs of equal weight in key order.
@@ -170,8 +182,9 @@ struct SphereCore {
             }
             start = end
         }
-        let weight = order.map { unsorted[Int($0)] }, positionA = order.map { lo[Int($0)] }
-        let positionB = order.map { hi[Int($0)] }
+        let weight = [Double].filled(count: order.count, threads: threads) { unsorted[Int(order[$0])] }
+        let positionA = [Int32].filled(count: order.count, threads: threads) { lo[Int(order[$0])] }
+        let positionB = [Int32].filled(count: order.count, threads: threads) { hi[Int(order[$0])] }
         if let locations = indexed.locations, let weightAt = indexed.weightAt {
             return SpanningTree(weight: weight, positionA: positionA, positionB: positionB, index: tree.index,
                                 locations: locations, weightAt: weightAt, pointCount: indexed.pointCount,
