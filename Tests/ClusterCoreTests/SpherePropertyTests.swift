@@ -65,6 +65,37 @@ struct SpherePropertyTests {
         }
     }
 
+    /// Each MST weight is, bit for bit, max(core(a), core(b), haversine(a, b)), though the
+    /// haversine is skipped where the chord lies inside a core chord: at every scale from
+    /// micrometres to hundreds of kilometres, where the rounding of unit vectors matters most.
+    @Test("MST weights are exactly the larger of the core distances and the haversine distance, micrometres to 100 km")
+    func weightsExact() throws {
+        var rng = SplitMix64(seed: 11)
+        // Scatter, and lattices whose jitter makes many distances near-ties of core distances.
+        var samples: [(lon: [Double], lat: [Double], note: String)] = []
+        for spread in [1e-9, 1e-7, 1e-5, 1e-3, 1.0] {   // degrees
+            samples.append(((0..<500).map { _ in 179.99 + spread * rng.normal() },
+                            (0..<500).map { _ in 60 + spread * rng.normal() }, "scatter \(spread)°"))
+            for jitter in [1e-4, 1e-8, 1e-11] {
+                let cells = (0..<500).map { ($0 % 25, $0 / 25) }
+                samples.append((cells.map { 179.99 + spread * (Double($0.0) * 2 + jitter * rng.normal()) },
+                                cells.map { 60 + spread * (Double($0.1) + jitter * rng.normal()) }, "lattice \(spread)° ± \(jitter)"))
+            }
+        }
+        for (lon, lat, note) in samples {
+            let points = try SpherePoints(longitudes: lon.map { $0 > 180 ? $0 - 360 : $0 }, latitudes: lat)
+            for minSamples in [1, 3, 8] {
+                let (mst, core) = try HDBSCAN.minimumSpanningTree(points, minSamples: minSamples)
+                for i in 0..<mst.count {
+                    let a = Int(mst.a[i]), b = Int(mst.b[i])
+                    let d = SpherePoints.distance(lon1: points.longitudes[a], lat1: points.latitudes[a],
+                                                  lon2: points.longitudes[b], lat2: points.latitudes[b])
+                    #expect(mst.weight[i] == max(core[a], core[b], d), "\(note), min_samples \(minSamples), edge \(i)")
+                }
+            }
+        }
+    }
+
     @Test("rotating about the axis, mirroring across the equator and shuffling rows change no partition",
           arguments: [4, 5])
     func invariance(seed: UInt64) throws {
