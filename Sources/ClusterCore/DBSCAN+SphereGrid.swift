@@ -235,6 +235,23 @@ final class SphereGridWorkspace: @unchecked Sendable {
         return dx * dx + dy * dy + dz * dz <= test.inner
     }
 
+    /// True when every point of cube `c`'s box is a neighbour of every point of cube `d`'s:
+    /// each coordinate difference of a pair rounds to at most the boxes' farthest one.
+    @inline(__always) func boxesInside(_ c: Int, _ d: Int) -> Bool {
+        let a = box + 6 * c, b = box + 6 * d
+        let dx = max(abs(a[1] - b[0]), abs(b[1] - a[0])), dy = max(abs(a[3] - b[2]), abs(b[3] - a[2]))
+        let dz = max(abs(a[5] - b[4]), abs(b[5] - a[4]))
+        return dx * dx + dy * dy + dz * dz <= test.inner
+    }
+
+    /// True when no point of cube `c`'s box can be a neighbour of any point of cube `d`'s.
+    @inline(__always) func boxesOutside(_ c: Int, _ d: Int) -> Bool {
+        let a = box + 6 * c, b = box + 6 * d
+        let dx = max(b[0] - a[1], a[0] - b[1], 0), dy = max(b[2] - a[3], a[2] - b[3], 0)
+        let dz = max(b[4] - a[5], a[4] - b[5], 0)
+        return dx * dx + dy * dy + dz * dz > test.outer
+    }
+
     // MARK: Stages
 
     /// Marks core points, then puts each cube's core points first and shrinks its box to them.
@@ -248,6 +265,10 @@ final class SphereGridWorkspace: @unchecked Sendable {
                     continue
                 }
                 sweep.move(to: c, in: self, around: yzBox(c))
+                if surelyCore(c, sweep.ranges) {
+                    for p in s..<e { core[p] = true }
+                    continue
+                }
                 for p in s..<e { core[p] = countReaches(query(p), sweep.ranges) }
             }
         }
@@ -261,6 +282,20 @@ final class SphereGridWorkspace: @unchecked Sendable {
                 setBox(c, Int(cellStart[c])..<i)
             }
         }
+    }
+
+    /// Whether every point of cube `c` has at least `minSamples` neighbours in the cubes
+    /// `ranges` wholly within reach of the whole cube (its own when compact): then none of them
+    /// needs counting.
+    private func surelyCore(_ c: Int, _ ranges: ArraySlice<Range<Int>>) -> Bool {
+        var count = 0
+        for r in ranges {
+            for d in r where d == c ? compact[c] : boxesInside(c, d) {
+                count += cellWeight[d]
+                if count >= minSamples { return true }
+            }
+        }
+        return false
     }
 
     /// Whether the query has at least `minSamples` neighbours in the cubes `ranges`.
@@ -333,6 +368,8 @@ final class SphereGridWorkspace: @unchecked Sendable {
 
     /// Whether some core of compact cube `a` and some core of compact cube `b` are neighbours.
     private func anyCoreNeighbours(_ a: Int, _ b: Int) -> Bool {
+        if boxesOutside(a, b) { return false }
+        if boxesInside(a, b) { return true }
         var (a, b) = (a, b)
         if coreEnd[a] - cellStart[a] > coreEnd[b] - cellStart[b] { swap(&a, &b) }
         for p in Int(cellStart[a])..<Int(coreEnd[a]) {
