@@ -9,6 +9,9 @@
 /// `scratch` for a leaf's distances (`SphereKNNList.scratchCapacity`).
 struct SphereKNNList {
     static let scratchCapacity = 64
+    /// The doubles of a scratch buffer for `SphereView.ownNearest`: a leaf's distances (with
+    /// padding for whole vector steps) and the ranked distances.
+    static let scratchSize = 2 * scratchCapacity + 4
     let dist: UnsafeMutablePointer<Double>
     let pos: UnsafeMutablePointer<Int32>
     let scratch: UnsafeMutablePointer<Double>
@@ -117,7 +120,8 @@ extension SphereView {
     /// scans the listed leaves its own k-th distance still reaches. A leaf with more than
     /// `nearCapacity` leaves in reach searches point by point.
     func leafNeighbours(leaf: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
-                        scratch: UnsafeMutablePointer<Double>, near: UnsafeMutablePointer<Int32>, nearCapacity: Int, stack: UnsafeMutablePointer<Int32>) {
+                        scratch: UnsafeMutablePointer<Double>, order: UnsafeMutablePointer<Int32>,
+                        near: UnsafeMutablePointer<Int32>, nearCapacity: Int, stack: UnsafeMutablePointer<Int32>) {
         let s = Int(start[leaf]), m = Int(end[leaf]) - s
         func onePerPoint() {
             for j in 0..<m {
@@ -132,13 +136,21 @@ extension SphereView {
         var lo = home, hi = home
         while lo < firstLeaf { lo = KDTree.children(of: lo).left; hi = KDTree.children(of: hi).right }
         var reach = 0.0
-        for j in 0..<m {
-            var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch)
-            for t in lo...hi { scan(t, s + j, &list) }
-            reach = Swift.max(reach, list.worst)
+        if home == leaf && m <= SphereKNNList.scratchCapacity {
+            for j in 0..<m {
+                ownNearest(leaf, j, k, dist + j * k, pos + j * k, scratch: scratch, order: order)
+                reach = Swift.max(reach, dist[j * k + k - 1])
+            }
+        } else {
+            for j in 0..<m {
+                var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch)
+                for t in lo...hi { scan(t, s + j, &list) }
+                reach = Swift.max(reach, list.worst)
+            }
         }
         let count = leavesNear(leaf, outside: home, within: reach, into: near, capacity: nearCapacity, stack: stack)
         if count < 0 { onePerPoint(); return }
+        sortByDistance(near, count, from: leaf, keys: scratch)
         for j in 0..<m {
             var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch, found: k)
             for i in 0..<count {
@@ -146,6 +158,70 @@ extension SphereView {
                 if boxDistance2(t, s + j) > list.worst { continue }
                 scan(t, s + j, &list)
             }
+        }
+    }
+
+    /// The k nearest points of `leaf` (which holds k to `SphereKNNList.scratchCapacity`
+    /// points) to its j-th point, into `dist`/`pos`: the k first by (distance, position) in
+    /// the leaf, which is the list the offers of the leaf's points to an empty list give.
+    /// Each point's rank is the count of the leaf's points nearer than it, counted in vector
+    /// steps without a branch, and the point is stored at its rank (`scratch`'s second part,
+    /// `order`): inserting into an empty list, nearly every offer is taken and the end of its
+    /// shift mispredicted. The ranks are a permutation, their sum m(m−1)/2, unless distances
+    /// tie; then they are counted again with ties ranked by position.
+    @inline(__always)
+    private func ownNearest(_ leaf: Int, _ j: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>,
+                            _ pos: UnsafeMutablePointer<Int32>, scratch: UnsafeMutablePointer<Double>,
+                            order: UnsafeMutablePointer<Int32>) {
+        let s = Int(start[leaf]), m = Int(end[leaf]) - s
+        let p = s + j, px = x[p], py = y[p], pz = z[p]
+        let d = scratch, ranked = scratch + SphereKNNList.scratchCapacity + 4
+        let xs = x + s, ys = y + s, zs = z + s
+        for i in 0..<m {
+            let dx = xs[i] - px, dy = ys[i] - py, dz = zs[i] - pz
+            d[i] = dx * dx + dy * dy + dz * dz
+        }
+        // Padding never counted as nearer: the vector steps read up to 3 past the end.
+        d[m] = .infinity; d[m + 1] = .infinity; d[m + 2] = .infinity
+        let raw = UnsafeRawPointer(d)
+        var total = 0
+        for i in 0..<m {
+            let di = d[i], dv = SIMD2<Double>(repeating: di)
+            // A true lane of a mask is −1.
+            var b0 = SIMD2<Int64>(), b1 = SIMD2<Int64>()
+            var t = 0
+            while t < m {
+                b0 &-= unsafeBitCast(raw.loadUnaligned(fromByteOffset: 8 * t, as: SIMD2<Double>.self) .< dv,
+                                     to: SIMD2<Int64>.self)
+                b1 &-= unsafeBitCast(raw.loadUnaligned(fromByteOffset: 8 * t + 16, as: SIMD2<Double>.self) .< dv,
+                                     to: SIMD2<Int64>.self)
+                t &+= 4
+            }
+            let b = b0 &+ b1, r = Int(b[0] &+ b[1])
+            total &+= r
+            ranked[r] = di; order[r] = Int32(truncatingIfNeeded: s &+ i)
+        }
+        if total != m * (m - 1) / 2 {
+            for i in 0..<m {
+                let di = d[i]
+                var r = 0
+                for t in 0..<m where d[t] < di || (d[t] == di && t < i) { r += 1 }
+                ranked[r] = di; order[r] = Int32(truncatingIfNeeded: s &+ i)
+            }
+        }
+        for r in 0..<k { dist[r] = ranked[r]; pos[r] = order[r] }
+    }
+
+    /// Orders the `count` leaves of `near` by the distance of their boxes to `leaf`'s
+    /// (`keys`: scratch for as many distances), so that the points scan the nearer leaves
+    /// first: their lists then tighten sooner, and fewer offers are taken or leaves reached.
+    private func sortByDistance(_ near: UnsafeMutablePointer<Int32>, _ count: Int, from leaf: Int,
+                                keys: UnsafeMutablePointer<Double>) {
+        for i in 0..<count {
+            let t = near[i], key = boxBoxDistance2(leaf, Int(t))
+            var j = i
+            while j > 0 && keys[j - 1] > key { keys[j] = keys[j - 1]; near[j] = near[j - 1]; j -= 1 }
+            keys[j] = key; near[j] = t
         }
     }
 
@@ -227,13 +303,15 @@ extension SphereTree {
                     let depth = KDTree.depth(ofNodeCount: nodeCount)
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: leafCap * length) { dist in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: leafCap * length) { pos in
-                    withUnsafeTemporaryAllocation(of: Double.self, capacity: SphereKNNList.scratchCapacity) { scratch in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: SphereKNNList.scratchSize) { scratch in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: SphereKNNList.scratchCapacity) { order in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: SphereTree.nearCapacity) { near in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * depth + 4) { stack in
                         let dist = dist.baseAddress!, pos = pos.baseAddress!
                         for leaf in chunk.lowerBound + firstLeaf..<chunk.upperBound + firstLeaf {
                             let s = Int(v.start[leaf]), m = Int(v.end[leaf]) - s
-                            v.leafNeighbours(leaf: leaf, length, dist, pos, scratch: scratch.baseAddress!, near: near.baseAddress!,
+                            v.leafNeighbours(leaf: leaf, length, dist, pos, scratch: scratch.baseAddress!,
+                                             order: order.baseAddress!, near: near.baseAddress!,
                                              nearCapacity: SphereTree.nearCapacity, stack: stack.baseAddress!)
                             for j in 0..<m {
                                 let d = dist + j * length, q = pos + j * length
@@ -252,7 +330,7 @@ extension SphereTree {
                                 for i in 0..<length { ls[(s + j) * length + i] = q[i] }
                             }
                         }
-                    }}}}}
+                    }}}}}}
                 }
             }
         }}}
