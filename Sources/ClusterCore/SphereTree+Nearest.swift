@@ -118,10 +118,13 @@ extension SphereView {
     /// distances bounds how far any of them can need to look, and the leaves outside that
     /// node whose boxes come that close to the leaf's box are listed once; each point then
     /// scans the listed leaves its own k-th distance still reaches. A leaf with more than
-    /// `nearCapacity` leaves in reach searches point by point.
+    /// `nearCapacity` leaves in reach searches point by point. The listed leaves are scanned
+    /// nearest box first (`keys`: their box distances), so a point stops at the first leaf
+    /// its k-th distance no longer reaches.
     func leafNeighbours(leaf: Int, _ k: Int, _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
                         scratch: UnsafeMutablePointer<Double>, order: UnsafeMutablePointer<Int32>,
-                        near: UnsafeMutablePointer<Int32>, nearCapacity: Int, stack: UnsafeMutablePointer<Int32>) {
+                        near: UnsafeMutablePointer<Int32>, keys: UnsafeMutablePointer<Double>, nearCapacity: Int,
+                        stack: UnsafeMutablePointer<Int32>) {
         let s = Int(start[leaf]), m = Int(end[leaf]) - s
         func onePerPoint() {
             for j in 0..<m {
@@ -150,10 +153,12 @@ extension SphereView {
         }
         let count = leavesNear(leaf, outside: home, within: reach, into: near, capacity: nearCapacity, stack: stack)
         if count < 0 { onePerPoint(); return }
-        sortByDistance(near, count, from: leaf, keys: scratch)
+        sortByDistance(near, count, from: leaf, keys: keys)
         for j in 0..<m {
             var list = SphereKNNList(dist: dist + j * k, pos: pos + j * k, k: k, scratch: scratch, found: k)
             for i in 0..<count {
+                // The box of a leaf is no nearer to a point of `leaf` than to its box.
+                if keys[i] > list.worst { break }
                 let t = Int(near[i])
                 if boxDistance2(t, s + j) > list.worst { continue }
                 scan(t, s + j, &list)
@@ -306,12 +311,13 @@ extension SphereTree {
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: SphereKNNList.scratchSize) { scratch in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: SphereKNNList.scratchCapacity) { order in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: SphereTree.nearCapacity) { near in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: SphereTree.nearCapacity) { keys in
                     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * depth + 4) { stack in
                         let dist = dist.baseAddress!, pos = pos.baseAddress!
                         for leaf in chunk.lowerBound + firstLeaf..<chunk.upperBound + firstLeaf {
                             let s = Int(v.start[leaf]), m = Int(v.end[leaf]) - s
                             v.leafNeighbours(leaf: leaf, length, dist, pos, scratch: scratch.baseAddress!,
-                                             order: order.baseAddress!, near: near.baseAddress!,
+                                             order: order.baseAddress!, near: near.baseAddress!, keys: keys.baseAddress!,
                                              nearCapacity: SphereTree.nearCapacity, stack: stack.baseAddress!)
                             for j in 0..<m {
                                 let d = dist + j * length, q = pos + j * length
@@ -330,7 +336,7 @@ extension SphereTree {
                                 for i in 0..<length { ls[(s + j) * length + i] = q[i] }
                             }
                         }
-                    }}}}}}
+                    }}}}}}}
                 }
             }
         }}}
