@@ -8,10 +8,12 @@ import Darwin
 /// The yardstick of the wall-time lane: a fixed workload, run in the same process right before
 /// and after each timed fit, so that a slower machine, a slow spell or a busy neighbour slows
 /// both and their ratio stays put. It does what a fit spends its time on — sorting doubles
-/// (the k-d tree's partitions) and dependent loads from memory far larger than the caches (the
-/// MST's neighbour lookups) — and never changes with geocluster's own code.
+/// (the k-d tree's partitions) and dependent loads (the MST's neighbour lookups) — and never
+/// changes with geocluster's own code. The loads chase through 512 KB, inside a core's own
+/// cache: a chase through 16 MB (half the last-level cache) ran twice as fast in some runs as
+/// in others on an idle machine, while the fit it measures hardly moved (docs/gate.md).
 struct Calibration {
-    /// 300,000 doubles to sort, and a random cycle over 4M indices (16 MB) to chase.
+    /// 300,000 doubles to sort, and a random cycle over 128K indices (512 KB) to chase.
     private let values: [Double]
     private let cycle: [Int32]
     private var sink = 0.0
@@ -20,7 +22,7 @@ struct Calibration {
         var g = SplitMix64(seed: 20_261_123)
         values = (0..<300_000).map { _ in g.nextDouble() }
         // Sattolo's algorithm: a uniformly random single cycle, so the chase visits every slot.
-        var c = (0..<Int32(1 << 22)).map { $0 }
+        var c = (0..<Int32(1 << 17)).map { $0 }
         var i = c.count - 1
         while i > 0 {
             let j = Int(g.next() % UInt64(i))
@@ -46,7 +48,7 @@ struct Calibration {
         copy.sort()
         var at: Int32 = 0
         cycle.withUnsafeBufferPointer { c in
-            for _ in 0..<1_500_000 { at = c[Int(at)] }
+            for _ in 0..<4_000_000 { at = c[Int(at)] }
         }
         sink += copy[copy.count / 2] + Double(at)
         return Calibration.threadSeconds() - start
