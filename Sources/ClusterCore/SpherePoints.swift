@@ -78,8 +78,8 @@ public struct SpherePoints: Sendable, Equatable {
 
 /// Latitudes and longitudes in radians, by some order of the points (a tree's), for the
 /// haversine measurements that give results their exact values. Read through the order from
-/// the points' own degrees, not copied: on 10M points a copy would be 160 MB held through
-/// the MST stage, at its peak of memory.
+/// the points' own degrees, not copied: a copy (16 bytes a point) would be held through the
+/// MST stage, at its peak of memory.
 struct SphereAngles: Sendable {
     struct Point { let lat: Double; let lon: Double }
     let latitudes: [Double]

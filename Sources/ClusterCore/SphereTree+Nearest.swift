@@ -237,13 +237,10 @@ extension SphereView {
     /// beyond one of the cell's faces.
     func leavesNear(_ leaf: Int, outside home: Int, within reach: Double, into out: UnsafeMutablePointer<Int32>,
                     capacity: Int, stack: UnsafeMutablePointer<Int32>) -> Int {
-        let g = box + 6 * leaf
         var count = 0
         var node = home
         while node > 0 {
-            let c = cell + 6 * node
-            let gap = Swift.min(Swift.min(Swift.min(g[0] - c[0], c[1] - g[1]), Swift.min(g[2] - c[2], c[3] - g[3])),
-                                Swift.min(g[4] - c[4], c[5] - g[5]))
+            let gap = gap(of: leaf, inside: node)
             if gap > 0 && gap * gap > reach { break }
             let sibling = KDTree.sibling(of: node)
             node = KDTree.parent(of: node)

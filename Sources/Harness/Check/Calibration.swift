@@ -10,8 +10,8 @@ import Darwin
 /// both and their ratio stays put. It does what a fit spends its time on — sorting doubles
 /// (the k-d tree's partitions) and dependent loads (the MST's neighbour lookups) — and never
 /// changes with geocluster's own code. The loads chase through 512 KB, inside a core's own
-/// cache: a chase through 16 MB (half the last-level cache) ran twice as fast in some runs as
-/// in others on an idle machine, while the fit it measures hardly moved (docs/gate.md).
+/// cache: a chase through half the last-level cache swung between two speeds from run to run
+/// on an idle machine, while the fit it measures hardly moved (docs/gate.md).
 struct Calibration {
     /// 300,000 doubles to sort, and a random cycle over 128K indices (512 KB) to chase.
     private let values: [Double]
