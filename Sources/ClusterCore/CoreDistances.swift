@@ -74,7 +74,7 @@ public enum CoreDistances: Sendable {
                 let shared = SharedBuffer(base: out)
                 let sharedNeighbours = nb.map { SharedBuffer(base: $0) }
                 tree.withNodeArrays { v in
-                    let workers = max(1, threads)
+                    let workers = Parallel.workers(threads)
                     let depth = KDTree.depth(ofNodeCount: v.nodeCount)
                     let leafCap = tree.leafSize
                     // Per-worker scratch, each on its own cache lines (a shared line between the

@@ -33,7 +33,7 @@ struct SphereNeighbourTest {
 extension DBSCAN {
     /// The stages after the grid's, on the 3-D grid.
     static func fit(_ w: SphereGridWorkspace, rows: Int, threads: Int, observer: some StageObserver) -> DBSCANResult {
-        let workers = Swift.max(1, threads)
+        let workers = Parallel.workers(threads)
         observer.run(DBSCANStage.corePoints) { w.findCorePoints(threads: workers) }
         let clusterCount = observer.run(DBSCANStage.clusters) { w.connectCorePoints() }
         return observer.run(DBSCANStage.borderPoints) {

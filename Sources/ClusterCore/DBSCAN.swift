@@ -116,7 +116,7 @@ public enum DBSCAN: Sendable {
                                      parameterName: "eps", keepCoordinates: true)
             return DBSCANWorkspace(grid: &grid, eps: eps, minSamples: parameters.minSamples)
         }
-        let workers = max(1, threads)
+        let workers = Parallel.workers(threads)
         observer.run(DBSCANStage.corePoints) { w.findCorePoints(threads: workers) }
         let clusterCount = observer.run(DBSCANStage.clusters) { w.connectCorePoints() }
         return observer.run(DBSCANStage.borderPoints) {

@@ -82,7 +82,7 @@ final class BoruvkaWorkspace<Tree: BoruvkaTree> {
 
     init(tree v: Tree, core2: UnsafePointer<Double>, lists: UnsafePointer<Int32>?, listLength: Int,
          coreNeighbourCount: Int, threads: Int) {
-        let n = v.count, workers = max(1, threads)
+        let n = v.count, workers = Parallel.workers(threads)
         self.v = v
         self.n = n
         self.workers = workers
@@ -316,7 +316,7 @@ final class BoruvkaWorkspace<Tree: BoruvkaTree> {
             return Int(t[y]) == c ? Int32(min(c, y)) : Int32(y)
         }
         var next = [Int32](unsafeUninitializedCapacity: componentCount) { _, n in n = componentCount }
-        let workers = max(1, threads)
+        let workers = Parallel.workers(threads)
         // One flag per worker, each on its own cache line: whether its pointers still moved.
         let moved = UnsafeMutablePointer<Bool>.allocate(capacity: workers * 64)
         defer { moved.deallocate() }

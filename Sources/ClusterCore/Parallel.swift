@@ -6,15 +6,27 @@ import Synchronization
 /// fixed order afterwards. That is what makes every stage give identical output for any
 /// thread count. `package`: Pins runs its build's parallel parts through it too.
 package enum Parallel {
+    /// The most workers any stage runs: more than the cores of any machine this runs on, few
+    /// enough that per-worker state (scratch lists, flags on their own cache lines) stays
+    /// small. A larger `threads` runs as this many workers, which changes no output (every
+    /// stage gives the same for any count); the command line refuses a larger `--threads`.
+    package static let maximumWorkers = 1024
+
+    /// `threads` as a number of workers: at least 1, at most `maximumWorkers`. Every stage
+    /// that sizes per-worker state sizes it with this, so no caller's `threads` (10^12, or
+    /// `Int.max`) makes it allocate without bound or overflow.
+    @inline(__always)
+    package static func workers(_ threads: Int) -> Int { min(max(threads, 1), maximumWorkers) }
+
     /// Calls `body(chunk, worker)` for every chunk of `0..<count` (chunks of `grain` items),
-    /// handing chunks out dynamically to `threads` workers numbered `0..<threads`.
-    /// Runs inline when `threads <= 1` or the work is small.
+    /// handing chunks out dynamically to `workers(threads)` workers numbered from 0 (never more
+    /// than the chunks). Runs inline when `threads <= 1` or the work is small.
     package static func forEachChunk(
         count: Int, grain: Int, threads: Int,
         _ body: (_ chunk: Range<Int>, _ worker: Int) -> Void
     ) {
         let chunks = (count + grain - 1) / max(grain, 1)
-        let workers = min(max(threads, 1), chunks)
+        let workers = min(Self.workers(threads), chunks)
         if workers <= 1 {
             if count > 0 { body(0..<count, 0) }
             return

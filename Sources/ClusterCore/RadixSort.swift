@@ -26,7 +26,7 @@
     static func stableOrder(of values: [Double], threads: Int = 1) -> [Int32] {
         let n = values.count
         // Inputs below 2^18 are not worth a second thread (measured no faster on two).
-        let blocks = n < 1 << 18 ? 1 : max(1, threads)
+        let blocks = n < 1 << 18 ? 1 : Parallel.workers(threads)
         if n < 2 { return (0..<n).map { Int32($0) } }
         // The bits that vary: where AND and OR of all keys differ.
         var allAnd = UInt64.max, allOr: UInt64 = 0

@@ -109,8 +109,10 @@ func readSpherePoints(
     }
 }
 
-/// Checks a worker-thread count given by the caller.
+/// Checks a worker-thread count given by the caller; a count above the library's most workers
+/// (`Parallel.maximumWorkers`) runs as that many, as joblib's n_jobs beyond the cores would
+/// (the result is the same for any count).
 func checkedThreads(_ threads: Int64) throws(CAPIError) -> Int {
     guard threads >= 1 else { throw CAPIError(.invalidArgument, "threads = \(threads) is invalid: must be at least 1") }
-    return Int(threads)
+    return Int(min(threads, Int64(Parallel.maximumWorkers)))
 }

@@ -21,7 +21,7 @@ struct BenchCellCommand: ParsableCommand {
     @Option var crs = "auto"
 
     func validate() throws {
-        if threads < 1 { throw ValidationError("--threads \(threads): at least 1") }
+        try ThreadsOption.validate(threads)
     }
 
     func run() throws {

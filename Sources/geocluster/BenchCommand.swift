@@ -56,7 +56,7 @@ struct BenchCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     @Option(parsing: .unconditional, help: "Worker threads of each cell (geocluster's and the peers' that take one).")
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    var threads: Int = ThreadsOption.machineDefault
 
     @Option(help: ArgumentHelp("Python peers, comma-separated: \(Peer.allCases.map(\.rawValue).joined(separator: ", ")) (install them with scripts/peers/install.sh). On great-circle cells (--metric geodesic, or auto on world-wide data) they get lon/lat: \(Peer.geodesic.map(\.rawValue).joined(separator: ", ")) run there (quitefastmst builds the MST only, timed against geocluster's index + core distances + MST), the others are skipped.", valueName: "list"),
             transform: listOption("--peers", "a peer (\(Peer.allCases.map(\.rawValue).joined(separator: ", ")))") { Peer(rawValue: $0) })
@@ -101,7 +101,7 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if repeats < 1 { throw ValidationError("--repeat must be at least 1") }
-        if threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try ThreadsOption.validate(threads)
         if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a number of seconds > 0") }
         if sklearnMaxN < 0 { throw ValidationError("--sklearn-max-n \(sklearnMaxN): a number of points, at least 0") }
         if inputs.isEmpty && scenarios?.isEmpty == true { throw ValidationError("--scenarios is empty; name a scenario or give --input") }

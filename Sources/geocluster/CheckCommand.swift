@@ -58,11 +58,11 @@ struct CheckCommand: ParsableCommand {
     var cache = "datasets/cache"
 
     @Option(parsing: .unconditional, help: "Worker threads of the quality lane (its results are the same for any value).")
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    var threads: Int = ThreadsOption.machineDefault
 
     func validate() throws {
         if let r = repeats, r < 3 { throw ValidationError("--repeat \(r): the timed lanes need at least 3 repeats") }
-        if threads < 1 { throw ValidationError("--threads \(threads): at least 1") }
+        try ThreadsOption.validate(threads)
         if updateBaseline && against != nil {
             throw ValidationError("--update-baseline and --against: a baseline records this binary alone; run them separately")
         }

@@ -242,10 +242,10 @@ struct RunOptions: ParsableArguments {
     var metric: DistanceMetric = .auto
 
     @Option(parsing: .unconditional, help: "Worker threads (output is identical for any value).")
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    var threads: Int = ThreadsOption.machineDefault
 
     func validate() throws {
-        if threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try ThreadsOption.validate(threads)
         if metric == .geodesic && crs.lowercased() != "auto" {
             throw ValidationError("--metric geodesic measures on the sphere and projects nothing; drop --crs \(crs) (or give --metric planar)")
         }

@@ -82,7 +82,7 @@ struct PinSourceOptions: ParsableArguments {
     var locationTolerance: Double = PinOptions.defaultLocationTolerance
 
     func validate() throws {
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        try ThreadsOption.validate(threads)
         guard locationTolerance.isFinite, locationTolerance >= 0 else {
             throw ValidationError("--location-tolerance \(locationTolerance) must be a distance >= 0 metres (default 30)")
         }

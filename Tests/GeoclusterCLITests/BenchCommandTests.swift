@@ -1,4 +1,5 @@
 import Foundation
+import Pins
 import Testing
 import TestSupport
 
@@ -13,9 +14,6 @@ struct BenchCommandTests {
     }
 
     /// `id,lat,lon` rows of three tight blobs ~5 km apart in Seoul (σ about 50 m), no truth.
-    /// A fixed pins key for the map-pin comparison (a test key: it is in the source).
-    static let testKey = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
-
     static func blobs(_ count: Int, seed: UInt64) -> String {
         var text = "id,lat,lon\n"
         var rng = SplitMix64(seed: seed)
@@ -65,10 +63,11 @@ struct BenchCommandTests {
 
     @Test("--pins-zooms adds the map-pin comparison per zoom: PinIndex, supercluster, grid and pysupercluster rows in pins.csv, each from its own process; PinIndex discs never overlap")
     func pinsComparison() throws {
+        let key = PinsKey.generate().hexEncoded()
         try withTemporaryFolder { folder in
             let r = try folder.run(["bench", "--sizes", "2k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "11-14",
                                     "--out", "out", "--cache", "cache", "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py"],
-                                   environment: ["GEOCLUSTER_PINS_KEY": Self.testKey])
+                                   environment: ["GEOCLUSTER_PINS_KEY": key])
             #expect(r.status == 0, "\(r)")
             let rows = table(try folder.read("out/pins.csv"))
             #expect(rows.count == 16, "4 zooms × 4 implementations")
@@ -111,13 +110,14 @@ struct BenchCommandTests {
 
     @Test("--pins-zooms without pysupercluster installed: its rows say unavailable with the pip command, the others are measured")
     func pinsComparisonWithoutPysupercluster() throws {
+        let key = PinsKey.generate().hexEncoded()
         try withTemporaryFolder { folder in
             // A module of that name that fails to import, first on Python's path.
             try FileManager.default.createDirectory(atPath: folder.path("fake"), withIntermediateDirectories: true)
             _ = try folder.write("raise ImportError('simulated: not installed')\n", to: "fake/pysupercluster.py")
             let r = try folder.run(["bench", "--sizes", "1k", "--repeat", "1", "--methods", "grid", "--pins-zooms", "12-13",
                                     "--out", "out", "--cache", "cache", "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py"],
-                                   environment: ["PYTHONPATH": folder.path("fake"), "GEOCLUSTER_PINS_KEY": Self.testKey])
+                                   environment: ["PYTHONPATH": folder.path("fake"), "GEOCLUSTER_PINS_KEY": key])
             #expect(r.status == 0, "\(r)")
             let rows = table(try folder.read("out/pins.csv"))
             let py = rows.filter { $0["implementation"] == "pysupercluster" }

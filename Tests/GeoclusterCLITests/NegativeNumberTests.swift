@@ -80,9 +80,9 @@ struct NegativeNumberTests {
         add("bench", "pins-zooms", "-3-5", bench, 64, "The value '-3-5' is invalid for '--pins-zooms")
         add("bench", "bbox", nyc, bench + ["--repeat", "0"], 64, "--repeat must be at least 1")
         add("bench-cell", "threads", "-1", ["a.csv", "--method", "hdbscan", "--parameters", "min_cluster_size=5",
-                                            "--labels", "l.csv", "--record", "r.json"], 64, "--threads -1: at least 1")
+                                            "--labels", "l.csv", "--record", "r.json"], 64, "--threads must be at least 1 and at most 1024 (worker threads; got -1)")
         add("check", "repeat", "-3", [], 64, "--repeat -3: the timed lanes need at least 3 repeats")
-        add("check", "threads", "-1", [], 64, "--threads -1: at least 1")
+        add("check", "threads", "-1", [], 64, "--threads must be at least 1 and at most 1024 (worker threads; got -1)")
         let hulls = ["a.csv", "--labels", "L.csv", "-o", "H.geojson"]
         add("hulls", "ratio", "-0.5", hulls, 64, "--ratio must be within 0…1")
         add("hulls", "top", "-1", hulls, 64, "--top must be at least 0")

@@ -1,4 +1,5 @@
 import Foundation
+import Pins
 import Testing
 import TestSupport
 
@@ -8,12 +9,12 @@ import TestSupport
 @Suite("geocluster privacy and --min-anonymity")
 struct PrivacyCommandTests {
     static let seoul = PinsCommandTests.seoul
-    static let key = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
     @Test("the report in CSV, GeoJSON and HTML: one line per location, the pins' displayed points, no true position")
     func reportFormats() throws {
         try withTemporaryFolder { folder throws in
-            _ = try folder.write(Self.key + "\n", to: "k")
+            let key = PinsKey.generate().hexEncoded()
+            _ = try folder.write(key + "\n", to: "k")
             var runs: [CLIResult] = []
             for name in ["r.csv", "r.geojson", "r.html"] {
                 runs.append(try folder.run("privacy", Self.seoul, "--key-file", "k", "--min-anonymity", "5", "-o", name))
@@ -44,14 +45,15 @@ struct PrivacyCommandTests {
                 #expect(BenchPinsPublishNothingTrueTests.exposures(try folder.read(name), name: name, truth) == 0, "a true position in \(name)")
             }
             let html = try folder.read("r.html")
-            #expect(html.contains("<svg") && html.contains("Distribution of k") && !html.contains(Self.key.prefix(16)))
+            #expect(html.contains("<svg") && html.contains("Distribution of k") && !html.contains(key.prefix(16)))
         }
     }
 
     @Test("without --min-anonymity the report's k is the plain ring's; the mask file is read, never written")
     func plainAndMaskFile() throws {
         try withTemporaryFolder { folder throws in
-            _ = try folder.write(Self.key + "\n", to: "k")
+            let key = PinsKey.generate().hexEncoded()
+            _ = try folder.write(key + "\n", to: "k")
             let made = try folder.run("pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "-o", "p.geojson")
             try #require(made.status == 0, "\(made)")
             let before = try folder.data("m")
@@ -69,7 +71,8 @@ struct PrivacyCommandTests {
     @Test("every bad value of the new options is a usage error naming the flag; no output written")
     func badValues() throws {
         try withTemporaryFolder { folder throws in
-            _ = try folder.write(Self.key + "\n", to: "k")
+            let key = PinsKey.generate().hexEncoded()
+            _ = try folder.write(key + "\n", to: "k")
             let cases: [([String], String)] = [
                 (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--min-anonymity", "5", "-o", "o.geojson"], "--mask"),
                 (["pins", Self.seoul, "--zoom", "10", "--key-file", "k", "--mask", "m", "--min-anonymity", "1", "-o", "o.geojson"], "--min-anonymity"),

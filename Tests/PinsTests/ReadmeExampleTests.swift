@@ -4,6 +4,7 @@ import Pins
 /// The library example of docs/pins.md ("Library"), line for line (so it compiles), with what it shows checked.
 @Suite struct ReadmeExampleTests {
     @Test func readmeExample() throws {
+        let keyFromSecretStore = PinsKey.generate().hexEncoded()
         // --- docs/pins.md example begins
         var listings = PinListings(capacity: 3)
         // Two flats in one building (one location key: one displacement, one building pin) …
@@ -16,7 +17,7 @@ import Pins
 
         // The key: PinsKey.generate() once, kept as its 64 hex digits in the app's secret store
         // (never in the data, the app bundle or a log), loaded with PinsKey(hex:).
-        let secret = try PinsKey(hex: "3b1f5e0c9a7d42e8b6c0f1a2d3e4b5c6978a6b5c4d3e2f1a0b9c8d7e6f5a4b3c")
+        let secret = try PinsKey(hex: keyFromSecretStore)
         let index = try PinIndex(listings: listings,
                                  options: PinOptions(privacy: .displaced(try PrivacyMask(key: secret))))
         let viewport = BoundingBox(minLongitude: 127.00, minLatitude: 37.48, maxLongitude: 127.06, maxLatitude: 37.52)

@@ -132,7 +132,7 @@ typedef struct gc_text gc_text;
  * unique); location keys as UTF-8 texts, key i being bytes key_offsets[i] ..
  * key_offsets[i+1] of key_bytes (both NULL: the true coordinate rounded to 1e-6 degrees; an
  * empty text is an error); per-listing category codes (255 none), area, deposit, monthly
- * rent (NaN none), each NULL when absent. secret: the mask's key, 16 or 32 bytes (NULL: no
+ * rent (NaN none), each NULL when absent. secret: the mask's key, 32 random bytes (NULL: no
  * privacy, true positions shown); min_offset < max_offset: the mask's annulus in metres;
  * radius in pixels; min_points: HDBSCAN's min_samples of the hierarchy (1 and 2: single
  * linkage); location_tolerance in metres; threads >= 1 (same index for any value).

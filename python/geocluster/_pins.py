@@ -48,9 +48,10 @@ class PinIndex:
     attributes : mapping, optional
         Columns "category" (names, see CATEGORIES, or None), "area_m2", "deposit",
         "monthly_rent" (numbers, NaN or None where absent).
-    key : bytes (16 or 32) or str (64 hexadecimal digits), optional
+    key : bytes (32) or str (64 hexadecimal digits), optional
         The secret key of the mask (``PinIndex.generate_key()``, kept in a secret store; the
-        CLI's key file holds its hex digits). None reads GEOCLUSTER_PINS_KEY, as the CLI does;
+        CLI's key file holds its hex digits). A key not drawn at random (all zeros, a repeated
+        block, a run such as 00 01 02 ..., a handful of byte values) is refused, as by the CLI. None reads GEOCLUSTER_PINS_KEY, as the CLI does;
         without either, ``privacy=False`` must be given.
     ids : array-like of int, (n,), optional
         Listing ids (unique); default the row numbers.
@@ -210,14 +211,14 @@ def _secret(key, privacy):
                              f"{KEY_VARIABLE} to its hex digits) to mask true positions, or privacy=False to show them")
     if isinstance(key, str):
         digits = key.strip()
-        if len(digits) not in (32, 64) or any(c not in "0123456789abcdefABCDEF" for c in digits):
+        if len(digits) != 64 or any(c not in "0123456789abcdefABCDEF" for c in digits):
             raise ValueError(f"key: a key is 64 hexadecimal digits (as `geocluster pins-key` writes), got "
                              f"{len(digits)} characters that are not (the key is not shown)")
         return bytes.fromhex(digits)
     if isinstance(key, (bytes, bytearray, memoryview)):
         key = bytes(key)
-        if len(key) not in (16, 32):
-            raise ValueError(f"key: a key is 16 or 32 bytes (128 or 256 bits), got {len(key)} bytes")
+        if len(key) != 32:
+            raise ValueError(f"key: a key is 32 bytes (256 bits), got {len(key)} bytes")
         return key
     raise TypeError(f"key must be bytes (os.urandom(32), PinIndex.generate_key()) or hex digits, never a number; "
                     f"got {type(key).__name__}")

@@ -58,6 +58,9 @@ public struct CSVWriter: ~Copyable {
             for i in 0..<count { row(&self, i); try endRow() }
             return
         }
+        // No more workers than parts of rows: per-worker writers are sized by it, and a
+        // caller's `threads` may be anything (the file is the same for any count).
+        let threads = min(threads, (count + rowsPerPart - 1) / rowsPerPart)
         // What is buffered so far (a header) goes first; after that parts are written through.
         try output.flush()
         let slots = 2 * threads

@@ -6,9 +6,11 @@ import Darwin
 import Pins
 
 /// The pins key on disk and in the environment: one line of 64 hexadecimal digits (a 256-bit
-/// `PinsKey`; 32 digits, 128 bits, are accepted), written by `geocluster pins-key` with mode
-/// 0600, or the same digits in `GEOCLUSTER_PINS_KEY`. Messages name the file or the variable
-/// and what is wrong with it, never its contents.
+/// `PinsKey`), written by `geocluster pins-key` with mode 0600, or the same digits in
+/// `GEOCLUSTER_PINS_KEY`. Messages name the file or the variable and what is wrong with it,
+/// never its contents. Secret files (this one and the mask file) are read and written only as
+/// regular files: a FIFO, a device, a socket or a folder at the path is refused before any
+/// read could block on it, and never replaced.
 public enum PinsKeyFile {
     /// The environment variable that may hold the key's hexadecimal digits.
     public static let environmentVariable = "GEOCLUSTER_PINS_KEY"
@@ -16,33 +18,95 @@ public enum PinsKeyFile {
     static let maximumBytes = 1024
 
     /// The key in the file at `path`.
-    /// - Throws: `HarnessError.privacy` naming the file: missing, unreadable, empty, too long,
-    ///   not hexadecimal, or fewer than 128 bits.
+    /// - Throws: `HarnessError.privacy` naming the file: missing, unreadable, not a regular
+    ///   file, empty, too long, not 64 hexadecimal digits, or a weak key.
     public static func read(path: String) throws(HarnessError) -> PinsKey {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw .privacy("\(path): cannot read the pins key file (\(String(cString: strerror(errno)))); make one with `geocluster pins-key -o \(path)`")
+        guard let bytes = try readSecret(path: path, maximumBytes: maximumBytes, what: "pins key file",
+                                         tooLong: "a key file is one line of 64 hexadecimal digits; check the path") else {
+            throw .privacy("\(path): cannot read the pins key file (no such file); make one with `geocluster pins-key -o \(path)`")
         }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { readFile(fd, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            count += got
-        }
-        guard count <= maximumBytes else {
-            throw .privacy("\(path): not a pins key file (over \(maximumBytes) bytes; a key file is one line of 64 hexadecimal digits); check the path")
-        }
-        guard count > 0 else {
+        guard !bytes.isEmpty else {
             throw .privacy("\(path): the pins key file is empty; make a key with `geocluster pins-key -o \(path) --force`")
         }
         do {
-            return try PinsKey(hex: String(decoding: bytes[..<count], as: UTF8.self))
+            return try PinsKey(hex: String(decoding: bytes, as: UTF8.self))
         } catch {
             throw .privacy("\(path): not a valid pins key: \(reason(error))")
         }
+    }
+
+    /// The bytes of the secret file at `path` (the key file, the mask file), nil when there is
+    /// nothing at the path. The file must be a regular file (a symbolic link to one is
+    /// followed): anything else is refused from its metadata, before it is opened, so a FIFO
+    /// nobody writes or a device never blocks or feeds the read; the opened file is checked
+    /// again (opened non-blocking) in case it was swapped meanwhile.
+    /// - Parameters:
+    ///   - maximumBytes: a file larger than this is refused, never read into memory.
+    ///   - what: the file's name in messages ("mask file").
+    /// - Throws: `HarnessError.privacy` naming the file: not a regular file, over
+    ///   `maximumBytes`, or unreadable (with the system's reason).
+    /// - Complexity: O(size of the file) time and memory.
+    public static func readSecretFile(path: String, maximumBytes: Int, what: String) throws(HarnessError) -> [UInt8]? {
+        try readSecret(path: path, maximumBytes: maximumBytes, what: what, tooLong: "check the path")
+    }
+
+    /// `readSecretFile`, with `tooLong` saying what the file should have been.
+    static func readSecret(path: String, maximumBytes: Int, what: String, tooLong: String) throws(HarnessError) -> [UInt8]? {
+        func unreadable() -> HarnessError {
+            .privacy("\(path): cannot read the \(what) (\(String(cString: strerror(errno)))); check its permissions")
+        }
+        func oversized() -> HarnessError { .privacy("\(path): not a \(what) (over \(maximumBytes) bytes; \(tooLong))") }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw unreadable()
+        }
+        if let kind = nonRegularKind(info.st_mode) { throw notRegular(path, kind: kind, what: what) }
+        if Int64(info.st_size) > Int64(maximumBytes) { throw oversized() }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw unreadable()
+        }
+        defer { close(fd) }
+        guard fstat(fd, &info) == 0 else { throw unreadable() }
+        if let kind = nonRegularKind(info.st_mode) { throw notRegular(path, kind: kind, what: what) }
+        if Int64(info.st_size) > Int64(maximumBytes) { throw oversized() }
+        // The size as opened, plus one byte to see a file that grew past the limit meanwhile.
+        let capacity = min(Int(info.st_size), maximumBytes) + 1
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var count = 0
+        while count <= maximumBytes {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count, maximumBytes + 1 - count)) }
+            let got = bytes.withUnsafeMutableBytes { readFile(fd, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { throw unreadable() }
+            if got == 0 { break }
+            count += got
+        }
+        if count > maximumBytes { throw oversized() }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+
+    /// What the file type bits of `mode` name when they are not a regular file's (the POSIX
+    /// values, the same on Linux and the BSDs), nil for a regular file.
+    static func nonRegularKind(_ mode: mode_t) -> String? {
+        switch UInt32(mode) & 0o170000 {
+        case 0o100000: return nil
+        case 0o040000: return "a folder"
+        case 0o010000: return "a FIFO (named pipe)"
+        case 0o020000: return "a character device"
+        case 0o060000: return "a block device"
+        case 0o140000: return "a socket"
+        case 0o120000: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
+    /// The refusal of a secret file that is `kind`, not a regular file.
+    static func notRegular(_ path: String, kind: String, what: String) -> HarnessError {
+        .privacy("\(path): is \(kind); the \(what) must be a regular file (nothing else is read, so a pipe or a device can neither hang nor feed the command): give the file's own path")
     }
 
     /// A warning when the file at `path` can be read by other users (its mode allows group or
@@ -83,9 +147,19 @@ public enum PinsKeyFile {
 
     /// Writes `bytes` to `path` with mode 0600, atomically; an existing file is refused unless
     /// `replace`. Shared by the key file and the mask file (both are the operator's secrets).
+    /// Whatever is at `path` and is not a regular file (a device, a FIFO, a socket, a folder, a
+    /// symbolic link) is refused, with or without `replace`: it is never renamed over.
     static func writeSecret(_ bytes: some Collection<UInt8>, to path: String, replace: Bool, what: String, refusal: String) throws(HarnessError) {
         let data = Array(bytes)
-        if !replace && access(path, F_OK) == 0 { throw .privacy("\(path): \(refusal)") }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            if let kind = nonRegularKind(info.st_mode) {
+                throw .privacy("\(path): is \(kind), not a regular file; the \(what) is written only as a regular file and never replaces anything else. Give another path")
+            }
+            if !replace { throw .privacy("\(path): \(refusal)") }
+        } else if errno != ENOENT {
+            throw .privacy("\(path): cannot write the \(what) (\(String(cString: strerror(errno)))); check that its folder exists and is writable")
+        }
         var template = Array((path + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
@@ -105,6 +179,8 @@ public enum PinsKeyFile {
         defer { unlink(temporary) }
         guard ok else { throw .privacy("\(path): cannot write the \(what) (\(failure))") }
         if replace {
+            // Over the regular file checked above (only someone who may write the folder could
+            // put something else there meanwhile, and they could replace the file anyway).
             guard rename(temporary, path) == 0 else {
                 throw .privacy("\(path): cannot write the \(what) (\(String(cString: strerror(errno))))")
             }

@@ -9,23 +9,14 @@ import Pins
 /// is the operator's secret, like the key: its location keys include quantised true
 /// coordinates). Messages name the file.
 public enum PinsMaskFile {
+    /// The largest mask file read, bytes: 32 bytes a location, so room for 30 million locations.
+    public static let maximumBytes = 1 << 30
+
     /// The store in the file at `path`, nil when there is no such file.
     /// - Throws: `HarnessError.privacy` naming the file when it cannot be read or is not a
     ///   mask file.
     public static func load(path: String) throws(HarnessError) -> MaskStore? {
-        guard access(path, F_OK) == 0 else { return nil }
-        guard let file = fopen(path, "rb") else {
-            throw .privacy("\(path): cannot read the mask file (\(String(cString: strerror(errno)))); check its permissions")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if got == 0 { break }
-            bytes += chunk[0..<got]
-        }
-        if ferror(file) != 0 { throw .privacy("\(path): cannot read the mask file; check that it is a file") }
+        guard let bytes = try PinsKeyFile.readSecretFile(path: path, maximumBytes: maximumBytes, what: "mask file") else { return nil }
         do {
             return try MaskStore(serialized: bytes)
         } catch {
