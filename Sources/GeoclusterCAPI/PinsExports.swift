@@ -105,10 +105,13 @@ public func gc_pins_build(
         let workers = try checkedThreads(threads)
         var mask: PrivacyMask? = nil
         if let secret {
+            // The key arrives as bytes and meets PinsKey(bytes:)'s rules: 32 of them, not a weak key.
+            guard secretLength >= 0 else { throw CAPIError(.invalidArgument, "secret_length = \(secretLength) is invalid: a key is 32 bytes") }
             let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(secretLength))) }
-            mask = try pinsCall("min_offset") { () throws(PinError) in
-                try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset)
-            }
+            // The safe default: points shared by at least 5 locations (the offsets are checked
+            // but belong to the weak plain annulus, which the C API does not offer).
+            try pinsCall("min_offset") { () throws(PinError) in try PrivacyMask.check(minDistance: minOffset, maxDistance: maxOffset) }
+            mask = PrivacyMask(key: key)
         }
         // min_points 2 gives the distances of 1 (a point's nearest neighbour is never farther
         // than any other), as the CLI's pins command takes it.
@@ -127,9 +130,7 @@ public func gc_pins_build(
             // The stored positions are kept; new locations are drawn and stored, and the
             // store handed back (to be saved before anything is published).
             var store = try MaskStoreInput(bytes: maskBytes, count: Int(maskLength), remask: remask != 0).store(for: mask)
-            _ = try pinsCall("keys") { () throws(PinError) in
-                try store.add(listings, mask: mask, tolerance: locationTolerance, threads: workers)
-            }
+            store.add(listings, mask: mask, tolerance: locationTolerance, threads: workers)
             chosen.privacy = .displaced(mask.keeping(store))
             let bytes = store.serialized()
             try finish(listings, chosen, out)
@@ -161,7 +162,7 @@ struct MaskStoreInput {
     /// with `remask` (then it records this mask, its positions kept).
     func store(for mask: PrivacyMask) throws(CAPIError) -> MaskStore {
         if bytes.isEmpty { return MaskStore(for: mask) }
-        var store = try pinsCall("mask") { () throws(PinError) in try MaskStore(serialized: bytes) }
+        var store = try pinsCall("mask") { () throws(PinError) in try MaskStore(serialized: bytes, mask: mask) }
         if let what = store.mismatch(with: mask) {
             guard remask else {
                 throw CAPIError(.invalidParameter, "mask: the mask file was made with \(what) (its \(store.count) stored positions "

@@ -41,49 +41,84 @@ public struct AnonymityAudit: Sendable {
     /// with another offset range): the report counts them as they are published.
     public let outsideOwnRing: Int
 
-    /// Audits `listings` under `mask` (its stored positions and rule included).
-    /// - Throws: `PinError.inconsistentLocation` as `PinIndex` does.
-    /// - Complexity: O(L · m) where m is the locations in a ring (a grid of the true positions).
+    /// Locations held back (no shared point yet), not in `locations`.
+    public let heldBack: Int
+
+    /// Audits `listings` under `mask` (its stored positions and rule included). Listings that
+    /// conflict with their location are left out, as `PinIndex` leaves them out.
+    /// - Complexity: O(L · m) where m is the locations in a ring or group.
     public init(listings: PinListings, mask: PrivacyMask, tolerance: Double = PinOptions.defaultLocationTolerance,
-                threads: Int = 1) throws(PinError) {
-        var groups = PinIndex.groupByKey(listings)
-        let anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
-        if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
-        let L = groups.tag.count
-        let keys = (0..<L).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
-        var counts = [Int](repeating: 0, count: L)
+                threads: Int = 1) {
+        var kept = listings
+        let placement = mask.placement(of: listings, tolerance: tolerance)
+        kept.removeListings(withIDs: Set(placement.conflicting))
+        var groups = PinIndex.groupByKey(kept)
+        let anchors = LocationAnchors(&groups, listings: kept, tolerance: tolerance)
+        let keys = (0..<groups.tag.count).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
+        var counts = [Int](repeating: 0, count: keys.count)
         for l in groups.locationOf { counts[Int(l)] += 1 }
-        let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads,
-                                        skipping: mask.stored.map { s in keys.map { s[$0] != nil } })
-        let shown = (0..<L).map { mask.stored?[keys[$0]].map { ($0.longitude, $0.latitude) } ?? drawn[$0] }
-        let rings = RingCounter(longitudes: anchors.longitude, latitudes: anchors.latitude, cell: mask.maxDistance)
+        let present = keys.indices.filter { placement.entries[keys[$0]] != nil }
+        heldBack = keys.count - present.count
+        let shown = present.map { placement.entries[keys[$0]]! }
+        let truth = present.map { (anchors.longitude[$0], anchors.latitude[$0]) }
+        var rows: [Location]
+        if let rule = mask.anonymity {
+            rows = Self.groupRows(shown: shown, truth: truth, listings: present.map { counts[$0] }, spot: rule.spot)
+        } else {
+            rows = Self.ringRows(shown: shown, truth: truth, listings: present.map { counts[$0] }, mask: mask,
+                                 longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads)
+        }
+        var moved = zip(truth, shown).map { Self.metres(from: $0.0, to: ($0.1.longitude, $0.1.latitude)) }
+        outsideOwnRing = mask.anonymity != nil ? 0 : zip(moved, rows).filter { $0.0 < mask.minDistance - 1e-6 || $0.0 > $0.1.ringRadius + 1e-6 }.count
+        rows.sort { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
+        locations = rows
+        minDistance = mask.anonymity != nil ? 0 : mask.minDistance
+        moved.sort()
+        let L = moved.count
+        medianDisplacement = L == 0 ? 0 : moved[(L - 1) / 2]
+        displacement90 = L == 0 ? 0 : moved[min(L - 1, Int((0.9 * Double(L - 1)).rounded(.up)))]
+    }
+
+    /// Under a shared-point rule: k is the group's locations, the spot the most of them within
+    /// 2 × spot of one of them (every location within `spot` of a guess lies there), the ring
+    /// radius the farthest member from the point.
+    static func groupRows(shown: [MaskStore.Position], truth: [(Double, Double)], listings: [Int], spot: Double) -> [Location] {
+        var byGroup: [UInt64: [Int]] = [:]
+        for (i, p) in shown.enumerated() { byGroup[p.group, default: []].append(i) }
+        var rows = [Location](repeating: Location(longitude: 0, latitude: 0, k: 0, largestSpot: 0, ringRadius: 0, listings: 0), count: shown.count)
+        for members in byGroup.values {
+            let p = shown[members[0]]
+            let radius = members.map { Self.metres(from: truth[$0], to: (p.longitude, p.latitude)) }.max() ?? 0
+            let largest = members.map { a in members.filter { b in Self.metres(from: truth[a], to: truth[b]) <= 2 * spot }.count }.max() ?? 0
+            for i in members {
+                rows[i] = Location(longitude: p.longitude, latitude: p.latitude, k: members.count, largestSpot: largest,
+                                   ringRadius: radius, listings: listings[i])
+            }
+        }
+        return rows
+    }
+
+    /// Under the plain annulus: k is the locations whose truth lies in the ring around the point.
+    static func ringRows(shown: [MaskStore.Position], truth: [(Double, Double)], listings: [Int], mask: PrivacyMask,
+                         longitudes: [Double], latitudes: [Double], threads: Int) -> [Location] {
+        let rings = RingCounter(longitudes: longitudes, latitudes: latitudes, cell: mask.maxDistance)
+        let L = shown.count
         var rows = [Location](repeating: Location(longitude: 0, latitude: 0, k: 0, largestSpot: 0, ringRadius: 0, listings: 0), count: L)
-        var moved = [Double](repeating: 0, count: L)
-        var outside = [Bool](repeating: false, count: L)
         rows.withUnsafeMutableBufferPointer { rows in
-        moved.withUnsafeMutableBufferPointer { moved in
-        outside.withUnsafeMutableBufferPointer { outside in
             let parts = L >= 1 << 12 ? threads : 1
             Parallel.forEachChunk(count: parts, grain: 1, threads: threads) { chunk, _ in
                 var scratch: [SIMD2<Double>] = []
                 for part in chunk {
                     for l in (L * part / parts)..<(L * (part + 1) / parts) {
                         let d = shown[l]
-                        let ring = mask.publicRing(longitude: d.0, latitude: d.1, rings: rings, scratch: &scratch)
-                        rows[l] = Location(longitude: d.0, latitude: d.1, k: ring.census.count, largestSpot: ring.census.largestSpot,
-                                           ringRadius: ring.radius, listings: counts[l])
-                        moved[l] = Self.metres(from: (anchors.longitude[l], anchors.latitude[l]), to: d)
-                        outside[l] = moved[l] < mask.minDistance - 1e-6 || moved[l] > ring.radius + 1e-6
+                        let ring = mask.publicRing(longitude: d.longitude, latitude: d.latitude, rings: rings, scratch: &scratch)
+                        rows[l] = Location(longitude: d.longitude, latitude: d.latitude, k: ring.census.count,
+                                           largestSpot: ring.census.largestSpot, ringRadius: ring.radius, listings: listings[l])
                     }
                 }
             }
-        }}}
-        locations = rows.sorted { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
-        minDistance = mask.minDistance
-        moved.sort()
-        medianDisplacement = L == 0 ? 0 : moved[(L - 1) / 2]
-        displacement90 = L == 0 ? 0 : moved[min(L - 1, Int((0.9 * Double(L - 1)).rounded(.up)))]
-        outsideOwnRing = outside.lazy.filter { $0 }.count
+        }
+        return rows
     }
 
     /// The share of locations with k below `k`.

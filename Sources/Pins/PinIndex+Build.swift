@@ -21,7 +21,9 @@ extension PinIndex {
     public init(listings: consuming PinListings, options: PinOptions) throws(PinError) {
         try options.validate()
         try Self.validate(listings)
-        let keys = BuildKeys(options.privacy)
+        var keys = BuildKeys(options.privacy)
+        // 0. Place: conflicting and held-back listings out, every location's displayed position decided.
+        let setAside = Self.place(&listings, keys: &keys, tolerance: options.locationTolerance)
         // 1. Mask: locations in canonical order at their displayed positions.
         var locations = try Self.maskedLocations(of: &listings, keys: keys, tolerance: options.locationTolerance,
                                                  threads: options.threads)
@@ -37,6 +39,7 @@ extension PinIndex {
         let ids = Self.nodeIDs(ranges: &ranges, hasher: keys.hasher)
         let columns = Self.columns(of: &listings, rows: &rows, ranges: ranges, cut: cut, threads: options.threads)
         self.init(options: options, seam: seam, locations: locations, cut: cut, ranges: ranges, rows: rows, ids: ids, columns: columns)
+        self.setAside = setAside
     }
 
     /// Checks every listing's coordinates, attributes and category, and that no id repeats;

@@ -35,7 +35,7 @@ struct KeyGroups {
 /// and the mask (nil when disabled).
 struct BuildKeys {
     let hasher: SipHash24
-    let mask: PrivacyMask?
+    var mask: PrivacyMask?
 
     init(_ privacy: PrivacyPolicy) {
         switch privacy {
@@ -45,7 +45,54 @@ struct BuildKeys {
     }
 }
 
+/// The listings a build leaves out, by id (see `Placement`).
+public struct SetAside: Sendable, Equatable {
+    /// Listings that conflict with their location (a building id given to a listing elsewhere:
+    /// a data error, or a listing spoofed with another building's id), each dropped on its own.
+    public var conflicting: [Int64] = []
+    /// Listings whose location has no shared point yet: too few compatible locations within
+    /// the rule's cap. They are published once enough neighbours arrive.
+    public var heldBack: [Int64] = []
+    public init() {}
+}
+
 extension PinIndex {
+    /// Step 0, place: drops the listings that conflict with their location and, under a
+    /// shared-point rule, those held back; then gives every location its displayed position
+    /// (`PrivacyMask.placement`) as a stored one of `keys.mask`. Under a shared-point rule each
+    /// listing becomes a listing of its group (key tag 3, coordinates the group's point), so
+    /// the index sees one location per shared point and nothing of who is grouped with whom.
+    static func place(_ listings: inout PinListings, keys: inout BuildKeys, tolerance: Double) -> SetAside {
+        var out = SetAside()
+        guard let mask = keys.mask else {
+            var groups = groupByKey(listings)
+            let anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
+            out.conflicting = LocationAnchors.outlierRows(groups, anchors: anchors, listings: listings, tolerance: tolerance) { _ in true }
+                .map { listings.ids[$0] }.sorted()
+            listings.removeListings(withIDs: Set(out.conflicting))
+            return out
+        }
+        let placement = mask.placement(of: listings, tolerance: tolerance)
+        out.conflicting = placement.conflicting
+        out.heldBack = placement.heldBack
+        listings.removeListings(withIDs: Set(out.conflicting + out.heldBack))
+        var stored: [LocationKey: MaskStore.Position] = [:]
+        if mask.anonymity == nil {
+            stored = placement.entries
+        } else {
+            for i in 0..<listings.count {
+                let p = placement.entries[listings.key(i)]!
+                listings.keyTags[i] = 3; listings.keyValues[i] = p.group
+                listings.longitudes[i] = p.longitude; listings.latitudes[i] = p.latitude
+                stored[LocationKey(tag: 3, value: p.group)] = p
+            }
+        }
+        var m = mask
+        m.stored = stored
+        keys.mask = m
+        return out
+    }
+
     /// Step 1, mask: takes the listings (whose true positions and keys it frees once read)
     /// and returns the distinct locations in canonical order, by token (keyed hash of the
     /// key), key, then id, with their displayed positions from `keys.mask`.
@@ -222,17 +269,6 @@ extension PinIndex {
     static func displayedPositions(_ groups: KeyGroups, anchors: LocationAnchors, mask: PrivacyMask?,
                                    threads: Int) -> [Placed] {
         let L = groups.tag.count
-        if let mask, mask.anonymity != nil {
-            // Each ring is counted among all locations: drawn together.
-            let keys = (0..<L).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
-            let stored = mask.stored.map { s in keys.map { s[$0] != nil } }
-            let drawn = mask.drawnPositions(keys: keys, longitudes: anchors.longitude, latitudes: anchors.latitude,
-                                            threads: threads, skipping: stored)
-            return keys.indices.map { l in
-                let (lon, lat) = mask.stored?[keys[l]].map { ($0.longitude, $0.latitude) } ?? drawn[l]
-                return Placed(lon: lon, lat: lat, x: WebMercator.x(longitude: lon), y: WebMercator.y(latitude: lat))
-            }
-        }
         var placed = [Placed](repeating: Placed(lon: 0, lat: 0, x: 0, y: 0), count: L)
         anchors.longitude.withUnsafeBufferPointer { lons in
         anchors.latitude.withUnsafeBufferPointer { lats in

@@ -249,6 +249,9 @@ public struct PinIndex: Sendable {
     let categoryCodes: [UInt8]
     let categoryCounts: [UInt32]
 
+    /// The listings the build left out (conflicting with their location, or held back).
+    public internal(set) var setAside = SetAside()
+
     /// The number of listings.
     public var listingCount: Int { rowID.count }
     /// The number of distinct locations.

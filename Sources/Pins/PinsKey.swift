@@ -23,6 +23,7 @@ public struct PinsKey: Sendable, Equatable, CustomStringConvertible, CustomDebug
     static let maskLabel = "geocluster mask v1"
     static let idsLabel = "geocluster pin ids v1"
     static let fingerprintLabel = "geocluster key fingerprint v1"
+    static let maskFileLabel = "geocluster mask file v2"
 
     /// The bytes of a key.
     public static let byteCount = 32

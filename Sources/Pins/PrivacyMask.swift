@@ -37,6 +37,8 @@ public struct PrivacyMask: Sendable, Equatable {
     /// The PRF of the offsets and the PRF of the pin ids, each keyed by its own derived key.
     let drawHasher: SipHash24
     let idHasher: SipHash24
+    /// The MAC of the mask file (`MaskStore`), keyed by its own derived key.
+    let fileHasher: SipHash24
     /// The key's one-way fingerprint (`PinsKey.fingerprint`).
     public let keyFingerprint: String
     /// True when the key is an insecure test key.
@@ -50,14 +52,30 @@ public struct PrivacyMask: Sendable, Equatable {
     /// The k-anonymity rule (`requiring(_:)`), nil for the plain annulus.
     public internal(set) var anonymity: AnonymityRule? = nil
 
-    /// A mask keyed by `key` over the annulus `minDistance...maxDistance` metres.
+    /// The mask a publication gets unless it asks for another: keyed by `key`, every displayed
+    /// point shared by the locations of a group under `rule` (`AnonymityRule.standard`: at
+    /// least 5 locations pairwise more than 60 m apart). Keep its positions in a `MaskStore`.
+    public init(key: PinsKey, sharing rule: AnonymityRule = .standard) {
+        try! self.init(key: key, annulusFrom: 30, to: 80)
+        anonymity = rule
+    }
+
+    /// The WEAK plain mask: each location drawn on its own in the annulus
+    /// `minDistance...maxDistance` metres around its truth. An attacker who knows every
+    /// building's position recovers most of them within 30 m, and one who posts a listing at a
+    /// building sees that building's point; use it for data whose positions are not secret.
     /// - Throws: `PinError.invalidParameter` naming `minDistance` or `maxDistance` unless
     ///   `minimumDistance <= minDistance < maxDistance <= maximumDistance`, both finite.
-    public init(key: PinsKey, minDistance: Double = 30, maxDistance: Double = 80) throws(PinError) {
+    public static func weakAnnulus(key: PinsKey, minDistance: Double = 30, maxDistance: Double = 80) throws(PinError) -> PrivacyMask {
+        try PrivacyMask(key: key, annulusFrom: minDistance, to: maxDistance)
+    }
+
+    private init(key: PinsKey, annulusFrom minDistance: Double, to maxDistance: Double) throws(PinError) {
         try Self.check(minDistance: minDistance, maxDistance: maxDistance)
-        let m = key.derive(PinsKey.maskLabel), i = key.derive(PinsKey.idsLabel)
+        let m = key.derive(PinsKey.maskLabel), i = key.derive(PinsKey.idsLabel), f = key.derive(PinsKey.maskFileLabel)
         drawHasher = SipHash24(k0: m.0, k1: m.1)
         idHasher = SipHash24(k0: i.0, k1: i.1)
+        fileHasher = SipHash24(k0: f.0, k1: f.1)
         keyFingerprint = key.fingerprint
         isInsecure = key.isInsecureTestKey
         self.minDistance = minDistance
@@ -66,8 +84,9 @@ public struct PrivacyMask: Sendable, Equatable {
 
     /// A mask keyed by `PinsKey.insecureTestKey(seed:)`: for tests and benchmarks only.
     /// - Throws: as `init(key:minDistance:maxDistance:)`.
+    /// It is the plain annulus; `requiring(_:)` gives it a shared-point rule.
     public init(insecureTestSeed seed: UInt64, minDistance: Double = 30, maxDistance: Double = 80) throws(PinError) {
-        try self.init(key: .insecureTestKey(seed: seed), minDistance: minDistance, maxDistance: maxDistance)
+        try self.init(key: .insecureTestKey(seed: seed), annulusFrom: minDistance, to: maxDistance)
     }
 
     /// Checks an annulus (see `init(key:minDistance:maxDistance:)`).

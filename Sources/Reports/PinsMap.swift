@@ -17,6 +17,7 @@ public enum PinsMap {
         var data = try request.source.read(request.input)
         let options = request.source.options(privacy: try request.source.policy(for: data.listings), radius: request.radius)
         let index = try PinIndex(listings: data.takeListings(), options: options)
+        request.source.report(index.setAside, source: data, input: request.input)
         let z = Int(request.zoom.rounded(.down))
         let pins = try index.pins(zoom: Double(z), bbox: request.bbox)
         guard !pins.isEmpty else { throw ReportsError.noPins(zoom: z, inBox: request.bbox != nil) }

@@ -24,8 +24,7 @@ public enum PrivacyReport {
     /// The HTML page: a self-contained file (inline SVG, no script).
     static func page(_ audit: AnonymityAudit, request: PrivacyRequest) -> String {
         let K = request.target, s = request.source
-        var rule = "offsets \(FormatNumber.trimmed(s.minOffset, decimals: 1))–\(FormatNumber.trimmed(s.maxOffset, decimals: 1)) m"
-        if let k = s.minAnonymity { rule += ", --min-anonymity \(k) (rings up to \(FormatNumber.trimmed(s.anonymityCap, decimals: 0)) m)" }
+        let rule = MaskStore.describe(s.rule, s.minOffset, s.maxOffset)
         var w = XMLWriter()
         w.raw("<!DOCTYPE html>\n")
         w.open("html", ["lang": "en"])
@@ -36,9 +35,10 @@ public enum PrivacyReport {
         w.close()
         w.open("body")
         w.element("h1", text: "Anonymity of the displayed positions")
-        w.element("p", text: "\(request.input): \(rule). For each location, k is the number of locations whose true position "
-                  + "lies in the ring of admissible offsets around its displayed point: an attacker who knows every building "
-                  + "must choose among them, and comes within 30 m of the truth by naming the spot that holds the most of them.")
+        w.element("p", text: "\(request.input): \(rule). For each location, k is the number of locations an attacker who knows every "
+                  + "building must choose among: those sharing its displayed point, or under the plain annulus those whose true "
+                  + "position lies in the ring of admissible offsets around it. It comes within 30 m of the truth by naming the spot "
+                  + "that holds the most of them.")
         w.element("p", text: PrivacyAuditRun.summary(audit, target: K))
         w.element("h2", text: "Distribution of k")
         w.raw(histogram(audit, target: K))

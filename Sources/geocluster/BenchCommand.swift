@@ -55,7 +55,7 @@ struct BenchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seed of the generated scenarios.")
     var seed: UInt64 = 1
 
-    @Option(parsing: .unconditional, help: "Worker threads of each cell (geocluster's and the peers' that take one).")
+    @Option(parsing: .unconditional, help: "Worker threads of each cell (geocluster's and the peers' that take one), 1...\(ThreadsOption.range.upperBound).")
     var threads: Int = ThreadsOption.machineDefault
 
     @Option(help: ArgumentHelp("Python peers, comma-separated: \(Peer.allCases.map(\.rawValue).joined(separator: ", ")) (install them with scripts/peers/install.sh). On great-circle cells (--metric geodesic, or auto on world-wide data) they get lon/lat: \(Peer.geodesic.map(\.rawValue).joined(separator: ", ")) run there (quitefastmst builds the MST only, timed against geocluster's index + core distances + MST), the others are skipped.", valueName: "list"),

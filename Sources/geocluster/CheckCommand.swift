@@ -57,7 +57,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Folder generated scenarios are cached in.")
     var cache = "datasets/cache"
 
-    @Option(parsing: .unconditional, help: "Worker threads of the quality lane (its results are the same for any value).")
+    @Option(parsing: .unconditional, help: "Worker threads of the quality lane, 1...\(ThreadsOption.range.upperBound) (its results are the same for any value).")
     var threads: Int = ThreadsOption.machineDefault
 
     func validate() throws {

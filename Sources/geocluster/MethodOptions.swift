@@ -241,7 +241,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How distances are measured for lat,lon input: planar (in the --crs projection), geodesic (great-circle metres on a sphere of radius 6,371,008.8 m, scikit-learn's haversine times that radius), or auto: planar in the data's UTM zone when it keeps distances within 1 % over the whole data, else geodesic (said on standard error).", valueName: "auto|planar|geodesic"))
     var metric: DistanceMetric = .auto
 
-    @Option(parsing: .unconditional, help: "Worker threads (output is identical for any value).")
+    @Option(parsing: .unconditional, help: "Worker threads, 1...\(ThreadsOption.range.upperBound) (output is identical for any value).")
     var threads: Int = ThreadsOption.machineDefault
 
     func validate() throws {

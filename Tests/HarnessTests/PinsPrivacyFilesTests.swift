@@ -30,7 +30,7 @@ import TestSupport
             let mask = folder.path("m")
             let first = PinSourceSettings(key: .generate(), maskFile: mask)
             guard case let .displaced(a) = try first.policy(for: listings) else { Issue.record("no mask"); return }
-            #expect(try Self.mode(mask) == 0o600 && (try PinsMaskFile.load(path: mask))?.count == 50)
+            #expect(try Self.mode(mask) == 0o600 && (try PinsMaskFile.load(path: mask, mask: a))?.count == 50)
             let rotated = PinSourceSettings(key: .generate(), maskFile: mask)
             #expect(throws: HarnessError.self) { try rotated.policy(for: listings) }
             var remasked = rotated
@@ -41,8 +41,8 @@ import TestSupport
                 let p = a.displayedPosition(of: key, longitude: 0, latitude: 0), q = b.displayedPosition(of: key, longitude: 0, latitude: 0)
                 #expect(p == q)
             }
-            #expect(try PinsMaskFile.load(path: mask)?.keyFingerprint == rotated.key!.fingerprint)
-            #expect(try PinsMaskFile.load(path: folder.path("none")) == nil)
+            #expect(try PinsMaskFile.load(path: mask, mask: b)?.keyFingerprint == rotated.key!.fingerprint)
+            #expect(try PinsMaskFile.load(path: folder.path("none"), mask: b) == nil)
         }
     }
 }

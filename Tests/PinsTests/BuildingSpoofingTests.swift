@@ -114,8 +114,8 @@ struct BuildingSpoofingTests {
         #expect(before.lon.bitPattern == stored.longitude.bitPattern && before.lat.bitPattern == stored.latitude.bitPattern)
         let bytes = store.serialized()
         for grown in [Self.listings(units: 4), Self.listings(units: 1, spoof: Self.near(east: 20, north: 0))] {
-            var s = try MaskStore(serialized: bytes)
-            #expect(try s.add(grown, mask: Self.mask) == 0)
+            var s = try MaskStore(serialized: bytes, mask: Self.mask)
+            #expect(s.add(grown, mask: Self.mask) == 0)
             #expect(s.serialized() == bytes)
             let after = try Self.published(try Self.index(grown, Self.mask.keeping(s)))
             #expect(after.lon.bitPattern == before.lon.bitPattern && after.lat.bitPattern == before.lat.bitPattern)

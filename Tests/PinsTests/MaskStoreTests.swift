@@ -22,13 +22,13 @@ import Testing
         #expect(try store.add(Self.s.listings(), mask: first) > 300)
         let published = try Self.displayed(Self.s.listings(), first.keeping(store))
         #expect(published == (try Self.displayed(Self.s.listings(), first)), "the store holds exactly the draws")
-        for next in [try PrivacyMask(key: .generate()), try PrivacyMask(key: .generate(), minDistance: 50, maxDistance: 200)] {
+        for next in [try PrivacyMask(key: .generate()), try PrivacyMask.weakAnnulus(key: .generate(), minDistance: 50, maxDistance: 200)] {
             #expect(store.mismatch(with: next) != nil)
             #expect(try Self.displayed(Self.s.listings(), next.keeping(store)) == published)
             let fresh = try Self.displayed(Self.s.listings(), next)
             #expect(published.allSatisfy { fresh[$0.key] != $0.value })
         }
-        #expect(store.mismatch(with: try PrivacyMask(key: .generate(), minDistance: 30, maxDistance: 80)) == "another key")
+        #expect(store.mismatch(with: try PrivacyMask.weakAnnulus(key: .generate(), minDistance: 30, maxDistance: 80)) == "another key")
     }
 
     @Test("new locations are added, stored ones never redrawn, even when a new listing of a building has a smaller id")
@@ -52,16 +52,16 @@ import Testing
 
     @Test("the bytes round-trip; truncated, altered or foreign bytes are refused")
     func serialization() throws {
-        let mask = try PrivacyMask(key: .generate(), minDistance: 40, maxDistance: 90)
+        let mask = try PrivacyMask.weakAnnulus(key: .generate(), minDistance: 40, maxDistance: 90)
         var store = MaskStore(for: mask)
         try store.add(Self.s.listings(), mask: mask)
         let bytes = store.serialized()
-        let back = try MaskStore(serialized: bytes)
+        let back = try MaskStore(serialized: bytes, mask: mask)
         #expect(back == store && back.serialized() == bytes && back.minDistance == 40 && back.keyFingerprint == mask.keyFingerprint)
         var altered = bytes
         altered[100] ^= 1
-        for bad in [Array(bytes.dropLast()), altered, Array("GCPMASK1".utf8), [], Array(repeating: 0, count: 200)] {
-            #expect(throws: PinError.self) { try MaskStore(serialized: bad) }
+        for bad in [Array(bytes.dropLast()), altered, Array("GCPMASK1".utf8), Array("GCPMASK2".utf8), [], Array(repeating: 0, count: 200)] {
+            #expect(throws: PinError.self) { try MaskStore(serialized: bad, mask: mask) }
         }
     }
 }

@@ -155,7 +155,7 @@ import Testing
     func pinIDsCannotTestMaskKeys() throws {
         let key = PinsKey.generate()
         let a = try Self.listingPinIDs(try PrivacyMask(key: key))
-        let b = try Self.listingPinIDs(try PrivacyMask(key: key, minDistance: 100, maxDistance: 300))
+        let b = try Self.listingPinIDs(try PrivacyMask.weakAnnulus(key: key, minDistance: 100, maxDistance: 300))
         let c = try Self.listingPinIDs(try PrivacyMask(key: .generate()))
         #expect(a.count == 60 && a == b)
         #expect(Set(a.values).isDisjoint(with: c.values))

@@ -23,9 +23,9 @@ import TestSupport
 
     @Test func privacyPageRendersInChromium() throws {
         let mask = try PrivacyMask(insecureTestSeed: 2).requiring(AnonymityRule(minimum: 5, cap: 1000))
-        let audit = try AnonymityAudit(listings: Self.listings(), mask: mask)
+        let audit = AnonymityAudit(listings: Self.listings(), mask: mask)
         var source = PinSourceSettings(key: .insecureTestKey(seed: 2))
-        source.minAnonymity = 5; source.anonymityCap = 1000
+        source.rule = try AnonymityRule(minimum: 5, cap: 1000)
         let page = PrivacyReport.page(audit, request: PrivacyRequest(input: "sample.csv", source: source, target: 5, output: "p.html"))
         let red = audit.locations.filter { $0.k <= 1 || $0.largestSpot * 5 > $0.k }.count
         try #require(red > 0 && red < audit.locations.count, "the sample has both kinds of location")

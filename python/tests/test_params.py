@@ -112,7 +112,9 @@ def test_dbscan_bad_parameters_name_themselves(params, error, message):
 def test_n_jobs_does_not_change_results():
     X = np.random.default_rng(3).normal(size=(3000, 2))
     one = geocluster.HDBSCAN(n_jobs=1, gen_min_span_tree=True).fit(X)
-    for n_jobs in (2, -1):
+    # 2**62 is beyond the library's most workers: it runs as that many, instead of sizing
+    # per-worker scratch for 2**62 workers.
+    for n_jobs in (2, -1, 2**62):
         other = geocluster.HDBSCAN(n_jobs=n_jobs, gen_min_span_tree=True).fit(X)
         np.testing.assert_array_equal(one.labels_, other.labels_)
         np.testing.assert_array_equal(one.condensed_tree_, other.condensed_tree_)

@@ -40,7 +40,8 @@ The attackers (each line: locations attacked, % within 10 m, % within 30 m, medi
               gets optional slots): "min-cost", a min-cost full matching of points to candidates
               (cost = distance; scipy's LAPJVsp per connected component); "pruned", the fullest
               spot of the candidates that some full matching gives the point (alternating cycles
-              and paths, by strongly connected components); "balanced", the fullest spot weighted
+              and paths, by strongly connected components) -- these two up to --max-pairs
+              (point, candidate) pairs; "balanced", the fullest spot weighted
               by each pair's share in the maximum-entropy assignment (Sinkhorn scaling: every
               point's shares sum to its locations, every location's to 1). The best is reported.
   simulation  runs the binary with --sim-keys keys of its own (fresh `pins-key`, fresh mask
@@ -373,6 +374,7 @@ def republish(scene, probes, name, extra=()):
         w.writerows(scene.reg.row(*probe) for probe in probes)
     mask, out = os.path.join(scene.workdir, f"{name}.mask"), os.path.join(scene.workdir, f"{name}.geojson")
     shutil.copyfile(scene.mask, mask)
+    os.chmod(mask, 0o600)  # as secret as the key: the tool may refuse a mask file others can read
     done = run_pins(scene.args, listings, scene.key, mask, out, extra)
     return done.returncode, (Publication(out) if done.returncode == 0 else None)
 
@@ -584,8 +586,9 @@ def attack_matching(scene):
     variants = {"nearest": nearest_assignment(scene, points), "soft": soft_shares(scene, points)}
     if one_location_per_pin(scene):
         rows, cols, dist = ring_pairs(scene)
-        m = Matching(scene, rows, cols, dist + 1.0)
-        variants["min-cost"], variants["pruned"] = m.point_guesses(scene, points)
+        if len(rows) <= scene.args.max_pairs:
+            m = Matching(scene, rows, cols, dist + 1.0)
+            variants["min-cost"], variants["pruned"] = m.point_guesses(scene, points)
         variants["balanced"] = pair_guesses(scene, points, rows, cols, balanced(scene, rows, cols, np.ones(len(rows))))
     return best_of(scene, variants)
 
@@ -647,9 +650,10 @@ def attack_simulation(scene):
     if one_location_per_pin(scene):
         rows, cols, _ = ring_pairs(scene)
         w = likelihood(sims, cols, reg.offsets(cols, pub.lon[rows], pub.lat[rows]), args.bandwidth, floor)
-        cost = -np.log(w)
-        m = Matching(scene, rows, cols, cost - cost.min() + 1.0)
-        variants["kde+min-cost"], variants["kde+pruned"] = m.point_guesses(scene, points, w)
+        if len(rows) <= args.max_pairs:
+            cost = -np.log(w)
+            m = Matching(scene, rows, cols, cost - cost.min() + 1.0)
+            variants["kde+min-cost"], variants["kde+pruned"] = m.point_guesses(scene, points, w)
         variants["kde+balanced"] = pair_guesses(scene, points, rows, cols, balanced(scene, rows, cols, w))
     return best_of(scene, variants, {"keys": args.sim_keys, "bandwidth_m": args.bandwidth})
 
@@ -791,48 +795,59 @@ def refused(scene, base, out, t, pid):
 
 def attack_oracle(scene):
     args, reg = scene.args, scene.reg
-    skip = ["--skip-bad-rows"]
-    rc, base = republish(scene, [], "oracle-base", skip)
+    rc, base = republish(scene, [], "oracle-base", ["--skip-bad-rows"])
     if rc != 0:
         sys.exit(f"oracle baseline republication failed (exit {rc})")
     radius = args.oracle_radius or calibrate_oracle(scene, base, reg.next_id)
     states = [OracleTarget(scene, t, radius) for t in scene.targets(args.oracle_targets, 2, True)]
     targets = np.array([s.t for s in states], dtype=np.intp)
-    rounds = [score(reg, targets, np.array([s.guess(scene) for s in states], dtype=np.intp))["within_30m"]]
-    others_removed, next_id, failed = 0, reg.next_id + 1000, None
+    success = lambda: score(reg, targets, np.array([s.guess(scene) for s in states], dtype=np.intp))
+    rounds, removed, failed, next_id = [success()["within_30m"]], 0, None, reg.next_id + 1000
     for r in range(args.oracle_probes):
-        probes, asked = [], []
-        for s in states:
-            j = choose_probe(reg.offsets(s.alive, scene.pub.lon[s.p], scene.pub.lat[s.p]), s.radius)
-            if j is not None:
-                at = int(s.alive[j])
-                probes.append((next_id, reg.keys[s.t], reg.lon[at], reg.lat[at]))
-                asked.append((s, at, str(next_id)))
-                next_id += 1
-        if not probes:
-            break
-        rc, out = republish(scene, probes, f"oracle{r}", skip)
-        if rc != 0:
+        rc, gone, next_id = oracle_round(scene, base, states, f"oracle{r}", next_id)
+        if rc:
             failed = rc
+        if rc or gone is None:
             break
-        probe_ids = {a[2] for a in asked}
-        others_removed += sum(1 for l in base.point_of if l not in out.point_of and l not in probe_ids)
-        for s, at, pid in asked:
-            s.observe(reg, at, refused(scene, base, out, s.t, pid))
-        rounds.append(score(reg, targets, np.array([s.guess(scene) for s in states], dtype=np.intp))["within_30m"])
-    result = score(reg, targets, np.array([s.guess(scene) for s in states], dtype=np.intp))
-    return result, {"probes": args.oracle_probes, "refusal_radius_m": radius, "within_30m_by_round": rounds,
-                    "listings_of_others_removed": others_removed, "failed_with_skip": failed,
-                    "one_probe_exit_without_skip": stop_probe(scene, states, next_id)}
+        removed += gone
+        rounds.append(success()["within_30m"])
+    return success(), {"probes": args.oracle_probes, "refusal_radius_m": radius, "within_30m_by_round": rounds,
+                       "listings_of_others_removed": removed, "failed_with_skip": failed,
+                       "one_probe_exit_without_skip": stop_probe(scene, states, next_id)}
+
+
+def oracle_round(scene, base, states, name, next_id):
+    """One republication with a probe for every target still unresolved, and the observations:
+    (exit code, listings besides the probes that vanished (None: no probe left), next id)."""
+    reg, probes, asked = scene.reg, [], []
+    for s in states:
+        j = choose_probe(reg.offsets(s.alive, scene.pub.lon[s.p], scene.pub.lat[s.p]), s.radius)
+        if j is not None:
+            at = int(s.alive[j])
+            probes.append((next_id, reg.keys[s.t], reg.lon[at], reg.lat[at]))
+            asked.append((s, at, str(next_id)))
+            next_id += 1
+    if not probes:
+        return 0, None, next_id
+    rc, out = republish(scene, probes, name, ["--skip-bad-rows"])
+    if rc:
+        return rc, None, next_id
+    probe_ids = {pid for _, _, pid in asked}
+    gone = sum(1 for l in base.point_of if l not in out.point_of and l not in probe_ids)
+    for s, at, pid in asked:
+        s.observe(reg, at, refused(scene, base, out, s.t, pid))
+    return 0, gone, next_id
 
 
 def stop_probe(scene, states, probe_id):
     """The exit code of a publication run without --skip-bad-rows holding one probe: the first
-    target's building id at its displayed point."""
+    target's building id, beyond the public radius + T north of its displayed point (so surely
+    inconsistent)."""
     if not states:
         return None
-    s = states[0]
-    rc, _ = republish(scene, [(probe_id, scene.reg.keys[s.t], scene.pub.lon[s.p], scene.pub.lat[s.p])], "oracle-stop")
+    s, reg = states[0], scene.reg
+    north = (scene.rule.radius + 2 * scene.args.location_tolerance) / metres_per_degree(scene.pub.lat[s.p])[0]
+    rc, _ = republish(scene, [(probe_id, reg.keys[s.t], scene.pub.lon[s.p], scene.pub.lat[s.p] + north)], "oracle-stop")
     return rc
 
 
@@ -898,6 +913,8 @@ def parse_args(argv=None):
     ap.add_argument("--id-column", default="id")
     ap.add_argument("--sample", type=int, default=20000, help="attack at most this many locations (seeded sample)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-pairs", type=int, default=8_000_000,
+                    help="matching: above this many (point, candidate) pairs, no min-cost and pruned variants (LAPJVsp)")
     ap.add_argument("--sim-keys", type=int, default=20, help="simulation: runs with keys of its own")
     ap.add_argument("--bandwidth", type=float, default=15, help="simulation: kernel bandwidth, m")
     ap.add_argument("--sim-floor", type=float, default=0.01, help="simulation: floor, as a share of the uniform density over the public disc")

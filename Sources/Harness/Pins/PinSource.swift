@@ -19,10 +19,10 @@ public struct PinSource {
     private let texts: [String]?
     private let rowsByID: [(id: Int64, row: Int32)]
 
-    /// Reads the listing file at `path` and checks its location keys: an empty key, or a key
-    /// whose listings lie farther apart than `tolerance` metres (`PinOptions.locationTolerance`),
-    /// is refused naming the file's lines and the key, or with `skipBadRows` those listings
-    /// are dropped and counted in a warning.
+    /// Reads the listing file at `path` and checks its location keys: an empty key is refused
+    /// naming the file's lines, or with `skipBadRows` those listings are dropped and counted in
+    /// a warning. (A listing whose position conflicts with its key is left out by the index on
+    /// its own, `PinIndex.setAside`: `PinSourceSettings.report(_:source:)` names them.)
     /// - Parameters:
     ///   - locationColumn: the column whose value makes listings one location; nil:
     ///     `building_id` when the file has it, else the true coordinate.
@@ -32,7 +32,6 @@ public struct PinSource {
     /// - Throws: `DatasetError` reading (`.missingFilterColumn` for a filter on an absent
     ///   attribute); `HarnessError.location` for the keys.
     public static func read(path: String, locationColumn: String?, columns: ReadOptions = ReadOptions(), filter: AttributeFilter? = nil,
-                            tolerance: Double = PinOptions.defaultLocationTolerance,
                             skipBadRows: Bool = false, warn: (String) -> Void = { _ in }) throws -> PinSource {
         let file = try ListingFile.read(path: path, locationColumn: locationColumn ?? "building_id",
                                         required: locationColumn != nil, options: columns, filter: filter)
@@ -54,24 +53,6 @@ public struct PinSource {
             source.listings.removeListings(withIDs: Set(empty.map { fileIDs[$0] }))
             source.count = source.listings.count
         }
-        let conflicts = source.listings.locationConflicts(tolerance: tolerance)
-        guard !conflicts.isEmpty else { return source }
-        var rowOf: [Int64: Int] = [:]
-        rowOf.reserveCapacity(fileIDs.count)
-        for (row, id) in fileIDs.enumerated() { rowOf[id] = row }
-        let rows = conflicts.map { $0.listingIDs.compactMap { rowOf[$0] } }
-        let first = conflicts[0], firstRows = rows[0]
-        let more = conflicts.count > 1 ? " (and \(conflicts.count - 1) more \(column) values like it)" : ""
-        let what = "\(path): \(lineList(firstRows)) share \(column) '\(keys[firstRows[0]])' but are spread over "
-            + "\(Int(first.span.rounded())) m, more than the \(FormatNumber.trimmed(tolerance, decimals: 1)) m allowed (--location-tolerance)\(more)"
-        guard skipBadRows else {
-            throw HarnessError.location(what + "; a building id must name one place: correct the id or the coordinates on those lines, "
-                                        + "or drop them (--skip-bad-rows)")
-        }
-        let dropped = rows.reduce(0) { $0 + $1.count }
-        warn(what + "; dropped \(dropped) listing\(dropped == 1 ? "" : "s") of \(conflicts.count) \(column) value\(conflicts.count == 1 ? "" : "s") (--skip-bad-rows)")
-        source.listings.removeListings(withIDs: Set(conflicts.flatMap(\.listingIDs)))
-        source.count = source.listings.count
         return source
     }
 
@@ -172,8 +153,8 @@ extension PinIndex {
 }
 
 /// Where the map-pin commands' listings come from and how they are masked: the location
-/// column and the privacy mask's key and offsets (the `pins`, `nearby` and `map --zoom`
-/// options).
+/// column, the key, the rule (points shared by at least K locations, or the weak plain
+/// annulus) and the mask file (the `pins`, `nearby`, `map --zoom` and `privacy` options).
 public struct PinSourceSettings: Sendable {
     /// The column whose value makes listings one location; nil: `building_id` when the file
     /// has it, else the true coordinate.
@@ -183,35 +164,31 @@ public struct PinSourceSettings: Sendable {
     public var columns = ReadOptions()
     /// The privacy mask's secret key; nil: true positions.
     public var key: PinsKey?
-    /// The mask's smallest and largest displacement, metres.
-    public var minOffset: Double
-    public var maxOffset: Double
+    /// The shared-point rule (`--min-anonymity`, `--anonymity-cap`); nil: the weak plain
+    /// annulus (`--weak-plain-mask`).
+    public var rule: AnonymityRule? = .standard
+    /// The weak annulus's smallest and largest displacement, metres.
+    public var minOffset: Double = 30
+    public var maxOffset: Double = 80
     /// The mask file that keeps every published location's displayed position (`--mask`);
-    /// nil: none (each run draws from the key, the location and the offsets).
+    /// nil: none (each run places every location afresh).
     public var maskFile: String?
-    /// Accept a mask file made with another key or offset range (`--remask`).
+    /// Accept a mask file made with another key or rule (`--remask`).
     public var remask: Bool
     /// How far apart the listings of one location key may lie, metres
     /// (`PinOptions.locationTolerance`, `--location-tolerance`).
     public var locationTolerance: Double = PinOptions.defaultLocationTolerance
-    /// Drop the listings of an empty or inconsistent location key with a warning instead of
-    /// refusing the file (`--skip-bad-rows`).
+    /// Drop the listings of an empty location key with a warning instead of refusing the file
+    /// (`--skip-bad-rows`).
     public var skipBadRows = false
-    /// The k-anonymity rule's minimum (`--min-anonymity`); nil: the plain mask.
-    public var minAnonymity: Int?
-    /// The rule's largest ring radius, metres (`--anonymity-cap`).
-    public var anonymityCap: Double = AnonymityRule.defaultCap
-    /// Worker threads for the mask's draws and the index build (the same result for any number).
+    /// Worker threads for the index build (the same result for any number).
     public var threads = 1
-    /// Receives warnings (what `remask` changed, rows dropped), for standard error.
+    /// Receives warnings (what `remask` changed, listings left out), for standard error.
     public var warn: @Sendable (String) -> Void = { _ in }
 
-    public init(locationColumn: String? = nil, key: PinsKey?, minOffset: Double = 30, maxOffset: Double = 80,
-                maskFile: String? = nil, remask: Bool = false) {
+    public init(locationColumn: String? = nil, key: PinsKey?, maskFile: String? = nil, remask: Bool = false) {
         self.locationColumn = locationColumn
         self.key = key
-        self.minOffset = minOffset
-        self.maxOffset = maxOffset
         self.maskFile = maskFile
         self.remask = remask
     }
@@ -219,22 +196,39 @@ public struct PinSourceSettings: Sendable {
     /// The privacy policy the settings say, without the mask file (see `policy(for:)`).
     public func policy() throws(PinError) -> PrivacyPolicy {
         guard let key else { return .disabled }
-        let mask = try PrivacyMask(key: key, minDistance: minOffset, maxDistance: maxOffset)
-        guard let minAnonymity else { return .displaced(mask) }
-        return .displaced(try mask.requiring(AnonymityRule(minimum: minAnonymity, cap: anonymityCap)))
+        guard let rule else { return .displaced(try PrivacyMask.weakAnnulus(key: key, minDistance: minOffset, maxDistance: maxOffset)) }
+        return .displaced(PrivacyMask(key: key, sharing: rule))
     }
 
     /// Reads `input` into listings for a `PinIndex`, its location keys checked (see
-    /// `PinSource.read(path:locationColumn:columns:filter:tolerance:skipBadRows:warn:)`).
+    /// `PinSource.read(path:locationColumn:columns:filter:skipBadRows:warn:)`).
     /// - Parameter filter: the attribute filter the listings will be queried with: a filter
     ///   on an attribute the file has no column for is refused before anything is built.
     public func read(_ input: String, filter: AttributeFilter? = nil) throws -> PinSource {
         try PinSource.read(path: input, locationColumn: locationColumn, columns: columns, filter: filter,
-                           tolerance: locationTolerance, skipBadRows: skipBadRows, warn: warn)
+                           skipBadRows: skipBadRows, warn: warn)
     }
 
     /// The index options for these settings: `policy` and the location tolerance.
     public func options(privacy policy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, minSamples: Int = 1) -> PinOptions {
         PinOptions(privacy: policy, radius: radius, minSamples: minSamples, threads: threads, locationTolerance: locationTolerance)
+    }
+
+    /// Warns about the listings a build left out (`PinIndex.setAside`), naming them by id.
+    public func report(_ setAside: SetAside, source: PinSource, input: String) {
+        func ids(_ list: [Int64]) -> String {
+            list.prefix(10).map { source.idText($0) }.joined(separator: ", ") + (list.count > 10 ? ", …" : "")
+        }
+        let c = setAside.conflicting, h = setAside.heldBack
+        if !c.isEmpty {
+            warn("\(input): \(c.count) listing\(c.count == 1 ? "" : "s") left out: not where \(c.count == 1 ? "its" : "their") location "
+                 + "(building id) is (farther than --location-tolerance \(FormatNumber.trimmed(locationTolerance, decimals: 1)) m from its "
+                 + "other listings, or from where it is published); ids \(ids(c))")
+        }
+        if !h.isEmpty, let rule {
+            warn("\(input): \(h.count) listing\(h.count == 1 ? "" : "s") held back: \(h.count == 1 ? "its" : "their") location has fewer than "
+                 + "\(rule.minimum - 1) compatible locations within --anonymity-cap \(Int(rule.cap)) m to share a point with; published once "
+                 + "enough arrive (ids \(ids(h)))")
+        }
     }
 }

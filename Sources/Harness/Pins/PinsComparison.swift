@@ -85,8 +85,8 @@ public enum PinsComparison {
         let file = try ListingFile.read(path: path, locationColumn: "building_id", required: false)
         let count = file.count
         let truth: [Int32]? = (try? LabelFile.read(path: path, columns: ["truth"], option: "--pins-zooms"))?.labels
-        let mask = try PrivacyMask(key: setup.key)
-        let shown = try mask.displayedPositions(of: PinSource(file: consume file, idsAreRows: true).listings)
+        let mask = PrivacyMask(key: setup.key)
+        let shown = mask.displayedPositions(of: PinSource(file: consume file, idsAreRows: true).listings)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let viewports = folder + "/viewports.csv", displayed = folder + "/displayed.csv"
         try AtomicFile.write(viewportsCSV(longitudes: shown.longitudes, latitudes: shown.latitudes, zooms: zooms, seed: setup.seed), to: viewports)

@@ -15,6 +15,7 @@ public enum PinsExport {
         let options = request.source.options(privacy: policy, radius: request.radius,
                                              minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
         let index = try PinIndex(listings: data.takeListings(), options: options)
+        request.source.report(index.setAside, source: data, input: request.input)
         var writer = try GeoJSONWriter(path: request.output)
         var written: [(zoom: Int, pins: Int)] = []
         for z in request.zooms {

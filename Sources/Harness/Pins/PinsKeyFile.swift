@@ -52,6 +52,7 @@ public enum PinsKeyFile {
 
     /// `readSecretFile`, with `tooLong` saying what the file should have been.
     static func readSecret(path: String, maximumBytes: Int, what: String, tooLong: String) throws(HarnessError) -> [UInt8]? {
+        let maximumBytes = max(maximumBytes, 0)
         func unreadable() -> HarnessError {
             .privacy("\(path): cannot read the \(what) (\(String(cString: strerror(errno)))); check its permissions")
         }
@@ -77,7 +78,8 @@ public enum PinsKeyFile {
         var bytes = [UInt8](repeating: 0, count: capacity)
         var count = 0
         while count <= maximumBytes {
-            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count, maximumBytes + 1 - count)) }
+            // Grown files: double, up to the limit plus one (written so that Int.max cannot overflow).
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count - 1, maximumBytes - count) + 1) }
             let got = bytes.withUnsafeMutableBytes { readFile(fd, $0.baseAddress! + count, $0.count - count) }
             if got < 0 && errno == EINTR { continue }
             if got < 0 { throw unreadable() }

@@ -14,6 +14,7 @@ public enum PinsNearby {
         var data = try request.source.read(request.input, filter: request.filter)
         let policy = try request.source.policy(for: data.listings)
         let index = try PinIndex(listings: data.takeListings(), options: request.source.options(privacy: policy))
+        request.source.report(index.setAside, source: data, input: request.input)
         let page = try index.nearby(longitude: request.longitude, latitude: request.latitude, radius: request.radius,
                                     filter: request.filter, limit: request.limit, cursor: nil)
         func text(_ v: Double?) -> String { v.map { FormatNumber.trimmed($0, decimals: 2) } ?? "" }

@@ -29,7 +29,7 @@ public enum PrivacyAuditRun {
             throw HarnessError.privacy("the anonymity report measures the privacy mask; give --key-file (not --no-privacy)")
         }
         if let path = request.source.maskFile {
-            guard let store = try PinsMaskFile.load(path: path) else {
+            guard let store = try PinsMaskFile.load(path: path, mask: mask) else {
                 throw HarnessError.privacy("\(path): no such mask file; give the mask file the pins were published with, or leave out --mask")
             }
             if let what = store.mismatch(with: mask) {
@@ -38,7 +38,7 @@ public enum PrivacyAuditRun {
             mask = mask.keeping(store)
         }
         let source = try request.source.read(request.input)
-        return try AnonymityAudit(listings: source.listings, mask: mask, tolerance: request.source.locationTolerance,
+        return AnonymityAudit(listings: source.listings, mask: mask, tolerance: request.source.locationTolerance,
                                   threads: request.threads)
     }
 

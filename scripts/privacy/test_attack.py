@@ -1,0 +1,139 @@
+"""Tests for attack.py: its geometry and matchings on small made-up registries, and (when a
+geocluster binary is at hand: GEOCLUSTER_CLI, else .build/release/geocluster) the whole script
+against the plain 30-80 m mask, where a Sybil prober must find every target.
+
+    python3 -m pytest -q scripts/privacy/test_attack.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import attack  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = os.environ.get("GEOCLUSTER_CLI", str(ROOT / ".build/release/geocluster"))
+LAT, LON = 37.55, 127.0
+
+
+def registry(tmp_path, offsets, listings=None):
+    """A registry file: location i at (east, north) metres `offsets[i]` from (LON, LAT)."""
+    north, east = attack.metres_per_degree(LAT)
+    path = tmp_path / "reg.csv"
+    with open(path, "w") as f:
+        f.write("id,lat,lon,building_id\n")
+        n = 0
+        for i, (e, no) in enumerate(offsets):
+            for _ in range((listings or {}).get(i, 1)):
+                f.write(f"{n},{float(LAT + no / north)!r},{float(LON + e / east)!r},b{i}\n")
+                n += 1
+    return attack.Registry(str(path))
+
+
+def test_median_of_even_and_odd_groups():
+    group, values = np.array([0, 0, 1, 1, 1, 2, 2]), np.array([1.0, 3.0, 5.0, 9.0, 7.0, 2.0, 2.0])
+    assert attack.group_median(group, values, 3).tolist() == [2.0, 7.0, 2.0]
+
+
+def test_spots_are_counted_in_a_local_frame(tmp_path):
+    # 20 m north and 20 m east of each other: 28.3 m apart, one spot. Absolute longitude times
+    # each one's own metres per degree (the old count) put them about 40 m apart at 127 degrees.
+    reg = registry(tmp_path, [(0, 0), (20, 20), (100, 0)])
+    offs = reg.offsets(np.arange(3), LON, LAT)
+    assert attack.spot_mass(offs).tolist() == [2, 2, 1]
+    assert reg.gap(np.array([0]), np.array([1]))[0] == pytest.approx(20 * 2 ** 0.5, abs=0.01)
+
+
+def test_spot_edge_and_fullest_ties_to_the_nearest(tmp_path):
+    reg = registry(tmp_path, [(0, 0), (29.9, 0), (200, 0), (230.1, 0), (300.0, 0)])
+    offs = reg.offsets(np.arange(5), LON + 0.001, LAT)  # the point about 88 m east of location 0
+    assert attack.spot_mass(offs).tolist() == [2, 2, 1, 1, 1]
+    assert attack.fullest(offs) == 1  # spots of 2 at 0 and 1: location 1 is the nearer
+    assert attack.fullest(offs, np.array([1, 1, 5, 0, 0.0])) == 2
+
+
+def test_ring_rule_grows_until_anonymous(tmp_path):
+    # Around the point: a complex of 3 at 50 m (one spot), 2 lone buildings at 100 m and 150 m.
+    reg = registry(tmp_path, [(50, 0), (52, 0), (50, 2), (0, 100), (-150, 0)])
+    plain = attack.Rule(30, 80)
+    assert sorted(plain.ring(reg, LON, LAT)[0].tolist()) == [0, 1, 2]
+    k2 = attack.Rule(30, 0, max_offset=80, k=2, cap=1500)
+    idx, _, _, radius = k2.ring(reg, LON, LAT)
+    # 80 m: 3 in one spot (not anonymous at K=2); 113 m: 4 with a spot of 3 > 4 // 2; 160 m: 5, spot 3 > 2;
+    # 226 m: the same 5 ... up to the cap, where the last ring is taken.
+    assert radius == 1500 and len(idx) == 5
+    k2b = attack.Rule(30, 0, max_offset=80, k=3, cap=1500)
+    reg2 = registry(tmp_path, [(50, 0), (0, 60), (-70, 0), (0, -100)])
+    assert k2b.ring(reg2, LON, LAT)[3] == 80
+
+
+class Points(SimpleNamespace):
+    def __len__(self):
+        return len(self.kind)
+
+
+def scene_of(reg, n_points):
+    pub = Points(kind=["building"] * n_points, count=np.full(n_points, 2), lon=np.full(n_points, LON),
+                 lat=np.full(n_points, LAT))
+    return SimpleNamespace(reg=reg, pub=pub)
+
+
+def test_matching_keeps_only_what_some_full_matching_allows(tmp_path):
+    reg = registry(tmp_path, [(0, 0), (100, 0), (200, 0)])
+    # Point 0 can only be location 0; point 1 location 0 or 1; point 2 location 1 or 2.
+    rows, cols = np.array([0, 1, 1, 2, 2]), np.array([0, 0, 1, 1, 2])
+    scene = scene_of(reg, 3)
+    m = attack.Matching(scene, rows, cols, np.ones(5))
+    assert m.match[:3].tolist() == [0, 1, 2]
+    assert m.allowed.tolist() == [True, False, True, False, True]
+    shares = attack.balanced(scene, rows, cols, np.ones(5))
+    assert np.allclose(shares, [1, 0, 1, 0, 1], atol=0.02)  # Sinkhorn converges slowly to zeros
+
+
+def test_matching_with_a_cycle_allows_both(tmp_path):
+    reg = registry(tmp_path, [(0, 0), (100, 0)])
+    rows, cols = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])
+    m = attack.Matching(scene_of(reg, 2), rows, cols, np.array([1.0, 2.0, 2.0, 1.0]))
+    assert m.match[:2].tolist() == [0, 1]
+    assert m.allowed.all()
+
+
+def test_disjoint_batches_and_probe_choice():
+    batches = attack.disjoint_batches([1, 2, 3], {1: [10, 11], 2: [11, 12], 3: [13]})
+    assert batches == [[1, 3], [2]]
+    assert attack.choose_probe(np.array([[40.0, 0], [50, 0], [45, 5]]), 15) is None  # one spot
+    j = attack.choose_probe(np.array([[40.0, 0], [45, 0], [200, 0], [400, 0]]), 15)
+    assert j in (0, 1)  # the disc that covers two
+
+
+def test_the_public_rule_from_the_options():
+    args = attack.parse_args(["x.csv", "--geocluster", "g", "--key-file", "k", "--min-anonymity", "5", "--anonymity-cap", "1000"])
+    rule = attack.public_rule(args)
+    assert (rule.k, rule.min_offset, rule.radius, rule.radii[0], rule.radii[-1]) == (5, 30, 1000, 80, 1000)
+    plain = attack.public_rule(attack.parse_args(["x.csv", "--geocluster", "g", "--key-file", "k"]))
+    assert (plain.k, plain.min_offset, plain.radius) == (0, 0, 1500)
+
+
+@pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="no geocluster binary")
+def test_whole_script_against_the_plain_mask(tmp_path):
+    data, key = tmp_path / "s.csv", tmp_path / "k.key"
+    subprocess.run([CLI, "generate", "--count", "3000", "--seed", "2", "-o", str(data)], check=True, capture_output=True)
+    subprocess.run([CLI, "pins-key", "-o", str(key)], check=True, capture_output=True)
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("attack.py")), str(data), "--geocluster", CLI,
+                          "--key-file", str(key), "--public-radius", "80", "--min-offset", "30",
+                          "--attackers", "ring,matching,sybil,oracle", "--sybil-targets", "40", "--oracle-targets", "40",
+                          "--json"], check=True, capture_output=True, text=True).stdout
+    report = json.loads(out.strip().splitlines()[-1])
+    a = report["attackers"]
+    assert a["sybil"]["within_30m"] == 100
+    assert a["matching"]["within_30m"] >= a["ring"]["within_30m"] > 30
+    assert a["oracle"]["within_30m_by_round"][-1] >= a["oracle"]["within_30m_by_round"][0]
+    assert a["oracle"]["one_probe_exit_without_skip"] != 0
+    assert 30 <= report["displacement_median_m"] <= 80
