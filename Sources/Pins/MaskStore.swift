@@ -62,7 +62,7 @@ public struct MaskStore: Sendable, Equatable {
         var what: [String] = []
         if mask.keyFingerprint != keyFingerprint { what.append("another key") }
         if mask.anonymity != rule || (rule == nil && (mask.minDistance != minDistance || mask.maxDistance != maxDistance)) {
-            what.append("another rule (\(Self.describe(rule, minDistance, maxDistance)))")
+            what.append("another rule")
         }
         return what.isEmpty ? nil : what.joined(separator: " and ")
     }

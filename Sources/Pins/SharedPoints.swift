@@ -39,14 +39,27 @@ struct SharedPointPlanner {
                      rule: AnonymityRule, absent: [Bool]) -> [SharedPoint?] {
         var planner = SharedPointPlanner(rule: rule, longitudes: longitudes, latitudes: latitudes, tokens: tokens,
                                          stored: stored, absent: absent)
-        let fresh = planner.freshInOrder().filter { !absent[$0] }
-        for l in fresh where planner.placed[l] == nil { _ = planner.join(l) }
-        for l in fresh where planner.placed[l] == nil { planner.found(from: l, reach: rule.cap / 2) }
-        for l in fresh where planner.placed[l] == nil { _ = planner.join(l) }
-        for l in fresh where planner.placed[l] == nil { planner.found(from: l, reach: rule.cap) }
-        for l in fresh where planner.placed[l] == nil { _ = planner.join(l) }
-        for l in fresh where planner.placed[l] == nil { _ = planner.join(l, relaxed: true) }
+        var fresh = planner.freshInOrder().filter { !absent[$0] }
+        // Rounds until one places nothing: the result is then what a plan over it as stored
+        // gives too, so publishing the same listings again changes nothing.
+        while !fresh.isEmpty {
+            planner.round(fresh)
+            let left = fresh.filter { planner.placed[$0] == nil }
+            if left.count == fresh.count { break }
+            fresh = left
+        }
         return planner.placed
+    }
+
+    /// One round over `fresh` (in the founders' order): joins, founders within half the cap,
+    /// joins, founders within the cap, joins, then the relaxed join.
+    mutating func round(_ fresh: [Int]) {
+        for l in fresh where placed[l] == nil { _ = join(l) }
+        for l in fresh where placed[l] == nil { found(from: l, reach: rule.cap / 2) }
+        for l in fresh where placed[l] == nil { _ = join(l) }
+        for l in fresh where placed[l] == nil { found(from: l, reach: rule.cap) }
+        for l in fresh where placed[l] == nil { _ = join(l) }
+        for l in fresh where placed[l] == nil { _ = join(l, relaxed: true) }
     }
 
     init(rule: AnonymityRule, longitudes: [Double], latitudes: [Double], tokens: [UInt64], stored: [SharedPoint?], absent: [Bool]) {

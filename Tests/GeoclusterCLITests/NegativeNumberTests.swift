@@ -130,19 +130,19 @@ struct NegativeNumberTests {
         for (command, rest) in [("map", pinMap), ("pins", pins), ("nearby", nearby + ["--lon", "-73.78"])] {
             let source = rest.filter { $0 != "--no-privacy" }
             add(command, "insecure-test-seed", "-1", source, 64, "is invalid for '--insecure-test-seed")
-            add(command, "min-offset", "-30", rest, 64, "--min-offset -30.0 must be a distance")
-            add(command, "max-offset", "-80", rest, 64, "--max-offset -80.0 must be above --min-offset")
-            add(command, "location-tolerance", "-5", rest, 64, "--location-tolerance -5.0 must be a distance >= 0")
+            add(command, "min-offset", "-30", rest + ["--weak-plain-mask"], 64, "--min-offset -30.0 must be a distance")
+            add(command, "max-offset", "-80", rest + ["--weak-plain-mask"], 64, "--max-offset -80.0 must be above --min-offset")
+            add(command, "location-tolerance", "-5", rest, 64, "--location-tolerance -5.0 must be a distance of 0...60")
             add(command, "min-anonymity", "-5", source + ["--key-file", "k", "--mask", "m"], 64, "--min-anonymity -5 must be 2...")
-            add(command, "anonymity-cap", "-5", rest, 64, "--anonymity-cap -5.0 must be above --max-offset")
+            add(command, "anonymity-cap", "-5", rest, 64, "--anonymity-cap -5.0 must be a distance above 120 m")
             add(command, "threads", "-2", rest, 64, "--threads must be at least 1")
         }
         let privacy = ["a.csv", "--key-file", "k", "-o", "r.csv"]
         add("privacy", "min-anonymity", "-5", privacy, 64, "--min-anonymity -5 must be 2...")
-        add("privacy", "anonymity-cap", "-5", privacy, 64, "--anonymity-cap -5.0 must be above --max-offset")
-        add("privacy", "min-offset", "-30", privacy, 64, "--min-offset -30.0 must be a distance")
-        add("privacy", "max-offset", "-80", privacy, 64, "--max-offset -80.0 must be above --min-offset")
-        add("privacy", "location-tolerance", "-5", privacy, 64, "--location-tolerance -5.0 must be a distance >= 0")
+        add("privacy", "anonymity-cap", "-5", privacy, 64, "--anonymity-cap -5.0 must be a distance above 120 m")
+        add("privacy", "min-offset", "-30", privacy + ["--weak-plain-mask"], 64, "--min-offset -30.0 must be a distance")
+        add("privacy", "max-offset", "-80", privacy + ["--weak-plain-mask"], 64, "--max-offset -80.0 must be above --min-offset")
+        add("privacy", "location-tolerance", "-5", privacy, 64, "--location-tolerance -5.0 must be a distance of 0...60")
         add("privacy", "insecure-test-seed", "-1", ["a.csv", "-o", "r.csv"], 64, "is invalid for '--insecure-test-seed")
         add("privacy", "target", "-5", privacy, 64, "--target -5 must be at least 2")
         add("privacy", "threads", "-2", privacy, 64, "--threads must be at least 1")

@@ -56,6 +56,18 @@ struct PinsCommandTests {
         }
     }
 
+    /// The listings `pins` says it showed ("N listings shown at …").
+    static func shownCount(_ stderr: String) -> Int? {
+        guard let r = stderr.range(of: " listings shown at ") else { return nil }
+        return Int(stderr[..<r.lowerBound].split(whereSeparator: { !$0.isNumber }).last ?? "")
+    }
+
+    /// The listings `pins` held back ("N listings held back"), 0 when it says nothing.
+    static func heldBackCount(_ stderr: String) -> Int {
+        guard let r = stderr.range(of: " listings held back") ?? stderr.range(of: " listing held back") else { return 0 }
+        return Int(stderr[..<r.lowerBound].split(whereSeparator: { !$0.isNumber }).last ?? "") ?? 0
+    }
+
     /// Ground distance in metres, as Pins measures it (WGS 84 metres per degree at the mean latitude).
     /// Metres on the WGS 84 ellipsoid's local scale, as the privacy mask offsets positions.
     static func metres(_ lon1: Double, _ lat1: Double, _ lon2: Double, _ lat2: Double) -> Double {
@@ -104,11 +116,15 @@ struct PinsCommandTests {
             let byID = Dictionary(uniqueKeysWithValues: truth.map { ($0.id, $0) })
             let features = try Self.features(try folder.read("pins.geojson"))
             #expect(Set(features.map(\.zoom)) == Set(10...16))
+            // Every listing shown is in exactly one pin per zoom; the others are held back (too
+            // few locations near them to share a point with), as standard error says.
+            let shown = try #require(Self.shownCount(r.stderr), "\(r.stderr)")
+            #expect(shown > truth.count / 2 && shown + Self.heldBackCount(r.stderr) == truth.count, "\(r.stderr)")
             for z in 10...16 {
                 let pins = features.filter { $0.zoom == z }
-                #expect(pins.reduce(0) { $0 + $1.count } == truth.count, "zoom \(z)")
+                #expect(pins.reduce(0) { $0 + $1.count } == shown, "zoom \(z)")
                 let leaves = pins.flatMap(\.leaves)
-                #expect(leaves.count == truth.count && Set(leaves) == Set(byID.keys), "zoom \(z): every listing exactly once")
+                #expect(leaves.count == shown && Set(leaves).count == shown && Set(leaves).isSubset(of: Set(byID.keys)), "zoom \(z): every listing shown exactly once")
                 for p in pins { #expect(p.leaves.count == p.count) }
                 // Discs in pixels at zoom z: centre distance at least the mean of the diameters.
                 let world = 256 * pow(2, Double(z))
@@ -157,7 +173,13 @@ struct PinsCommandTests {
             try #require(masked.status == 0, "\(masked)")
             let m = Self.exposure(try Self.features(try folder.read("masked.geojson")), truth)
             #expect(m.nearest > 0.1, "a published position within \(m.nearest) m of a true one")
-            #expect(m.closeOwn == 0, "\(m.closeOwn) same-location pins within 30 m of their true position")
+            // A shared point is within 30 m of at most one of the true locations it shows.
+            let byID = Dictionary(uniqueKeysWithValues: truth.map { ($0.id, $0) })
+            for f in try Self.features(try folder.read("masked.geojson")) where f.kind != "cluster" {
+                let near = Set(f.leaves.map { byID[$0]! }.filter { Self.metres(f.lon, f.lat, $0.lon, $0.lat) < 30 }.map { "\($0.lon),\($0.lat)" })
+                #expect(near.count <= 1, "\(near.count) locations within 30 m of one shared point")
+            }
+            #expect(m.closeOwn * 5 < Self.shownCount(masked.stderr)!, "\(m.closeOwn) listings within 30 m of the point they are shown at")
             let open = try folder.run("pins", Self.seoul, "--zooms", "14-18", "--no-privacy", "--leaves", "-o", "open.geojson")
             try #require(open.status == 0, "\(open)")
             let o = Self.exposure(try Self.features(try folder.read("open.geojson")), truth)
@@ -167,7 +189,7 @@ struct PinsCommandTests {
         }
     }
 
-    @Test("the output is the same bytes for shuffled input rows; another seed moves every pin")
+    @Test("the output is the same bytes for shuffled input rows; another seed gives every pin another id")
     func deterministic() throws {
         try withTemporaryFolder { folder throws in
             var lines = try String(contentsOfFile: Self.seoul, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -183,9 +205,10 @@ struct PinsCommandTests {
             let other = try folder.run("pins", Self.seoul, "--zoom", "18", "--insecure-test-seed", "4", "-o", "c.geojson")
             let same = try folder.run("pins", Self.seoul, "--zoom", "18", "--insecure-test-seed", "3", "-o", "d.geojson")
             try #require(other.status == 0 && same.status == 0)
-            let c = try Self.features(try folder.read("c.geojson")).filter { $0.kind != "cluster" }
-            let d = Set(try Self.features(try folder.read("d.geojson")).map { "\($0.lon),\($0.lat)" })
-            #expect(!c.isEmpty && c.allSatisfy { !d.contains("\($0.lon),\($0.lat)") })
+            // Shared points depend on the true positions, not the key; pin ids depend on the key.
+            let c = try Self.features(try folder.read("c.geojson")).map { $0.properties["id"] as! String }
+            let d = Set(try Self.features(try folder.read("d.geojson")).map { $0.properties["id"] as! String })
+            #expect(!c.isEmpty && c.allSatisfy { !d.contains($0) })
         }
     }
 
@@ -196,7 +219,11 @@ struct PinsCommandTests {
             let r = try folder.run("pins", Self.seoul, "--zooms", "12-13", "--insecure-test-seed", "7", "--category", "villa,one-room",
                                    "--deposit", "500..20000", "--rent", "..80", "--leaves", "-o", "f.geojson")
             try #require(r.status == 0, "\(r)")
-            let passing = truth.filter { ["villa", "one-room"].contains($0.category) && (500...20000).contains($0.deposit) && $0.rent <= 80 }
+            // The listings shown at all (the others are held back), then those passing the filter.
+            let every = try folder.run("pins", Self.seoul, "--zoom", "12", "--insecure-test-seed", "7", "--leaves", "-o", "every.geojson")
+            try #require(every.status == 0, "\(every)")
+            let shown = Set(try Self.features(try folder.read("every.geojson")).flatMap(\.leaves))
+            let passing = truth.filter { shown.contains($0.id) && ["villa", "one-room"].contains($0.category) && (500...20000).contains($0.deposit) && $0.rent <= 80 }
             #expect(passing.count > 100)
             let features = try Self.features(try folder.read("f.geojson"))
             for z in 12...13 {
@@ -222,7 +249,9 @@ struct PinsCommandTests {
             let r = try folder.run("pins", Self.seoulGeoJSON, "--zoom", "12", "--insecure-test-seed", "1", "--location-column", "building_id",
                                    "-o", "g.geojson")
             try #require(r.status == 0, "\(r)")
-            #expect(try Self.features(try folder.read("g.geojson")).reduce(0) { $0 + $1.count } == 1000)
+            let shown = try #require(Self.shownCount(r.stderr), "\(r.stderr)")
+            #expect(try Self.features(try folder.read("g.geojson")).reduce(0) { $0 + $1.count } == shown)
+            #expect(shown + Self.heldBackCount(r.stderr) == 1000)
         }
     }
 
@@ -235,7 +264,7 @@ struct PinsCommandTests {
         (["--zoom", "12", "--insecure-test-seed", "1", "--no-privacy"], 64, "contradict"),
         (["--zoom", "12", "--insecure-test-seed", "1", "--bbox", "127.0,37.6,127.1,37.5"], 64, "minLat 37.6 is greater than maxLat 37.5"),
         (["--zoom", "12", "--insecure-test-seed", "1", "--radius", "0"], 64, "--radius must be a number of pixels > 0"),
-        (["--zoom", "12", "--insecure-test-seed", "1", "--min-offset", "80", "--max-offset", "30"], 64, "must be above --min-offset"),
+        (["--zoom", "12", "--insecure-test-seed", "1", "--weak-plain-mask", "--min-offset", "80", "--max-offset", "30"], 64, "must be above --min-offset"),
         (["--zoom", "12", "--insecure-test-seed", "1", "--location-column", "house"], 1, "the location column 'house'"),
     ] as [([String], Int32, String)])
     func badInput(arguments: [String], status: Int32, message: String) throws {
@@ -285,12 +314,26 @@ struct PinsCommandTests {
             let byID = Dictionary(uniqueKeysWithValues: truth.map { ($0.id, $0) })
             let masked = parseCSV(try folder.read("near.csv")).dropFirst()
             #expect(masked.count > 100)
+            // The default rule: every shown point is shared by at least 5 true locations (all of
+            // them in the answer, at one distance), at most one of them within 30 m of it, and
+            // none farther than the 1,500 m cap.
+            var shared: [String: Set<String>] = [:]
             for row in masked {
                 let t = byID[row[0]]!
                 let d = Double(row[1])!
                 #expect(d.truncatingRemainder(dividingBy: 100) == 0)
-                #expect(abs(d - Self.greatCircle(t.lon, t.lat, lon, lat)) <= 80 * 1.005 + 50 + 1e-6)
-                #expect(Self.metres(Double(row[3])!, Double(row[2])!, t.lon, t.lat) >= 29.9, "shown at its true position")
+                #expect(abs(d - Self.greatCircle(t.lon, t.lat, lon, lat)) <= 1_500 * 1.005 + 50 + 1e-6)
+                #expect(Self.metres(Double(row[3])!, Double(row[2])!, t.lon, t.lat) <= 1_500 * 1.005)
+                shared["\(row[2]),\(row[3])", default: []].insert("\(t.lon),\(t.lat)")
+            }
+            for (point, members) in shared {
+                #expect(members.count >= 5, "\(point) shows \(members.count) locations")
+                let parts = point.split(separator: ",").map { Double($0)! }
+                let near = members.filter { m in
+                    let q = m.split(separator: ",").map { Double($0)! }
+                    return Self.metres(parts[1], parts[0], q[0], q[1]) <= 30
+                }
+                #expect(near.count <= 1)
             }
             let bad = try folder.run("nearby", Self.seoul, "--lat", "37.55", "--lon", "127.0", "--radius", "0km", "--insecure-test-seed", "1", "-o", "x.csv")
             #expect(bad.status == 64 && bad.stderr.contains("--radius must be above 0"))
@@ -301,7 +344,7 @@ struct PinsCommandTests {
     @Test("map --zoom draws the pins of that zoom at their diameters; rsvg-convert renders it")
     func mapZoom() throws {
         try withTemporaryFolder { folder throws in
-            let box = "126.95,37.47,127.05,37.53"
+            let box = "126.9,37.45,127.1,37.6"
             let p = try folder.run("pins", Self.seoul, "--zoom", "14", "--bbox", box, "--insecure-test-seed", "5", "-o", "p.geojson")
             let m = try folder.run("map", Self.seoul, "--zoom", "14", "--bbox", box, "--insecure-test-seed", "5", "-o", "m.svg")
             try #require(p.status == 0 && m.status == 0, "\(p)\(m)")

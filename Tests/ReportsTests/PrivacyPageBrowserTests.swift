@@ -22,10 +22,14 @@ import TestSupport
     }
 
     @Test func privacyPageRendersInChromium() throws {
-        let mask = try PrivacyMask(insecureTestSeed: 2).requiring(AnonymityRule(minimum: 5, cap: 1000))
+        // The weak plain mask: its rings are anonymous in the clumps and not out in the country,
+        // so the page has both colours to show (shared points have no red location).
+        let mask = try PrivacyMask.weakAnnulus(key: .insecureTestKey(seed: 2), minDistance: 30, maxDistance: 1_000)
         let audit = AnonymityAudit(listings: Self.listings(), mask: mask)
         var source = PinSourceSettings(key: .insecureTestKey(seed: 2))
-        source.rule = try AnonymityRule(minimum: 5, cap: 1000)
+        source.rule = nil
+        source.minOffset = 30
+        source.maxOffset = 1_000
         let page = PrivacyReport.page(audit, request: PrivacyRequest(input: "sample.csv", source: source, target: 5, output: "p.html"))
         let red = audit.locations.filter { $0.k <= 1 || $0.largestSpot * 5 > $0.k }.count
         try #require(red > 0 && red < audit.locations.count, "the sample has both kinds of location")

@@ -58,7 +58,9 @@ class PinIndex:
     privacy : bool, default True
         False shows true positions (only for data that is public anyway); no key then.
     min_offset, max_offset : float, default 30, 80
-        The mask's annulus in metres (1 <= min < max <= 5000).
+        Checked (1 <= min < max <= 5000) but not used: the mask is the shared-point default
+        (every shown point shared by at least 5 locations within 1,500 m, docs/pins.md); the
+        weak plain annulus these set is only offered by the CLI's ``--weak-plain-mask``.
     location_tolerance : float, default 30
         How far apart the listings of one key may lie, metres.
     radius : float, default 12.5

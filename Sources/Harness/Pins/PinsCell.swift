@@ -77,9 +77,9 @@ public enum PinsCell {
     static func pinIndex(_ file: consuming ListingFile, _ q: PinsCellRequest, _ boxes: [Int: [BoundingBox]],
                          _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
         guard let key = q.key else { throw HarnessError.bench("the PinIndex cell masks the listings: give it the key (--key-file FILE or GEOCLUSTER_PINS_KEY)") }
-        let mask = PrivacyMask(key: key)
+        let mask = try PrivacyMask.benchAnnulus(key: key)
         let options = PinOptions(privacy: .displaced(mask))
-        r.settings = "PinIndex: privacy mask (points shared by \(AnonymityRule.standard.minimum) locations), then pins cut from one single-linkage hierarchy; radius \(FormatNumber.trimmed(options.radius, decimals: 1)) px, discs \(FormatNumber.trimmed(options.minDiameter, decimals: 1))–\(FormatNumber.trimmed(options.maxDiameter, decimals: 1)) pt"
+        r.settings = "PinIndex: privacy mask (\(FormatNumber.trimmed(mask.minDistance, decimals: 1))–\(FormatNumber.trimmed(mask.maxDistance, decimals: 1)) m), then pins cut from one single-linkage hierarchy; radius \(FormatNumber.trimmed(options.radius, decimals: 1)) px, discs \(FormatNumber.trimmed(options.minDiameter, decimals: 1))–\(FormatNumber.trimmed(options.maxDiameter, decimals: 1)) pt"
         let n = file.count
         var source = PinSource(file: consume file, idsAreRows: true)
         let t0 = StageClock.now()

@@ -27,7 +27,8 @@ public enum PinsExport {
             written.append((z, pins.count))
         }
         try writer.commit()
-        return PinsSummary(listings: data.count, locations: index.locationCount, pinsPerZoom: written)
+        let shown = data.count - index.setAside.conflicting.count - index.setAside.heldBack.count
+        return PinsSummary(listings: shown, locations: index.locationCount, pinsPerZoom: written)
     }
 }
 
@@ -117,14 +118,16 @@ public struct PinsRequest {
 
 /// What `PinsExport.write` wrote.
 public struct PinsSummary: Sendable, Equatable {
+    /// Listings shown (those a build set aside are not).
     public var listings: Int
+    /// Displayed points they are shown at (a shared point counts once).
     public var locations: Int
     /// Pins per zoom, in the request's order.
     public var pinsPerZoom: [(zoom: Int, pins: Int)]
 
     /// What `geocluster pins` reports on standard error (before the output's name).
     public var report: String {
-        "\(listings) listings at \(locations) locations; pins per zoom: "
+        "\(listings) listings shown at \(locations) points; pins per zoom: "
             + pinsPerZoom.map { "z\($0.zoom) \($0.pins)" }.joined(separator: ", ")
     }
 
