@@ -18,7 +18,7 @@ func makeIndex(_ listings: [Listing], key: PinsKey) throws(PinError) -> PinIndex
                        locationKey: LocationKey(explicit: UInt64(l.building)),
                        category: l.category.code, area: l.area, deposit: l.deposit, monthlyRent: l.monthlyRent)
     }
-    let options = PinOptions(privacy: .displaced(try PrivacyMask(key: key)))
+    let options = PinOptions(privacy: .displaced(PrivacyMask(key: key)))
     return try PinIndex(listings: consume columns, options: options)
 }
 let key = PinsKey.insecureTestKey(seed: 7)
