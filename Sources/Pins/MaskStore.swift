@@ -23,8 +23,9 @@ public struct MaskStore: Sendable, Equatable {
 
     /// The fingerprint (`PinsKey.fingerprint`) of the key the store was last used with.
     public private(set) var keyFingerprint: String
-    /// The smallest and largest offset of the annulus the store was last used with, metres.
+    /// The smallest offset of the annulus the store was last used with, metres.
     public private(set) var minDistance: Double
+    /// The largest offset of the annulus the store was last used with, metres.
     public private(set) var maxDistance: Double
     /// The shared-point rule the store was last used with, nil for the plain annulus.
     public private(set) var rule: AnonymityRule?
@@ -97,6 +98,8 @@ public struct MaskStore: Sendable, Equatable {
     /// added to it; listings that conflict with their location are left out (and placed
     /// nowhere), and under a shared-point rule a location with no group yet is not stored.
     /// - Parameters:
+    ///   - listings: the listings to publish.
+    ///   - mask: the mask (key and rule) that places them.
     ///   - tolerance: as `PinOptions.locationTolerance`.
     ///   - threads: kept for callers; the placement is sequential (the same for any number).
     /// - Returns: the number of locations added.

@@ -53,6 +53,7 @@ public struct SetAside: Sendable, Equatable {
     /// Listings whose location has no shared point yet: too few compatible locations within
     /// the rule's cap. They are published once enough neighbours arrive.
     public var heldBack: [Int64] = []
+    /// Nothing left out.
     public init() {}
 }
 
