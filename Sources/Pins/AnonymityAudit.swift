@@ -70,7 +70,9 @@ public struct AnonymityAudit: Sendable {
         }
         var moved = zip(truth, shown).map { Self.metres(from: $0.0, to: ($0.1.longitude, $0.1.latitude)) }
         outsideOwnRing = mask.anonymity != nil ? 0 : zip(moved, rows).filter { $0.0 < mask.minDistance - 1e-6 || $0.0 > $0.1.ringRadius + 1e-6 }.count
-        rows.sort { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
+        // Members of a group share their point, k, spot and radius: their listings order them,
+        // and rows equal in all of these are interchangeable (the same for any row order).
+        rows.sort { ($0.latitude, $0.longitude, $0.listings, $0.ringRadius) < ($1.latitude, $1.longitude, $1.listings, $1.ringRadius) }
         locations = rows
         minDistance = mask.anonymity != nil ? 0 : mask.minDistance
         moved.sort()

@@ -1,6 +1,7 @@
-// The privacy mask: every location is shown 30–80 m (configurable) from its true position,
-// in a direction and at a distance that only the holder of the secret key can predict.
-// It runs first; everything Pins computes afterwards sees displayed positions only.
+// The privacy mask: by default every location is shown at a point it shares with at least
+// K others (`AnonymityRule`); the weak plain annulus shows each one alone, offset in a
+// direction only the key's holder can predict. It runs first; everything Pins computes
+// afterwards sees displayed positions only.
 
 import ClusterCore
 

@@ -9,7 +9,7 @@ import Reports
 /// pins-key`), else `GEOCLUSTER_PINS_KEY`, or for tests an insecure key made from an integer
 /// (`--insecure-test-seed`, with a warning on every run). The key is never printed.
 struct PinKeyOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Secret key of the privacy mask: a file of 64 hexadecimal digits written by `geocluster pins-key -o FILE` (or set \(PinsKeyFile.environmentVariable) to the digits). Every location is shown 30–80 m from its true position in a direction only this key predicts. Keep it, and never change it once pins are published.", valueName: "file"))
+    @Option(help: ArgumentHelp("Secret key of the privacy mask: a file of 64 hexadecimal digits written by `geocluster pins-key -o FILE` (or set \(PinsKeyFile.environmentVariable) to the digits). It keys the order shared points are founded in, the mask file's integrity check and the pin ids (and, with --weak-plain-mask, each location's offset). Keep it, and never change it once pins are published.", valueName: "file"))
     var keyFile: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("INSECURE, for tests only: a mask key made from this integer, which anyone can guess (a warning is printed on every run).", valueName: "n", visibility: .hidden))

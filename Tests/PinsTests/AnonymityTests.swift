@@ -51,7 +51,7 @@ import TestSupport
     func plainAuditMatchesBruteForce() throws {
         let s = Self.scenario, truths = Self.truths(s)
         let mask = try PrivacyMask(insecureTestSeed: 3)
-        let audit = try AnonymityAudit(listings: s.listings(), mask: mask)
+        let audit = AnonymityAudit(listings: s.listings(), mask: mask)
         try #require(audit.locations.count == truths.count)
         for l in audit.locations {
             let members = Self.ring(truths, l.longitude, l.latitude, inner: 30, outer: 80)

@@ -43,22 +43,25 @@ struct BuildingSpoofingTests {
         try PinIndex(listings: l, options: PinOptions(privacy: .displaced(mask)))
     }
 
-    @Test("a spoofed listing 100 m away with a lower id is refused, naming the listings: by the build, the mask store and locationConflicts")
-    func farSpoofIsRefused() throws {
-        for units in [1, 3] {
-            let l = Self.listings(units: units, spoof: Self.near(east: 100, north: 0))
-            #expect {
-                try Self.index(l)
-            } throws: { e in
-                guard case let .inconsistentLocation(c, tolerance, others)? = e as? PinError else { return false }
-                return c.listingIDs.first == -1 && c.listingIDs.contains(100) && tolerance == 30 && others == 0
-                    && abs(c.span - 100) < 1 && !"\(e)".contains("127.0") && "\(e)".contains("-1, 100")
-            }
-            var store = MaskStore(for: Self.mask)
-            #expect(throws: PinError.self) { try store.add(l, mask: Self.mask) }
-            #expect(store.count == 0)
-            #expect(l.locationConflicts().map(\.listingIDs) == [[-1] + (0..<units).map { 100 + Int64($0) }])
-        }
+    @Test("a spoofed listing 100 m away with a lower id is left out on its own: by the build, the mask store and locationConflicts; the building stays where it was")
+    func farSpoofIsLeftOut() throws {
+        let clean = try Self.published(try Self.index(Self.listings(units: 3)))
+        let spoofed = Self.listings(units: 3, spoof: Self.near(east: 100, north: 0))
+        let index = try Self.index(spoofed)
+        #expect(index.setAside.conflicting == [-1])
+        let shown = try Self.published(index)
+        #expect(shown.lon.bitPattern == clean.lon.bitPattern && shown.lat.bitPattern == clean.lat.bitPattern)
+        var store = MaskStore(for: Self.mask)
+        #expect(store.add(spoofed, mask: Self.mask) == 2 && store.count == 2)
+        #expect(spoofed.locationConflicts().map(\.listingIDs) == [[-1, 100, 101, 102]])
+        // A limit, recorded: a new building with one listing and a spoof has no majority, so
+        // both are left out until the building is published (then the test is against its point).
+        let alone = try Self.index(Self.listings(units: 1, spoof: Self.near(east: 100, north: 0)))
+        #expect(alone.setAside.conflicting == [-1, 100])
+        var published = MaskStore(for: Self.mask)
+        published.add(Self.listings(units: 1), mask: Self.mask)
+        let kept = try Self.index(Self.listings(units: 1, spoof: Self.near(east: 10, north: 0)), Self.mask.keeping(published))
+        #expect(kept.setAside.conflicting.isEmpty, "within the published point's reach (80 m + the tolerance): kept, at the stored point")
         // A tolerance of 150 m lets it through; one of 0 refuses any disagreement.
         let l = Self.listings(units: 1, spoof: Self.near(east: 100, north: 0))
         #expect((try? PinIndex(listings: l, options: PinOptions(privacy: .displaced(Self.mask), locationTolerance: 250))) != nil)
@@ -71,7 +74,7 @@ struct BuildingSpoofingTests {
             // Every listing must lie within 15 m of the median: a one-listing building takes a
             // spoof 20 m away (the median is half-way), one of agreeing listings only within 15 m.
             let distance = units == 1 ? 20.0 : 12.0
-            if units > 1 { #expect(throws: PinError.self) { try Self.index(Self.listings(units: units, spoof: Self.near(east: 20, north: 0))) } }
+            if units > 1 { #expect(try Self.index(Self.listings(units: units, spoof: Self.near(east: 20, north: 0))).setAside.conflicting == [-1]) }
             let spoof = Self.near(east: distance, north: 0)
             let before = try Self.published(try Self.index(Self.listings(units: units)))
             let after = try Self.published(try Self.index(Self.listings(units: units, spoof: spoof)))
@@ -108,7 +111,7 @@ struct BuildingSpoofingTests {
     func storedBuildingNeverMoves() throws {
         var store = MaskStore(for: Self.mask)
         let first = Self.listings(units: 1)
-        try store.add(first, mask: Self.mask)
+        store.add(first, mask: Self.mask)
         let before = try Self.published(try Self.index(first, Self.mask.keeping(store)))
         let stored = try #require(store.displayedPosition(of: Self.target))
         #expect(before.lon.bitPattern == stored.longitude.bitPattern && before.lat.bitPattern == stored.latitude.bitPattern)

@@ -84,7 +84,7 @@ import TestSupport
     @Test("another offset range with the same key is a new, unrelated draw: the two displayed points of a location are not on one ray from the truth")
     func rangeChangeLeavesNoRay() throws {
         let key = PinsKey.generate()
-        let a = try PrivacyMask(key: key), b = try PrivacyMask.weakAnnulus(key: key, minDistance: 30, maxDistance: 100)
+        let a = PrivacyMask(key: key), b = try PrivacyMask.weakAnnulus(key: key, minDistance: 30, maxDistance: 100)
         var small = 0, n = 2000
         for k in 0..<n {
             let lon = 127 + Double(k % 50) * 0.002, lat = 37.5 + Double(k / 50) * 0.002
