@@ -17,7 +17,6 @@ private func pinsError(_ error: PinError, parameter: String) -> CAPIError {
     switch error {
     case .invalidCoordinate: name = "lon, lat"
     case .duplicateListingID: name = "ids"
-    case .inconsistentLocation: name = "keys"
     case .unknownPin: name = "pin_id"
     case .invalidCursor: name = "cursor"
     case let .invalidParameter(swiftName, _, _):

@@ -81,20 +81,14 @@ struct LocationAnchors {
         let dx = (lons.max()! - lons.min()!) * m.longitude, dy = (lats.max()! - lats.min()!) * m.latitude
         return LocationConflict(listingIDs: rows.map { listings.ids[$0] }.sorted(), span: (dx * dx + dy * dy).squareRoot())
     }
-
-    /// `PinError.inconsistentLocation` for the first conflict, nil when there is none.
-    func error(_ groups: KeyGroups, listings: PinListings, tolerance: Double) -> PinError? {
-        guard let l = conflicts.first else { return nil }
-        return .inconsistentLocation(Self.conflict(rows: Self.rows(of: [l], groups)[0], listings: listings), tolerance: tolerance,
-                                     others: conflicts.count - 1)
-    }
 }
 
 extension PinListings {
     /// The location keys whose listings lie farther apart than `tolerance` metres (see
-    /// `PinOptions.locationTolerance`), each with its listings' ids: what
-    /// `PinIndex.init(listings:options:)` refuses. A caller that prefers to drop such
-    /// listings removes them (`removeListings(withIDs:)`) before building.
+    /// `PinOptions.locationTolerance`), each with its listings' ids: where
+    /// `PinIndex.init(listings:options:)` leaves the disagreeing listings out one by one
+    /// (`PinIndex.setAside`). A caller that prefers to drop whole locations removes them
+    /// (`removeListings(withIDs:)`) before building.
     /// - Complexity: O(n) expected.
     public func locationConflicts(tolerance: Double = PinOptions.defaultLocationTolerance) -> [LocationConflict] {
         var groups = PinIndex.groupByKey(self)

@@ -9,8 +9,8 @@ extension PinIndex {
     /// - Throws: `PinError.invalidParameter` for an invalid option; `.invalidCoordinate`
     ///   for a non-finite coordinate, a longitude outside ±180° or a latitude beyond ±85°
     ///   (Web Mercator); `.invalidParameter` for a negative or non-finite attribute or a
-    ///   category code above 15; `.duplicateListingID`; `.inconsistentLocation` when the
-    ///   listings of one location key lie farther apart than `options.locationTolerance`.
+    ///   category code above 15; `.duplicateListingID`. Listings that disagree with their
+    ///   location are not an error: each is left out on its own (`setAside`).
     /// - Parameters:
     ///   - listings: consumed: each column is freed as soon as the build has used it (when
     ///     the caller holds no other copy), so that the listings and the finished index are
@@ -25,7 +25,7 @@ extension PinIndex {
         // 0. Place: conflicting and held-back listings out, every location's displayed position decided.
         let setAside = Self.place(&listings, keys: &keys, tolerance: options.locationTolerance)
         // 1. Mask: locations in canonical order at their displayed positions.
-        var locations = try Self.maskedLocations(of: &listings, keys: keys, tolerance: options.locationTolerance,
+        var locations = Self.maskedLocations(of: &listings, keys: keys, tolerance: options.locationTolerance,
                                                  threads: options.threads)
         // 1b. Frame: the Mercator line cut open in the widest empty stretch of longitude.
         let seam = Self.openAtSeam(&locations.x)

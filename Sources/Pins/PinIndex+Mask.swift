@@ -103,17 +103,16 @@ extension PinIndex {
     /// token with a radix sort, equal tokens (a 64-bit collision) by key. Within a location,
     /// listings go by id. Each location is placed at its anchor (`LocationAnchors`: the
     /// coordinate-wise median of its listings, whatever their ids or order) through the mask.
-    /// - Throws: `PinError.inconsistentLocation` when a key's listings lie farther apart than
-    ///   `tolerance` metres.
+    /// The listings are those step 0 kept: a location's listings were tested there (against its
+    /// published point, or against each other), so none is refused here.
     static func maskedLocations(of listings: inout PinListings, keys: BuildKeys, tolerance: Double,
-                                threads: Int) throws(PinError) -> MaskedLocations {
+                                threads: Int) -> MaskedLocations {
         var groups = groupByKey(listings)
         let L = groups.tag.count
         // One anchor per location, in the order locations were numbered (first seen in the
         // input), where their keys are read in sequence; then placed, and gathered into
         // canonical order in one pass of a record per location.
         var anchors = LocationAnchors(&groups, listings: listings, tolerance: tolerance)
-        if let error = anchors.error(groups, listings: listings, tolerance: tolerance) { throw error }
         var byToken = canonicalOrder(tags: groups.tag, values: groups.value, hasher: keys.hasher)
         let rows = rowsByLocation(byToken, locationOf: groups.locationOf, ids: listings.ids)
         groups.locationOf = []

@@ -78,11 +78,11 @@ public struct PinOptions: Sendable, Equatable {
     /// same for any value).
     public var threads: Int
     /// How far apart, in metres, the listings of one location key (a building id) may lie
-    /// (default 30, the mask's default smallest offset): every listing must lie within half
-    /// of it of the location's anchor, the coordinate-wise median of its listings, so any two
-    /// lie within it. A key whose listings lie farther apart is refused
-    /// (`PinError.inconsistentLocation`): otherwise one listing given a target's building id
-    /// and a chosen coordinate would move the building, and the move tells the offset.
+    /// (default 30): a listing of a new location must lie within half of it of the location's
+    /// anchor (the coordinate-wise median of its listings), one of a published location within
+    /// it of the farthest true position its published point allows. A listing outside is left
+    /// out on its own (`PinIndex.setAside`), so one listing given a target's building id and a
+    /// chosen coordinate neither moves the building nor removes it.
     public var locationTolerance: Double
 
     /// The default `radius`, pixels: half of the default `minDiameter`.

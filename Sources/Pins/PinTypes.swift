@@ -8,9 +8,6 @@ public enum PinError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidCoordinate(row: Int, reason: String)
     /// Two listings share an id; ids must be unique.
     case duplicateListingID(Int64)
-    /// Listings of one location key lie farther apart than `PinOptions.locationTolerance`
-    /// (`tolerance`, metres); `others` more locations are in the same case.
-    case inconsistentLocation(LocationConflict, tolerance: Double, others: Int)
     /// A pin id that this index did not produce.
     case unknownPin(PinID)
     /// A cursor from another query or another index.
@@ -25,12 +22,6 @@ public enum PinError: Error, Equatable, Sendable, CustomStringConvertible {
             return "listing row \(row): \(reason); fix or drop that row"
         case let .duplicateListingID(id):
             return "listing id \(id) appears more than once; give every listing its own id"
-        case let .inconsistentLocation(c, tolerance, others):
-            let ids = c.listingIDs.prefix(10).map(String.init).joined(separator: ", ") + (c.listingIDs.count > 10 ? ", …" : "")
-            let more = others > 0 ? " (and \(others) more location key\(others == 1 ? "" : "s") like it)" : ""
-            return "listings \(ids) share a location key but are spread over \(Int(c.span.rounded())) m, more than the "
-                + "\(Int(tolerance.rounded())) m allowed (locationTolerance)\(more); a location key must name one place: "
-                + "correct the key or the coordinates of those listings, or remove them"
         case let .unknownPin(id):
             return "no pin with id \(id.rawValue) in this index; use ids from this index's own queries"
         case .invalidCursor:

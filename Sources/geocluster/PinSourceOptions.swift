@@ -192,7 +192,7 @@ func reportingPinErrors<R>(input: String, _ body: () throws -> R) throws -> R {
             return try body()
         } catch let e as PinError {
             switch e {
-            case .invalidCoordinate, .duplicateListingID, .inconsistentLocation: throw fail("\(input): \(e)")
+            case .invalidCoordinate, .duplicateListingID: throw fail("\(input): \(e)")
             default: throw fail(e)
             }
         } catch let e as ReportsError {
