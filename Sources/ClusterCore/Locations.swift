@@ -89,8 +89,9 @@ struct Locations {
         return Locations(points: located, weight: weight, start: start, rows: rows)
     }
 
-    /// Whether enough rows share coordinates for the grouping to pay: every 16th row is
-    /// grouped, and it pays when at least 1 % of those share a location with another sampled
+    /// Whether enough rows share coordinates for the grouping to pay: the rows whose
+    /// coordinates' hash falls in one sixteenth of its range are grouped (a sample chosen by the
+    /// points, not by their order, so the choice is the same for any order of the rows), and it pays when at least 1 % of those share a location with another sampled
     /// row: the generator's listing scenarios are well above that and distinct points at zero
     /// (the shares: docs/performance.md). On distinct points grouping every row cost time and
     /// memory for nothing; the sample costs a sixteenth of that. The result is the same either
@@ -98,18 +99,30 @@ struct Locations {
     static func worthGrouping(_ points: PointSet) -> Bool {
         let n = points.count
         if n < 4096 { return true }
-        let sample = stride(from: 0, to: n, by: 16).map { $0 }
-        let xs = sample.map { points.xs[$0] }, ys = sample.map { points.ys[$0] }
-        var ids = [Int32](repeating: 0, count: sample.count)
+        var xs: [Double] = [], ys: [Double] = []
+        xs.reserveCapacity(n / 8); ys.reserveCapacity(n / 8)
+        for row in 0..<n {
+            let x = points.xs[row] + 0.0, y = points.ys[row] + 0.0
+            if hash(x.bitPattern, y.bitPattern) >> 60 == 0 { xs.append(x); ys.append(y) }
+        }
+        var ids = [Int32](repeating: 0, count: xs.count)
         let found = xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
                 ids.withUnsafeMutableBufferPointer { ids in
-                    Part.scan(xs: xs, ys: ys, part: 0, parts: 1, expected: sample.count,
+                    Part.scan(xs: xs, ys: ys, part: 0, parts: 1, expected: xs.count,
                               into: SharedBuffer(base: ids.baseAddress!))
                 }
             }
         }
-        return 100 * (sample.count - found.firstRow.count) >= sample.count
+        return 100 * (xs.count - found.firstRow.count) >= xs.count
+    }
+
+    /// A 64-bit hash of a point's coordinates (their bit patterns; -0 is the caller's to
+    /// turn into +0 first).
+    @inline(__always) static func hash(_ bx: UInt64, _ by: UInt64) -> UInt64 {
+        var h = bx &* 0x9E37_79B9_7F4A_7C15 ^ (by &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 31
+        return h
     }
 
     /// The locations one worker found: those whose hash falls in its part, numbered in order of
@@ -119,11 +132,7 @@ struct Locations {
         var xs: [Double] = []
         var ys: [Double] = []
 
-        @inline(__always) static func hash(_ bx: UInt64, _ by: UInt64) -> UInt64 {
-            var h = bx &* 0x9E37_79B9_7F4A_7C15 ^ (by &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-            return h
-        }
+        @inline(__always) static func hash(_ bx: UInt64, _ by: UInt64) -> UInt64 { Locations.hash(bx, by) }
 
         /// Scans every row, keeps those of `part` (the hash's top bit, with two parts), and
         /// writes each kept row's local location id, tagged with the part in bit 31.

@@ -9,8 +9,10 @@
 /// root's cube cut at the split values above the node). Every point outside a node lies on the
 /// far side of (or on) one of its cell's faces, so the distance from a point inside to the
 /// nearest face bounds every outside distance; the tight box would give about 0 there, the
-/// points lying on a surface that the leaves' boxes hug. Depends only on the coordinates and
-/// their order, never on the thread count.
+/// points lying on a surface that the leaves' boxes hug. Depends only on the set of points,
+/// never on their order or the thread count: the build starts from their canonical order
+/// (`SpherePoints.canonicalOrder`), so tree positions, and every tie broken by position, are
+/// the same for any order of the rows.
 struct SphereTree: Sendable {
     let count: Int
     let x: [Double]
@@ -32,8 +34,10 @@ struct SphereTree: Sendable {
         firstLeaf = leaves - 1
         count = n
         let v = points.unitVectors(threads: threads)
+        let order = points.canonicalOrder()
         var entries = [SphereEntry].filled(count: n, threads: threads) {
-            SphereEntry(c: (v.x[$0], v.y[$0], v.z[$0]), row: Int32($0))
+            let row = Int(order[$0])
+            return SphereEntry(c: (v.x[row], v.y[row], v.z[row]), row: Int32(row))
         }
         var start = [Int32](repeating: 0, count: nodeCount), end = start
         var cell = [Double](repeating: 0, count: 6 * nodeCount)
