@@ -141,6 +141,43 @@ def check_metric(estimator, metric):
     return metric == "haversine"
 
 
+EARTH_RADIUS_M = 6371008.8
+
+
+def check_haversine_points(X):
+    """With metric="haversine" X is [latitude, longitude] in radians: a latitude beyond ±π/2 is
+    refused, naming the row, and saying what it most likely is (degrees, or the columns in
+    the other order)."""
+    latitudes = X[:, 0]
+    beyond = np.flatnonzero(np.abs(latitudes) > np.pi / 2)
+    if beyond.size == 0:
+        return
+    row = int(beyond[0])
+    value = float(latitudes[row])
+    first, second = np.abs(latitudes).max(), np.abs(X[:, 1]).max()
+    if first <= 2 * np.pi and second <= np.pi / 2:
+        hint = "the columns look swapped: X must be [latitude, longitude], latitude first (X[:, ::-1])"
+    elif first <= 90 and second <= 360:
+        hint = "the values look like degrees: convert with np.radians(X)"
+    elif second <= 90 and first <= 360:
+        hint = ("the values look like degrees with longitude first: X must be [latitude, longitude] in "
+                "radians, np.radians(X[:, ::-1])")
+    else:
+        hint = "X must be [latitude, longitude] in radians"
+    raise ValueError(f"latitude (X[{row}, 0]) = {value:g} is beyond ±π/2 radians: with metric='haversine' "
+                     f"{hint}")
+
+
+def check_haversine_distance(name, value):
+    """A distance given with metric="haversine" is an angle in radians: more than π (half the
+    circumference) is refused with how to convert metres."""
+    if value > np.pi:
+        raise ValueError(
+            f"{name}={value:g} is more than π radians: with metric='haversine' {name} is in radians, the "
+            f"distance in metres divided by the Earth's radius ({name}=metres / 6371008.8, e.g. 500 m is "
+            f"{500 / EARTH_RADIUS_M:.6g})")
+
+
 def check_metric_params(metric_params):
     """Neither metric takes parameters: None or an empty dict."""
     if metric_params is not None and metric_params != {}:

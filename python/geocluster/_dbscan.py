@@ -4,8 +4,8 @@ computed by geocluster's 2-D grid algorithm."""
 import numpy as np
 
 from . import _native
-from ._base import (BaseEstimator, ClusterMixin, check_int, check_metric, check_metric_params, check_real,
-                    check_search, check_X, threads_for)
+from ._base import (BaseEstimator, ClusterMixin, check_haversine_distance, check_haversine_points, check_int,
+                    check_metric, check_metric_params, check_real, check_search, check_X, threads_for)
 
 
 class DBSCAN(ClusterMixin, BaseEstimator):
@@ -61,6 +61,9 @@ class DBSCAN(ClusterMixin, BaseEstimator):
                              "the Euclidean one; give None (or 2)")
         threads = threads_for(self.n_jobs)
         X = check_X(self, X, ensure_all_finite=True)
+        if haversine:
+            check_haversine_distance("eps", eps)
+            check_haversine_points(X)
         labels, core = _native.dbscan_fit(X, eps, min_samples, threads, haversine=haversine)
         self.labels_ = labels
         self.core_sample_indices_ = np.flatnonzero(core)

@@ -4,8 +4,8 @@ results) computed by geocluster's exact 2-D core."""
 import numpy as np
 
 from . import _native
-from ._base import (BaseEstimator, ClusterMixin, check_choice, check_int, check_metric, check_metric_params,
-                    check_real, check_search, check_X, threads_for)
+from ._base import (BaseEstimator, ClusterMixin, check_choice, check_haversine_distance, check_haversine_points,
+                    check_int, check_metric, check_metric_params, check_real, check_search, check_X, threads_for)
 
 #: dtype of ``condensed_tree_``: the hdbscan library's ``condensed_tree_.to_numpy()`` rows.
 #: ``child < n_samples`` is a point (input row, ``child_size`` 1) leaving ``parent`` at
@@ -29,7 +29,9 @@ _INFINITE_LABEL, _MISSING_LABEL = -2, -3
 class HDBSCAN(ClusterMixin, BaseEstimator):
     """Hierarchical density-based clustering of 2-D points, as scikit-learn's HDBSCAN.
 
-    Parameters (scikit-learn's names, defaults and meanings)
+    The parameters have scikit-learn's names, defaults and meanings.
+
+    Parameters
     ----------
     min_cluster_size : int, default=5
         The smallest group that counts as a cluster (at least 2).
@@ -138,6 +140,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                 row_sums = X.sum(axis=1)
             finite_rows = np.isfinite(row_sums).nonzero()[0]
         points = X if all_finite else X[finite_rows]
+        if parameters["haversine"]:
+            check_haversine_distance("cluster_selection_epsilon", parameters["cluster_selection_epsilon"])
+            check_haversine_points(points)
         if points.shape[0] == 1:
             raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")
         min_samples = parameters["min_samples"] or parameters["min_cluster_size"]

@@ -59,3 +59,28 @@ def test_latitude_beyond_a_pole_is_refused():
     X = np.array([[2.0, 0.0], [0.0, 0.0], [0.1, 0.1]])  # 2 radians > pi/2
     with pytest.raises(ValueError, match="latitude"):
         geocluster.HDBSCAN(min_cluster_size=2, metric="haversine").fit(X)
+
+
+DEGREES = np.array([[52.52, 13.40], [48.14, 11.58], [53.55, 9.99], [50.94, 6.96], [52.53, 13.41]])
+
+
+@pytest.mark.parametrize("estimator", [geocluster.HDBSCAN(min_cluster_size=2), geocluster.DBSCAN(eps=0.01)])
+def test_degrees_are_named_as_degrees(estimator):
+    estimator.set_params(metric="haversine")
+    with pytest.raises(ValueError, match=r"latitude \(X\[0, 0\]\) = 52\.52 .*look like degrees: convert with np\.radians"):
+        estimator.fit(DEGREES)
+    seoul = np.array([[126.98, 37.57], [127.03, 37.50], [126.93, 37.52]])  # longitude first, degrees
+    with pytest.raises(ValueError, match=r"degrees with longitude first.*np\.radians\(X\[:, ::-1\]\)"):
+        estimator.fit(seoul)
+    with pytest.raises(ValueError, match=r"columns look swapped"):
+        estimator.fit(np.radians(seoul))
+    estimator.fit(np.radians(DEGREES))  # in radians, latitude first: accepted
+
+
+def test_distances_in_metres_are_named_as_metres():
+    with pytest.raises(ValueError, match=r"eps=500 is more than π radians.*metres / 6371008\.8.*7\.84805e-05"):
+        geocluster.DBSCAN(eps=500, metric="haversine").fit(np.radians(DEGREES))
+    with pytest.raises(ValueError, match=r"cluster_selection_epsilon=2000 is more than π radians"):
+        geocluster.HDBSCAN(min_cluster_size=2, cluster_selection_epsilon=2000, metric="haversine").fit(np.radians(DEGREES))
+    # The same numbers on the plane are metres and fine.
+    geocluster.DBSCAN(eps=500).fit(DEGREES)

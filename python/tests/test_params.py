@@ -2,6 +2,7 @@
 that name the parameter."""
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -185,3 +186,13 @@ def test_lazy_attributes_survive_pickling_copying_and_refitting():
     unfitted = geocluster.HDBSCAN()
     for name in names:
         assert not hasattr(unfitted, name)
+
+
+@pytest.mark.parametrize("estimator", [geocluster.HDBSCAN(), geocluster.DBSCAN()])
+def test_notebook_display_warns_of_nothing(estimator):
+    """Jupyter shows an estimator through scikit-learn's HTML, which parses the docstring."""
+    pytest.importorskip("sklearn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        html = estimator._repr_html_()
+    assert type(estimator).__name__ in html
