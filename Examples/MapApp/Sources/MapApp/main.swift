@@ -8,9 +8,10 @@ import Pins
 let city = generateCity(listings: 6_000, seed: 2026)
 print("city: \(city.count) listings in \(Set(city.map(\.building)).count) buildings")
 
-// Build the index once, off the main thread. The key is the app's secret: a real app loads it
-// from its server or the keychain with PinsKey(hex:), never from its bundle. This example
-// uses an insecure test key so that its output is the same on every run.
+// Build the index once, off the main thread. The mask belongs on the server: a real app
+// receives positions the server already displaced and builds with `.disabled`, so neither
+// the true positions nor the key reach the phone. This example masks here, with an insecure
+// test key, so that it is self-contained and its output the same on every run.
 func makeIndex(_ listings: [Listing], key: PinsKey) throws(PinError) -> PinIndex {
     var columns = PinListings(capacity: listings.count)
     for l in listings {
