@@ -35,6 +35,14 @@ let package = Package(
         // The C-callable library the Python package loads (python/geocluster/_capi.h).
         .library(name: "GeoclusterCAPI", type: .dynamic, targets: ["GeoclusterCAPI"]),
     ],
+    // An app that embeds the pins or the core depends on geocluster with `traits: []`: the
+    // CommandLine trait is then off and SwiftPM resolves none of the command line's
+    // dependencies (`make consumer` checks that nothing is resolved). Building this package
+    // itself enables it by default.
+    traits: [
+        .trait(name: "CommandLine", description: "The geocluster command line and its dependency, swift-argument-parser"),
+        .default(enabledTraits: ["CommandLine"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `make docs`: the DocC catalogs of Pins and ClusterCore (swift package generate-documentation).
@@ -81,7 +89,8 @@ let package = Package(
             name: "geocluster",
             dependencies: [
                 "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser",
+                         condition: .when(traits: ["CommandLine"])),
             ]
         ),
         // The map-pin benchmark program (Benchmarks/PinsBench/main.swift says how to run it):

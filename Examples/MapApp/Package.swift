@@ -9,7 +9,8 @@ let package = Package(
     name: "MapApp",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
-        .package(name: "geocluster", path: "../.."),
+        // traits: [] leaves the command line's trait off, so nothing else is resolved.
+        .package(name: "geocluster", path: "../..", traits: []),
     ],
     targets: [
         .executableTarget(

@@ -5,7 +5,8 @@
 # Then:
 #   1. the imports of every source of Pins and ClusterCore (scripts/dev/check_imports.sh, and
 #      its self-test: a planted `import Foundation` must be caught);
-#   2. `swift build -v` of the example, timed; its log must show Pins and ClusterCore compiled,
+#   2. `swift build -v` of the example, timed; it must resolve no package (the example turns
+#      the command line's trait off with `traits: []`); its log must show Pins and ClusterCore compiled,
 #      no C target compiled (no clang invocation at all, no CGeoLibraries or CSystemTuning), no
 #      PROJ or GEOS header read, and none of the kit's other modules compiled;
 #   3. the example run, its output checked: at every zoom the whole city's pins stand for every
@@ -37,6 +38,12 @@ seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s 
 echo "consumer: the example built in $seconds s (swift build -v from an empty build folder; log: $keep/build.log)"
 
 log="$keep/build.log"
+# traits: [] turns the command line's trait off: no other package may be resolved.
+if [ -s "$tmp/MapApp/Package.resolved" ]; then
+    cat "$tmp/MapApp/Package.resolved"
+    fail "the example resolved packages it does not use (Package.resolved above)"
+fi
+grep -q 'traits: \[\]' "$tmp/MapApp/Package.swift" || fail "the example no longer depends with traits: []"
 for module in Pins ClusterCore MapApp; do
     grep -qE -- "-module-name $module( |$)" "$log" || fail "no compile of $module in the log"
 done
