@@ -105,6 +105,22 @@ public enum WebMercator: Sendable {
         (longitudes.map { easting(longitude: $0) }, latitudes.map { northing(latitude: $0) })
     }
 
+    /// The zoom at which a span of the world, `span` in these x units (the world is 1 wide), fills
+    /// `pixels` pixels of a view, for `tileSize`-pixel tiles: log2(pixels / (span · tileSize)).
+    /// A map view's visible width gives the zoom to ask pins for: MapKit's `visibleMapRect.width
+    /// / MKMapSize.world.width` over `bounds.width` points is zoom 20 + log2(points / width).
+    /// - Parameters:
+    ///   - span: the visible width in world widths, greater than 0 (wrapping views: at most 1
+    ///     counts once).
+    ///   - pixels: the view's width in pixels (points on Apple platforms), greater than 0.
+    ///   - tileSize: the tile side the zoom is counted in (256 for MapKit, Google Maps and
+    ///     Leaflet; MapLibre's 512 gives one zoom level less for the same view).
+    /// - Returns: the zoom, not clamped: a `PinIndex` query refuses a zoom outside
+    ///   0...`PinOptions.maxZoom`, so clamp it first.
+    public static func zoom(span: Double, pixels: Double, tileSize: Double = 256) -> Double {
+        ElementaryMath.log(pixels / (span * tileSize)) / 0.693_147_180_559_945_309_42
+    }
+
     /// 2^z for a zoom (fractional zooms go through exp).
     @inline(__always)
     static func exp2(_ z: Double) -> Double {

@@ -55,4 +55,20 @@ import TestSupport
         let m45 = WebMercator.metresPerDegree(latitude: 45)
         #expect(abs(m45.latitude - 111_132) < 1 && abs(m45.longitude - 78_847) < 1)
     }
+
+    @Test("the zoom of a visible span: whole tiles, MapKit's map points, 512-pixel tiles, and back through metres per pixel")
+    func zoomOfAVisibleSpan() {
+        #expect(WebMercator.zoom(span: 1, pixels: 256) == 0)
+        #expect(abs(WebMercator.zoom(span: 1.0 / 1024, pixels: 256) - 10) < 1e-12)
+        // MapKit: 99,840 of 2^28 map points across a 390-point view is zoom 12.
+        #expect(abs(WebMercator.zoom(span: 99_840 / 268_435_456, pixels: 390) - 12) < 1e-12)
+        #expect(abs(WebMercator.zoom(span: 99_840 / 268_435_456, pixels: 390, tileSize: 512) - 11) < 1e-12)
+        for (span, pixels) in [(0.3, 1170.0), (1e-5, 390), (2.5e-3, 844)] {
+            let z = WebMercator.zoom(span: span, pixels: pixels)
+            #expect(abs(z - log2(pixels / (span * 256))) < 1e-12)
+            // The span's ground width at the equator equals the view's pixels at that zoom.
+            let metres = span * 2 * Double.pi * 6_378_137
+            #expect(abs(WebMercator.metresPerPixel(zoom: z, latitude: 0) * pixels - metres) <= 1e-9 * metres)
+        }
+    }
 }

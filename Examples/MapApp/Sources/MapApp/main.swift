@@ -44,6 +44,18 @@ for camera in cameras {
     draw(try index.pins(zoom: camera.zoom, bbox: camera.box), label: "camera zoom \(camera.zoom)")
 }
 
+// A MapKit camera (MapKitAdapter.swift): the view's visible map rect and its width in points
+// give the zoom and the box; on iOS, MapRect(mapView.visibleMapRect) and mapView.bounds.width.
+let phone = MapRect(centre: 127.0, 37.53, width: 99_840, height: 216_064)  // 390 × 844 pt at zoom 12
+let annotations = Set(try index.pins(zoom: phone.zoom(viewWidth: 390), bbox: phone.box).map(PinAnnotation.init))
+print("mapkit camera: zoom=\(phone.zoom(viewWidth: 390)) annotations=\(annotations.count) "
+      + "clusters=\(annotations.filter(\.isCluster).count) listings=\(annotations.reduce(0) { $0 + $1.count })")
+// Zooming in: keep the annotations that stay, remove the others, add the new ones.
+let closer = phone.zoomed(by: 4)
+let next = Set(try index.pins(zoom: closer.zoom(viewWidth: 390), bbox: closer.box).map(PinAnnotation.init))
+print("mapkit zoom in: zoom=\(closer.zoom(viewWidth: 390)) before=\(annotations.count) kept=\(annotations.intersection(next).count) "
+      + "removed=\(annotations.subtracting(next).count) added=\(next.subtracting(annotations).count) after=\(next.count)")
+
 // A filter is applied at query time: toggling it needs no rebuild.
 let affordable = AttributeFilter(categories: CategorySet([ListingCategory.apartment, .officetel]),
                                  deposit: ValueRange(upper: 30_000))
