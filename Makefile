@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo test test-slowest consumer docs warnings structure bench bench-check check peers python clean
+.PHONY: setup setup-test build demo test test-slowest consumer docs warnings structure bench bench-check check peers python wheel wheel-check clean
 
 setup:
 	@scripts/setup.sh
@@ -122,6 +122,32 @@ python:
 	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q python/tests
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q scripts/peers/test_peer_cell.py
 	GEOCLUSTER_PEERS_PYTHON=$(abspath $(PYVENV))/bin/python $(SWIFT) test --filter GeodesicPeersCLITests
+
+# A wheel and an sdist for PyPI (docs/python.md, Installing), into .build/dist/: `python -m build`
+# (python/requirements-wheel.txt, in a venv of its own) builds the sdist, then the wheel from
+# the unpacked sdist, so the sdist is proven to build; auditwheel gives the wheel its manylinux
+# tag. wheel-check installs that wheel into a fresh venv and runs the tests with no Swift
+# toolchain on PATH (the CLI the PinIndex tests compare with is the binary `make python` built).
+WHEELVENV = .build/wheel-venv
+wheel:
+	python3 -m venv $(WHEELVENV)
+	$(WHEELVENV)/bin/pip install -q -r python/requirements-wheel.txt
+	rm -rf .build/dist .build/dist-raw
+	SWIFT=$$(command -v $(SWIFT)) $(WHEELVENV)/bin/python -m build --outdir .build/dist-raw python > .build/wheel-build.log 2>&1 \
+		|| { tail -40 .build/wheel-build.log; exit 1; }
+	@scripts/dev/warnings.sh .build/wheel-build.log
+	PATH="$(abspath $(WHEELVENV))/bin:$$PATH" auditwheel repair -w .build/dist .build/dist-raw/*.whl
+	cp .build/dist-raw/*.tar.gz .build/dist/
+	@ls -l .build/dist
+
+WHEELTEST = .build/wheel-test
+wheel-check: wheel
+	rm -rf $(WHEELTEST) && python3 -m venv $(WHEELTEST)
+	$(WHEELTEST)/bin/pip install -q -r python/requirements-test.txt
+	$(WHEELTEST)/bin/pip install -q --no-deps .build/dist/geocluster_hdbscan-*-manylinux_*.whl
+	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY -u SWIFT PATH=$$(printf '%s' "$$PATH" | tr ':' '\n' \
+		| grep -v -x "$$(dirname "$$(command -v $(SWIFT))")" | paste -sd:) GEOCLUSTER_EXPECT_NO_SWIFT=1 \
+		GEOCLUSTER_CLI=.build/debug/geocluster $(WHEELTEST)/bin/pytest -q python/tests
 
 clean:
 	rm -rf .build

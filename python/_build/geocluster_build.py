@@ -8,11 +8,15 @@ extension-building detour, only to run one `swift build` and copy one file; a wh
 with three metadata files. This module does exactly that with the standard library, so
 building needs nothing from PyPI (build-system.requires is empty) and every step is here.
 
-The Swift sources are the repository around this folder (python/..), so the wheel is built
-from a checkout: `pip install ./python` (pip builds in place). An sdist could not be built
-without them, so build_sdist refuses with that reason. Environment:
+The Swift sources are the repository around this folder (python/..) in a checkout
+(`pip install ./python`), or swift/ inside an sdist, which carries them (build_sdist). The
+distribution is `geocluster-hdbscan` and the import package `geocluster_hdbscan`: the name
+`geocluster` on PyPI belongs to an unrelated package with a top-level `geocluster` module, and
+two distributions writing one module folder break each other. A release wheel for Linux is
+`make wheel` (this backend, then auditwheel for the manylinux tag). Environment:
   SWIFT                 the swift executable (default: `swift` on PATH)
-  GEOCLUSTER_SWIFT_ROOT the package root holding Package.swift (default: this folder's parent)
+  GEOCLUSTER_SWIFT_ROOT the package root holding Package.swift (default: swift/ in an sdist,
+                        else this folder's parent)
 """
 
 import base64
@@ -27,13 +31,16 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-NAME = "geocluster"
+# The distribution's name on PyPI and the import package's: "geocluster" on PyPI is an unrelated
+# 2014 package whose top-level module is also `geocluster`, so both names are our own.
+NAME = "geocluster-hdbscan"
+PACKAGE = "geocluster_hdbscan"
 PYTHON_DIR = Path(__file__).resolve().parent.parent
 PRODUCT = "GeoclusterCAPI"
 
 
 def _version():
-    text = (PYTHON_DIR / "geocluster" / "__init__.py").read_text()
+    text = (PYTHON_DIR / PACKAGE / "__init__.py").read_text()
     return re.search(r'^__version__ = "([^"]+)"', text, re.M).group(1)
 
 
@@ -46,7 +53,7 @@ def _swift_build():
     is linked in (-static-stdlib: SwiftPM's --static-swift-stdlib applies to executables
     only) and the symbol table stripped, so the wheel runs without a Swift toolchain; on
     macOS the runtime is part of the OS."""
-    root = Path(os.environ.get("GEOCLUSTER_SWIFT_ROOT", PYTHON_DIR.parent)).resolve()
+    root = _swift_root()
     if not (root / "Package.swift").is_file():
         raise RuntimeError(f"no Package.swift in {root}: build the wheel from a geocluster checkout "
                            "(pip install ./python) or set GEOCLUSTER_SWIFT_ROOT")
@@ -92,17 +99,17 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     library = _swift_build()
     version, tag = _version(), _platform_tag()
     files = {}
-    for path in sorted((PYTHON_DIR / NAME).iterdir()):
+    for path in sorted((PYTHON_DIR / PACKAGE).iterdir()):
         if path.suffix in (".py", ".h"):
-            files[f"{NAME}/{path.name}"] = path.read_bytes()
-    files[f"{NAME}/{_library_name()}"] = library.read_bytes()
-    dist_info = f"{NAME}-{version}.dist-info"
+            files[f"{PACKAGE}/{path.name}"] = path.read_bytes()
+    files[f"{PACKAGE}/{_library_name()}"] = library.read_bytes()
+    dist_info = f"{PACKAGE}-{version}.dist-info"
     files[f"{dist_info}/METADATA"] = _metadata().encode()
     files[f"{dist_info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: geocluster_build\nRoot-Is-Purelib: false\n"
                                    f"Tag: py3-none-{tag}\n").encode()
     record = [_record_line(name, data) for name, data in files.items()] + [f"{dist_info}/RECORD,,"]
     files[f"{dist_info}/RECORD"] = ("\n".join(record) + "\n").encode()
-    wheel_name = f"{NAME}-{version}-py3-none-{tag}.whl"
+    wheel_name = f"{PACKAGE}-{version}-py3-none-{tag}.whl"
     with zipfile.ZipFile(Path(wheel_directory) / wheel_name, "w", zipfile.ZIP_DEFLATED) as wheel:
         for name, data in files.items():
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
@@ -116,6 +123,52 @@ def get_requires_for_build_sdist(config_settings=None):
     return []
 
 
+# What of the Swift package an sdist carries under swift/: the manifest, the sources, and every
+# folder the manifest names a target in (SwiftPM refuses a manifest whose targets are missing).
+_SWIFT_PARTS = ("Package.swift", "Sources", "Tests", "Benchmarks/PinsBench")
+
+
+def _swift_root():
+    """The Swift package: swift/ inside an unpacked sdist, else the checkout around python/."""
+    override = os.environ.get("GEOCLUSTER_SWIFT_ROOT")
+    if override:
+        return Path(override).resolve()
+    bundled = PYTHON_DIR / "swift"
+    return bundled if (bundled / "Package.swift").is_file() else PYTHON_DIR.parent
+
+
+def _sdist_files(root):
+    """(archive name, path) of every file the sdist holds, sorted."""
+    files = [("pyproject.toml", PYTHON_DIR / "pyproject.toml"),
+             ("_build/geocluster_build.py", PYTHON_DIR / "_build" / "geocluster_build.py")]
+    for folder in (PACKAGE, "tests"):
+        for path in sorted((PYTHON_DIR / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".so":
+                files.append((str(path.relative_to(PYTHON_DIR)), path))
+    for part in _SWIFT_PARTS:
+        path = root / part
+        paths = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        files += [(f"swift/{p.relative_to(root)}", p) for p in paths]
+    return sorted(files)
+
+
 def build_sdist(sdist_directory, config_settings=None):
-    raise RuntimeError("geocluster's Python package is built from the repository's Swift sources; "
-                       "there is no sdist: pip install ./python from a checkout")
+    """The Python package with the Swift sources it builds from (under swift/), so that
+    `pip install` of the sdist builds the library where a wheel does not fit (a Swift toolchain
+    is then needed)."""
+    import io
+    import tarfile
+    root = _swift_root()
+    if not (root / "Package.swift").is_file():
+        raise RuntimeError(f"no Package.swift in {root}: build the sdist from a geocluster checkout")
+    base = f"{PACKAGE}-{_version()}"
+    name = f"{base}.tar.gz"
+    with tarfile.open(Path(sdist_directory) / name, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        def add(arcname, data, mode=0o644):
+            info = tarfile.TarInfo(f"{base}/{arcname}")
+            info.size, info.mtime, info.mode = len(data), 1577836800, mode
+            tar.addfile(info, io.BytesIO(data))
+        add("PKG-INFO", _metadata().encode())
+        for arcname, path in _sdist_files(root):
+            add(arcname, path.read_bytes())
+    return name

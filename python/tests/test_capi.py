@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from conftest import load_fixtures, same_partition
-from geocluster import _native
+from geocluster_hdbscan import _native
 
-HEADER_DIR = Path(__file__).resolve().parents[1] / "geocluster"
+HEADER_DIR = Path(__file__).resolve().parents[1] / "geocluster_hdbscan"
 
 
 @pytest.mark.skipif(shutil.which("cc") is None or sys.platform == "win32", reason="needs a C compiler")

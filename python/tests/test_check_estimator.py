@@ -14,7 +14,7 @@ pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 from sklearn.utils.validation import check_array  # noqa: E402
 
-import geocluster  # noqa: E402
+import geocluster_hdbscan  # noqa: E402
 
 TWO_D = "fits on 3-10 features; the core clusters 2-D points only (covered by TwoFeatures)"
 ONE_FEATURE = "expects '1 feature(s)' in the error for 1 feature; ours says X must have 2"
@@ -34,7 +34,7 @@ def folded(X):
     return X.shape[1], np.column_stack([X[:, 0], rest])
 
 
-class TwoFeaturesHDBSCAN(geocluster.HDBSCAN):
+class TwoFeaturesHDBSCAN(geocluster_hdbscan.HDBSCAN):
     def fit(self, X, y=None):
         features, X2 = folded(X)
         super().fit(X2)
@@ -45,7 +45,7 @@ class TwoFeaturesHDBSCAN(geocluster.HDBSCAN):
         return self.fit(X).labels_
 
 
-class TwoFeaturesDBSCAN(geocluster.DBSCAN):
+class TwoFeaturesDBSCAN(geocluster_hdbscan.DBSCAN):
     def fit(self, X, y=None):
         X = check_array(X, dtype=np.float64)
         features, X2 = folded(X)
@@ -62,10 +62,10 @@ def failures(estimator, expected):
     return {r["check_name"]: repr(r["exception"]) for r in results if r["status"] == "failed"}
 
 
-@pytest.mark.parametrize("estimator", [geocluster.HDBSCAN(), geocluster.DBSCAN()], ids=["HDBSCAN", "DBSCAN"])
+@pytest.mark.parametrize("estimator", [geocluster_hdbscan.HDBSCAN(), geocluster_hdbscan.DBSCAN()], ids=["HDBSCAN", "DBSCAN"])
 def test_check_estimator_passes_except_the_listed_2d_checks(estimator):
     expected = {k: v for k, v in EXPECTED_FAILURES.items()
-                if not (isinstance(estimator, geocluster.HDBSCAN) and k == "check_estimators_nan_inf")}
+                if not (isinstance(estimator, geocluster_hdbscan.HDBSCAN) and k == "check_estimators_nan_inf")}
     assert failures(estimator, expected) == {}
 
 

@@ -4,7 +4,7 @@ distances in radians."""
 import numpy as np
 import pytest
 
-import geocluster
+import geocluster_hdbscan
 from conftest import load_fixtures, same_partition
 
 R = 6371008.8
@@ -20,7 +20,7 @@ def radians(case):
 def test_hdbscan_matches_scikit_learn(name, case):
     p = dict(case["hdbscan"]["params"])
     p["cluster_selection_epsilon"] /= R
-    model = geocluster.HDBSCAN(metric="haversine", gen_min_span_tree=True, **p).fit(radians(case))
+    model = geocluster_hdbscan.HDBSCAN(metric="haversine", gen_min_span_tree=True, **p).fit(radians(case))
     stable = np.setdiff1d(np.arange(case["n"]), case["hdbscan"]["unstable_points"])
     assert same_partition(model.labels_[stable], np.array(case["hdbscan"]["labels"])[stable])
     weights = np.sort(model.minimum_spanning_tree_["distance"]) * R
@@ -32,7 +32,7 @@ def test_hdbscan_matches_scikit_learn(name, case):
 @pytest.mark.parametrize("name,case", CASES, ids=[n for n, _ in CASES])
 def test_dbscan_matches_scikit_learn(name, case):
     p = case["dbscan"]["params"]
-    model = geocluster.DBSCAN(eps=p["eps"] / R, min_samples=p["min_samples"], metric="haversine").fit(radians(case))
+    model = geocluster_hdbscan.DBSCAN(eps=p["eps"] / R, min_samples=p["min_samples"], metric="haversine").fit(radians(case))
     np.testing.assert_array_equal(model.labels_, case["dbscan"]["labels"])
     np.testing.assert_array_equal(model.core_sample_indices_, case["dbscan"]["core_sample_indices"])
 
@@ -43,7 +43,7 @@ def test_live_against_scikit_learn_with_radians_out():
     centres = np.radians([[-17.8, 179.9], [51.5, -0.1], [78.2, 15.6], [-54.8, -68.3]])
     X = np.vstack([c + rng.normal(scale=0.004, size=(150, 2)) for c in centres])
     X[:, 1] = (X[:, 1] + np.pi) % (2 * np.pi) - np.pi
-    ours = geocluster.HDBSCAN(min_cluster_size=10, metric="haversine").fit(X)
+    ours = geocluster_hdbscan.HDBSCAN(min_cluster_size=10, metric="haversine").fit(X)
     theirs = cluster.HDBSCAN(min_cluster_size=10, metric="haversine", copy=True).fit(X)
     assert same_partition(ours.labels_, theirs.labels_)
     assert ours.labels_.max() >= 3
@@ -51,20 +51,20 @@ def test_live_against_scikit_learn_with_radians_out():
     lam = ours.condensed_tree_["lambda_val"]
     assert np.nanmax(lam[np.isfinite(lam)]) > 100
     eps = 20_000 / R
-    np.testing.assert_array_equal(geocluster.DBSCAN(eps=eps, metric="haversine").fit(X).labels_,
+    np.testing.assert_array_equal(geocluster_hdbscan.DBSCAN(eps=eps, metric="haversine").fit(X).labels_,
                                   cluster.DBSCAN(eps=eps, metric="haversine").fit(X).labels_)
 
 
 def test_latitude_beyond_a_pole_is_refused():
     X = np.array([[2.0, 0.0], [0.0, 0.0], [0.1, 0.1]])  # 2 radians > pi/2
     with pytest.raises(ValueError, match="latitude"):
-        geocluster.HDBSCAN(min_cluster_size=2, metric="haversine").fit(X)
+        geocluster_hdbscan.HDBSCAN(min_cluster_size=2, metric="haversine").fit(X)
 
 
 DEGREES = np.array([[52.52, 13.40], [48.14, 11.58], [53.55, 9.99], [50.94, 6.96], [52.53, 13.41]])
 
 
-@pytest.mark.parametrize("estimator", [geocluster.HDBSCAN(min_cluster_size=2), geocluster.DBSCAN(eps=0.01)])
+@pytest.mark.parametrize("estimator", [geocluster_hdbscan.HDBSCAN(min_cluster_size=2), geocluster_hdbscan.DBSCAN(eps=0.01)])
 def test_degrees_are_named_as_degrees(estimator):
     estimator.set_params(metric="haversine")
     with pytest.raises(ValueError, match=r"latitude \(X\[0, 0\]\) = 52\.52 .*look like degrees: convert with np\.radians"):
@@ -79,8 +79,8 @@ def test_degrees_are_named_as_degrees(estimator):
 
 def test_distances_in_metres_are_named_as_metres():
     with pytest.raises(ValueError, match=r"eps=500 is more than π radians.*metres / 6371008\.8.*7\.84805e-05"):
-        geocluster.DBSCAN(eps=500, metric="haversine").fit(np.radians(DEGREES))
+        geocluster_hdbscan.DBSCAN(eps=500, metric="haversine").fit(np.radians(DEGREES))
     with pytest.raises(ValueError, match=r"cluster_selection_epsilon=2000 is more than π radians"):
-        geocluster.HDBSCAN(min_cluster_size=2, cluster_selection_epsilon=2000, metric="haversine").fit(np.radians(DEGREES))
+        geocluster_hdbscan.HDBSCAN(min_cluster_size=2, cluster_selection_epsilon=2000, metric="haversine").fit(np.radians(DEGREES))
     # The same numbers on the plane are metres and fine.
-    geocluster.DBSCAN(eps=500).fit(DEGREES)
+    geocluster_hdbscan.DBSCAN(eps=500).fit(DEGREES)

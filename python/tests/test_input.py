@@ -4,9 +4,9 @@ once), and the bad inputs, each behaving as scikit-learn's estimators do (compar
 import numpy as np
 import pytest
 
-import geocluster
+import geocluster_hdbscan
 from conftest import load_fixtures, same_partition
-from geocluster import _native
+from geocluster_hdbscan import _native
 
 sklearn_cluster = pytest.importorskip("sklearn.cluster")
 
@@ -35,11 +35,11 @@ def test_float64_c_and_fortran_order_are_not_copied():
 def test_layouts_and_dtypes_give_scikit_learns_result_for_the_same_values(make):
     X = make(blobs())
     reference = np.asarray(X, dtype=np.float64)
-    ours = geocluster.HDBSCAN(min_cluster_size=10).fit(X)
-    same = geocluster.HDBSCAN(min_cluster_size=10).fit(np.ascontiguousarray(reference))
+    ours = geocluster_hdbscan.HDBSCAN(min_cluster_size=10).fit(X)
+    same = geocluster_hdbscan.HDBSCAN(min_cluster_size=10).fit(np.ascontiguousarray(reference))
     np.testing.assert_array_equal(ours.labels_, same.labels_)
     np.testing.assert_array_equal(ours.probabilities_, same.probabilities_)
-    d = geocluster.DBSCAN(eps=0.7, min_samples=4).fit(X)
+    d = geocluster_hdbscan.DBSCAN(eps=0.7, min_samples=4).fit(X)
     s = sklearn_cluster.DBSCAN(eps=0.7, min_samples=4).fit(reference)
     np.testing.assert_array_equal(d.labels_, s.labels_)
     np.testing.assert_array_equal(d.core_sample_indices_, s.core_sample_indices_)
@@ -47,7 +47,7 @@ def test_layouts_and_dtypes_give_scikit_learns_result_for_the_same_values(make):
 
 def test_integer_input_is_converted():
     X = np.array([[0, 0], [0, 1], [1, 0], [9, 9], [9, 10], [10, 9], [50, 50]], dtype=np.int32)
-    d = geocluster.DBSCAN(eps=1.5, min_samples=3).fit(X)
+    d = geocluster_hdbscan.DBSCAN(eps=1.5, min_samples=3).fit(X)
     np.testing.assert_array_equal(d.labels_, sklearn_cluster.DBSCAN(eps=1.5, min_samples=3).fit(X).labels_)
     assert d.components_.dtype == np.float64
 
@@ -67,7 +67,7 @@ def test_hdbscan_nan_and_inf_rows_as_scikit_learn():
     for row, value in bad.items():
         X[row] = value
     p = case["params"]
-    ours = geocluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
+    ours = geocluster_hdbscan.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
                               gen_min_span_tree=True).fit(X)
     theirs = sklearn_cluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
                                      copy=True).fit(X)
@@ -77,7 +77,7 @@ def test_hdbscan_nan_and_inf_rows_as_scikit_learn():
     assert same_partition(ours.labels_[rows], case["sklearn"]["labels"])
     np.testing.assert_allclose(ours.probabilities_[rows], case["sklearn"]["probabilities"], rtol=0, atol=1e-9)
     assert np.isnan(ours.outlier_scores_[list(bad)]).all()
-    clean = geocluster.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
+    clean = geocluster_hdbscan.HDBSCAN(min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
                                gen_min_span_tree=True).fit(finite_points)
     mst = ours.minimum_spanning_tree_
     np.testing.assert_array_equal(mst["from"], rows[clean.minimum_spanning_tree_["from"]])
@@ -94,23 +94,23 @@ def test_dbscan_nan_and_inf_refused_as_scikit_learn():
         with pytest.raises(ValueError) as theirs:
             sklearn_cluster.DBSCAN().fit(X2)
         with pytest.raises(ValueError) as ours:
-            geocluster.DBSCAN().fit(X2)
+            geocluster_hdbscan.DBSCAN().fit(X2)
         assert str(ours.value) == str(theirs.value)
 
 
 @pytest.mark.parametrize("X", [np.zeros((0, 2)), np.zeros(6), np.zeros((2, 3, 1))], ids=["0-samples", "1-D", "3-D"])
 def test_bad_shapes_raise_as_scikit_learn(X):
-    for ours, theirs in ((geocluster.HDBSCAN(), sklearn_cluster.HDBSCAN(copy=True)),
-                         (geocluster.DBSCAN(), sklearn_cluster.DBSCAN())):
+    for ours, theirs in ((geocluster_hdbscan.HDBSCAN(), sklearn_cluster.HDBSCAN(copy=True)),
+                         (geocluster_hdbscan.DBSCAN(), sklearn_cluster.DBSCAN())):
         with pytest.raises(ValueError) as expected:
             theirs.fit(X)
         with pytest.raises(ValueError) as got:
             ours.fit(X)
-        assert str(got.value).replace("geocluster.", "") == str(expected.value)
+        assert str(got.value).replace("geocluster_hdbscan.", "") == str(expected.value)
 
 
 def test_strings_refused():
-    for model in (geocluster.HDBSCAN(), geocluster.DBSCAN()):
+    for model in (geocluster_hdbscan.HDBSCAN(), geocluster_hdbscan.DBSCAN()):
         with pytest.raises(ValueError):
             model.fit([["a", "b"], ["c", "d"]])
 
@@ -120,9 +120,9 @@ def test_one_sample():
     with pytest.raises(ValueError, match="n_samples=1 while HDBSCAN requires more than one sample"):
         sklearn_cluster.HDBSCAN(copy=True).fit(X)
     with pytest.raises(ValueError, match="n_samples=1 while HDBSCAN requires more than one sample"):
-        geocluster.HDBSCAN().fit(X)
+        geocluster_hdbscan.HDBSCAN().fit(X)
     for min_samples in (1, 2):
-        ours = geocluster.DBSCAN(min_samples=min_samples).fit(X)
+        ours = geocluster_hdbscan.DBSCAN(min_samples=min_samples).fit(X)
         theirs = sklearn_cluster.DBSCAN(min_samples=min_samples).fit(X)
         np.testing.assert_array_equal(ours.labels_, theirs.labels_)
         np.testing.assert_array_equal(ours.core_sample_indices_, theirs.core_sample_indices_)
@@ -133,14 +133,14 @@ def test_min_samples_above_n_as_scikit_learn():
     with pytest.raises(ValueError) as theirs:
         sklearn_cluster.HDBSCAN(min_cluster_size=10, copy=True).fit(X)
     with pytest.raises(ValueError) as ours:
-        geocluster.HDBSCAN(min_cluster_size=10).fit(X)
+        geocluster_hdbscan.HDBSCAN(min_cluster_size=10).fit(X)
     assert str(ours.value) == str(theirs.value) == "min_samples (10) must be at most the number of samples in X (9)"
 
 
 def test_fewer_points_than_min_cluster_size_as_scikit_learn():
     X = blobs(12)
     for single in (False, True):
-        ours = geocluster.HDBSCAN(min_cluster_size=20, min_samples=3, allow_single_cluster=single).fit(X)
+        ours = geocluster_hdbscan.HDBSCAN(min_cluster_size=20, min_samples=3, allow_single_cluster=single).fit(X)
         theirs = sklearn_cluster.HDBSCAN(min_cluster_size=20, min_samples=3, allow_single_cluster=single,
                                          copy=True).fit(X)
         np.testing.assert_array_equal(ours.labels_, theirs.labels_)
@@ -148,14 +148,14 @@ def test_fewer_points_than_min_cluster_size_as_scikit_learn():
 
 def test_not_two_features_is_a_clear_error():
     X = np.random.default_rng(0).normal(size=(20, 3))
-    for model in (geocluster.HDBSCAN(), geocluster.DBSCAN()):
+    for model in (geocluster_hdbscan.HDBSCAN(), geocluster_hdbscan.DBSCAN()):
         with pytest.raises(ValueError, match=r"X has 3 features, but .* clusters 2-D points"):
             model.fit(X)
 
 
 def test_unknown_metric_is_a_clear_error():
     X = np.radians(blobs())
-    for model in (geocluster.HDBSCAN(metric="manhattan"), geocluster.DBSCAN(metric="cosine")):
+    for model in (geocluster_hdbscan.HDBSCAN(metric="manhattan"), geocluster_hdbscan.DBSCAN(metric="cosine")):
         with pytest.raises(ValueError, match="metric must be 'euclidean' or 'haversine'"):
             model.fit(X)
 
@@ -163,4 +163,4 @@ def test_unknown_metric_is_a_clear_error():
 def test_sparse_input_refused():
     sparse = pytest.importorskip("scipy.sparse")
     with pytest.raises((TypeError, ValueError)):
-        geocluster.HDBSCAN().fit(sparse.csr_matrix(blobs()))
+        geocluster_hdbscan.HDBSCAN().fit(sparse.csr_matrix(blobs()))

@@ -1,4 +1,4 @@
-"""geocluster.PinIndex against the CLI's `geocluster pins` on the same listings and key (the
+"""geocluster_hdbscan.PinIndex against the CLI's `geocluster pins` on the same listings and key (the
 same pins, counts, positions, leaves, filtered and not), its privacy (a published position is
 never the true one: 30-80 m from it, the CLI's rule), its key rules and its errors."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import geocluster
+import geocluster_hdbscan
 
 # Most indexes here are built without a mask file on purpose; the warning is tested below.
 pytestmark = pytest.mark.filterwarnings("ignore:no mask file:UserWarning")
@@ -45,7 +45,7 @@ def listings():
 @pytest.fixture(scope="module")
 def key(tmp_path_factory):
     """A fresh key, and the CLI's key file holding it."""
-    secret = geocluster.PinIndex.generate_key()
+    secret = geocluster_hdbscan.PinIndex.generate_key()
     path = tmp_path_factory.mktemp("key") / "pins.key"
     path.write_text(secret.hex() + "\n")
     path.chmod(0o600)
@@ -54,7 +54,7 @@ def key(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def index(listings, key):
-    return geocluster.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"],
+    return geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"],
                                attributes=listings["attributes"], key=key[0], ids=listings["ids"])
 
 
@@ -168,7 +168,7 @@ def test_published_points_are_shared_and_within_the_cap(listings, index):
         assert len(members) >= 5, len(members)
         assert all(metres(lon, lat, *m) <= 1500 * 1.005 for m in members)
         assert sum(metres(lon, lat, *m) < 30 for m in members) <= 1
-    unmasked = geocluster.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
+    unmasked = geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
                                    privacy=False)
     for feature in unmasked.pins(22)["features"]:
         if feature["properties"]["kind"] == "listing":
@@ -177,8 +177,8 @@ def test_published_points_are_shared_and_within_the_cap(listings, index):
 
 
 def test_another_key_gives_other_pin_ids(listings, index):
-    other = geocluster.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
-                                key=geocluster.PinIndex.generate_key())
+    other = geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
+                                key=geocluster_hdbscan.PinIndex.generate_key())
     ours = {f["properties"]["id"] for f in index.pins(12)["features"]}
     theirs = {f["properties"]["id"] for f in other.pins(12)["features"]}
     assert ours and theirs and not (ours & theirs)
@@ -186,32 +186,32 @@ def test_another_key_gives_other_pin_ids(listings, index):
 
 def test_key_rules(monkeypatch):
     lon, lat = [127.0, 127.001], [37.5, 37.5]
-    monkeypatch.delenv(geocluster._pins.KEY_VARIABLE, raising=False)
+    monkeypatch.delenv(geocluster_hdbscan._pins.KEY_VARIABLE, raising=False)
     with pytest.raises(ValueError, match="^key: give a secret key"):
-        geocluster.PinIndex(lon, lat)
+        geocluster_hdbscan.PinIndex(lon, lat)
     with pytest.raises(TypeError, match="^key must be bytes"):
-        geocluster.PinIndex(lon, lat, key=12345)
+        geocluster_hdbscan.PinIndex(lon, lat, key=12345)
     with pytest.raises(ValueError, match="^key: a key is 32 bytes"):
-        geocluster.PinIndex(lon, lat, key=b"short")
+        geocluster_hdbscan.PinIndex(lon, lat, key=b"short")
     with pytest.raises(ValueError, match="^key: a key is 32 bytes"):
-        geocluster.PinIndex(lon, lat, key=geocluster.PinIndex.generate_key()[:16])
+        geocluster_hdbscan.PinIndex(lon, lat, key=geocluster_hdbscan.PinIndex.generate_key()[:16])
     with pytest.raises(ValueError, match="^key: a key is 64 hexadecimal digits"):
-        geocluster.PinIndex(lon, lat, key=geocluster.PinIndex.generate_key().hex()[:32])
+        geocluster_hdbscan.PinIndex(lon, lat, key=geocluster_hdbscan.PinIndex.generate_key().hex()[:32])
     # Keys not drawn at random: refused by the library, naming what is wrong, never echoing them.
     for weak in [bytes(32), b"\xff" * 32, bytes(range(32)), bytes(range(16)) * 2, "0123456789abcdef" * 4]:
         with pytest.raises(ValueError, match="^key: key = a weak key") as refused:
-            geocluster.PinIndex(lon, lat, key=weak)
+            geocluster_hdbscan.PinIndex(lon, lat, key=weak)
         assert "geocluster pins-key -o FILE" in str(refused.value)
         assert (weak if isinstance(weak, str) else weak.hex())[:16] not in str(refused.value).lower()
     with pytest.raises(ValueError, match="^key: a key is 64 hexadecimal digits"):
-        geocluster.PinIndex(lon, lat, key="xyz")
+        geocluster_hdbscan.PinIndex(lon, lat, key="xyz")
     with pytest.raises(ValueError, match="contradict"):
-        geocluster.PinIndex(lon, lat, key=bytes(32), privacy=False)
-    secret = geocluster.PinIndex.generate_key()
-    monkeypatch.setenv(geocluster._pins.KEY_VARIABLE, secret.hex())
-    from_env = geocluster.PinIndex(lon, lat).pins(22)
-    assert from_env == geocluster.PinIndex(lon, lat, key=secret).pins(22)
-    assert from_env == geocluster.PinIndex(lon, lat, key=secret.hex().upper()).pins(22)
+        geocluster_hdbscan.PinIndex(lon, lat, key=bytes(32), privacy=False)
+    secret = geocluster_hdbscan.PinIndex.generate_key()
+    monkeypatch.setenv(geocluster_hdbscan._pins.KEY_VARIABLE, secret.hex())
+    from_env = geocluster_hdbscan.PinIndex(lon, lat).pins(22)
+    assert from_env == geocluster_hdbscan.PinIndex(lon, lat, key=secret).pins(22)
+    assert from_env == geocluster_hdbscan.PinIndex(lon, lat, key=secret.hex().upper()).pins(22)
 
 
 @pytest.mark.parametrize("kwargs, error, pattern", [
@@ -231,11 +231,11 @@ def test_key_rules(monkeypatch):
     (dict(location_tolerance=np.inf), ValueError, "^location_tolerance: locationTolerance"),
 ])
 def test_bad_input_names_the_parameter(kwargs, error, pattern):
-    arguments = dict(lon=[127.0, 127.001], lat=[37.5, 37.5], key=geocluster.PinIndex.generate_key())
+    arguments = dict(lon=[127.0, 127.001], lat=[37.5, 37.5], key=geocluster_hdbscan.PinIndex.generate_key())
     arguments.update(kwargs)
     lon, lat = arguments.pop("lon"), arguments.pop("lat")
     with pytest.raises(error, match=pattern):
-        geocluster.PinIndex(lon, lat, **arguments)
+        geocluster_hdbscan.PinIndex(lon, lat, **arguments)
 
 
 def test_bad_queries_name_the_parameter(index):
@@ -256,7 +256,7 @@ def test_bad_queries_name_the_parameter(index):
     for call, pattern in bad:
         with pytest.raises(ValueError, match=pattern):
             call()
-    plain = geocluster.PinIndex([127.0, 127.001], [37.5, 37.5], key=geocluster.PinIndex.generate_key())
+    plain = geocluster_hdbscan.PinIndex([127.0, 127.001], [37.5, 37.5], key=geocluster_hdbscan.PinIndex.generate_key())
     with pytest.raises(ValueError, match=r"^filter: 'deposit' needs attributes\['deposit'\]"):
         plain.pins(10, filter={"deposit": (None, 5)})
 
@@ -271,7 +271,7 @@ def test_mask_file_is_the_clis_both_ways(listings, key, tmp_path):
     gives the CLI the same ones."""
     cli_mask, py_mask = tmp_path / "cli.mask", tmp_path / "py.mask"
     theirs = cli_pins(tmp_path, key[1], "--zoom", "22", "--mask", str(cli_mask))
-    build = lambda mask: geocluster.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
+    build = lambda mask: geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
                                              attributes=listings["attributes"], key=key[0], mask=mask)
     from_cli = build(cli_mask)
     same_pins(from_cli.pins(22)["features"], theirs, from_cli)
@@ -284,7 +284,7 @@ def test_a_listing_far_from_its_building_is_left_out_alone(key):
     the building is shown with its neighbours."""
     lon = np.array([127.0, 127.0, 127.0] + [127.0 + 0.002 * k for k in range(1, 6)])
     lat = np.array([37.5, 37.5, 37.51] + [37.5] * 5)
-    index = geocluster.PinIndex(lon, lat, keys=["a", "a", "a", "b", "c", "d", "e", "f"], key=key[0])
+    index = geocluster_hdbscan.PinIndex(lon, lat, keys=["a", "a", "a", "b", "c", "d", "e", "f"], key=key[0])
     assert index.listing_count == 7
 
 
@@ -295,34 +295,34 @@ def test_mask_file_keeps_a_building_where_it_was_published(key, tmp_path):
     lon, lat = np.array([127.0 + 0.002 * k for k in range(6)]), np.array([37.5] * 6)
     names = ["a", "b", "c", "d", "e", "f"]
     mask = tmp_path / "pins.mask"
-    before = geocluster.PinIndex(lon, lat, keys=names, key=key[0], mask=mask)
+    before = geocluster_hdbscan.PinIndex(lon, lat, keys=names, key=key[0], mask=mask)
     assert before.listing_count == 6
     grown = (np.append(lon, [127.0, 127.011]), np.append(lat, [37.5 + 20 / 111_000, 37.501]))
     kw = dict(keys=names + ["a", "g"], key=key[0])
-    after = geocluster.PinIndex(*grown, mask=mask, **kw)
+    after = geocluster_hdbscan.PinIndex(*grown, mask=mask, **kw)
     building = lambda index: [f["geometry"]["coordinates"] for f in index.pins(22)["features"]
                               if 0 in [leaf["id"] for leaf in index.leaves(f["properties"]["id"])["leaves"]]][0]
     assert building(after) == building(before)
     with pytest.warns(UserWarning, match="no mask file"):
-        unmasked = geocluster.PinIndex(*grown, **kw)
+        unmasked = geocluster_hdbscan.PinIndex(*grown, **kw)
     assert building(unmasked) != building(before)
 
 
 def test_mask_file_of_another_key(key, tmp_path):
     lon, lat = [127.0, 127.01], [37.5, 37.5]
     mask = tmp_path / "pins.mask"
-    first = positions(geocluster.PinIndex(lon, lat, key=key[0], mask=mask))
-    other = geocluster.PinIndex.generate_key()
+    first = positions(geocluster_hdbscan.PinIndex(lon, lat, key=key[0], mask=mask))
+    other = geocluster_hdbscan.PinIndex.generate_key()
     with pytest.raises(ValueError, match="^mask: the mask file was made with another key"):
-        geocluster.PinIndex(lon, lat, key=other, mask=mask)
+        geocluster_hdbscan.PinIndex(lon, lat, key=other, mask=mask)
     with pytest.warns(UserWarning, match="^remask"):
-        again = geocluster.PinIndex(lon, lat, key=other, mask=mask, remask=True)
+        again = geocluster_hdbscan.PinIndex(lon, lat, key=other, mask=mask, remask=True)
     assert positions(again) == first
     with pytest.raises(ValueError, match="does not go with privacy=False"):
-        geocluster.PinIndex(lon, lat, privacy=False, mask=mask)
+        geocluster_hdbscan.PinIndex(lon, lat, privacy=False, mask=mask)
     with pytest.raises(ValueError, match="^remask goes with mask"):
-        geocluster.PinIndex(lon, lat, key=other, remask=True)
+        geocluster_hdbscan.PinIndex(lon, lat, key=other, remask=True)
     (tmp_path / "bad.mask").write_bytes(b"not a mask")
     (tmp_path / "bad.mask").chmod(0o644)
     with pytest.raises(ValueError, match="^mask: "), pytest.warns(UserWarning, match="can be read by other users"):
-        geocluster.PinIndex(lon, lat, key=other, mask=tmp_path / "bad.mask")
+        geocluster_hdbscan.PinIndex(lon, lat, key=other, mask=tmp_path / "bad.mask")

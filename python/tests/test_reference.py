@@ -4,7 +4,7 @@ reference fixtures: the same cases, the same rules as Tests/ClusterCoreTests."""
 import numpy as np
 import pytest
 
-import geocluster
+import geocluster_hdbscan
 from conftest import load_fixtures, same_partition
 
 HDBSCAN_CASES = load_fixtures("hdbscan")
@@ -13,7 +13,7 @@ DBSCAN_CASES = load_fixtures("dbscan")
 
 def fit_case(case, **extra):
     p = case["params"]
-    model = geocluster.HDBSCAN(
+    model = geocluster_hdbscan.HDBSCAN(
         min_cluster_size=p["min_cluster_size"], min_samples=p["min_samples"],
         cluster_selection_epsilon=p["cluster_selection_epsilon"], max_cluster_size=p["max_cluster_size"],
         cluster_selection_method=p["cluster_selection_method"], allow_single_cluster=p["allow_single_cluster"],
@@ -56,7 +56,7 @@ def test_hdbscan_mst_weights(name, case):
     model = fit_case(case, gen_min_span_tree=True)
     mst = model.minimum_spanning_tree_
     np.testing.assert_allclose(mst["distance"], case["sklearn"]["mst_weights_sorted"], rtol=1e-9, atol=0)
-    assert mst.dtype == geocluster.MST_DTYPE
+    assert mst.dtype == geocluster_hdbscan.MST_DTYPE
     assert np.all(mst["from"] < mst["to"]) and np.all(np.diff(mst["distance"]) >= 0)
 
 
@@ -79,7 +79,7 @@ def test_hdbscan_trees_agree_with_labels(name, case):
     model = fit_case(case)
     tree = model.condensed_tree_
     n = len(case["points"])
-    assert tree.dtype == geocluster.CONDENSED_TREE_DTYPE
+    assert tree.dtype == geocluster_hdbscan.CONDENSED_TREE_DTYPE
     point_rows = tree[tree["child"] < n]
     assert sorted(point_rows["child"].tolist()) == list(range(n))
     assert np.all(point_rows["child_size"] == 1) and np.all(tree["parent"] >= n)
@@ -97,7 +97,7 @@ DBSCAN_RUNS = [(f"{name}-eps{run['eps']}-ms{run['min_samples']}", case, run)
 def test_dbscan_exact(label, case, run):
     """Labels, core points and components exactly scikit-learn's."""
     X = np.array(case["points"], dtype=np.float64)
-    model = geocluster.DBSCAN(eps=run["eps"], min_samples=run["min_samples"]).fit(X)
+    model = geocluster_hdbscan.DBSCAN(eps=run["eps"], min_samples=run["min_samples"]).fit(X)
     np.testing.assert_array_equal(model.labels_, run["labels"])
     core = np.flatnonzero(np.array(run["core"]) == 1)
     np.testing.assert_array_equal(model.core_sample_indices_, core)

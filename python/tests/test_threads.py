@@ -7,8 +7,8 @@ import time
 
 import numpy as np
 
-import geocluster
-from geocluster import _native
+import geocluster_hdbscan
+from geocluster_hdbscan import _native
 
 X_LARGE = np.random.default_rng(0).uniform(0, 1000, (200_000, 2))
 
@@ -67,13 +67,13 @@ def test_python_threads_run_during_a_fit():
 
 def test_concurrent_fits_are_independent_and_correct():
     datasets = [np.random.default_rng(seed).normal(size=(20_000, 2)) * (seed + 1) for seed in range(4)]
-    expected_h = [geocluster.HDBSCAN(min_cluster_size=15).fit(X) for X in datasets]
-    expected_d = [geocluster.DBSCAN(eps=0.05, min_samples=4).fit(X).labels_ for X in datasets]
+    expected_h = [geocluster_hdbscan.HDBSCAN(min_cluster_size=15).fit(X) for X in datasets]
+    expected_d = [geocluster_hdbscan.DBSCAN(eps=0.05, min_samples=4).fit(X).labels_ for X in datasets]
     results = {}
 
     def run(i):
-        results[("h", i)] = geocluster.HDBSCAN(min_cluster_size=15).fit(datasets[i])
-        results[("d", i)] = geocluster.DBSCAN(eps=0.05, min_samples=4).fit(datasets[i]).labels_
+        results[("h", i)] = geocluster_hdbscan.HDBSCAN(min_cluster_size=15).fit(datasets[i])
+        results[("d", i)] = geocluster_hdbscan.DBSCAN(eps=0.05, min_samples=4).fit(datasets[i]).labels_
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(datasets))]
     for t in threads:

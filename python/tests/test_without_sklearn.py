@@ -10,24 +10,24 @@ import textwrap
 import numpy as np
 import pytest
 
-import geocluster
+import geocluster_hdbscan
 
 SCRIPT = textwrap.dedent("""
     import json, sys
     sys.modules["sklearn"] = None          # every `import sklearn...` now raises ImportError
     import numpy as np
-    import geocluster
-    from geocluster import _base
+    import geocluster_hdbscan
+    from geocluster_hdbscan import _base
     assert not _base.HAVE_SKLEARN
     X = np.array(json.loads(sys.argv[1]))
-    h = geocluster.HDBSCAN(min_cluster_size=10)
+    h = geocluster_hdbscan.HDBSCAN(min_cluster_size=10)
     h.set_params(min_samples=4)
-    d = geocluster.DBSCAN(eps=0.4, min_samples=4)
+    d = geocluster_hdbscan.DBSCAN(eps=0.4, min_samples=4)
     out = {"params": h.get_params(), "repr": repr(d), "hdbscan": h.fit_predict(X).tolist(),
            "probabilities": h.probabilities_.tolist(), "dbscan": d.fit(X).labels_.tolist(), "errors": []}
     for bad in (np.zeros((0, 2)), np.zeros(4), np.array([[np.nan, 1.0], [2.0, 3.0]]), np.zeros((2, 3, 1))):
         try:
-            geocluster.DBSCAN().fit(bad)
+            geocluster_hdbscan.DBSCAN().fit(bad)
         except ValueError as error:
             out["errors"].append(str(error))
     try:
@@ -45,9 +45,9 @@ def test_numpy_only():
     out = json.loads(run.stdout)
     assert out["params"]["min_samples"] == 4 and out["params"]["min_cluster_size"] == 10
     assert out["repr"].startswith("DBSCAN(")
-    h = geocluster.HDBSCAN(min_cluster_size=10, min_samples=4).fit(X)
+    h = geocluster_hdbscan.HDBSCAN(min_cluster_size=10, min_samples=4).fit(X)
     assert out["hdbscan"] == h.labels_.tolist() and out["probabilities"] == h.probabilities_.tolist()
-    assert out["dbscan"] == geocluster.DBSCAN(eps=0.4, min_samples=4).fit(X).labels_.tolist()
+    assert out["dbscan"] == geocluster_hdbscan.DBSCAN(eps=0.4, min_samples=4).fit(X).labels_.tolist()
     cluster = pytest.importorskip("sklearn.cluster")
     expected = []
     for bad in (np.zeros((0, 2)), np.zeros(4), np.array([[np.nan, 1.0], [2.0, 3.0]]), np.zeros((2, 3, 1))):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""geocluster.HDBSCAN().fit from Python against the CLI's fit stage and the Python peers, on the
+"""geocluster_hdbscan.HDBSCAN().fit from Python against the CLI's fit stage and the Python peers, on the
 same planar points, in one run; prints medians and ratios. A benchmark, not a timed test.
 
     .build/release/geocluster generate --count 1000000 --seed 1 -o f.csv     # seoul listings
@@ -99,7 +99,7 @@ def peer_fit(name, mcs, ms, threads, X):
 def main():
     import numpy as np
 
-    import geocluster
+    import geocluster_hdbscan
 
     args = parse_args()
     mcs = args.min_cluster_size
@@ -108,14 +108,14 @@ def main():
     print(f"{len(X)} points from {args.points}; min_cluster_size={mcs}, min_samples={ms} (scikit-learn's), "
           f"threads={args.threads}, repeat={args.repeat}; {os.cpu_count()} CPUs")
     # Python and CLI runs alternate, so that load from elsewhere on the machine falls on both.
-    fit = lambda: geocluster.HDBSCAN(min_cluster_size=mcs, min_samples=ms, n_jobs=args.threads).fit(X).labels_
+    fit = lambda: geocluster_hdbscan.HDBSCAN(min_cluster_size=mcs, min_samples=ms, n_jobs=args.threads).fit(X).labels_
     python_times, cli_times, labels = [], [], None
     for _ in range(args.repeat):
         _, times, labels = timed(fit, 1)
         python_times += times
         if args.cli:
             cli_times.append(cli_fit_seconds(args.cli, args.points, mcs, ms, args.threads))
-    rows = [("geocluster.HDBSCAN().fit (Python)", statistics.median(python_times), python_times, fingerprint(labels))]
+    rows = [("geocluster_hdbscan.HDBSCAN().fit (Python)", statistics.median(python_times), python_times, fingerprint(labels))]
     if args.cli:
         rows.append(("geocluster CLI, fit stages", statistics.median(cli_times), cli_times, ""))
     split, _, _ = timed(lambda: (np.array(X[:, 0]), np.array(X[:, 1])), max(args.repeat, 5))

@@ -24,7 +24,7 @@ import numpy as np
 from sklearn.cluster import HDBSCAN as SklearnHDBSCAN
 from sklearn.metrics import adjusted_rand_score
 
-import geocluster
+import geocluster_hdbscan
 
 
 def places():
@@ -46,7 +46,7 @@ def same_noise_and_partition(a, b):
 
 
 def compare(X, metric, mcs, shuffles):
-    ours = geocluster.HDBSCAN(min_cluster_size=mcs, metric=metric).fit(X).labels_
+    ours = geocluster_hdbscan.HDBSCAN(min_cluster_size=mcs, metric=metric).fit(X).labels_
     theirs = SklearnHDBSCAN(min_cluster_size=mcs, metric=metric).fit(X).labels_
     rng = np.random.default_rng(0)
     self_ari, stable = [], True

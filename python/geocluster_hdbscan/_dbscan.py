@@ -1,4 +1,4 @@
-"""geocluster.DBSCAN: scikit-learn's DBSCAN (same parameters, labels and core points, exactly)
+"""geocluster_hdbscan.DBSCAN: scikit-learn's DBSCAN (same parameters, labels and core points, exactly)
 computed by geocluster's 2-D grid algorithm."""
 
 import numpy as np

@@ -1,7 +1,7 @@
-"""geocluster: exact, fast HDBSCAN and DBSCAN of 2-D points as scikit-learn estimators.
+"""geocluster_hdbscan: exact, fast HDBSCAN and DBSCAN of 2-D points as scikit-learn estimators.
 
-    import geocluster
-    labels = geocluster.HDBSCAN(min_cluster_size=15).fit_predict(X)   # X: (n, 2) array
+    import geocluster_hdbscan
+    labels = geocluster_hdbscan.HDBSCAN(min_cluster_size=15).fit_predict(X)   # X: (n, 2) array
 
 The clustering runs in geocluster's Swift core (a shared library with the Swift runtime
 linked in, loaded with ctypes); the estimators follow scikit-learn's conventions and inherit

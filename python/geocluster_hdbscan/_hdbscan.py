@@ -1,4 +1,4 @@
-"""geocluster.HDBSCAN: scikit-learn's HDBSCAN (same parameter names, defaults, meanings and
+"""geocluster_hdbscan.HDBSCAN: scikit-learn's HDBSCAN (same parameter names, defaults, meanings and
 results) computed by geocluster's exact 2-D core."""
 
 import numpy as np

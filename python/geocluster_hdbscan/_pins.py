@@ -1,4 +1,4 @@
-"""geocluster.PinIndex: map pins per zoom over listings, with the privacy mask, as the CLI's
+"""geocluster_hdbscan.PinIndex: map pins per zoom over listings, with the privacy mask, as the CLI's
 `geocluster pins` computes them (the Pins module through the C API; docs/pins.md)."""
 
 import ctypes
