@@ -99,18 +99,25 @@ struct RowOrderTests {
         }
     }
 
+    /// Fits the sample as given, then in every permuted order on 1 and 2 threads, and expects
+    /// the five things of `HDBSCANView` unchanged.
+    static func expectOrderFree(_ s: Sample, _ note: String,
+                                fit: ([Double], [Double], Int) throws -> HDBSCANResult) throws {
+        let base = HDBSCANView(try fit(s.lon, s.lat, 1), perm: Array(s.lon.indices))
+        #expect(Set(base.labels).count > 5, "\(s): a sample with clusters to tell apart")
+        for perm in permutations(s.lon.count) {
+            for threads in [1, 2] {
+                let run = HDBSCANView(try fit(perm.map { s.lon[$0] }, perm.map { s.lat[$0] }, threads), perm: perm)
+                #expect(run.same(as: base), "\(s), \(note), \(threads) thread(s)")
+            }
+        }
+    }
+
     @Test("HDBSCAN on the sphere: partition, probabilities, outlier scores, core distances and MST weights", arguments: samples)
     func hdbscanSphere(_ s: Sample) throws {
         for parameters in [HDBSCANParameters(minClusterSize: 5, minSamples: 5), HDBSCANParameters(minClusterSize: 15)] {
-            let base = HDBSCANView(try HDBSCAN.fit(try SpherePoints(longitudes: s.lon, latitudes: s.lat), parameters: parameters),
-                                   perm: Array(s.lon.indices))
-            #expect(Set(base.labels).count > 5, "\(s): a sample with clusters to tell apart")
-            for perm in Self.permutations(s.lon.count) {
-                let points = try SpherePoints(longitudes: perm.map { s.lon[$0] }, latitudes: perm.map { s.lat[$0] })
-                for threads in [1, 2] {
-                    let run = HDBSCANView(try HDBSCAN.fit(points, parameters: parameters, threads: threads), perm: perm)
-                    #expect(run.same(as: base), "\(s), mcs \(parameters.minClusterSize), \(threads) thread(s)")
-                }
+            try Self.expectOrderFree(s, "mcs \(parameters.minClusterSize)") {
+                try HDBSCAN.fit(try SpherePoints(longitudes: $0, latitudes: $1), parameters: parameters, threads: $2)
             }
         }
     }
@@ -118,14 +125,7 @@ struct RowOrderTests {
     @Test("HDBSCAN on the plane: the same five things", arguments: samples)
     func hdbscanPlane(_ s: Sample) throws {
         let parameters = HDBSCANParameters(minClusterSize: 5, minSamples: 5)
-        let base = HDBSCANView(try HDBSCAN.fit(try Self.plane(s.lon, s.lat), parameters: parameters), perm: Array(s.lon.indices))
-        for perm in Self.permutations(s.lon.count) {
-            let points = try Self.plane(perm.map { s.lon[$0] }, perm.map { s.lat[$0] })
-            for threads in [1, 2] {
-                let run = HDBSCANView(try HDBSCAN.fit(points, parameters: parameters, threads: threads), perm: perm)
-                #expect(run.same(as: base), "\(s), \(threads) thread(s)")
-            }
-        }
+        try Self.expectOrderFree(s, "plane") { try HDBSCAN.fit(try Self.plane($0, $1), parameters: parameters, threads: $2) }
     }
 
     /// DBSCAN's core points, their clusters and its noise are functions of the points; a
