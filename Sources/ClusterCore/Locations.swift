@@ -91,11 +91,14 @@ struct Locations {
 
     /// Whether enough rows share coordinates for the grouping to pay: the rows whose
     /// coordinates' hash falls in one sixteenth of its range are grouped (a sample chosen by the
-    /// points, not by their order, so the choice is the same for any order of the rows), and it pays when at least 1 % of those share a location with another sampled
-    /// row: the generator's listing scenarios are well above that and distinct points at zero
-    /// (the shares: docs/performance.md). On distinct points grouping every row cost time and
-    /// memory for nothing; the sample costs a sixteenth of that. The result is the same either
-    /// way (only the speed differs).
+    /// points, not by their order, so the choice is the same for any order of the rows), and
+    /// it pays when at least 1 % of those share a location with another sampled row: the
+    /// generator's listing scenarios are well above that and distinct points at zero (the
+    /// shares: docs/performance.md). On distinct points grouping every row cost time and memory
+    /// for nothing; the sample groups a sixteenth of the rows (every row is only hashed). On the
+    /// plane the result is the same
+    /// either way (only the speed differs); on the sphere the grouping changes which equal
+    /// chords tie, which is why the sample must not depend on the order.
     static func worthGrouping(_ points: PointSet) -> Bool {
         let n = points.count
         if n < 4096 { return true }

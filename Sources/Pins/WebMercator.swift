@@ -116,15 +116,19 @@ public enum WebMercator: Sendable {
     ///   - tileSize: the tile side the zoom is counted in (256 for MapKit, Google Maps and
     ///     Leaflet; MapLibre's 512 gives one zoom level less for the same view).
     /// - Returns: the zoom, not clamped: a `PinIndex` query refuses a zoom outside
-    ///   0...`PinOptions.maxZoom`, so clamp it first.
+    ///   0...`PinOptions.maxZoom` (and a span or width of 0 gives an infinite zoom), so clamp
+    ///   it first.
     public static func zoom(span: Double, pixels: Double, tileSize: Double = 256) -> Double {
-        ElementaryMath.log(pixels / (span * tileSize)) / 0.693_147_180_559_945_309_42
+        ElementaryMath.log(pixels / (span * tileSize)) / ln2
     }
+
+    /// ln 2, for zooms to and from powers of two.
+    private static let ln2 = 0.693_147_180_559_945_309_42
 
     /// 2^z for a zoom (fractional zooms go through exp).
     @inline(__always)
     static func exp2(_ z: Double) -> Double {
         if z == z.rounded(.down), abs(z) < 1000 { return Double(sign: .plus, exponent: Int(z), significand: 1) }
-        return ElementaryMath.exp(z * 0.693_147_180_559_945_309_42)
+        return ElementaryMath.exp(z * ln2)
     }
 }
