@@ -96,9 +96,9 @@ struct Locations {
     /// generator's listing scenarios are well above that and distinct points at zero (the
     /// shares: docs/performance.md). On distinct points grouping every row cost time and memory
     /// for nothing; the sample groups a sixteenth of the rows (every row is only hashed). On the
-    /// plane the result is the same
-    /// either way (only the speed differs); on the sphere the grouping changes which equal
-    /// chords tie, which is why the sample must not depend on the order.
+    /// plane the result is the same either way (only the speed differs); on the sphere the
+    /// grouping changes which equal chords tie, which is why the sample must not depend on the
+    /// order.
     static func worthGrouping(_ points: PointSet) -> Bool {
         let n = points.count
         if n < 4096 { return true }
