@@ -57,8 +57,15 @@ public struct AnonymityAudit: Sendable {
         let keys = (0..<groups.tag.count).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
         var counts = [Int](repeating: 0, count: keys.count)
         for l in groups.locationOf { counts[Int(l)] += 1 }
-        let present = keys.indices.filter { placement.entries[keys[$0]] != nil }
-        heldBack = keys.count - present.count
+        // Units merged into one place are one row, holding all their listings.
+        let slot = Dictionary(uniqueKeysWithValues: keys.indices.map { (keys[$0], $0) })
+        var merged = Set<Int>()
+        for (unit, place) in placement.representative {
+            guard let a = slot[unit], let r = slot[place] else { continue }
+            counts[r] += counts[a]; merged.insert(a)
+        }
+        let present = keys.indices.filter { placement.entries[keys[$0]] != nil && !merged.contains($0) }
+        heldBack = keys.count - present.count - merged.count
         let shown = present.map { placement.entries[keys[$0]]! }
         let truth = present.map { (anchors.longitude[$0], anchors.latitude[$0]) }
         var rows: [Location]
@@ -83,7 +90,7 @@ public struct AnonymityAudit: Sendable {
 
     /// Under a shared-point rule: k is the group's locations, the spot the most of them within
     /// 2 × spot of one of them (every location within `spot` of a guess lies there), the ring
-    /// radius the farthest member from the point.
+    /// radius the farthest member from the point. (Units merged into one place are one row.)
     static func groupRows(shown: [MaskStore.Position], truth: [(Double, Double)], listings: [Int], spot: Double) -> [Location] {
         var byGroup: [UInt64: [Int]] = [:]
         for (i, p) in shown.enumerated() { byGroup[p.group, default: []].append(i) }

@@ -53,6 +53,11 @@ public struct SetAside: Sendable, Equatable {
     /// Listings whose location has no shared point yet: too few compatible locations within
     /// the rule's cap. They are published once enough neighbours arrive.
     public var heldBack: [Int64] = []
+    /// Locations with keys of their own merged into one place, before their first publication
+    /// (`PrivacyMask.unitRadius`: units of one building given keys of their own): each set as
+    /// the smallest listing id of each of its keys, its representative's first. Their
+    /// listings are published, all at the representative's point.
+    public var mergedUnits: [[Int64]] = []
     /// Nothing left out.
     public init() {}
 }
@@ -76,22 +81,40 @@ extension PinIndex {
         let placement = mask.placement(of: listings, tolerance: tolerance)
         out.conflicting = placement.conflicting
         out.heldBack = placement.heldBack
+        out.mergedUnits = firstListings(of: placement.merged, in: listings)
         listings.removeListings(withIDs: Set(out.conflicting + out.heldBack))
         var stored: [LocationKey: MaskStore.Position] = [:]
+        // Locations shown at one point (a group, or under the plain mask units merged into one
+        // place) become one location there: keyed by the group, or by the point.
+        var keysAt: [SIMD2<UInt64>: Int] = [:]
         if mask.anonymity == nil {
-            stored = placement.entries
-        } else {
-            for i in 0..<listings.count {
-                let p = placement.entries[listings.key(i)]!
-                listings.keyTags[i] = 3; listings.keyValues[i] = p.group
-                listings.longitudes[i] = p.longitude; listings.latitudes[i] = p.latitude
-                stored[LocationKey(tag: 3, value: p.group)] = p
-            }
+            for p in placement.entries.values { keysAt[SIMD2(p.longitude.bitPattern, p.latitude.bitPattern), default: 0] += 1 }
+        }
+        for i in 0..<listings.count {
+            let key = listings.key(i), p = placement.entries[key]!
+            let bits = SIMD2(p.longitude.bitPattern, p.latitude.bitPattern)
+            guard mask.anonymity != nil || keysAt[bits]! > 1 else { stored[key] = p; continue }
+            let place = mask.anonymity != nil ? p.group : keys.hasher.hash(bits.x, bits.y)
+            listings.keyTags[i] = 3; listings.keyValues[i] = place
+            listings.longitudes[i] = p.longitude; listings.latitudes[i] = p.latitude
+            stored[LocationKey(tag: 3, value: place)] = p
         }
         var m = mask
         m.stored = stored
         keys.mask = m
         return out
+    }
+
+    /// The smallest listing id of each key of `sets`, set by set.
+    static func firstListings(of sets: [[LocationKey]], in listings: PinListings) -> [[Int64]] {
+        guard !sets.isEmpty else { return [] }
+        var first: [LocationKey: Int64] = [:]
+        for set in sets { for k in set { first[k] = .max } }
+        for i in 0..<listings.count {
+            let k = listings.key(i)
+            if let f = first[k], listings.ids[i] < f { first[k] = listings.ids[i] }
+        }
+        return sets.map { $0.map { first[$0]! } }
     }
 
     /// Step 1, mask: takes the listings (whose true positions and keys it frees once read)

@@ -16,6 +16,11 @@ struct Placement {
     var heldBack: [Int64] = []
     /// Each location kept, with its displayed position (and group, under a shared-point rule).
     var entries: [LocationKey: MaskStore.Position] = [:]
+    /// Locations merged into one place (`PrivacyMask.unitRadius`), each set's keys with its
+    /// representative's first: the sets with a new location (to be named), and every merged
+    /// location's representative.
+    var merged: [[LocationKey]] = []
+    var representative: [LocationKey: LocationKey] = [:]
 }
 
 extension PrivacyMask {
@@ -35,27 +40,47 @@ extension PrivacyMask {
         var out = Placement()
         let dropped = setAside(groups, anchors: anchors, kept: kept, listings: listings, tolerance: tolerance)
         out.conflicting = dropped.rows.map { listings.ids[$0] }.sorted()
+        let tokens = keys.map { idHasher.hash($0.tag, $0.value) }
+        let units = placesOf(anchors: anchors, keys: keys, kept: kept, present: { !dropped.emptied[$0] })
+        out.merged = units.sets.filter { $0.contains { kept[$0] == nil } }.map { $0.map { keys[$0] } }
+        for set in units.sets { for l in set.dropFirst() { out.representative[keys[l]] = keys[set[0]] } }
+        var shown: [MaskStore.Position?]
         if let rule = anonymity {
-            let tokens = keys.map { idHasher.hash($0.tag, $0.value) }
             let plan = SharedPointPlanner.plan(
                 longitudes: anchors.longitude, latitudes: anchors.latitude, tokens: tokens,
                 stored: kept.map { $0.map { SharedPoint(group: $0.group, longitude: $0.longitude, latitude: $0.latitude) } },
-                rule: rule, absent: dropped.emptied)
-            for l in 0..<L where !dropped.emptied[l] {
-                if let p = plan[l] { out.entries[keys[l]] = MaskStore.Position(longitude: p.longitude, latitude: p.latitude, group: p.group) }
-            }
-            let heldLocations = Set((0..<L).filter { plan[$0] == nil && !dropped.emptied[$0] })
-            let droppedRows = Set(dropped.rows)
-            out.heldBack = (0..<listings.count).filter { heldLocations.contains(Int(groups.locationOf[$0])) && !droppedRows.contains($0) }
-                .map { listings.ids[$0] }.sorted()
+                rule: rule, absent: (0..<L).map { dropped.emptied[$0] || units.isMerged($0) })
+            shown = (0..<L).map { l in plan[units.into[l]].map { MaskStore.Position(longitude: $0.longitude, latitude: $0.latitude, group: $0.group) } }
         } else {
-            for l in 0..<L where !dropped.emptied[l] {
-                let p = kept[l].map { ($0.longitude, $0.latitude) }
-                    ?? drawnPosition(of: keys[l], longitude: anchors.longitude[l], latitude: anchors.latitude[l])
-                out.entries[keys[l]] = MaskStore.Position(longitude: p.0, latitude: p.1)
+            shown = (0..<L).map { l in
+                kept[l] ?? {
+                    let r = units.into[l], p = drawnPosition(of: keys[r], longitude: anchors.longitude[r], latitude: anchors.latitude[r])
+                    return MaskStore.Position(longitude: p.0, latitude: p.1)
+                }()
             }
         }
+        for l in 0..<L where !dropped.emptied[l] { out.entries[keys[l]] = shown[l] }
+        let heldLocations = Set((0..<L).filter { shown[$0] == nil && !dropped.emptied[$0] })
+        let droppedRows = Set(dropped.rows)
+        out.heldBack = (0..<listings.count).filter { heldLocations.contains(Int(groups.locationOf[$0])) && !droppedRows.contains($0) }
+            .map { listings.ids[$0] }.sorted()
         return out
+    }
+
+    /// The places of the `present` locations (`UnitMerge`): new ones within `unitRadius` of
+    /// each other, and stored ones within it shown at one point (merged when first published),
+    /// never a new one with a stored one (that would tell whoever added it where the stored one
+    /// truly is).
+    func placesOf(anchors: LocationAnchors, keys: [LocationKey], kept: [MaskStore.Position?],
+                  present: (Int) -> Bool) -> UnitMerge {
+        UnitMerge(longitudes: anchors.longitude, latitudes: anchors.latitude, keys: keys,
+                  radius: Self.unitRadius, candidates: present) { a, b in
+            switch (kept[a], kept[b]) {
+            case (nil, nil): return true
+            case let (p?, q?): return p.group == q.group && p.longitude == q.longitude && p.latitude == q.latitude
+            default: return false
+            }
+        }
     }
 
     /// The rows that conflict with their location (see `Placement.conflicting`), and which

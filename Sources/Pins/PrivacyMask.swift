@@ -34,6 +34,10 @@ public struct PrivacyMask: Sendable, Equatable {
     /// The largest `maxDistance` accepted, metres (beyond it a displayed point says nothing
     /// about its neighbourhood, and latitudes could leave Web Mercator's range).
     public static let maximumDistance: Double = 5_000
+    /// New locations with keys of their own whose anchors lie within this many metres of each
+    /// other are one place (units of one building given keys of their own): they are placed as
+    /// one and shown at one point (`SetAside.mergedUnits` names them).
+    public static let unitRadius: Double = 5
 
     /// The PRF of the offsets and the PRF of the pin ids, each keyed by its own derived key.
     let drawHasher: SipHash24

@@ -258,6 +258,11 @@ struct LocationGrid {
         return out
     }
 
+    /// Calls `body` with every location in the cells at Chebyshev distance `ring` from `home`.
+    func visit(ring: Int, around home: (row: Int64, col: Int64), _ body: (Int32) -> Void) {
+        for k in ringKeys(ring, around: home) { for l in cells[k] ?? [] { body(l) } }
+    }
+
     func visitGroups(ring: Int, around home: (row: Int64, col: Int64), _ body: (UInt64) -> Void) {
         for k in ringKeys(ring, around: home) { for g in groupCells[k] ?? [] { body(g) } }
     }

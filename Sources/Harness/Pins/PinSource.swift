@@ -225,6 +225,15 @@ public struct PinSourceSettings: Sendable {
                  + "(building id) is (farther than --location-tolerance \(FormatNumber.trimmed(locationTolerance, decimals: 1)) m from its "
                  + "other listings, or from where it is published); ids \(ids(c))")
         }
+        let u = setAside.mergedUnits
+        if !u.isEmpty {
+            let keys = u.reduce(0) { $0 + $1.count }
+            let sets = u.prefix(10).map { $0.map { source.idText($0) }.joined(separator: " + ") }.joined(separator: "; ")
+            warn("\(input): \(keys) location keys lie within \(Int(PrivacyMask.unitRadius)) m of one another and are published as "
+                 + "\(u.count) place\(u.count == 1 ? "" : "s"), each at one point (a building's units with keys of their own, whose "
+                 + "building id belongs in --location-column, or neighbours closer than that); a listing of each key: "
+                 + "\(sets)\(u.count > 10 ? "; …" : "")")
+        }
         if !h.isEmpty, let rule {
             warn("\(input): \(h.count) listing\(h.count == 1 ? "" : "s") held back: \(h.count == 1 ? "its" : "their") location has fewer than "
                  + "\(rule.minimum - 1) compatible locations within --anonymity-cap \(Int(rule.cap)) m to share a point with; published once "
