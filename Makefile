@@ -108,8 +108,9 @@ bench-check: setup
 # hold no compiler warning of ours, is .build/python-build.log), then pytest on the installed
 # package: the scikit-learn fixtures, bad input, parameters, threads, check_estimator, and the
 # PinIndex against the CLI's `pins` (so the CLI is built first; after `make test`, nothing to do);
-# then, with the same venv (which also has quitefastmst), the bench peers' cell script and the
-# `bench --peers` test on the sphere, which `make test` skips without those packages.
+# then, with the same venv (which also has quitefastmst), the bench peers' cell script, the
+# privacy attack script's tests (scripts/privacy/) and the `bench --peers` test on the sphere,
+# which `make test` skips without those packages.
 PYVENV = .build/python-venv
 python:
 	@mkdir -p .build
@@ -121,6 +122,7 @@ python:
 	@scripts/dev/warnings.sh .build/python-build.log
 	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q python/tests
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q scripts/peers/test_peer_cell.py
+	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q -p no:cacheprovider scripts/privacy/test_attack.py
 	GEOCLUSTER_PEERS_PYTHON=$(abspath $(PYVENV))/bin/python $(SWIFT) test --filter GeodesicPeersCLITests
 
 # A wheel and an sdist for PyPI (docs/python.md, Installing), into .build/dist/: `python -m build`

@@ -74,13 +74,25 @@ The attackers (each line: locations attacked, % within 10 m, % within 30 m, medi
               before and after each round, and the denial: the listings besides the probes that
               probes removed, and the exit code of a publication run without --skip-bad-rows
               holding one probe.
+  lostmask    a deployment that keeps no mask file (`--weak-no-mask-file`, the same key and
+              --pins-args) publishes the input (A), then the input plus --lost-mask-added listings
+              at as many new buildings (B): seeded rows of another generated city (`generate
+              --count 20000 --seed SEED+1000`, its positions and attributes, new ids, building ids
+              added-0, ...). Each attacked location is found in A and B through its listings; when
+              its point moved, guess = the fullest spot (from A's point) of B's registry locations
+              within the public ring of both points (the discs' intersection; A's ring if empty),
+              else the ring guess on A. The line shows the locations moved, the largest move, the
+              moved ones' success with the ring on A alone and after intersecting, and the ring on
+              A over all; and, as a control, the locations moved when B is published with a copy
+              of the deployment's (fresh) mask file instead (expected 0), and the locations A shows
+              elsewhere than the deployment (expected 0: the same key and listings).
 
 Also printed: the share of published points holding exactly one location and the displacement
 (published point to true position: median and 90th percentile) over the published locations;
 --json adds one line with every number.
 
   scripts/privacy/attack.py LISTINGS.csv --geocluster .build/release/geocluster --key-file pins.key \\
-      [--attackers ring,matching,simulation,sybil,oracle] [--pins-args "..."] \\
+      [--attackers ring,matching,simulation,sybil,oracle,lostmask] [--pins-args "..."] \\
       [--public-radius 1500] [--min-offset 0] [--sample 20000] [--seed 1] [--json]
 
 The plain 30-80 m annulus: --public-radius 80 --min-offset 30 (with the pins before shared
@@ -99,7 +111,7 @@ from scipy.spatial import cKDTree
 
 A, E2 = 6378137.0, 6.69437999014e-3  # WGS 84
 SPOT = 30.0                           # a guess succeeds within this many metres
-ATTACKERS = ("ring", "matching", "simulation", "sybil", "oracle")
+ATTACKERS = ("ring", "matching", "simulation", "sybil", "oracle", "lostmask")
 
 
 def metres_per_degree(lat_deg):
@@ -232,8 +244,10 @@ class Publication:
 
 
 def run_pins(args, listings, key, mask, out, extra=()):
-    """One `geocluster pins` run at zoom 22 with leaves; the completed process."""
-    cmd = [args.geocluster, "pins", listings, "--zoom", "22", "--leaves", "--key-file", key, "--mask", mask,
+    """One `geocluster pins` run at zoom 22 with leaves (mask None: --weak-no-mask-file); the
+    completed process."""
+    keep = ["--mask", mask] if mask is not None else ["--weak-no-mask-file"]
+    cmd = [args.geocluster, "pins", listings, "--zoom", "22", "--leaves", "--key-file", key, *keep,
            *shlex.split(args.pins_args), *extra, "-o", out]
     for attempt in range(3):  # the binary may be replaced while we run: retry a crash
         try:
@@ -360,18 +374,22 @@ def score(reg, targets, guess):
             "exact": int(np.sum(err < 0.5))}
 
 
+def extend_listings(reg, rows, path):
+    """A copy of the registry's listing file at `path`, with `rows` (of its columns) appended."""
+    shutil.copyfile(reg.path, path)
+    with open(path, "rb+") as f:
+        f.seek(-1, os.SEEK_END)
+        if f.read(1) != b"\n":
+            f.write(b"\n")
+    with open(path, "a", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+
+
 def republish(scene, probes, name, extra=()):
     """The deployment's listings plus `probes` [(id, key, lon, lat)], published with its key and a copy
     of its mask file: (return code, Publication or None)."""
     listings = os.path.join(scene.workdir, f"{name}.csv")
-    shutil.copyfile(scene.reg.path, listings)
-    with open(listings, "rb+") as f:
-        f.seek(-1, os.SEEK_END)
-        if f.read(1) != b"\n":
-            f.write(b"\n")
-    with open(listings, "a", newline="", encoding="utf-8") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerows(scene.reg.row(*probe) for probe in probes)
+    extend_listings(scene.reg, [scene.reg.row(*probe) for probe in probes], listings)
     mask, out = os.path.join(scene.workdir, f"{name}.mask"), os.path.join(scene.workdir, f"{name}.geojson")
     shutil.copyfile(scene.mask, mask)
     os.chmod(mask, 0o600)  # as secret as the key: the tool may refuse a mask file others can read
@@ -851,6 +869,113 @@ def stop_probe(scene, states, probe_id):
     return rc
 
 
+# --- 6. lostmask ------------------------------------------------------------------------------
+
+def added_listings(reg, other, n, seed):
+    """n seeded rows of another listing file `other` as new listings of the registry's columns:
+    ids from reg.next_id up, building ids added-0, added-1, ..., the other file's positions and
+    attributes (a column it lacks: the registry's first row's value)."""
+    with open(other, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        col = {name: i for i, name in enumerate(next(reader))}
+        rows = list(reader)
+    pick = np.sort(np.random.default_rng(seed).choice(len(rows), min(n, len(rows)), replace=False))
+    added = []
+    for i, r in enumerate(pick):
+        row = [rows[r][col[name]] if name in col else v for name, v in zip(reg.header, reg.template)]
+        row[reg.header.index(reg.id_column)] = str(reg.next_id + i)
+        if reg.location_column in reg.header:
+            row[reg.header.index(reg.location_column)] = f"added-{i}"
+        added.append(row)
+    return added
+
+
+def point_gap(pub_a, a, pub_b, b):
+    """Metres between points a of pub_a and b of pub_b (east/north at a's latitude)."""
+    north, east = metres_per_degree(pub_a.lat[a])
+    dl = (pub_b.lon[b] - pub_a.lon[a] + 180) % 360 - 180
+    return np.hypot(dl * east, (pub_b.lat[b] - pub_a.lat[a]) * north)
+
+
+def lens_guess(rule, reg, a, b):
+    """The fullest spot (seen from a) of the registry locations within the public ring of both
+    points a and b, each (lon, lat, slack); of a's alone when none is (-1: no candidate). Also
+    the candidates' counts: a's ring, both rings."""
+    in_a = rule.ring(reg, *a)[0]
+    both = np.intersect1d(in_a, rule.ring(reg, *b)[0])
+    cand = both if len(both) else in_a
+    return (int(cand[fullest(reg.offsets(cand, a[0], a[1]))]) if len(cand) else -1), len(in_a), len(both)
+
+
+def publish(scene, listings, mask, name):
+    """One publication of `listings` with the deployment's key (mask None: no mask file)."""
+    out = os.path.join(scene.workdir, f"{name}.geojson")
+    done = run_pins(scene.args, listings, scene.key, mask, out)
+    if done.returncode != 0:
+        sys.exit(f"lostmask publication {name} failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
+    return Publication(out)
+
+
+def lostmask_listings(scene):
+    """The input plus --lost-mask-added listings at new buildings, taken from another generated
+    city (seed --seed + 1000): the listing file of publication B and its registry."""
+    args, wd = scene.args, scene.workdir
+    other, path = os.path.join(wd, "lostmask-other.csv"), os.path.join(wd, "lostmask-b.csv")
+    subprocess.run([args.geocluster, "generate", "--count", str(max(20000, args.lost_mask_added)),
+                    "--seed", str(args.seed + 1000), "-o", other], check=True, capture_output=True)
+    extend_listings(scene.reg, added_listings(scene.reg, other, args.lost_mask_added, args.seed + 4), path)
+    return path, Registry(path, args.location_column, args.id_column)
+
+
+def attack_lostmask(scene):
+    args, reg, rule = scene.args, scene.reg, scene.rule
+    path_b, reg_b = lostmask_listings(scene)
+    a = Scene(args, reg, rule, publish(scene, reg.path, None, "lostmask-a"), scene.workdir, scene.key, None)
+    pub_b = publish(scene, path_b, None, "lostmask-b")
+    index_b = {k: i for i, k in enumerate(reg_b.keys)}
+    to_b = np.array([index_b[k] for k in reg.keys], dtype=np.intp)
+    t, pa = a.attacked, a.where[a.attacked]
+    pb = pub_b.locate(reg_b)[1][to_b[t]]
+    move = np.where(pb >= 0, point_gap(a.pub, pa, pub_b, np.maximum(pb, 0)), 0.0)
+    moved = move > 0.01
+    ring = np.array([a.ring_guess(p) for p in pa], dtype=np.intp)
+    before = np.where(ring >= 0, to_b[np.maximum(ring, 0)], -1)
+    lens = {}
+    for p, q in set(zip(pa[moved].tolist(), pb[moved].tolist())):
+        lens[p, q] = lens_guess(rule, reg_b, (a.pub.lon[p], a.pub.lat[p], a.pub.slack[p]),
+                                (pub_b.lon[q], pub_b.lat[q], pub_b.slack[q]))
+    seen = np.array([lens[p, q] for p, q in zip(pa[moved].tolist(), pb[moved].tolist())], dtype=np.intp).reshape(-1, 3)
+    after = before.copy()
+    after[moved] = seen[:, 0]
+    tb = to_b[t]
+    return score(reg_b, tb, after), {
+        "added": args.lost_mask_added, "moved": int(moved.sum()), "moved_pct": 100 * float(np.mean(moved)) if len(t) else 0.0,
+        "largest_move_m": float(move.max()) if len(t) else 0.0, "not_shown_in_b": int(np.sum(pb < 0)),
+        "moved_within_30m_ring_a": score(reg_b, tb[moved], before[moved])["within_30m"],
+        "moved_within_30m_lens": score(reg_b, tb[moved], after[moved])["within_30m"],
+        "within_30m_ring_a": score(reg_b, tb, before)["within_30m"],
+        "moved_candidates_median": [float(np.median(seen[:, 1])), float(np.median(seen[:, 2]))] if len(seen) else None,
+        "points_a_unlike_deployment": unlike(a.pub, pa, scene.pub, scene.where[t]),
+        "moved_with_mask_file": lostmask_control(scene, t, path_b, reg_b, to_b)}
+
+
+def lostmask_control(scene, t, path_b, reg_b, to_b):
+    """The normal deployment: the attacked locations whose point moved from the deployment's
+    publication (A with a fresh mask file) to B published with a copy of that mask file."""
+    mask = os.path.join(scene.workdir, "lostmask-control.mask")
+    shutil.copyfile(scene.mask, mask)
+    os.chmod(mask, 0o600)
+    pub_c = publish(scene, path_b, mask, "lostmask-control")
+    return unlike(scene.pub, scene.where[t], pub_c, pub_c.locate(reg_b)[1][to_b[t]])
+
+
+def unlike(pub_a, pa, pub_b, pb):
+    """How many locations shown at points pa of pub_a and pb of pub_b (-1: not shown) are shown in
+    both at points more than 1 cm apart."""
+    both = (pa >= 0) & (pb >= 0)
+    return int(np.sum(point_gap(pub_a, pa[both], pub_b, pb[both]) > 0.01))
+
+
 # --- Report -----------------------------------------------------------------------------------
 
 def displacement(scene):
@@ -880,11 +1005,21 @@ def line(name, result, extra, seconds):
                      f"one probe without --skip-bad-rows: exit {extra['one_probe_exit_without_skip']}")
         if extra["failed_with_skip"] is not None:
             notes.append(f"a republication with --skip-bad-rows failed: exit {extra['failed_with_skip']}")
+    if "moved_with_mask_file" in extra:
+        notes.append(f"{extra['added']} listings added: moved {extra['moved']}/{result['locations']} "
+                     f"({extra['moved_pct']:.1f} %), largest move {extra['largest_move_m']:.0f} m, "
+                     f"{extra['not_shown_in_b']} not shown in B")
+        notes.append(f"moved within 30 m: ring on A {extra['moved_within_30m_ring_a']:.1f} % -> intersected "
+                     f"{extra['moved_within_30m_lens']:.1f} %; all: ring on A {extra['within_30m_ring_a']:.1f} %")
+        if extra["moved_candidates_median"]:
+            notes.append("moved ones' candidates, median: A's ring {:.0f} -> both rings {:.0f}".format(*extra["moved_candidates_median"]))
+        notes.append(f"with a mask file: moved {extra['moved_with_mask_file']}; "
+                     f"A unlike the deployment: {extra['points_a_unlike_deployment']}")
     return f"{text}  [{'; '.join(notes)}; {seconds:.1f} s]"
 
 
 RUN = {"ring": attack_ring, "matching": attack_matching, "simulation": attack_simulation,
-       "sybil": attack_sybil, "oracle": attack_oracle}
+       "sybil": attack_sybil, "oracle": attack_oracle, "lostmask": attack_lostmask}
 
 
 def public_rule(args):
@@ -924,6 +1059,7 @@ def parse_args(argv=None):
     ap.add_argument("--oracle-probes", type=int, default=4, help="oracle: republications (one probe per target each)")
     ap.add_argument("--location-tolerance", type=float, default=30, help="oracle: the tool's tolerance T, m")
     ap.add_argument("--oracle-radius", type=float, help="oracle: the check's refusal radius, m (default: measured)")
+    ap.add_argument("--lost-mask-added", type=int, default=400, help="lostmask: listings at new buildings in publication B")
     ap.add_argument("--workdir", help="keep the runs' files here (default: a temporary directory)")
     ap.add_argument("--json", action="store_true", help="end with one JSON line of every number")
     argv, fixed = list(sys.argv[1:] if argv is None else argv), []
