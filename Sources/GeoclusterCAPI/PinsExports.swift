@@ -21,7 +21,7 @@ private func pinsError(_ error: PinError, parameter: String) -> CAPIError {
     case .invalidCursor: name = "cursor"
     case let .invalidParameter(swiftName, _, _):
         let python = ["radius": "radius", "minSamples": "min_points", "locationTolerance": "location_tolerance",
-                      "threads": "n_jobs", "minDistance": "min_offset", "maxDistance": "max_offset", "zoom": "zoom",
+                      "threads": "n_jobs", "minAnonymity": "min_anonymity", "anonymityCap": "anonymity_cap", "zoom": "zoom",
                       "limit": "limit", "key": "key", "longitude/latitude": "lon, lat"]
         name = python[swiftName] ?? (["minLongitude", "minLatitude", "maxLongitude", "maxLatitude"].contains(swiftName) ? "bbox" : parameter)
     }
@@ -90,7 +90,7 @@ public func gc_pins_build(
     _ keyBytes: UnsafePointer<UInt8>?, _ keyOffsets: UnsafePointer<Int64>?,
     _ categories: UnsafePointer<UInt8>?, _ areas: UnsafePointer<Double>?, _ deposits: UnsafePointer<Double>?,
     _ rents: UnsafePointer<Double>?, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int64,
-    _ minOffset: Double, _ maxOffset: Double, _ radius: Double, _ minPoints: Int64, _ locationTolerance: Double,
+    _ minAnonymity: Int64, _ anonymityCap: Double, _ radius: Double, _ minPoints: Int64, _ locationTolerance: Double,
     _ threads: Int64, _ maskBytes: UnsafePointer<UInt8>?, _ maskLength: Int64, _ remask: Int32,
     _ maskOut: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
@@ -107,10 +107,11 @@ public func gc_pins_build(
             // The key arrives as bytes and meets PinsKey(bytes:)'s rules: 32 of them, not a weak key.
             guard secretLength >= 0 else { throw CAPIError(.invalidArgument, "secret_length = \(secretLength) is invalid: a key is 32 bytes") }
             let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(secretLength))) }
-            // The safe default: points shared by at least 5 locations (the offsets are checked
-            // but belong to the weak plain annulus, which the C API does not offer).
-            try pinsCall("min_offset") { () throws(PinError) in try PrivacyMask.check(minDistance: minOffset, maxDistance: maxOffset) }
-            mask = PrivacyMask(key: key)
+            // Shared points only: the weak plain annulus is the CLI's, behind a flag that says so.
+            let rule = try pinsCall("min_anonymity") { () throws(PinError) in
+                try AnonymityRule(minimum: Int(clamping: minAnonymity), cap: anonymityCap)
+            }
+            mask = PrivacyMask(key: key, sharing: rule)
         }
         // min_points 2 gives the distances of 1 (a point's nearest neighbour is never farther
         // than any other), as the CLI's pins command takes it.
@@ -157,7 +158,7 @@ struct MaskStoreInput {
         self.remask = remask
     }
 
-    /// The store for `mask`: a new one for no bytes; one made with another key or annulus only
+    /// The store for `mask`: a new one for no bytes; one made with another key or rule only
     /// with `remask` (then it records this mask, its positions kept).
     func store(for mask: PrivacyMask) throws(CAPIError) -> MaskStore {
         if bytes.isEmpty { return MaskStore(for: mask) }
@@ -165,8 +166,8 @@ struct MaskStoreInput {
         if let what = store.mismatch(with: mask) {
             guard remask else {
                 throw CAPIError(.invalidParameter, "mask: the mask file was made with \(what) (its \(store.count) stored positions "
-                                + "are kept whatever the key and offsets); give the key and offsets it was made with, or "
-                                + "remask=True to use these for new locations only")
+                                + "are kept whatever the key and rule); give the key, min_anonymity and anonymity_cap it was made "
+                                + "with, or remask=True to use these for new locations only")
             }
             store.adopt(mask)
         }

@@ -133,18 +133,19 @@ typedef struct gc_text gc_text;
  * key_offsets[i+1] of key_bytes (both NULL: the true coordinate rounded to 1e-6 degrees; an
  * empty text is an error); per-listing category codes (255 none), area, deposit, monthly
  * rent (NaN none), each NULL when absent. secret: the mask's key, 32 random bytes (NULL: no
- * privacy, true positions shown); min_offset < max_offset: the mask's annulus in metres;
- * radius in pixels; min_points: HDBSCAN's min_samples of the hierarchy (1 and 2: single
+ * privacy, true positions shown); the mask shows every listing at a point shared by at least
+ * min_anonymity locations (2 ... 1000) pairwise more than 60 m apart, each within
+ * anonymity_cap metres of it (above 120, at most 5000); radius in pixels; min_points: HDBSCAN's min_samples of the hierarchy (1 and 2: single
  * linkage); location_tolerance in metres; threads >= 1 (same index for any value).
  * mask: a mask store (the bytes of the CLI's mask file; mask_length 0: a new store), only
- * with a secret: stored locations keep their positions, new ones are drawn and added, and
+ * with a secret: stored locations keep their points, new ones are placed and added, and
  * *mask_out receives the store's new bytes (save them before publishing anything); a store
- * made with another key or offset range is an error unless remask != 0. NULL: no store.
+ * made with another key or rule is an error unless remask != 0. NULL: no store.
  */
 int32_t gc_pins_build(const double *lon, const double *lat, int64_t n, const int64_t *ids,
                       const uint8_t *key_bytes, const int64_t *key_offsets, const uint8_t *categories,
                       const double *areas, const double *deposits, const double *rents,
-                      const uint8_t *secret, int64_t secret_length, double min_offset, double max_offset,
+                      const uint8_t *secret, int64_t secret_length, int64_t min_anonymity, double anonymity_cap,
                       double radius, int64_t min_points, double location_tolerance, int64_t threads,
                       const uint8_t *mask, int64_t mask_length, int32_t remask, gc_text **mask_out,
                       gc_pins **out, char *message, int64_t message_capacity);

@@ -56,7 +56,7 @@ def _load():
         "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
         "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
         "gc_dbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
-        "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _dbl, _dbl,
+        "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _i64t, _dbl,
                                   _dbl, _i64t, _dbl, _i64t, _u8, _i64t, _i32t, ctypes.POINTER(_handle),
                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_pins_free": (None, [_handle]),
@@ -221,8 +221,8 @@ def take_text(text):
         _lib.gc_text_free(text)
 
 
-def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposits, rents, secret, min_offset,
-               max_offset, radius, min_points, location_tolerance, threads, mask=None, remask=False):
+def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposits, rents, secret, min_anonymity,
+               anonymity_cap, radius, min_points, location_tolerance, threads, mask=None, remask=False):
     """Builds a pin index from validated columns (None where absent); returns its handle and,
     when `mask` (a mask store's bytes, b"" for a new one) is given, the store's new bytes."""
     def pointer(array, kind):
@@ -236,7 +236,7 @@ def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposit
         pointer(lon, _f64), pointer(lat, _f64), len(lon), pointer(ids, _i64), pointer(key_bytes, _u8),
         pointer(key_offsets, _i64), pointer(categories, _u8), pointer(areas, _f64), pointer(deposits, _f64),
         pointer(rents, _f64), None if secret is None else ctypes.cast(secret_buffer, _u8),
-        0 if secret is None else len(secret), min_offset, max_offset, radius, min_points, location_tolerance, threads,
+        0 if secret is None else len(secret), min_anonymity, anonymity_cap, radius, min_points, location_tolerance, threads,
         None if mask is None else ctypes.cast(mask_buffer, _u8), 0 if mask is None else len(mask),
         1 if remask else 0, ctypes.byref(mask_out), ctypes.byref(handle), message, _MESSAGE_CAPACITY)
     _check(code, message)

@@ -33,8 +33,8 @@ CATEGORIES = tuple(_category_names())
 class PinIndex:
     """Map pins for zooms 0-22 over listings, cut from one hierarchy of privacy-masked
     positions: what a map back end queries per viewport. Every position it returns is a
-    displayed one (30-80 m from the truth, in a direction only the key predicts); the index
-    holds no true coordinate.
+    displayed one: a point shared by at least ``min_anonymity`` locations (the CLI's default
+    rule, docs/pins.md); the index holds no true coordinate.
 
     Parameters
     ----------
@@ -57,10 +57,13 @@ class PinIndex:
         Listing ids (unique); default the row numbers.
     privacy : bool, default True
         False shows true positions (only for data that is public anyway); no key then.
-    min_offset, max_offset : float, default 30, 80
-        Checked (1 <= min < max <= 5000) but not used: the mask is the shared-point default
-        (every shown point shared by at least 5 locations within 1,500 m, docs/pins.md); the
-        weak plain annulus these set is only offered by the CLI's ``--weak-plain-mask``.
+    min_anonymity : int, default 5
+        K: every listing is shown at a point shared by at least K locations (2-1000) pairwise
+        more than 60 m apart, so a guess within 30 m names at most 1 in K of them. Locations
+        with too few neighbours for a group are held back (not published) until enough arrive.
+    anonymity_cap : float, default 1500
+        The farthest a shared point lies from any of its locations, metres (above 120, at most
+        5000).
     location_tolerance : float, default 30
         How far apart the listings of one key may lie, metres.
     radius : float, default 12.5
@@ -72,15 +75,15 @@ class PinIndex:
     mask : str or path, optional
         The CLI's mask file (``--mask``): every location's displayed position, kept from one
         build to the next (created when missing, rewritten with mode 0600 before the index is
-        returned; as secret as the key). Without it, each build draws the positions afresh
+        returned; as secret as the key). Without it, each build groups the locations afresh
         (a warning says so, as the CLI's does).
     remask : bool, default False
-        Use a mask file made with another key or offset range: its positions stay, new
-        locations are drawn with this key and these offsets.
+        Use a mask file made with another key or rule: its positions stay, new locations are
+        placed with this key and rule.
     """
 
-    def __init__(self, lon, lat, keys=None, attributes=None, key=None, *, ids=None, privacy=True, min_offset=30.0,
-                 max_offset=80.0, location_tolerance=30.0, radius=12.5, min_points=2, n_jobs=None, mask=None,
+    def __init__(self, lon, lat, keys=None, attributes=None, key=None, *, ids=None, privacy=True, min_anonymity=5,
+                 anonymity_cap=1500.0, location_tolerance=30.0, radius=12.5, min_points=2, n_jobs=None, mask=None,
                  remask=False):
         secret = _secret(key, privacy)
         stored = _read_mask(mask, secret, remask)
@@ -92,15 +95,15 @@ class PinIndex:
         key_bytes, key_offsets = _keys(keys, n)
         columns = _attributes(attributes, n)
         self._given = {name for name in ATTRIBUTES if columns[name] is not None}
-        for name, value in (("min_offset", min_offset), ("max_offset", max_offset),
-                            ("location_tolerance", location_tolerance), ("radius", radius)):
+        for name, value in (("anonymity_cap", anonymity_cap), ("location_tolerance", location_tolerance), ("radius", radius)):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise TypeError(f"{name} must be a number, got {value!r}")
-        if isinstance(min_points, bool) or not isinstance(min_points, numbers.Integral):
-            raise TypeError(f"min_points must be an int, got {min_points!r}")
+        for name, value in (("min_points", min_points), ("min_anonymity", min_anonymity)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"{name} must be an int, got {value!r}")
         self._handle, store = _native.pins_build(
             lon, lat, ids, key_bytes, key_offsets, columns["category"], columns["area_m2"], columns["deposit"],
-            columns["monthly_rent"], secret, float(min_offset), float(max_offset), float(radius), int(min_points),
+            columns["monthly_rent"], secret, int(min_anonymity), float(anonymity_cap), float(radius), int(min_points),
             float(location_tolerance), threads_for(n_jobs), stored, remask)
         if store is not None:
             _write_secret(Path(mask), store)  # before any position is published

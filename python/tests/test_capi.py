@@ -66,7 +66,7 @@ def test_pins_null_handles_are_errors_not_crashes():
     code = lib.gc_pins_query(None, 10.0, None, -1, None, ctypes.byref(text), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"index must not be null" and not text.value
     handle = _native._handle()
-    code = lib.gc_pins_build(None, None, 3, None, None, None, None, None, None, None, None, 0, 30.0, 80.0, 12.5, 1,
+    code = lib.gc_pins_build(None, None, 3, None, None, None, None, None, None, None, None, 0, 5, 1500.0, 12.5, 1,
                              30.0, 1, None, 0, 0, None, ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"lon and lat must not be null when n > 0"
     assert not handle.value

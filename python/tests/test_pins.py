@@ -158,7 +158,7 @@ def metres(lon0, lat0, lon1, lat1):
 
 def test_published_points_are_shared_and_within_the_cap(listings, index):
     """The default rule: every point shown holds at least 5 locations, all within 1,500 m of
-    it, and lies within 30 m of at most one of them."""
+    it, and lies within 30 m of at most one place of them."""
     true = {i: (lon, lat) for i, lon, lat in zip(listings["ids"].tolist(), listings["lon"], listings["lat"])}
     points = [f for f in index.pins(22)["features"] if f["properties"]["kind"] != "cluster"]
     assert len(points) > 50
@@ -167,13 +167,33 @@ def test_published_points_are_shared_and_within_the_cap(listings, index):
         members = {true[i] for i in all_leaves(index, feature["properties"]["id"])}
         assert len(members) >= 5, len(members)
         assert all(metres(lon, lat, *m) <= 1500 * 1.005 for m in members)
-        assert sum(metres(lon, lat, *m) < 30 for m in members) <= 1
+        near = [m for m in members if metres(lon, lat, *m) < 30]  # one place: units within 5 m of each other are one
+        assert all(metres(*a, *b) <= 10 for a in near for b in near)
     unmasked = geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
                                    privacy=False)
     for feature in unmasked.pins(22)["features"]:
         if feature["properties"]["kind"] == "listing":
             lon, lat = feature["geometry"]["coordinates"]
             assert metres(lon, lat, *true[feature["properties"]["listing_id"]]) < 0.01
+
+
+def test_min_anonymity_and_cap_are_the_clis(listings, key, tmp_path):
+    """K = 8 within 1,000 m: every point holds at least 8 locations within 1,000 m of it, and
+    the pins are the CLI's with --min-anonymity 8 --anonymity-cap 1000."""
+    true = {i: (lon, lat) for i, lon, lat in zip(listings["ids"].tolist(), listings["lon"], listings["lat"])}
+    strict = geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
+                                         attributes=listings["attributes"], key=key[0], min_anonymity=8, anonymity_cap=1000)
+    points = [f for f in strict.pins(22)["features"] if f["properties"]["kind"] != "cluster"]
+    assert len(points) > 20
+    for feature in points:
+        lon, lat = feature["geometry"]["coordinates"]
+        members = {true[i] for i in all_leaves(strict, feature["properties"]["id"])}
+        assert len(members) >= 8 and all(metres(lon, lat, *m) <= 1000 * 1.005 for m in members)
+    key_file = tmp_path / "strict.key"  # its mask file beside it, apart from the default rule's
+    key_file.write_text(key[1].read_text())
+    key_file.chmod(0o600)
+    theirs = cli_pins(tmp_path, key_file, "--zoom", "14", "--min-anonymity", "8", "--anonymity-cap", "1000")
+    same_pins(strict.pins(14.5)["features"], theirs, strict)
 
 
 def test_another_key_gives_other_pin_ids(listings, index):
@@ -224,8 +244,10 @@ def test_key_rules(monkeypatch):
     (dict(attributes={"price": [1, 2]}), ValueError, "^attributes: unknown column 'price'"),
     (dict(attributes={"category": ["villa", "castle"]}), ValueError, r"^attributes\['category'\]\[1\] = 'castle'"),
     (dict(attributes={"deposit": [1, -5]}), ValueError, "^attributes: deposit of listing 1"),
-    (dict(min_offset=0.5), ValueError, "^min_offset: minDistance"),
-    (dict(max_offset=9000), ValueError, "^max_offset: maxDistance"),
+    (dict(min_anonymity=1), ValueError, "^min_anonymity: minAnonymity = 1 is invalid"),
+    (dict(min_anonymity=True), TypeError, "^min_anonymity must be an int"),
+    (dict(anonymity_cap=9000), ValueError, "^anonymity_cap: anonymityCap = 9000"),
+    (dict(min_offset=30), TypeError, "unexpected keyword argument 'min_offset'"),
     (dict(radius=-1), ValueError, "^radius: radius"),
     (dict(min_points=0), ValueError, "^min_points = 0 is invalid"),
     (dict(location_tolerance=np.inf), ValueError, "^location_tolerance: locationTolerance"),
