@@ -53,8 +53,9 @@ func loadListings(_ path: String) throws -> (listings: PinListings, longitudes: 
                                areas: file.areas, deposits: file.deposits, monthlyRents: file.rents)
     return (listings, file.longitudes, file.latitudes)
 }
-// A fixed, insecure test key: the same displayed positions (and digest) in every run.
-let options = PinOptions(privacy: .displaced(try PrivacyMask(insecureTestSeed: 7)), threads: threads)
+// The default mask (shared points), first publication, with a fixed, insecure test key: the
+// same displayed positions (and digest) in every run.
+let options = PinOptions(privacy: .displaced(PrivacyMask(key: .insecureTestKey(seed: 7))), threads: threads)
 
 if only == "build" {
     // The listings handed over to the build (nothing else holds them), as `geocluster pins`
