@@ -59,7 +59,8 @@ struct CondenseWalk {
     var final: [Int32] = []
 
     /// Packs the merges and orders the leaves (the walk's inputs).
-    init(_ linkage: SingleLinkageTree, located: LeafView?, minClusterSize: Int, threads: Int, into out: RowBuffers) {
+    init(_ linkage: SingleLinkageTree, located: LeafView?, minClusterSize: Int, ties: TieRule, threads: Int,
+         into out: RowBuffers) {
         n = linkage.pointCount
         points = located?.pointCount ?? n
         self.minClusterSize = minClusterSize
@@ -71,7 +72,8 @@ struct CondenseWalk {
         merges = UnsafeMutablePointer<Merge>.allocate(capacity: n - 1)
         minRow = UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
         leafCount = located == nil ? nil : UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
-        Self.packMerges(linkage, located: located, threads: threads, into: merges, minRow: minRow, leafCount: leafCount)
+        Self.packMerges(linkage, located: located, ties: ties, threads: threads, into: merges, minRow: minRow,
+                        leafCount: leafCount)
         leafOrder = UnsafeMutablePointer<Int32>.allocate(capacity: n)
         leafStart = UnsafeMutablePointer<Int32>.allocate(capacity: n - 1)
         Self.orderLeaves(n: n, merges: merges, leafCount: leafCount, leafOrder: leafOrder, leafStart: leafStart)
@@ -133,12 +135,13 @@ struct CondenseWalk {
         if lam > out.maxLambda[c0] { out.maxLambda[c0] = lam }
     }
 
-    /// Packs every merge into its record, and fills `minRow` (and `leafCount`).
+    /// Packs every merge into its record, and fills `minRow` (and `leafCount`). One at a time,
+    /// no merge is marked as sharing its child's distance, so each is a split of its own.
     private static func packMerges(
-        _ linkage: SingleLinkageTree, located: LeafView?, threads: Int, into merges: UnsafeMutablePointer<Merge>,
+        _ linkage: SingleLinkageTree, located: LeafView?, ties: TieRule, threads: Int, into merges: UnsafeMutablePointer<Merge>,
         minRow: UnsafeMutablePointer<Int32>, leafCount: UnsafeMutablePointer<Int32>?
     ) {
-        let n = linkage.pointCount
+        let n = linkage.pointCount, joint = ties == .allAtOnce
         linkage.distance.withUnsafeBufferPointer { distance in
         linkage.left.withUnsafeBufferPointer { left in
         linkage.right.withUnsafeBufferPointer { right in
@@ -152,14 +155,14 @@ struct CondenseWalk {
                     var m = Merge(distance: d, left: l, right: r, size: size[i], leftSize: 1, rightSize: 1, same: 0)
                     if Int(l) >= n {
                         m.leftSize = size[Int(l) - n]
-                        if distance[Int(l) - n] == d { m.same |= 1 }
+                        if joint && distance[Int(l) - n] == d { m.same |= 1 }
                     } else if let located {
                         m.leftSize = located.weight[Int(l)]
                         if located.inner[Int(l)] == d { m.same |= 4 }
                     }
                     if Int(r) >= n {
                         m.rightSize = size[Int(r) - n]
-                        if distance[Int(r) - n] == d { m.same |= 2 }
+                        if joint && distance[Int(r) - n] == d { m.same |= 2 }
                     } else if let located {
                         m.rightSize = located.weight[Int(r)]
                         if located.inner[Int(r)] == d { m.same |= 8 }

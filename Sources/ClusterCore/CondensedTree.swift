@@ -7,14 +7,16 @@
 /// `pointCount` (the root, holding every point) and every child's id is larger than its
 /// parent's. `lambda = 1 / distance`, infinite at distance 0.
 ///
-/// **Ties.** Mutual-reachability weights tie often. Following HDBSCAN*'s definition (remove
-/// *all* edges of the current weight at once), a run of single-linkage merges at one equal
-/// distance is condensed as a single n-ary split: every part that reaches `minClusterSize`
-/// becomes a child cluster when at least two do, the smaller parts' points fall out at that
-/// lambda. The components at every distance are the same for every MST of the graph, so this
-/// tree depends only on the set of points and the parameters, not on their order or on which
-/// of several equal edges the MST holds. Where no ties matter it is the tree scikit-learn
-/// builds. Sibling clusters get ids in order of the smallest input row they contain.
+/// **Ties.** Mutual-reachability weights tie often. By default (`TieRule.allAtOnce`, HDBSCAN*'s
+/// definition: remove *all* edges of the current weight at once), a run of single-linkage
+/// merges at one equal distance is condensed as a single n-ary split: every part that reaches
+/// `minClusterSize` becomes a child cluster when at least two do, the smaller parts' points
+/// fall out at that lambda. The components at every distance are the same for every MST of the
+/// graph, so this tree depends only on the set of points and the parameters, not on their
+/// order or on which of several equal edges the MST holds. `TieRule.oneAtATime` condenses each
+/// merge on its own, as scikit-learn and the hdbscan library do. Where no ties matter both are
+/// the tree scikit-learn builds. Sibling clusters get ids in order of the smallest input row
+/// they contain.
 public struct CondensedTree: Sendable, Equatable {
     /// Number of input points.
     public let pointCount: Int
@@ -63,8 +65,9 @@ public struct CondensedTree: Sendable, Equatable {
     ///   - threads: workers that allocate the output arrays (the walk itself is sequential);
     ///     the result is the same for any value.
     /// - Complexity: O(n) time and memory beyond the input.
-    public init(linkage: SingleLinkageTree, minClusterSize: Int, threads: Int = 1) {
-        self.init(linkage: linkage, minClusterSize: minClusterSize, pointRows: true, threads: threads)
+    ///   - ties: how merges at one distance are condensed (`TieRule`).
+    public init(linkage: SingleLinkageTree, minClusterSize: Int, ties: TieRule = .allAtOnce, threads: Int = 1) {
+        self.init(linkage: linkage, minClusterSize: minClusterSize, ties: ties, pointRows: true, threads: threads)
     }
 
     /// The same tree, over the linkage's leaves (points, or weighted locations: see
@@ -74,7 +77,7 @@ public struct CondensedTree: Sendable, Equatable {
     /// together), which is all the labelling needs: labelling from the rows reads two rows at
     /// random per point (`rowOfPoint`, then `parent` and `lambda`), and over many points
     /// writing a row per point and reading it back is the larger part of both stages.
-    init(linkage: SingleLinkageTree, minClusterSize: Int, pointRows: Bool, threads: Int) {
+    init(linkage: SingleLinkageTree, minClusterSize: Int, ties: TieRule, pointRows: Bool, threads: Int) {
         let leaves = linkage.locations
         let n = leaves?.pointCount ?? linkage.pointCount
         pointCount = n
@@ -110,8 +113,8 @@ public struct CondensedTree: Sendable, Equatable {
                                  byLeaf: !pointRows,
                                  clusters: clusterBuffers)
             LocatedLeaves.withView(leaves) { view in
-                var walk = CondenseWalk(linkage, located: view, minClusterSize: minClusterSize, threads: threads,
-                                        into: out)
+                var walk = CondenseWalk(linkage, located: view, minClusterSize: minClusterSize, ties: ties,
+                                        threads: threads, into: out)
                 defer { walk.deallocate() }
                 walk.run(rootNode: rootNode)
                 (rowCount, clusterCount) = (walk.rowCount, walk.clusterCount)
@@ -166,4 +169,19 @@ public struct CondensedTree: Sendable, Equatable {
         }
         return result
     }
+}
+
+/// How HDBSCAN condenses single-linkage merges at one equal distance.
+public enum TieRule: String, Sendable, CaseIterable {
+    /// HDBSCAN*'s definition: every edge of the current weight goes at once, so a cluster
+    /// splits into all its parts at that distance in one step (parts below `minClusterSize`
+    /// fall out). The result depends only on the set of points, never on their order. The
+    /// default.
+    case allAtOnce = "all-at-once"
+    /// scikit-learn's and the hdbscan library's dendrogram: the merges are condensed one by
+    /// one, in the order the spanning tree's edges are sorted in (equal weights in a fixed
+    /// order that depends on the points, not on the rows' order). Parts that join at one
+    /// distance can form a cluster together where all at once they would fall out, so it
+    /// labels fewer points noise where ties decide.
+    case oneAtATime = "one-at-a-time"
 }

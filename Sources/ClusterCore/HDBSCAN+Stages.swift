@@ -31,7 +31,7 @@ extension HDBSCAN {
     /// locations result) and builds the k-d tree over them; the grouping is timed as part of
     /// the index.
     static func indexStage(
-        _ points: consuming PointSet, grouping: Bool, threads: Int, observer: some StageObserver
+        _ points: consuming PointSet, grouping: Bool, canonical: Bool, threads: Int, observer: some StageObserver
     ) -> IndexedLocations {
         let input = points
         let n = input.count
@@ -40,9 +40,9 @@ extension HDBSCAN {
         let (locations, tree) = withExtendedLifetime(input) {
             observer.run(HDBSCANStage.index) { () -> (Locations?, KDTree) in
                 if grouping, let locations = Locations.group(input, threads: threads), locations.count >= 2 {
-                    return (locations, KDTree(points: locations.points, threads: threads))
+                    return (locations, KDTree(points: locations.points, threads: threads, canonical: canonical))
                 }
-                return (nil, KDTree(points: input, threads: threads))
+                return (nil, KDTree(points: input, threads: threads, canonical: canonical))
             }
         }
         guard let locations else { return IndexedLocations(tree: tree, locations: nil, weightAt: nil, pointCount: n) }
@@ -114,7 +114,10 @@ extension HDBSCAN {
         _ points: consuming PointSet, parameters: HDBSCANParameters, grouping: Bool, threads: Int,
         observer: some StageObserver
     ) throws(ClusterCoreError) -> SpanningTree {
-        let indexed = indexStage(consume points, grouping: grouping, threads: threads, observer: observer)
+        // One at a time, the order of tied merges follows tree positions: those must not depend
+        // on the rows' order.
+        let indexed = indexStage(consume points, grouping: grouping, canonical: parameters.ties == .oneAtATime,
+                                 threads: threads, observer: observer)
         let nearest = try coreDistanceStage(indexed, parameters: parameters, threads: threads, observer: observer)
         return mstStage(consume indexed, consume nearest, threads: threads, observer: observer)
     }

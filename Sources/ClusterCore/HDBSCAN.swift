@@ -23,16 +23,19 @@ public struct HDBSCANParameters: Sendable, Equatable {
     public var minSamplesConvention: MinSamplesConvention
     /// Cluster selection: method, epsilon (metres), single cluster, maximum size.
     public var selection: SelectionOptions
+    /// How merges at one distance are condensed (`TieRule`).
+    public var ties: TieRule
 
     /// Parameters with scikit-learn's defaults; each sets the property of its name,
     /// `validate()` checks them.
     public init(minClusterSize: Int = 5, minSamples: Int? = nil,
                 minSamplesConvention: MinSamplesConvention = .sklearn,
-                selection: SelectionOptions = SelectionOptions()) {
+                selection: SelectionOptions = SelectionOptions(), ties: TieRule = .allAtOnce) {
         self.minClusterSize = minClusterSize
         self.minSamples = minSamples
         self.minSamplesConvention = minSamplesConvention
         self.selection = selection
+        self.ties = ties
     }
 
     /// `minSamples`, or `minClusterSize` when unset.
@@ -181,7 +184,7 @@ public enum HDBSCAN: Sendable {
         let keptLinkage = keeping.contains(.linkage) ? linkage : nil
         // Without the condensed tree in the result, its point rows are not written: the
         // labelling reads where each leaf falls out instead.
-        let condensed = condenseStage(consume linkage, minClusterSize: parameters.minClusterSize,
+        let condensed = condenseStage(consume linkage, minClusterSize: parameters.minClusterSize, ties: parameters.ties,
                                       pointRows: keeping.contains(.condensedTree), threads: threads, observer: observer)
         // The spanning tree goes only now, with the linkage: the condense stage allocates
         // before either is freed, and the labelling after both are.
@@ -207,13 +210,13 @@ public enum HDBSCAN: Sendable {
     /// the caller keeps it), with the leaf of each row noted for the labelling when its leaves
     /// are locations.
     static func condenseStage(
-        _ linkage: consuming SingleLinkageTree, minClusterSize: Int, pointRows: Bool, threads: Int,
+        _ linkage: consuming SingleLinkageTree, minClusterSize: Int, ties: TieRule, pointRows: Bool, threads: Int,
         observer: some StageObserver
     ) -> CondensedTree {
         let linkage = linkage
         var tree = withExtendedLifetime(linkage) {
             observer.run(HDBSCANStage.condense) {
-                CondensedTree(linkage: linkage, minClusterSize: minClusterSize, pointRows: pointRows, threads: threads)
+                CondensedTree(linkage: linkage, minClusterSize: minClusterSize, ties: ties, pointRows: pointRows, threads: threads)
             }
         }
         tree.indexRowsByLeaf(linkage.locations, threads: threads)

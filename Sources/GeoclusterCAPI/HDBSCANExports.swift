@@ -48,7 +48,7 @@ private func fit(_ handle: UnsafeRawPointer?) -> HDBSCANFit? {
 /// unset, as `None` does in scikit-learn.
 private func hdbscanParameters(
     minClusterSize: Int64, minSamples: Int64, epsilon: Double, maxClusterSize: Int64,
-    selectionMethod: Int32, allowSingleCluster: Int32
+    selectionMethod: Int32, allowSingleCluster: Int32, ties: Int32
 ) throws(CAPIError) -> HDBSCANParameters {
     let method: SelectionMethod
     switch selectionMethod {
@@ -56,11 +56,18 @@ private func hdbscanParameters(
     case 1: method = .leaf
     default: throw CAPIError(.invalidArgument, "selection_method = \(selectionMethod) is invalid: 0 (eom) or 1 (leaf)")
     }
+    let rule: TieRule
+    switch ties {
+    case 0: rule = .allAtOnce
+    case 1: rule = .oneAtATime
+    default: throw CAPIError(.invalidArgument, "ties = \(ties) is invalid: 0 (all at once) or 1 (one at a time)")
+    }
     let parameters = HDBSCANParameters(
         minClusterSize: Int(minClusterSize), minSamples: minSamples < 0 ? nil : Int(minSamples),
         minSamplesConvention: .sklearn,
         selection: SelectionOptions(method: method, epsilon: epsilon, allowSingleCluster: allowSingleCluster != 0,
-                                    maxClusterSize: maxClusterSize < 0 ? nil : Int(maxClusterSize)))
+                                    maxClusterSize: maxClusterSize < 0 ? nil : Int(maxClusterSize)),
+        ties: rule)
     do throws(ClusterCoreError) {
         try parameters.validate()
     } catch {
@@ -85,13 +92,13 @@ private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
 public func gc_hdbscan_fit(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
     _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
-    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ threads: Int64, _ outputs: Int32,
+    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ ties: Int32, _ threads: Int64, _ outputs: Int32,
     _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     hdbscanFit(out: out, message: message, capacity: messageCapacity, epsilon: clusterSelectionEpsilon,
                minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
-               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, threads: threads,
+               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, ties: ties, threads: threads,
                outputs: outputs) { () throws(CAPIError) in
         Points.planar(try readPoints(x: x, y: y, n: n, stride: stride))
     }
@@ -103,14 +110,14 @@ public func gc_hdbscan_fit(
 public func gc_hdbscan_fit_haversine(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
     _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
-    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ threads: Int64, _ outputs: Int32,
+    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ ties: Int32, _ threads: Int64, _ outputs: Int32,
     _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     hdbscanFit(out: out, message: message, capacity: messageCapacity,
                epsilon: clusterSelectionEpsilon * SpherePoints.earthRadius,
                minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
-               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, threads: threads,
+               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, ties: ties, threads: threads,
                outputs: outputs) { () throws(CAPIError) in
         Points.sphere(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride))
     }
@@ -126,14 +133,15 @@ enum Points {
 private func hdbscanFit(
     out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, message: UnsafeMutablePointer<CChar>?, capacity: Int64,
     epsilon: Double, minClusterSize: Int64, minSamples: Int64, maxClusterSize: Int64, selectionMethod: Int32,
-    allowSingleCluster: Int32, threads: Int64, outputs: Int32, points read: () throws(CAPIError) -> Points
+    allowSingleCluster: Int32, ties: Int32, threads: Int64, outputs: Int32, points read: () throws(CAPIError) -> Points
 ) -> Int32 {
     reportingErrors(message: message, capacity: capacity) { () throws(CAPIError) in
         guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
         out.pointee = nil
         let parameters = try hdbscanParameters(
             minClusterSize: minClusterSize, minSamples: minSamples, epsilon: epsilon,
-            maxClusterSize: maxClusterSize, selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster)
+            maxClusterSize: maxClusterSize, selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster,
+            ties: ties)
         let workers = try checkedThreads(threads)
         let keeping = try kept(outputs)
         let points = try read()

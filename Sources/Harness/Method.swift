@@ -43,6 +43,7 @@ public enum Method: Sendable, Equatable {
             if s.epsilon != 0 { pairs.append(("cluster_selection_epsilon", Self.number(s.epsilon))) }
             if s.allowSingleCluster { pairs.append(("allow_single_cluster", "true")) }
             if let m = s.maxClusterSize { pairs.append(("max_cluster_size", "\(m)")) }
+            if p.ties != .allAtOnce { pairs.append(("ties", p.ties.rawValue)) }
         case let .dbscan(p):
             pairs.append(("eps", Self.number(p.eps)))
             pairs.append(("min_samples", "\(p.minSamples)"))
@@ -96,6 +97,10 @@ extension Method {
             if let t = take("min_samples_convention") {
                 guard let c = MinSamplesConvention(rawValue: t) else { throw .bench("min_samples_convention=\(t): sklearn or hdbscan") }
                 p.minSamplesConvention = c
+            }
+            if let t = take("ties") {
+                guard let r = TieRule(rawValue: t) else { throw .bench("ties=\(t): all-at-once or one-at-a-time") }
+                p.ties = r
             }
             if let t = take("cluster_selection_method") {
                 guard let m = SelectionMethod(rawValue: t) else { throw .bench("cluster_selection_method=\(t): eom or leaf") }

@@ -19,6 +19,7 @@ enum Algorithm: String, ExpressibleByArgument, CaseIterable {
 
 extension SelectionMethod: ExpressibleByArgument {}
 extension MinSamplesConvention: ExpressibleByArgument {}
+extension TieRule: ExpressibleByArgument {}
 
 // Numeric options are parsed `.unconditional`ly: the next argument is their value even when it
 // starts with "-", so `--epsilon -3` is reported as an invalid distance, not as a missing value.
@@ -69,6 +70,9 @@ struct HDBSCANOptions: ParsableArguments {
     @Option(help: "Cluster selection: eom (excess of mass; default) or leaf.")
     var selection: SelectionMethod?
 
+    @Option(help: "Merges at one distance: all-at-once (HDBSCAN*'s definition; default) or one-at-a-time (scikit-learn's and hdbscan's rule, less noise where ties decide).")
+    var ties: TieRule?
+
     @Option(parsing: .unconditional, help: "Merge clusters born below this distance, in metres (default 0: off).")
     var epsilon: Double?
 
@@ -84,6 +88,7 @@ struct HDBSCANOptions: ParsableArguments {
         if minClusterSize != nil { flags.append("--min-cluster-size") }
         if minSamplesConvention != nil { flags.append("--min-samples-convention") }
         if selection != nil { flags.append("--selection") }
+        if ties != nil { flags.append("--ties") }
         if epsilon != nil { flags.append("--epsilon") }
         if allowSingleCluster { flags.append("--allow-single-cluster") }
         if maxClusterSize != nil { flags.append("--max-cluster-size") }
@@ -96,7 +101,8 @@ struct HDBSCANOptions: ParsableArguments {
             minClusterSize: minClusterSize ?? Self.defaultMinClusterSize, minSamples: minSamples,
             minSamplesConvention: minSamplesConvention ?? .sklearn,
             selection: SelectionOptions(method: selection ?? .excessOfMass, epsilon: epsilon ?? 0,
-                                        allowSingleCluster: allowSingleCluster, maxClusterSize: maxClusterSize))
+                                        allowSingleCluster: allowSingleCluster, maxClusterSize: maxClusterSize),
+            ties: ties ?? .allAtOnce)
         try validated { () throws(ClusterCoreError) in try p.validate() }
         return p
     }

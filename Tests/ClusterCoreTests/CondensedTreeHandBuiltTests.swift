@@ -159,6 +159,56 @@ struct CondensedTreeHandBuiltTests {
         #expect(Self.twoGroupsAndAPair(bridges: [(0, 8, 4), (3, 4, 4)]) == t)
     }
 
+    @Test("one at a time, a three-way tie is scikit-learn's two splits: A∪B and C, then A∪B into A and B at the same lambda (stability 0)")
+    func threeWayTieOneAtATime() {
+        let (a, b, c) = (HandBuilt.fourPoints(0), HandBuilt.fourPoints(4), HandBuilt.fourPoints(8))
+        let edges = a.ones + b.ones + c.ones + [a.two, b.two, c.two] + [(3, 4, 4), (7, 8, 4)]
+        let mst = MinimumSpanningTree(a: edges.map(\.a), b: edges.map(\.b), weight: edges.map(\.w))
+        let t = CondensedTree(linkage: SingleLinkageTree(mst: mst, pointCount: 12), minClusterSize: 3, ties: .oneAtATime)
+        func group(_ cluster: Int32, _ o: Int32) -> [CondensedRow] {
+            [CondensedRow(cluster, o, 1, 1), CondensedRow(cluster, o + 1, 1, 1), CondensedRow(cluster, o + 2, 1, 1),
+             CondensedRow(cluster, o + 3, 0.5, 1)]
+        }
+        // scripts/reference/check_hand_built_trees.py checks these values against scikit-learn.
+        #expect(HandBuilt.rows(t) == ([CondensedRow(12, 13, 0.25, 8), CondensedRow(12, 14, 0.25, 4),
+                                       CondensedRow(13, 15, 0.25, 4), CondensedRow(13, 16, 0.25, 4)]
+                                      + group(15, 0) + group(16, 4) + group(14, 8)).sorted())
+        #expect(t.stability == [3, 0, 2.5, 2.5, 2.5])
+        let (selected, l) = HandBuilt.label(t)
+        #expect(selected == [14, 15, 16])
+        #expect(l.labels == [1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0])
+        #expect(l.probabilities == [1, 1, 1, 0.5, 1, 1, 1, 0.5, 1, 1, 1, 0.5])
+    }
+
+    @Test("one at a time, the tied merges are condensed in the MST's order, as scikit-learn does: A–S first makes a cluster A∪S that S then leaves; A–B first gives the all-at-once tree")
+    func tieOneAtATime() {
+        func tree(_ bridges: [Edge]) -> CondensedTree {
+            let (a, b) = (HandBuilt.fourPoints(0), HandBuilt.fourPoints(4))
+            let edges = a.ones + b.ones + [(8, 9, 1), a.two, b.two] + bridges
+            let mst = MinimumSpanningTree(a: edges.map(\.a), b: edges.map(\.b), weight: edges.map(\.w))
+            return CondensedTree(linkage: SingleLinkageTree(mst: mst, pointCount: 10), minClusterSize: 3, ties: .oneAtATime)
+        }
+        let abFirst = tree([(3, 4, 4), (0, 8, 4)]), allAtOnce = Self.twoGroupsAndAPair(bridges: [(3, 4, 4), (0, 8, 4)])
+        #expect(HandBuilt.rows(abFirst) == HandBuilt.rows(allAtOnce) && abFirst.stability == allAtOnce.stability)
+        let t = tree([(0, 8, 4), (3, 4, 4)])
+        // The root (10) splits at 1/4 into A∪S (6 points, cluster 11: it holds row 0) and B (12);
+        // A∪S then loses S at the same lambda and carries on as A.
+        #expect(HandBuilt.rows(t) == [
+            CondensedRow(10, 11, 0.25, 6), CondensedRow(10, 12, 0.25, 4),
+            CondensedRow(11, 0, 1, 1), CondensedRow(11, 1, 1, 1), CondensedRow(11, 2, 1, 1), CondensedRow(11, 3, 0.5, 1),
+            CondensedRow(11, 8, 0.25, 1), CondensedRow(11, 9, 0.25, 1),
+            CondensedRow(12, 4, 1, 1), CondensedRow(12, 5, 1, 1), CondensedRow(12, 6, 1, 1), CondensedRow(12, 7, 0.5, 1),
+        ])
+        HandBuilt.checkRowOfPoint(t)
+        // A∪S: S leaves at its birth (0), point 3 at 1/2 (0.25), the rest at 1 (3 · 0.75).
+        #expect(t.stability == [2.5, 2.5, 2.5])
+        let (selected, l) = HandBuilt.label(t)
+        #expect(selected == [11, 12])
+        // S is labelled with A's cluster, probability 0.25 / 1 (scikit-learn's labels for it).
+        #expect(l.labels == [0, 0, 0, 0, 1, 1, 1, 1, 0, 0])
+        #expect(l.probabilities == [1, 1, 1, 0.5, 1, 1, 1, 0.5, 0.25, 0.25])
+    }
+
     // MARK: (c) coincident points
 
     @Test("coincident points leave at infinite lambda with probability 1 and no NaN anywhere")

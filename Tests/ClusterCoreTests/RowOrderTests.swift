@@ -128,6 +128,18 @@ struct RowOrderTests {
         try Self.expectOrderFree(s, "plane") { try HDBSCAN.fit(try Self.plane($0, $1), parameters: parameters, threads: $2) }
     }
 
+    /// The one-at-a-time rule condenses tied merges in the spanning tree's order, which follows
+    /// the points (their canonical order on the sphere, the k-d tree's on the plane), never the
+    /// rows: on the grid-snapped samples, where distances tie by the thousand, too.
+    @Test("HDBSCAN with ties one at a time: the same five things, sphere and plane", arguments: samples)
+    func hdbscanOneAtATime(_ s: Sample) throws {
+        let parameters = HDBSCANParameters(minClusterSize: 5, minSamples: 5, ties: .oneAtATime)
+        try Self.expectOrderFree(s, "sphere, one at a time") {
+            try HDBSCAN.fit(try SpherePoints(longitudes: $0, latitudes: $1), parameters: parameters, threads: $2)
+        }
+        try Self.expectOrderFree(s, "plane, one at a time") { try HDBSCAN.fit(try Self.plane($0, $1), parameters: parameters, threads: $2) }
+    }
+
     /// DBSCAN's core points, their clusters and its noise are functions of the points; a
     /// border point within reach of two clusters takes the lowest-numbered, scikit-learn's
     /// rule, and the numbering follows the rows, so border points alone may take another

@@ -30,6 +30,9 @@ struct MethodOptionsTests {
               fragments: ["--min-cluster-size, --selection are not used by --algorithm dbscan"]),
         .init(arguments: ["--algorithm", "dbscan", "--eps", "100", "--min-samples-convention", "hdbscan"],
               fragments: ["--min-samples-convention is not used by --algorithm dbscan"]),
+        .init(arguments: ["--algorithm", "dbscan", "--eps", "100", "--ties", "one-at-a-time"],
+              fragments: ["--ties is not used by --algorithm dbscan"]),
+        .init(arguments: ["--ties", "sklearn"], fragments: ["--ties", "all-at-once", "one-at-a-time"]),
         .init(arguments: ["--algorithm", "grid", "--cell-size", "100", "--min-samples", "3"],
               fragments: ["--min-samples is not used by --algorithm grid", "--min-points"]),
         .init(arguments: ["--algorithm", "grid", "--cell-size", "100", "--allow-single-cluster"],
@@ -46,6 +49,28 @@ struct MethodOptionsTests {
             #expect(r.status == 64, "\(r)")
             for f in c.fragments { #expect(r.stderr.contains(f), "missing \"\(f)\" in \(r.stderr)") }
             #expect(try folder.contents() == ["in.csv"])
+        }
+    }
+
+    @Test("--ties one-at-a-time on GeoNames' German places: fewer points noise than all at once, and the same partition for reversed rows")
+    func ties() throws {
+        try withTemporaryFolder { folder throws in
+            let rows = try String(contentsOf: TestPaths.fixtures("geonames").appendingPathComponent("de-cities1000.csv"), encoding: .utf8)
+                .split(separator: "\n")
+            _ = try folder.write(rows.joined(separator: "\n") + "\n", to: "de.csv")
+            _ = try folder.write(([rows[0]] + rows.dropFirst().reversed()).joined(separator: "\n") + "\n", to: "reversed.csv")
+            var labels: [String: [String: String]] = [:]
+            for (input, ties, out) in [("de.csv", "all-at-once", "a.csv"), ("de.csv", "one-at-a-time", "o.csv"), ("reversed.csv", "one-at-a-time", "r.csv")] {
+                let r = try folder.run("cluster", input, "--id-column", "geonameid", "--min-cluster-size", "5", "--ties", ties, "-o", out)
+                try #require(r.status == 0, "\(r)")
+                labels[out] = Dictionary(uniqueKeysWithValues: parseCSV(try folder.read(out)).dropFirst().map { ($0[0], $0[1]) })
+            }
+            let noise = labels.mapValues { $0.values.filter { $0 == "-1" }.count }
+            #expect(noise["o.csv"]! < noise["a.csv"]!, "\(noise)")
+            // The same noise and a one-to-one renaming of the clusters.
+            let pairs = Set(labels["o.csv"]!.map { "\($0.value) \(labels["r.csv"]![$0.key]!)" })
+            #expect(pairs.count == Set(labels["o.csv"]!.values).count && pairs.count == Set(labels["r.csv"]!.values).count)
+            #expect(pairs.allSatisfy { !$0.hasPrefix("-1 ") || $0 == "-1 -1" })
         }
     }
 

@@ -163,7 +163,7 @@ struct RecordTests {
             .hdbscan(HDBSCANParameters(minClusterSize: 30, minSamples: 15)),
             .hdbscan(HDBSCANParameters(minClusterSize: 5, minSamples: 3, minSamplesConvention: .hdbscan,
                                        selection: SelectionOptions(method: .leaf, epsilon: 12.5, allowSingleCluster: true,
-                                                                   maxClusterSize: 400))),
+                                                                   maxClusterSize: 400), ties: .oneAtATime)),
             .dbscan(DBSCANParameters(eps: 100, minSamples: 10)), .dbscan(DBSCANParameters(eps: 0.25, minSamples: 1)),
             .grid(GridParameters(cellSize: 250, minPoints: 10, mergeAdjacent: true)),
         ]
@@ -172,6 +172,8 @@ struct RecordTests {
             #expect(back.parameterText == m.parameterText)
         }
         #expect(methods[0].parameterText == "min_cluster_size=30 min_samples=15")
+        #expect(methods[1].parameterText.hasSuffix(" ties=one-at-a-time"))
+        #expect(throws: HarnessError.self) { try Method(name: "hdbscan", parameterText: "ties=sklearn") }
         #expect(throws: HarnessError.self) { try Method(name: "hdbscan", parameterText: "min_cluster_size=x") }
         #expect(throws: HarnessError.self) { try Method(name: "grid", parameterText: "cell_size=5 eps=3") }
         #expect(throws: HarnessError.self) { try Method(name: "kmeans", parameterText: "") }

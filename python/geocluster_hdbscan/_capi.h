@@ -33,6 +33,10 @@ extern "C" {
 #define GC_SELECTION_EOM 0
 #define GC_SELECTION_LEAF 1
 
+/* How gc_hdbscan_fit condenses merges at one distance (its `ties`). */
+#define GC_TIES_ALL_AT_ONCE 0        /* HDBSCAN*'s definition, the default */
+#define GC_TIES_ONE_AT_A_TIME 1      /* scikit-learn's and hdbscan's dendrogram */
+
 /* What gc_hdbscan_fit keeps besides labels, probabilities and outlier scores (a bit set). */
 #define GC_OUTPUT_MST 1              /* the minimum spanning tree (gc_hdbscan_copy_mst) */
 #define GC_OUTPUT_CONDENSED_TREE 2   /* the condensed tree and cluster persistence (kept
@@ -45,6 +49,7 @@ typedef struct gc_hdbscan gc_hdbscan;
 /*
  * HDBSCAN with scikit-learn's parameters and meanings: min_samples counts the point itself;
  * min_samples < 0 means unset (min_cluster_size), max_cluster_size < 0 means unlimited;
+ * ties: GC_TIES_*;
  * threads >= 1 (the result is identical for any value); outputs: GC_OUTPUT_* bits, the trees
  * to keep (each costs time and memory; without one, its counts are 0). On GC_OK, *out holds
  * the result.
@@ -52,7 +57,7 @@ typedef struct gc_hdbscan gc_hdbscan;
 int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stride,
                        int64_t min_cluster_size, int64_t min_samples,
                        double cluster_selection_epsilon, int64_t max_cluster_size,
-                       int32_t selection_method, int32_t allow_single_cluster, int64_t threads,
+                       int32_t selection_method, int32_t allow_single_cluster, int32_t ties, int64_t threads,
                        int32_t outputs, gc_hdbscan **out, char *message, int64_t message_capacity);
 
 /*
@@ -64,7 +69,8 @@ int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stri
 int32_t gc_hdbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride,
                                  int64_t min_cluster_size, int64_t min_samples,
                                  double cluster_selection_epsilon, int64_t max_cluster_size,
-                                 int32_t selection_method, int32_t allow_single_cluster, int64_t threads,
+                                 int32_t selection_method, int32_t allow_single_cluster, int32_t ties,
+                                 int64_t threads,
                                  int32_t outputs, gc_hdbscan **out, char *message, int64_t message_capacity);
 
 /* Releases a result (NULL is ignored). */

@@ -53,6 +53,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     gen_min_span_tree : bool, default=False
         Keep the minimum spanning tree as ``minimum_spanning_tree_`` (the hdbscan library's
         parameter and default; not a scikit-learn parameter). Keeping it costs time and memory.
+    ties : {"all-at-once", "one-at-a-time"}, default="all-at-once"
+        How merges at one mutual-reachability distance are condensed (not a scikit-learn
+        parameter). "all-at-once" is HDBSCAN*'s definition: a cluster splits into all its parts
+        at that distance in one step, and the result depends only on the set of points.
+        "one-at-a-time" is scikit-learn's and the hdbscan library's dendrogram, in an order
+        that depends on the points, not on the rows' order: fewer points noise where ties
+        decide (docs/python.md, "Ties").
     metric_params : None, alpha : 1.0, algorithm : {"auto", "brute", "kd_tree", "ball_tree"},
     leaf_size : int, copy : bool
         scikit-learn's, accepted where they leave the result as it is: the search settings are
@@ -83,7 +90,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", cluster_selection_method="eom",
                  allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False, metric_params=None, alpha=1.0,
-                 algorithm="auto", leaf_size=40, store_centers=None, copy="warn"):
+                 algorithm="auto", leaf_size=40, store_centers=None, copy="warn", ties="all-at-once"):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -99,6 +106,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.leaf_size = leaf_size
         self.store_centers = store_centers
         self.copy = copy
+        self.ties = ties
 
     def _checked_parameters(self):
         haversine = check_metric("HDBSCAN", self.metric)
@@ -125,6 +133,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             threads=threads_for(self.n_jobs),
             keep_mst=bool(self.gen_min_span_tree),
             haversine=haversine,
+            one_at_a_time=check_choice("ties", self.ties, ("all-at-once", "one-at-a-time")) == "one-at-a-time",
         )
 
     def fit(self, X, y=None):

@@ -41,9 +41,10 @@ def _library_path():
 def _load():
     lib = ctypes.CDLL(str(_library_path()))
     signatures = {
-        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i64t, _i32t,
+        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t, _i32t,
                                    ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
-        "gc_hdbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i64t, _i32t,
+        "gc_hdbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t,
+                                             _i32t,
                                    ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_hdbscan_free": (None, [_handle]),
         "gc_hdbscan_point_count": (_i64t, [_handle]),
@@ -117,7 +118,7 @@ def _check(code, message):
 
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
-                leaf, allow_single_cluster, threads, keep_mst=True, haversine=False):
+                leaf, allow_single_cluster, threads, keep_mst=True, haversine=False, one_at_a_time=False):
     """Runs the library's HDBSCAN on a validated float64 (n, 2) array (with haversine:
     latitude, longitude in radians, distances in radians). Returns an HDBSCANResult: the
     library's result, whose arrays are copied out when asked for."""
@@ -129,7 +130,8 @@ def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max
     code = fit(
         x, y, X.shape[0], stride, min_cluster_size, -1 if min_samples is None else min_samples,
         cluster_selection_epsilon, -1 if max_cluster_size is None else max_cluster_size,
-        1 if leaf else 0, 1 if allow_single_cluster else 0, threads, outputs, ctypes.byref(handle), message,
+        1 if leaf else 0, 1 if allow_single_cluster else 0, 1 if one_at_a_time else 0, threads, outputs,
+        ctypes.byref(handle), message,
         _MESSAGE_CAPACITY)
     _check(code, message)
     return HDBSCANResult(handle)

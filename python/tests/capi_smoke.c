@@ -14,8 +14,8 @@ int main(void) {
     for (long i = 0; i < 2 * n; i++) if (scanf("%lf", &points[i]) != 1) return 2;
     char message[256];
     gc_hdbscan *result = NULL;
-    int32_t code = gc_hdbscan_fit(points, points + 1, n, 2, min_cluster_size, min_samples, 0.0, -1, GC_SELECTION_EOM, 0, 1,
-                                  GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE, &result, message, sizeof message);
+    int32_t code = gc_hdbscan_fit(points, points + 1, n, 2, min_cluster_size, min_samples, 0.0, -1, GC_SELECTION_EOM, 0,
+                                  GC_TIES_ALL_AT_ONCE, 1, GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE, &result, message, sizeof message);
     if (code != GC_OK) { printf("error %d %s\n", code, message); return 1; }
     int32_t *labels = malloc(sizeof(int32_t) * (size_t)n);
     gc_hdbscan_copy_labels(result, labels, NULL, NULL);
@@ -27,7 +27,7 @@ int main(void) {
     if (code != GC_OK) { printf("error %d %s\n", code, message); return 1; }
     for (long i = 0; i < n; i++) printf("%d ", labels[i]);
     printf("\n");
-    code = gc_hdbscan_fit(points, points + 1, n, 2, 1, -1, 0.0, -1, GC_SELECTION_EOM, 0, 1, 0, &result,
+    code = gc_hdbscan_fit(points, points + 1, n, 2, 1, -1, 0.0, -1, GC_SELECTION_EOM, 0, GC_TIES_ALL_AT_ONCE, 1, 0, &result,
                           message, sizeof message);
     printf("%d %s\n", code, message);
     free(points); free(labels); free(core);

@@ -5,9 +5,10 @@ Feeds the tests' hand-written MST edges, in the same order, to scikit-learn 1.9.
 make_single_linkage, _condense_tree and tree_to_labels, and checks the values the Swift tests
 expect: condensed rows, stabilities (scikit-learn's _compute_stability formula, which is
 not exported, written out below), labels and probabilities. Where a tie decides something
-(cases a and b) it checks the documented difference instead: scikit-learn merges tied edges
-one at a time, geocluster splits them all at once (docs/commands.md, "What HDBSCAN computes
-here, exactly").
+(cases a and b) it checks scikit-learn's own values: it merges tied edges one at a time, which
+geocluster does with ties=one-at-a-time (the tests' `tieOneAtATime` cases expect these values),
+while its default splits them all at once (docs/commands.md, "What HDBSCAN computes here,
+exactly").
 
 Run from anywhere:  python scripts/reference/check_hand_built_trees.py
 It prints one line per check and exits non-zero on the first mismatch.

