@@ -151,16 +151,20 @@ def test_added_listings_are_new_buildings_of_the_input_columns(tmp_path):
     assert len(b) == 5 and b.lat[b.keys.index("added-1")] == 37.57 and b.location_of["1"] == b.keys.index("b1")
 
 
-@pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="no geocluster binary")
-def test_whole_script_against_the_plain_mask(tmp_path):
+def run_script(tmp_path, *arguments):
+    """attack.py on 3,000 generated listings with a fresh key: its --json report."""
     data, key = tmp_path / "s.csv", tmp_path / "k.key"
     subprocess.run([CLI, "generate", "--count", "3000", "--seed", "2", "-o", str(data)], check=True, capture_output=True)
     subprocess.run([CLI, "pins-key", "-o", str(key)], check=True, capture_output=True)
     out = subprocess.run([sys.executable, str(Path(__file__).with_name("attack.py")), str(data), "--geocluster", CLI,
-                          "--key-file", str(key), "--pins-args", "--weak-plain-mask", "--public-radius", "80", "--min-offset", "30",
-                          "--attackers", "ring,matching,sybil,oracle", "--sybil-targets", "40", "--oracle-targets", "40",
-                          "--json"], check=True, capture_output=True, text=True).stdout
-    report = json.loads(out.strip().splitlines()[-1])
+                          "--key-file", str(key), *arguments, "--json"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="no geocluster binary")
+def test_whole_script_against_the_plain_mask(tmp_path):
+    report = run_script(tmp_path, "--pins-args", "--weak-plain-mask", "--public-radius", "80", "--min-offset", "30",
+                        "--attackers", "ring,matching,sybil,oracle", "--sybil-targets", "40", "--oracle-targets", "40")
     a = report["attackers"]
     assert a["sybil"]["within_30m"] == 100
     assert a["matching"]["within_30m"] >= a["ring"]["within_30m"] > 30
@@ -174,13 +178,7 @@ def test_whole_script_against_the_plain_mask(tmp_path):
 
 @pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="no geocluster binary")
 def test_lostmask_moves_nothing_with_a_mask_file(tmp_path):
-    data, key = tmp_path / "s.csv", tmp_path / "k.key"
-    subprocess.run([CLI, "generate", "--count", "3000", "--seed", "2", "-o", str(data)], check=True, capture_output=True)
-    subprocess.run([CLI, "pins-key", "-o", str(key)], check=True, capture_output=True)
-    out = subprocess.run([sys.executable, str(Path(__file__).with_name("attack.py")), str(data), "--geocluster", CLI,
-                          "--key-file", str(key), "--attackers", "ring,lostmask", "--lost-mask-added", "100", "--json"],
-                         check=True, capture_output=True, text=True).stdout
-    a = json.loads(out.strip().splitlines()[-1])["attackers"]
+    a = run_script(tmp_path, "--attackers", "ring,lostmask", "--lost-mask-added", "100")["attackers"]
     lost = a["lostmask"]
     assert lost["moved_with_mask_file"] == 0 and lost["points_a_unlike_deployment"] == 0
     assert lost["within_30m_ring_a"] == a["ring"]["within_30m"]
