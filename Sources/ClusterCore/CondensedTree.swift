@@ -62,10 +62,10 @@ public struct CondensedTree: Sendable, Equatable {
     /// - Parameters:
     ///   - linkage: the single-linkage tree of the points.
     ///   - minClusterSize: the smallest part that counts as a cluster (at least 2).
+    ///   - ties: how merges at one distance are condensed (`TieRule`).
     ///   - threads: workers that allocate the output arrays (the walk itself is sequential);
     ///     the result is the same for any value.
     /// - Complexity: O(n) time and memory beyond the input.
-    ///   - ties: how merges at one distance are condensed (`TieRule`).
     public init(linkage: SingleLinkageTree, minClusterSize: Int, ties: TieRule = .allAtOnce, threads: Int = 1) {
         self.init(linkage: linkage, minClusterSize: minClusterSize, ties: ties, pointRows: true, threads: threads)
     }
