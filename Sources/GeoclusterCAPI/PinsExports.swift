@@ -189,6 +189,22 @@ public func gc_pins_counts(_ handle: UnsafeRawPointer?, _ listings: UnsafeMutabl
     locations?.pointee = Int64(built.locationCount)
 }
 
+/// The listings the build left out, as JSON: `{"conflicting": [id, …], "held_back": [id, …],
+/// "merged_units": [[id, …], …]}` (`PinIndex.setAside`).
+@_cdecl("gc_pins_set_aside")
+public func gc_pins_set_aside(
+    _ handle: UnsafeRawPointer?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        out?.pointee = nil
+        let s = try index(handle).setAside
+        func list(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+        try give("{\"conflicting\":\(list(s.conflicting)),\"held_back\":\(list(s.heldBack)),"
+                 + "\"merged_units\":[\(s.mergedUnits.map(list).joined(separator: ","))]}", out)
+    }
+}
+
 /// The query's filter from the C arguments: `categories` a bit set of codes (negative: no
 /// category condition); each range's ends NaN when open, the range unset when both are.
 private func filter(_ categories: Int32, _ ranges: UnsafePointer<Double>?) -> AttributeFilter? {

@@ -157,6 +157,9 @@ int32_t gc_pins_build(const double *lon, const double *lat, int64_t n, const int
                       gc_pins **out, char *message, int64_t message_capacity);
 void gc_pins_free(gc_pins *index);
 void gc_pins_counts(const gc_pins *index, int64_t *listings, int64_t *locations);
+/* The listings the build left out, as JSON: {"conflicting": [ids], "held_back": [ids],
+ * "merged_units": [[ids], ...]} (docs/pins.md). */
+int32_t gc_pins_set_aside(const gc_pins *index, gc_text **out, char *message, int64_t message_capacity);
 
 /*
  * A filter (gc_pins_query, gc_pins_nearby) is `categories`, a bit set of category codes (-1:

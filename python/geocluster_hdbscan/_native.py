@@ -62,6 +62,7 @@ def _load():
                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_pins_free": (None, [_handle]),
         "gc_pins_counts": (None, [_handle, _i64, _i64]),
+        "gc_pins_set_aside": (_i32t, [_handle, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_pins_query": (_i32t, [_handle, _dbl, _f64, _i32t, _f64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_pins_children": (_i32t, [_handle, ctypes.c_uint64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_pins_pin": (_i32t, [_handle, ctypes.c_uint64, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),

@@ -80,6 +80,16 @@ class PinIndex:
     remask : bool, default False
         Use a mask file made with another key or rule: its positions stay, new locations are
         placed with this key and rule.
+
+    Attributes
+    ----------
+    listing_count, location_count : int
+        The listings shown and the locations (shared points) they are shown at.
+    set_aside : dict
+        What the build left out, by listing id, as the CLI names it on standard error (a
+        UserWarning here): "conflicting" (a listing far from its key's others), "held_back"
+        (too few neighbours to share a point with yet), and "merged_units" (keys within 5 m
+        of one another published as one place: one listing id per key, lists of lists).
     """
 
     def __init__(self, lon, lat, keys=None, attributes=None, key=None, *, ids=None, privacy=True, min_anonymity=5,
@@ -111,6 +121,8 @@ class PinIndex:
         _native._lib.gc_pins_counts(self._handle, ctypes.byref(listings), ctypes.byref(locations))
         self.listing_count, self.location_count = listings.value, locations.value
         self.privacy = secret is not None
+        self.set_aside = json.loads(_native.call_for_text(_native._lib.gc_pins_set_aside, self._handle))
+        _warn_set_aside(self.set_aside)
 
     def __del__(self):
         handle, self._handle = getattr(self, "_handle", None), None
@@ -251,8 +263,8 @@ def _read_mask(mask, secret, remask):
     if path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
         warnings.warn(f"{path} can be read by other users: chmod 600 {path}", UserWarning, stacklevel=3)
     if remask:
-        warnings.warn(f"remask: {path} now records this key and offset range; its stored positions stay as published "
-                      "and only new locations are drawn with the new settings. Never delete the mask file or publish "
+        warnings.warn(f"remask: {path} now records this key and rule; its stored positions stay as published "
+                      "and only new locations are placed with the new settings. Never delete the mask file or publish "
                       "without it: every new draw of a published location is one more sample of it", UserWarning,
                       stacklevel=3)
     return path.read_bytes()
@@ -368,3 +380,23 @@ def _cursor(cursor):
     if not isinstance(cursor, str):
         raise TypeError(f"cursor must be the 'next' string of the previous page or None, got {cursor!r}")
     return cursor.encode("ascii", "replace")
+
+
+def _warn_set_aside(set_aside):
+    """Says what the build left out, as the CLI does on standard error (ids, the first ten)."""
+    def ids(values):
+        return ", ".join(map(str, values[:10])) + (", ..." if len(values) > 10 else "")
+    conflicting, held, merged = set_aside["conflicting"], set_aside["held_back"], set_aside["merged_units"]
+    if conflicting:
+        warnings.warn(f"{len(conflicting)} listing(s) left out: farther from their key's other listings (or from where "
+                      f"the key is published) than location_tolerance allows; ids {ids(conflicting)}", UserWarning,
+                      stacklevel=3)
+    if held:
+        warnings.warn(f"{len(held)} listing(s) held back: their location has too few compatible locations within "
+                      f"anonymity_cap to share a point with; published once enough arrive (ids {ids(held)})",
+                      UserWarning, stacklevel=3)
+    if merged:
+        warnings.warn(f"{sum(map(len, merged))} location keys lie within 5 m of one another and are published as "
+                      f"{len(merged)} place(s), each at one point (a building's units with keys of their own, or "
+                      f"neighbours closer than that); a listing of each key: "
+                      + "; ".join(" + ".join(map(str, m)) for m in merged[:10]), UserWarning, stacklevel=3)

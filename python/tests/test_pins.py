@@ -306,8 +306,28 @@ def test_a_listing_far_from_its_building_is_left_out_alone(key):
     the building is shown with its neighbours."""
     lon = np.array([127.0, 127.0, 127.0] + [127.0 + 0.002 * k for k in range(1, 6)])
     lat = np.array([37.5, 37.5, 37.51] + [37.5] * 5)
-    index = geocluster_hdbscan.PinIndex(lon, lat, keys=["a", "a", "a", "b", "c", "d", "e", "f"], key=key[0])
+    with pytest.warns(UserWarning, match=r"1 listing\(s\) left out: .*; ids 2$"):
+        index = geocluster_hdbscan.PinIndex(lon, lat, keys=["a", "a", "a", "b", "c", "d", "e", "f"], key=key[0])
     assert index.listing_count == 7
+    assert index.set_aside == {"conflicting": [2], "held_back": [], "merged_units": []}
+
+
+def test_set_aside_names_what_the_build_left_out(listings, index):
+    """Held back: every listing not shown (the sample is sparse in places). Merged: a few
+    buildings of the generated sample lie within 5 m of another; with listing ids as keys
+    (finer than buildings) each building's listings are one place too, named by one id per key."""
+    n = len(listings["ids"])
+    assert index.set_aside["conflicting"] == []
+    held = index.set_aside["held_back"]
+    assert len(held) == n - index.listing_count > 0 and held == sorted(held)
+    buildings = dict(zip(listings["ids"].tolist(), listings["keys"]))
+    with pytest.warns(UserWarning, match="location keys lie within 5 m of one another"):
+        units = geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["ids"].tolist(),
+                                            ids=listings["ids"], key=geocluster_hdbscan.PinIndex.generate_key())
+    merged = units.set_aside["merged_units"]
+    assert len(merged) > len(index.set_aside["merged_units"]) + 100
+    # Mostly the units of one building; neighbours closer than 5 m may share a place too.
+    assert sum(len({buildings[i] for i in place}) == 1 for place in merged) > 0.9 * len(merged)
 
 
 def test_mask_file_keeps_a_building_where_it_was_published(key, tmp_path):
