@@ -37,7 +37,7 @@ public struct PrivacyMask: Sendable, Equatable {
     /// New locations with keys of their own whose anchors lie within this many metres of each
     /// other are one place (units of one building given keys of their own): they are placed as
     /// one and shown at one point (`SetAside.mergedUnits` names them).
-    public static let unitRadius: Double = 5
+    public static let unitRadius: Double = 1
 
     /// The PRF of the offsets and the PRF of the pin ids, each keyed by its own derived key.
     let drawHasher: SipHash24

@@ -425,7 +425,7 @@ struct PinsBuildingSpoofTests {
                 let r = try folder.run("pins", PinsCommandTests.seoul, "--location-column", "id", "--zoom", "22", "--leaves",
                                        "--key-file", "k", "--mask", "m", "-o", "\(name).geojson")
                 try #require(r.status == 0, "\(r)")
-                #expect(name == "b" || (r.stderr.contains("location keys lie within 5 m of one another") && r.stderr.contains(" + ")), "\(r.stderr)")
+                #expect(name == "b" || (r.stderr.contains("location keys lie within 1 m of one another") && r.stderr.contains(" + ")), "\(r.stderr)")
                 var shownAt: [String: String] = [:]
                 for f in try PinsCommandTests.features(try folder.read("\(name).geojson")) { for id in f.leaves { shownAt[id] = "\(f.lon),\(f.lat)" } }
                 var byBuilding: [String: Set<String>] = [:]

@@ -80,16 +80,16 @@ import TestSupport
         for row in audit.locations { #expect(row.k >= AnonymityRule.defaultMinimum) }
     }
 
-    @Test("buildings 6 m apart stay apart; units in a row 3 m apart do not chain: each merged location lies within 5 m of its set's first")
+    @Test("buildings 1.2 m apart stay apart; units in a row 0.6 m apart do not chain: each merged location lies within 1 m of its set's first")
     func noChaining() throws {
-        let apart = try PinIndex(listings: Self.listings(units: 2, spread: 6), options: PinOptions(privacy: .displaced(Self.shared)))
+        let apart = try PinIndex(listings: Self.listings(units: 2, spread: 1.2), options: PinOptions(privacy: .displaced(Self.shared)))
         #expect(apart.setAside.mergedUnits.isEmpty)
-        let row = try PinIndex(listings: Self.listings(units: 6, spread: 3), options: PinOptions(privacy: .displaced(Self.shared)))
+        let row = try PinIndex(listings: Self.listings(units: 6, spread: 0.6), options: PinOptions(privacy: .displaced(Self.shared)))
         let sets = row.setAside.mergedUnits
-        #expect(!sets.isEmpty && sets.allSatisfy { $0.count <= 3 }, "15 m of units make no single place")
+        #expect(!sets.isEmpty && sets.allSatisfy { $0.count <= 3 }, "3 m of units make no single place")
         for set in sets {
-            let first = Self.at(east: 40 + Double(set[0] - 1) * 3, north: 40)
-            for id in set { #expect(Self.metres(first, Self.at(east: 40 + Double(id - 1) * 3, north: 40)) <= PrivacyMask.unitRadius + 1e-9) }
+            let first = Self.at(east: 40 + Double(set[0] - 1) * 0.6, north: 40)
+            for id in set { #expect(Self.metres(first, Self.at(east: 40 + Double(id - 1) * 0.6, north: 40)) <= PrivacyMask.unitRadius + 1e-9) }
         }
     }
 
@@ -98,7 +98,7 @@ import TestSupport
         var g = SplitMix64(seed: 7)
         for trial in 0..<20 {
             let n = 40 + trial * 10
-            let pts = (0..<n).map { _ in Self.at(east: Double.random(in: 0...60, using: &g), north: Double.random(in: 0...60, using: &g)) }
+            let pts = (0..<n).map { _ in Self.at(east: Double.random(in: 0...12, using: &g), north: Double.random(in: 0...12, using: &g)) }
             let keys = (0..<n).map { LocationKey(string: "k\($0)") }
             let candidate = (0..<n).map { _ in Double.random(in: 0...1, using: &g) < 0.8 }
             let m = UnitMerge(longitudes: pts.map(\.lon), latitudes: pts.map(\.lat), keys: keys,

@@ -88,7 +88,7 @@ class PinIndex:
     set_aside : dict
         What the build left out, by listing id, as the CLI names it on standard error (a
         UserWarning here): "conflicting" (a listing far from its key's others), "held_back"
-        (too few neighbours to share a point with yet), and "merged_units" (keys within 5 m
+        (too few neighbours to share a point with yet), and "merged_units" (keys within 1 m
         of one another published as one place: one listing id per key, lists of lists).
     """
 
@@ -396,7 +396,7 @@ def _warn_set_aside(set_aside):
                       f"anonymity_cap to share a point with; published once enough arrive (ids {ids(held)})",
                       UserWarning, stacklevel=3)
     if merged:
-        warnings.warn(f"{sum(map(len, merged))} location keys lie within 5 m of one another and are published as "
+        warnings.warn(f"{sum(map(len, merged))} location keys lie within 1 m of one another and are published as "
                       f"{len(merged)} place(s), each at one point (a building's units with keys of their own, or "
                       f"neighbours closer than that); a listing of each key: "
                       + "; ".join(" + ".join(map(str, m)) for m in merged[:10]), UserWarning, stacklevel=3)

@@ -167,7 +167,7 @@ def test_published_points_are_shared_and_within_the_cap(listings, index):
         members = {true[i] for i in all_leaves(index, feature["properties"]["id"])}
         assert len(members) >= 5, len(members)
         assert all(metres(lon, lat, *m) <= 1500 * 1.005 for m in members)
-        near = [m for m in members if metres(lon, lat, *m) < 30]  # one place: units within 5 m of each other are one
+        near = [m for m in members if metres(lon, lat, *m) < 30]  # one place: units within 1 m of each other are one
         assert all(metres(*a, *b) <= 10 for a in near for b in near)
     unmasked = geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["keys"], ids=listings["ids"],
                                    privacy=False)
@@ -314,19 +314,19 @@ def test_a_listing_far_from_its_building_is_left_out_alone(key):
 
 def test_set_aside_names_what_the_build_left_out(listings, index):
     """Held back: every listing not shown (the sample is sparse in places). Merged: a few
-    buildings of the generated sample lie within 5 m of another; with listing ids as keys
+    buildings of the generated sample lie within 1 m of another; with listing ids as keys
     (finer than buildings) each building's listings are one place too, named by one id per key."""
     n = len(listings["ids"])
     assert index.set_aside["conflicting"] == []
     held = index.set_aside["held_back"]
     assert len(held) == n - index.listing_count > 0 and held == sorted(held)
     buildings = dict(zip(listings["ids"].tolist(), listings["keys"]))
-    with pytest.warns(UserWarning, match="location keys lie within 5 m of one another"):
+    with pytest.warns(UserWarning, match="location keys lie within 1 m of one another"):
         units = geocluster_hdbscan.PinIndex(listings["lon"], listings["lat"], keys=listings["ids"].tolist(),
                                             ids=listings["ids"], key=geocluster_hdbscan.PinIndex.generate_key())
     merged = units.set_aside["merged_units"]
     assert len(merged) > len(index.set_aside["merged_units"]) + 100
-    # Mostly the units of one building; neighbours closer than 5 m may share a place too.
+    # Mostly the units of one building; neighbours closer than 1 m may share a place too.
     assert sum(len({buildings[i] for i in place}) == 1 for place in merged) > 0.9 * len(merged)
 
 
