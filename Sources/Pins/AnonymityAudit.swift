@@ -29,6 +29,9 @@ public struct AnonymityAudit: Sendable {
         public var ringRadius: Double
         /// The location's listings.
         public var listings: Int
+        /// The location keys shown as this location (more than 1 for units merged into one
+        /// place); k and largestSpot count keys.
+        public var keys: Int = 1
     }
 
     /// Every location, by displayed latitude then longitude.
@@ -55,14 +58,14 @@ public struct AnonymityAudit: Sendable {
         var groups = PinIndex.groupByKey(kept)
         let anchors = LocationAnchors(&groups, listings: kept, tolerance: tolerance)
         let keys = (0..<groups.tag.count).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }
-        var counts = [Int](repeating: 0, count: keys.count)
+        var counts = [Int](repeating: 0, count: keys.count), weight = [Int](repeating: 1, count: keys.count)
         for l in groups.locationOf { counts[Int(l)] += 1 }
         // Units merged into one place are one row, holding all their listings.
         let slot = Dictionary(uniqueKeysWithValues: keys.indices.map { (keys[$0], $0) })
         var merged = Set<Int>()
         for (unit, place) in placement.representative {
             guard let a = slot[unit], let r = slot[place] else { continue }
-            counts[r] += counts[a]; merged.insert(a)
+            counts[r] += counts[a]; weight[r] += 1; merged.insert(a)
         }
         let present = keys.indices.filter { placement.entries[keys[$0]] != nil && !merged.contains($0) }
         heldBack = keys.count - present.count - merged.count
@@ -70,7 +73,8 @@ public struct AnonymityAudit: Sendable {
         let truth = present.map { (anchors.longitude[$0], anchors.latitude[$0]) }
         var rows: [Location]
         if let rule = mask.anonymity {
-            rows = Self.groupRows(shown: shown, truth: truth, listings: present.map { counts[$0] }, spot: rule.spot)
+            rows = Self.groupRows(shown: shown, truth: truth, listings: present.map { counts[$0] }, keys: present.map { weight[$0] },
+                                  spot: rule.spot)
         } else {
             rows = Self.ringRows(shown: shown, truth: truth, listings: present.map { counts[$0] }, mask: mask,
                                  longitudes: anchors.longitude, latitudes: anchors.latitude, threads: threads)
@@ -88,20 +92,25 @@ public struct AnonymityAudit: Sendable {
         displacement90 = L == 0 ? 0 : moved[min(L - 1, Int((0.9 * Double(L - 1)).rounded(.up)))]
     }
 
-    /// Under a shared-point rule: k is the group's locations, the spot the most of them within
-    /// 2 × spot of one of them (every location within `spot` of a guess lies there), the ring
-    /// radius the farthest member from the point. (Units merged into one place are one row.)
-    static func groupRows(shown: [MaskStore.Position], truth: [(Double, Double)], listings: [Int], spot: Double) -> [Location] {
+    /// Under a shared-point rule: k is the group's location keys, the spot the most of them
+    /// within 2 × spot of one of its places (every key within `spot` of a guess lies there), the
+    /// ring radius the farthest member from the point. (Units merged into one place are one row
+    /// holding their `keys`.)
+    static func groupRows(shown: [MaskStore.Position], truth: [(Double, Double)], listings: [Int], keys: [Int],
+                          spot: Double) -> [Location] {
         var byGroup: [UInt64: [Int]] = [:]
         for (i, p) in shown.enumerated() { byGroup[p.group, default: []].append(i) }
         var rows = [Location](repeating: Location(longitude: 0, latitude: 0, k: 0, largestSpot: 0, ringRadius: 0, listings: 0), count: shown.count)
         for members in byGroup.values {
             let p = shown[members[0]]
             let radius = members.map { Self.metres(from: truth[$0], to: (p.longitude, p.latitude)) }.max() ?? 0
-            let largest = members.map { a in members.filter { b in Self.metres(from: truth[a], to: truth[b]) <= 2 * spot }.count }.max() ?? 0
+            let largest = members.map { a in
+                members.filter { b in Self.metres(from: truth[a], to: truth[b]) <= 2 * spot }.reduce(0) { $0 + keys[$1] }
+            }.max() ?? 0
+            let k = members.reduce(0) { $0 + keys[$1] }
             for i in members {
-                rows[i] = Location(longitude: p.longitude, latitude: p.latitude, k: members.count, largestSpot: largest,
-                                   ringRadius: radius, listings: listings[i])
+                rows[i] = Location(longitude: p.longitude, latitude: p.latitude, k: k, largestSpot: largest,
+                                   ringRadius: radius, listings: listings[i], keys: keys[i])
             }
         }
         return rows
@@ -141,10 +150,11 @@ public struct AnonymityAudit: Sendable {
         locations.isEmpty ? 0 : Double(locations.lazy.filter { $0.largestSpot * k > $0.k }.count) / Double(locations.count)
     }
 
-    /// The expected share of locations an attacker finds within the spot (30 m), naming the
-    /// spot of each ring that holds the most locations: the mean of largestSpot / k.
+    /// The expected share of location keys an attacker finds within the spot (30 m), naming
+    /// the spot of each ring that holds the most keys: the mean of largestSpot / k over keys.
     public var expectedSpotGuesses: Double {
-        locations.isEmpty ? 0 : locations.reduce(0) { $0 + Double($1.largestSpot) / Double(max($1.k, 1)) } / Double(locations.count)
+        let keys = locations.reduce(0) { $0 + $1.keys }
+        return keys == 0 ? 0 : locations.reduce(0) { $0 + Double($1.keys * $1.largestSpot) / Double(max($1.k, 1)) } / Double(keys)
     }
 
     /// The median k.

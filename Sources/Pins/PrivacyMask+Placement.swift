@@ -49,7 +49,7 @@ extension PrivacyMask {
             let plan = SharedPointPlanner.plan(
                 longitudes: anchors.longitude, latitudes: anchors.latitude, tokens: tokens,
                 stored: kept.map { $0.map { SharedPoint(group: $0.group, longitude: $0.longitude, latitude: $0.latitude) } },
-                rule: rule, absent: (0..<L).map { dropped.emptied[$0] || units.isMerged($0) })
+                rule: rule, absent: (0..<L).map { dropped.emptied[$0] || units.isMerged($0) }, weights: units.keysPerPlace)
             shown = (0..<L).map { l in plan[units.into[l]].map { MaskStore.Position(longitude: $0.longitude, latitude: $0.latitude, group: $0.group) } }
         } else {
             shown = (0..<L).map { l in

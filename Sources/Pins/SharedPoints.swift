@@ -12,6 +12,9 @@ struct SharedPoint: Sendable, Equatable {
 
 /// Puts locations into groups of at least `rule.minimum`, members pairwise more than
 /// 2 × `rule.spot` apart and within `rule.cap` of their group's point (see `AnonymityRule`).
+/// A location that stands for several location keys (units merged into one place) counts as
+/// all of them: a group holds at least K times the keys of its heaviest member, since a guess
+/// that names that place names every one of its keys.
 /// Pure and deterministic: the same groups for the same locations in any order.
 struct SharedPointPlanner {
     let rule: AnonymityRule
@@ -20,6 +23,8 @@ struct SharedPointPlanner {
     let metresLon: [Double], metresLat: [Double]
     /// Each location's keyed hash: its place in the founders' order and its group's id.
     let token: [UInt64]
+    /// The location keys each location stands for (1, or its merged units).
+    let weight: [Int]
     var grid: LocationGrid
     /// The result: each location's group, nil while it has none.
     var placed: [SharedPoint?]
@@ -33,12 +38,14 @@ struct SharedPointPlanner {
     /// - Returns: each location's shared point, nil for a location held back.
     /// - Complexity: O(L) cell visits for L locations in a city's density, more where they are
     ///   sparse (a founder looks up to `cap / 2` around it).
-    /// - Parameter absent: locations left out (no listing of theirs is published): neither
-    ///   placed nor counted as members.
+    /// - Parameters:
+    ///   - absent: locations left out (no listing of theirs is published): neither placed nor
+    ///     counted as members.
+    ///   - weights: the location keys each location stands for (nil: one each).
     static func plan(longitudes: [Double], latitudes: [Double], tokens: [UInt64], stored: [SharedPoint?],
-                     rule: AnonymityRule, absent: [Bool]) -> [SharedPoint?] {
+                     rule: AnonymityRule, absent: [Bool], weights: [Int]? = nil) -> [SharedPoint?] {
         var planner = SharedPointPlanner(rule: rule, longitudes: longitudes, latitudes: latitudes, tokens: tokens,
-                                         stored: stored, absent: absent)
+                                         stored: stored, absent: absent, weights: weights)
         var fresh = planner.freshInOrder().filter { !absent[$0] }
         // Rounds until one places nothing: the result is then what a plan over it as stored
         // gives too, so publishing the same listings again changes nothing.
@@ -62,9 +69,11 @@ struct SharedPointPlanner {
         for l in fresh where placed[l] == nil { _ = join(l, relaxed: true) }
     }
 
-    init(rule: AnonymityRule, longitudes: [Double], latitudes: [Double], tokens: [UInt64], stored: [SharedPoint?], absent: [Bool]) {
+    init(rule: AnonymityRule, longitudes: [Double], latitudes: [Double], tokens: [UInt64], stored: [SharedPoint?], absent: [Bool],
+         weights: [Int]? = nil) {
         self.rule = rule
         lon = longitudes; lat = latitudes; token = tokens
+        weight = weights ?? [Int](repeating: 1, count: tokens.count)
         let m = latitudes.map { WebMercator.metresPerDegree(latitude: $0) }
         metresLon = m.map(\.longitude); metresLat = m.map(\.latitude)
         placed = stored.indices.map { absent[$0] ? nil : stored[$0] }
@@ -80,15 +89,16 @@ struct SharedPointPlanner {
         }
     }
 
-    /// The locations to place, in the founders' order: along a Hilbert curve over the grid's
-    /// cells, then by token.
+    /// The locations to place, in the founders' order: the ones standing for more keys first
+    /// (they need the most neighbours), then along a Hilbert curve over the grid's cells, then
+    /// by token.
     func freshInOrder() -> [Int] {
         let fresh = placed.indices.filter { placed[$0] == nil }
-        let keyed = fresh.map { l -> (UInt64, UInt64, Int) in
+        let keyed = fresh.map { l -> (Int, UInt64, UInt64, Int) in
             let c = grid.cell(longitude: lon[l], latitude: lat[l])
-            return (Hilbert.index(x: UInt32(truncatingIfNeeded: c.col), y: UInt32(truncatingIfNeeded: c.row)), token[l], l)
+            return (-weight[l], Hilbert.index(x: UInt32(truncatingIfNeeded: c.col), y: UInt32(truncatingIfNeeded: c.row)), token[l], l)
         }
-        return keyed.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+        return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
     }
 
     /// Metres between locations `a` and `b`, as the mask measures offsets (east and north at
@@ -112,16 +122,25 @@ struct SharedPointPlanner {
         return group.allSatisfy { metres(Int($0), l) > gap }
     }
 
+    /// Whether pairwise compatible `members` (and `extra`, when given) are enough: at least K
+    /// times the keys of the heaviest (K members when each stands for one key).
+    func enough(_ members: [Int32], adding extra: Int? = nil) -> Bool {
+        var total = 0, heaviest = 0
+        if let extra { total = weight[extra]; heaviest = weight[extra] }
+        for l in members { total += weight[Int(l)]; heaviest = max(heaviest, weight[Int(l)]) }
+        return total >= rule.minimum * heaviest
+    }
+
     /// Founds a group at `founder` with its nearest compatible locations within `reach`
     /// (cap / 2, so the centroid lies within the cap of all; then the cap, checked), nearest
-    /// first (ties by token); leaves everything as it was when fewer than K are found.
+    /// first (ties by token), until they are `enough`; leaves everything as it was when they
+    /// never are.
     mutating func found(from founder: Int, reach: Double) {
-        let k = rule.minimum
         var chosen: [Int32] = [Int32(founder)]
         var pool: [(metres: Double, token: UInt64, l: Int32)] = []
         let home = grid.cell(longitude: lon[founder], latitude: lat[founder])
         var ring = 0
-        while chosen.count < k {
+        while !enough(chosen) {
             for l in grid.take(ring: ring, around: home, skipping: placed) where Int(l) != founder {
                 let d = metres(founder, Int(l))
                 if d <= reach { pool.append((d, token[Int(l)], l)) }
@@ -131,14 +150,14 @@ struct SharedPointPlanner {
             pool.sort { ($0.metres, $0.token) < ($1.metres, $1.token) }
             var rest: [(metres: Double, token: UInt64, l: Int32)] = []
             for entry in pool {
-                guard chosen.count < k, entry.metres <= complete || last else { rest.append(entry); continue }
+                guard !enough(chosen), entry.metres <= complete || last else { rest.append(entry); continue }
                 if compatible(Int(entry.l), with: chosen) { chosen.append(entry.l) }
             }
             pool = rest
             if last { break }
             ring += 1
         }
-        guard chosen.count >= k else { return }
+        guard enough(chosen) else { return }
         let point = centroid(of: chosen)
         guard chosen.allSatisfy({ metres(Int($0), longitude: point.longitude, latitude: point.latitude) <= rule.cap }) else { return }
         let group = SharedPoint(group: token[founder], longitude: point.longitude, latitude: point.latitude)
@@ -147,16 +166,19 @@ struct SharedPointPlanner {
     }
 
     /// Whether `group` with `l` added still has no disc of 2 × spot around a member holding
-    /// more than 1/K of it (any guess within `spot` of several members lies in such a disc).
+    /// more than 1/K of its keys (any guess within `spot` of several members lies in such a
+    /// disc).
     func diverse(_ l: Int, with group: [Int32]) -> Bool {
         let all = group.map(Int.init) + [l], gap = 2 * rule.spot
-        let limit = all.count / rule.minimum
-        guard limit >= 1 else { return false }
-        return all.allSatisfy { a in all.lazy.filter { b in self.metres(a, b) <= gap }.count <= limit }
+        let total = all.reduce(0) { $0 + weight[$1] }
+        return all.allSatisfy { a in
+            all.lazy.filter { b in self.metres(a, b) <= gap }.reduce(0) { $0 + weight[$1] } * rule.minimum <= total
+        }
     }
 
     /// Puts `l` in the nearest group whose point lies within the cap and whose members are all
-    /// compatible with it (or, with `relaxed`, that stays diverse with it; ties by group id).
+    /// compatible with it and still `enough` with it (or, with `relaxed`, that stays diverse
+    /// with it; ties by group id).
     /// Returns whether it found one.
     mutating func join(_ l: Int, relaxed: Bool = false) -> Bool {
         var candidates: [(metres: Double, group: UInt64)] = []
@@ -170,7 +192,8 @@ struct SharedPointPlanner {
         }
         candidates.sort { ($0.metres, $0.group) < ($1.metres, $1.group) }
         guard let g = candidates.first(where: {
-            relaxed ? diverse(l, with: members[$0.group] ?? []) : compatible(l, with: members[$0.group] ?? [])
+            let group = members[$0.group] ?? []
+            return relaxed ? diverse(l, with: group) : compatible(l, with: group) && enough(group, adding: l)
         })?.group else { return false }
         let p = points[g]!
         placed[l] = SharedPoint(group: g, longitude: p.longitude, latitude: p.latitude)

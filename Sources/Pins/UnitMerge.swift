@@ -52,6 +52,14 @@ struct UnitMerge {
         }
     }
 
+    /// The location keys each location stands for: its set's size for a representative, 1
+    /// for a location on its own (and for a merged one, which stands for none of its own).
+    var keysPerPlace: [Int] {
+        var out = [Int](repeating: 1, count: into.count)
+        for set in sets { out[set[0]] = set.count }
+        return out
+    }
+
     /// Whether location `l` was merged into another.
     func isMerged(_ l: Int) -> Bool { into[l] != l }
 }

@@ -70,14 +70,23 @@ import TestSupport
         }
     }
 
-    @Test("the shared-point audit counts the four units as one place, so a group holding them needs K other places")
-    func auditCountsPlaces() throws {
-        let audit = AnonymityAudit(listings: Self.listings(units: 4, spread: 0, order: nil), mask: Self.shared)
-        let truths = (0..<60).map { b in Self.at(east: Double(b % 8) * 150 - 525, north: Double(b / 8) * 150 - 525) } + [Self.at(east: 40, north: 40)]
-        #expect(audit.locations.count + audit.heldBack == truths.count, "61 places, not 64 locations")
+    @Test("the four units are one place of four keys: the audit shows it once, and its group holds K × 4 keys, so naming the place finds at most 1 in K of the keys shown there")
+    func placeCountsItsKeys() throws {
+        let listings = Self.listings(units: 4, spread: 0, order: nil)
+        let audit = AnonymityAudit(listings: listings, mask: Self.shared)
+        let K = AnonymityRule.defaultMinimum
+        #expect(audit.locations.count + audit.heldBack == 61, "61 places, not 64 locations")
         #expect(audit.heldBack == 0 && audit.locations.map(\.listings).reduce(0, +) == 64)
-        #expect(audit.locations.contains { $0.listings == 4 }, "the building's row holds its four units' listings")
-        for row in audit.locations { #expect(row.k >= AnonymityRule.defaultMinimum) }
+        let building = try #require(audit.locations.first { $0.listings == 4 }, "the building's row holds its four units' listings")
+        #expect(building.keys == 4 && building.k >= 4 * K && building.largestSpot == 4)
+        for row in audit.locations { #expect(row.k >= K && row.largestSpot * K <= row.k) }
+        #expect(audit.expectedSpotGuesses <= 1 / Double(K))
+        // From the outside: the pin showing the units holds at least 4 × (K - 1) other buildings.
+        let index = try PinIndex(listings: listings, options: PinOptions(privacy: .displaced(Self.shared)))
+        let shown = try Self.shown(index)
+        let unitPoint = try #require(shown[1])
+        let others = (1000..<1060).filter { shown[Int64($0)].map { $0 == unitPoint } ?? false }
+        #expect(others.count >= 4 * (K - 1), "\(others.count) buildings share the units' point")
     }
 
     @Test("buildings 1.2 m apart stay apart; units in a row 0.6 m apart do not chain: each merged location lies within 1 m of its set's first")
@@ -114,6 +123,37 @@ import TestSupport
             #expect(Set(inSets).count == inSets.count && Set(inSets) == Set(inSomeSet))
             for set in m.sets { #expect(set.dropFirst().allSatisfy { m.into[$0] == set[0] } && !m.isMerged(set[0])) }
         }
+    }
+
+    @Test("per location key, brute force: on 300 buildings, a fifth of them split into 2–6 unit keys within 0.5 m, no published point lets a 30 m guess name more than 1/K of the keys it shows",
+          arguments: [2, 5])
+    func groupsHoldKPerKey(_ K: Int) throws {
+        var g = SplitMix64(seed: UInt64(K))
+        var l = PinListings(), truth: [LocationKey: (lon: Double, lat: Double)] = [:], keyOf: [Int64: LocationKey] = [:]
+        var id: Int64 = 1
+        for b in 0..<300 {
+            let home = Self.at(east: Double.random(in: -1500...1500, using: &g), north: Double.random(in: -1500...1500, using: &g))
+            let units = Double.random(in: 0...1, using: &g) < 0.2 ? Int.random(in: 2...6, using: &g) : 1
+            for u in 0..<units {
+                let m = WebMercator.metresPerDegree(latitude: home.lat)
+                let p = (lon: home.lon + Double(u) * 0.1 / m.longitude, lat: home.lat)
+                let key = LocationKey(string: "b\(b)-u\(u)")
+                truth[key] = p; keyOf[id] = key
+                l.append(id: id, longitude: p.lon, latitude: p.lat, locationKey: key, category: 0, deposit: 1)
+                id += 1
+            }
+        }
+        let mask = PrivacyMask(key: .insecureTestKey(seed: 4), sharing: try AnonymityRule(minimum: K))
+        let index = try PinIndex(listings: l, options: PinOptions(privacy: .displaced(mask)))
+        var shownKeys = 0
+        for pin in try index.pins(zoom: 22) {
+            let keys = Set(index.allLeaves(pin.id, limit: 10_000).map { keyOf[$0.id]! })
+            let members = keys.map { truth[$0]! }
+            let crowd = members.map { a in members.filter { Self.metres(a, $0) <= 60 }.count }.max() ?? 0
+            #expect(crowd * K <= members.count, "\(crowd) of \(members.count) keys within one 60 m disc")
+            shownKeys += members.count
+        }
+        #expect(shownKeys > 200 && index.setAside.mergedUnits.count > 20)
     }
 
     @Test("a unit key added after its building was published is not merged into it (that would tell a prober where the building is): it is placed on its own")

@@ -59,6 +59,11 @@ The attackers (each line: locations attacked, % within 10 m, % within 30 m, medi
               whose listing joins the target's pin; guess = their fullest spot (when none does:
               of the candidates whose probe was not seen at another point). Targets whose
               candidate sets are disjoint share one republication.
+  groups      the Sybil prober's ceiling, without posting: told every point's true set of
+              registry locations (what probes at every candidate of every point would reveal
+              through the pins they join), guess = that set's fullest spot. A prober learns at
+              most its target's set, so this bounds it, computed over every attacked location
+              rather than --sybil-targets of them.
   oracle      uses the building-consistency check (--location-tolerance T, run with
               --skip-bad-rows). It is given the target's building id (a platform shows which
               building a listing is in) but not that id's registry entry (that would be the
@@ -92,7 +97,7 @@ Also printed: the share of published points holding exactly one location and the
 --json adds one line with every number.
 
   scripts/privacy/attack.py LISTINGS.csv --geocluster .build/release/geocluster --key-file pins.key \\
-      [--attackers ring,matching,simulation,sybil,oracle,lostmask] [--pins-args "..."] \\
+      [--attackers ring,matching,simulation,sybil,groups,oracle,lostmask] [--pins-args "..."] \\
       [--public-radius 1500] [--min-offset 0] [--sample 20000] [--seed 1] [--json]
 
 The plain 30-80 m annulus: --public-radius 80 --min-offset 30 (with the pins before shared
@@ -111,7 +116,7 @@ from scipy.spatial import cKDTree
 
 A, E2 = 6378137.0, 6.69437999014e-3  # WGS 84
 SPOT = 30.0                           # a guess succeeds within this many metres
-ATTACKERS = ("ring", "matching", "simulation", "sybil", "oracle", "lostmask")
+ATTACKERS = ("ring", "matching", "simulation", "sybil", "groups", "oracle", "lostmask")
 
 
 def metres_per_degree(lat_deg):
@@ -735,6 +740,15 @@ def sybil_guess(scene, t, shown_at):
     return scene.guess_among(p, hits or [c for c in idx if c not in shown_at])
 
 
+def attack_groups(scene):
+    """The Sybil prober told every point's set of registry locations (its ceiling)."""
+    members = defaultdict(list)
+    for loc in np.flatnonzero(scene.where >= 0):
+        members[int(scene.where[loc])].append(int(loc))
+    guess = {p: scene.guess_among(p, members[p]) for p in scene.attacked_points()}
+    return score(scene.reg, scene.attacked, scene.by_location(scene.attacked, guess)), {}
+
+
 # --- 5. oracle --------------------------------------------------------------------------------
 
 def choose_probe(offs, radius):
@@ -1019,7 +1033,7 @@ def line(name, result, extra, seconds):
 
 
 RUN = {"ring": attack_ring, "matching": attack_matching, "simulation": attack_simulation,
-       "sybil": attack_sybil, "oracle": attack_oracle, "lostmask": attack_lostmask}
+       "sybil": attack_sybil, "groups": attack_groups, "oracle": attack_oracle, "lostmask": attack_lostmask}
 
 
 def public_rule(args):
