@@ -65,7 +65,9 @@ let package = Package(
         // positions, with queries and filters, plus a supercluster-compatible baseline. Pure
         // Swift on ClusterCore alone: no Foundation, no C library (Web Mercator maths is its own).
         .target(name: "Pins", dependencies: ["ClusterCore"]),
-        .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning"]),
+        // zlib, for gzip-compressed input (on every system; Debian: zlib1g-dev).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning", "CZlib"]),
         .target(name: "Metrics"),
         // HDBSCAN, DBSCAN and the pin index behind @_cdecl functions for the Python package
         // (ctypes); on ClusterCore and Pins only, no Foundation, so the Swift runtime links

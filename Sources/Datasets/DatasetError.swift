@@ -7,6 +7,10 @@
 public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileNotFound(path: String)
     case unreadable(path: String, reason: String)
+    /// Input that starts as gzip data does but cannot be inflated (damaged or cut short).
+    case damagedGzip(path: String, reason: String)
+    /// Input from a pipe or a gzip file that could not be copied to a temporary file.
+    case inputCopyFailed(path: String, reason: String)
     case empty(path: String)
     case headerOnly(path: String)
     case unterminatedQuote(path: String, line: Int)
@@ -59,6 +63,10 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): no such file; check the path"
         case let .unreadable(path, reason):
             return "\(path): cannot be read (\(reason)); check its permissions"
+        case let .damagedGzip(path, reason):
+            return "\(path): gzip-compressed, but \(reason); check it with gzip -t, or download it again"
+        case let .inputCopyFailed(path, reason):
+            return "\(path): cannot be copied to a temporary file to be read (\(reason)); set TMPDIR to a folder with room"
         case let .empty(path):
             return "\(path): the file is empty; it needs a header row and at least one data row"
         case let .headerOnly(path):

@@ -21,14 +21,15 @@ func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, bytes, count)
 }
 
-/// Opens a file for reading, with the errors every reader reports: `.fileNotFound`, and
-/// `.unreadable` for a folder or a file the process may not read. The caller closes the
-/// descriptor.
+/// `open(2)`, named apart from the readers' own `open` methods.
+@inline(__always)
+func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags)
+}
+
+/// Opens an input for reading from its first byte (`InputFile`: `-`, pipes and gzip files
+/// included), with the errors every reader reports: `.fileNotFound`, and `.unreadable` for a
+/// folder or a file the process may not read. The caller closes the descriptor.
 func openForReading(_ path: String) throws(DatasetError) -> Int32 {
-    let kind = fileKind(atPath: path)
-    guard kind.exists else { throw .fileNotFound(path: path) }
-    if kind.isFolder { throw .unreadable(path: path, reason: "it is a folder") }
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-    return fd
+    try InputFile.open(path)
 }

@@ -58,10 +58,12 @@ public struct BenchDataset: Sendable, Equatable {
     }
 
     /// A user's file, named after the file.
-    public static func file(_ path: String) throws(HarnessError) -> BenchDataset {
-        var name = String(path.split(separator: "/").last ?? Substring(path))
+    /// - Parameter plain: where its bytes are read (`InputFile.plainPath`), when not at `path`.
+    public static func file(_ path: String, reading plain: String? = nil) throws(HarnessError) -> BenchDataset {
+        var name = path == InputFile.standardInput ? "stdin" : String(path.split(separator: "/").last ?? Substring(path))
+        if name.lowercased().hasSuffix(".gz") { name.removeLast(3) }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
-        return BenchDataset(name: name, path: path, hash: try Fingerprint.file(path))
+        return BenchDataset(name: name, path: plain ?? path, hash: try Fingerprint.file(plain ?? path))
     }
 }
 

@@ -73,10 +73,14 @@ public struct BenchRequest {
     public func datasets(note: (String) -> Void) throws(HarnessError) -> [BenchDataset] {
         var out: [BenchDataset] = []
         for path in inputs {
-            guard FileManager.default.isReadableFile(atPath: path) else {
+            guard path == InputFile.standardInput || FileManager.default.isReadableFile(atPath: path) else {
                 throw .bench("--input \(path): no such readable file; check the path")
             }
-            out.append(try BenchDataset.file(path))
+            // The cells run in processes of their own: a pipe or gzip file is given to them as
+            // its plain copy.
+            let plain: String
+            do { plain = try InputFile.plainPath(path) } catch { throw .bench("--input \(error)") }
+            out.append(try BenchDataset.file(path, reading: plain))
         }
         let key = filter?.cacheKey ?? ""
         for s in scenariosToGenerate {

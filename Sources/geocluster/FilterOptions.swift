@@ -26,9 +26,11 @@ struct FilterOptions: ParsableArguments {
 
     func validate() throws {
         if let path = within {
-            let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-            guard ["geojson", "json", "wkt"].contains(ext) else {
-                throw ValidationError("--within '\(path)': the region file must end in .geojson, .json or .wkt")
+            var name = path.lowercased()
+            if name.hasSuffix(".gz") { name.removeLast(3) }
+            let ext = URL(fileURLWithPath: name).pathExtension
+            guard ["geojson", "json", "wkt", ""].contains(ext) else {
+                throw ValidationError("--within '\(path)': the region file must end in .geojson, .json or .wkt (or be - for standard input)")
             }
         }
     }

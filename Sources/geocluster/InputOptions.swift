@@ -71,7 +71,7 @@ struct ColumnOptions: ParsableArguments {
     /// Refuses the options a GeoJSON input does not use (its coordinates are the geometry's,
     /// its fields are not separated).
     func validate(input: String) throws {
-        guard GeoJSON.isGeoJSONPath(input) else { return }
+        guard (try? InputFile.isGeoJSON(input)) == true else { return }
         var given: [String] = []
         if latColumn != nil { given.append("--lat-column") }
         if lonColumn != nil { given.append("--lon-column") }
@@ -129,7 +129,7 @@ struct InputOptions: ParsableArguments {
 func reportSkipped(_ file: PointFile) {
     guard file.skippedRows > 0 else { return }
     let first = file.firstSkipped.map { "; the first: \($0)" } ?? ""
-    let what = GeoJSON.isGeoJSONPath(file.path) ? "feature" : "row"
+    let what = (try? InputFile.isGeoJSON(file.path)) == true ? "feature" : "row"
     note("warning: \(file.path): skipped \(file.skippedRows) malformed \(what)\(file.skippedRows == 1 ? "" : "s") (--skip-bad-rows)\(first)")
 }
 

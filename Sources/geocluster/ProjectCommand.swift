@@ -45,7 +45,7 @@ struct ProjectCommand: ParsableCommand {
     func run() throws {
         try reportingErrors(input: input) {
             let options = inputOptions.readOptions
-            var table = GeoJSON.isGeoJSONPath(input)
+            var table = try InputFile.isGeoJSON(input)
                 ? try GeoJSON.readTable(path: input, encoding: options.encoding)
                 : try CSV.read(path: input, delimiter: options.delimiter, encoding: options.encoding, decimalComma: options.decimalComma)
             if output.lowercased().hasSuffix(".tsv") { table.delimiter = UInt8(ascii: "\t") }

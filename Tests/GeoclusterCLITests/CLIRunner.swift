@@ -74,9 +74,10 @@ enum CLI {
 
     /// Runs `geocluster arguments…` with `folder` as the working directory (so relative paths
     /// in messages read as the test wrote them) and waits for it, at most `timeout` seconds.
+    /// - Parameter stdin: bytes written to its standard input through a pipe (else /dev/null).
     static func run(
         _ arguments: [String], in folder: URL, timeout: Double = 60, environment: [String: String] = [:],
-        sourceLocation: SourceLocation = #_sourceLocation
+        stdin: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> CLIResult {
         let exe = try #require(executable, "geocluster executable not found next to the test binary (\(CommandLine.arguments.first ?? "?")) nor under .build*/debug; set GEOCLUSTER_EXECUTABLE", sourceLocation: sourceLocation)
         // Output goes to files outside `folder`, so tests can check that folder's contents.
@@ -96,12 +97,21 @@ enum CLI {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.standardInput = FileHandle.nullDevice
+        let pipe = stdin.map { _ in Pipe() }
+        process.standardInput = pipe ?? FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
         try process.run()
+        if let stdin, let pipe {
+            // Written from another thread: the pipe holds only a few kilobytes until read.
+            let writer = pipe.fileHandleForWriting
+            DispatchQueue.global().async {
+                try? writer.write(contentsOf: stdin)
+                try? writer.close()
+            }
+        }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             done.wait()
@@ -130,6 +140,11 @@ extension TemporaryFolder {
     func run(_ arguments: [String], environment: [String: String],
              sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
         try CLI.run(arguments, in: url, environment: environment, sourceLocation: sourceLocation)
+    }
+
+    /// Runs geocluster in this folder with `stdin` piped to its standard input.
+    func run(_ arguments: [String], stdin: Data, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try CLI.run(arguments, in: url, stdin: stdin, sourceLocation: sourceLocation)
     }
 }
 

@@ -58,7 +58,9 @@ public final class Region {
     ///   extension or no polygon at all.
     /// - Complexity: O(file size + v log v) for v vertices.
     public static func read(path: String) throws(DatasetError) -> Region {
-        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        var name = path.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        let ext = URL(fileURLWithPath: name).pathExtension
         let context: GeometryContext
         do { context = try GeometryContext() } catch {
             throw .invalidRegion(path: path, reason: "GEOS is unavailable: \(error)")
@@ -68,6 +70,10 @@ public final class Region {
         case "geojson", "json":
             polygons = try readGeoJSON(path: path)
         case "wkt":
+            polygons = try readWKT(path: path, context: context)
+        case "" where try InputFile.isGeoJSON(path):  // a pipe: told by its first byte
+            polygons = try readGeoJSON(path: path)
+        case "":
             polygons = try readWKT(path: path, context: context)
         default:
             throw .invalidRegion(path: path, reason: "unknown region format '.\(ext)'; use a .geojson, .json or .wkt file")

@@ -119,7 +119,7 @@ public struct LabelFile: Sendable {
         v.valueName = value
         v.idName = idColumn.map { ($0, requireIDColumn) }
         v.interner = text.map { _ in TextInterner() }
-        if GeoJSON.isGeoJSONPath(path) {
+        if try InputFile.isGeoJSON(path) {
             var file = try readGeoJSON(path: path, encoding: encoding, columns: columns, option: option, value: value, visitor: &v)
             if let text, let interner = v.interner { file.resolve(interner, text) }
             return file

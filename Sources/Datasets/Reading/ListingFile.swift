@@ -54,7 +54,7 @@ public struct ListingFile: Sendable {
     public static func read(path: String, locationColumn: String?, required: Bool, options: ReadOptions = ReadOptions(),
                             filter: AttributeFilter? = nil) throws(DatasetError) -> ListingFile {
         var v = Reader(path: path, locationName: locationColumn, required: required, options: options, filter: filter)
-        if GeoJSON.isGeoJSONPath(path) {
+        if try InputFile.isGeoJSON(path) {
             try v.readGeoJSON()
             try v.checkFilterColumns()
         } else {

@@ -83,7 +83,7 @@ public struct PointFile: Sendable {
     ) throws(DatasetError) -> PointFile {
         let active = (filter?.isEmpty ?? true) ? nil : filter
         var builder: Builder
-        if GeoJSON.isGeoJSONPath(path) {
+        if try InputFile.isGeoJSON(path) {
             builder = try readGeoJSON(path: path, prefer: prefer, filter: active, options: options)
         } else {
             builder = try readCSV(path: path, prefer: prefer, filter: active, options: options)

@@ -51,7 +51,7 @@ extension PointFile {
     public func writeRows(appending columns: [AppendedColumn], to output: String, options: ReadOptions = ReadOptions()) throws(DatasetError) {
         let geoJSONOutput = GeoJSON.isGeoJSONPath(output)
         let appended = Set(columns.map { $0.name.lowercased() })
-        if GeoJSON.isGeoJSONPath(path) && geoJSONOutput {
+        if try InputFile.isGeoJSON(path) && geoJSONOutput {
             var kept: [GeoJSONPoint] = []
             var k = 0
             // Features the reader skipped as bad (--skip-bad-rows) are not among the kept ones.
@@ -104,7 +104,7 @@ extension PointFile {
     /// The kept rows' fields, read again from the input (CSV by `lines`, GeoJSON as
     /// ``GeoJSON/readTable(path:)`` gives them, by feature index).
     private func keptRows(_ encoding: TextEncoding) throws(DatasetError) -> EchoRows {
-        if GeoJSON.isGeoJSONPath(path) {
+        if try InputFile.isGeoJSON(path) {
             let (table, indices) = try GeoJSON.readTable(path: path, encoding: encoding, skippingBadFeatures: true)
             var rows = EchoRows(header: table.header)
             // Both ascending: walk the table's rows to each kept feature's.

@@ -1,0 +1,2 @@
+// zlib, for reading gzip-compressed input (Datasets' InputFile).
+#include <zlib.h>
