@@ -21,6 +21,8 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case outOfRange(path: String, line: Int, column: String, value: Double, limit: String)
     case outputFolderMissing(path: String)
     case writeFailed(path: String, reason: String)
+    /// Output that holds a character its encoding cannot hold, on a 1-based output line.
+    case unencodable(path: String, line: Int, character: String, encoding: TextEncoding)
     /// Bytes that are not JSON, at a 1-based line and column (column in bytes).
     case invalidJSON(path: String, line: Int, column: Int, reason: String)
     /// Well-formed JSON that is not what GeoJSON input needs. `feature` is the 0-based index
@@ -87,6 +89,8 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): the output folder does not exist; create it first"
         case let .writeFailed(path, reason):
             return "\(path): cannot write (\(reason))"
+        case let .unencodable(path, line, character, encoding):
+            return "\(path):\(line): '\(character)' cannot be written in \(encoding.displayName); write UTF-8 (--output-encoding utf-8)"
         case let .invalidJSON(path, line, column, reason):
             return "\(path):\(line):\(column): invalid JSON: \(reason)"
         case let .invalidGeoJSON(path, feature, member, reason):

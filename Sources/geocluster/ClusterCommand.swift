@@ -35,6 +35,9 @@ struct ClusterCommand: ParsableCommand {
     @OptionGroup(title: "Input columns")
     var inputOptions: InputOptions
 
+    @OptionGroup(title: "Output text (--append)")
+    var outputText: OutputTextOptions
+
     @OptionGroup
     var methodOptions: MethodOptions
 
@@ -65,6 +68,9 @@ struct ClusterCommand: ParsableCommand {
         }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
+        if !append && (outputText.encoding != nil || outputText.bom) {
+            throw ValidationError("--output-encoding and --bom are for --append, which writes the input's rows back; the label file is UTF-8")
+        }
         for (path, flag) in [(condensedTree, "--condensed-tree"), (mst, "--mst")] {
             if let path { try checkOutputName(path, flag: flag, extensions: ["csv"]) }
         }
@@ -99,7 +105,8 @@ struct ClusterCommand: ParsableCommand {
             if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
             try clock.run(RunStage.writing) { () throws(DatasetError) in
                 if append {
-                    try record.file.writeRows(appending: record.appendedColumns, to: output, options: inputOptions.readOptions)
+                    try record.file.writeRows(appending: record.appendedColumns, to: output, options: inputOptions.readOptions,
+                                              encoding: outputText.encoding?.encoding, byteOrderMark: outputText.byteOrderMark)
                 } else if let positions {
                     try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.xOrLongitude,
                                                   latitudes: positions.coordinates.yOrLatitude, idName: idName(record.file))

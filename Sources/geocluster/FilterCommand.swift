@@ -9,7 +9,7 @@ struct FilterCommand: ParsableCommand {
         discussion: """
             Keeps the rows that `cluster` with the same filters would cluster and writes them as \
             the input has them, in the format of OUTPUT's name: CSV (.csv, or - for standard \
-            output; comma-separated) or GeoJSON (.geojson or .json; from a CSV, Points at the \
+            output; with the input's separator, encoding and byte-order mark) or GeoJSON (.geojson or .json; from a CSV, Points at the \
             latitude/longitude columns). The subset can then be clustered, outlined and scored \
             without repeating the filters.
             """
@@ -27,6 +27,9 @@ struct FilterCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output: .csv or - (CSV), .geojson or .json (GeoJSON); written whole or not at all.")
     var output: String
 
+    @OptionGroup(title: "Output text")
+    var outputText: OutputTextOptions
+
     func validate() throws {
         if !filters.isActive { throw ValidationError("give at least one filter (--category, --area, --deposit, --rent, --bbox, --within)") }
         try inputOptions.validate(input: input)
@@ -36,7 +39,8 @@ struct FilterCommand: ParsableCommand {
     func run() throws {
         try reportingErrors(input: input) {
             let file = try inputOptions.readPoints(input, filter: try filters.makeFilter(), output: output)
-            try file.writeRows(appending: [], to: output, options: inputOptions.readOptions)
+            try file.writeRows(appending: [], to: output, options: inputOptions.readOptions,
+                               encoding: outputText.encoding?.encoding, byteOrderMark: outputText.byteOrderMark)
             note("kept \(file.count) of \(file.totalRows) rows; wrote \(output)")
         }
     }

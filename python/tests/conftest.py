@@ -2,12 +2,24 @@
 scikit-learn and the hdbscan library) and a partition comparison."""
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-FIXTURES = Path(__file__).resolve().parents[2] / "Tests" / "Fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "Tests" / "Fixtures"
+
+
+def cli():
+    """The geocluster CLI (GEOCLUSTER_CLI, else a build under .build/): `make python` builds it."""
+    named = os.environ.get("GEOCLUSTER_CLI")
+    candidates = [Path(named)] if named else [ROOT / ".build" / c / "geocluster" for c in ("release", "debug")]
+    for path in candidates:
+        if path.is_file():
+            return path
+    pytest.fail("no geocluster CLI: build it (swift build --product geocluster) or set GEOCLUSTER_CLI")
 
 
 def load_fixtures(kind):

@@ -5,7 +5,6 @@ never the true one: 30-80 m from it, the CLI's rule), its key rules and its erro
 import csv
 import json
 import math
-import os
 import subprocess
 from pathlib import Path
 
@@ -13,22 +12,13 @@ import numpy as np
 import pytest
 
 import geocluster_hdbscan
+from conftest import cli
 
 # Most indexes here are built without a mask file on purpose; the warning is tested below.
 pytestmark = pytest.mark.filterwarnings("ignore:no mask file:UserWarning")
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTINGS = ROOT / "datasets" / "seoul-5k.csv"
-
-
-def cli():
-    """The geocluster CLI (GEOCLUSTER_CLI, else a build under .build/): `make python` builds it."""
-    named = os.environ.get("GEOCLUSTER_CLI")
-    candidates = [Path(named)] if named else [ROOT / ".build" / c / "geocluster" for c in ("release", "debug")]
-    for path in candidates:
-        if path.is_file():
-            return path
-    pytest.fail("no geocluster CLI: build it (swift build --product geocluster) or set GEOCLUSTER_CLI")
 
 
 @pytest.fixture(scope="module")

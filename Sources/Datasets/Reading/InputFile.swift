@@ -64,6 +64,15 @@ public enum InputFile {
         return try firstNonBlankByte(path) == UInt8(ascii: "{")
     }
 
+    /// Whether `path` starts with a UTF-8 byte-order mark (false for a file that cannot be read).
+    public static func startsWithByteOrderMark(_ path: String) -> Bool {
+        guard let fd = try? open(path) else { return false }
+        defer { close(fd) }
+        var mark: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        let got = withUnsafeMutableBytes(of: &mark) { pread(fd, $0.baseAddress, 3, 0) }
+        return got == 3 && mark == (0xEF, 0xBB, 0xBF)
+    }
+
     // MARK: - Sources
 
     private static func openSource(_ path: String) throws(DatasetError) -> Int32 {

@@ -25,7 +25,9 @@ struct AtomicOutput: ~Copyable {
     private var fd: Int32
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private var count = 0
+    private(set) var count = 0
+    /// Converts what is written into the file's encoding (nil: UTF-8 as formatted).
+    var encoder: TextEncoder?
     private var committed = false
     /// Flush once this many bytes are buffered.
     static let flushThreshold = 1 << 20
@@ -210,7 +212,7 @@ struct AtomicOutput: ~Copyable {
     /// be empty: call `flush()` first). Does not change the writer, so one thread may call it
     /// while others fill their own in-memory writers (see `CSVWriter.writeRows`).
     func writeThrough(_ bytes: UnsafeBufferPointer<UInt8>) throws(DatasetError) {
-        precondition(fd >= 0 && count == 0, "write through only an open file writer with nothing buffered")
+        precondition(fd >= 0 && count == 0 && encoder == nil, "write through only an open UTF-8 file writer with nothing buffered")
         try writeAll(bytes)
     }
 
@@ -243,14 +245,24 @@ struct AtomicOutput: ~Copyable {
     var isFile: Bool { fd >= 0 }
 
     /// Writes the buffered bytes to the temporary file.
-    mutating func flush() throws(DatasetError) {
-        try writeAll(bytes)
+    mutating func flush(final: Bool = false) throws(DatasetError) {
+        if let encoder {
+            let encoded = try encoder.encode(bytes, final: final)
+            try encoded.withUnsafeBufferPointer { (b) throws(DatasetError) in try writeAll(b) }
+        } else {
+            try writeAll(bytes)
+        }
         count = 0
+    }
+
+    /// Replaces every `byte` appended since position `start` with `replacement`.
+    mutating func replace(_ byte: UInt8, with replacement: UInt8, since start: Int) {
+        for i in start..<count where base[i] == byte { base[i] = replacement }
     }
 
     /// Flushes, closes and renames the file into place.
     mutating func commit() throws(DatasetError) {
-        try flush()
+        try flush(final: true)
         if close(fd) != 0 { fd = -1; throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         fd = -1
         if !tempPath.isEmpty && rename(tempPath, path) != 0 {

@@ -29,12 +29,24 @@ public struct CSVWriter: ~Copyable {
     /// it is quoted.
     /// - Throws: `.outputFolderMissing` when the destination's folder does not exist,
     ///   `.writeFailed` when the file cannot be created.
-    public init(path: String, delimiter: UInt8 = UInt8(ascii: ",")) throws(DatasetError) {
+    /// - Parameter text: the file's encoding, byte-order mark and decimal mark (for the numbers
+    ///   the writer formats); UTF-8, no mark and decimal points by default.
+    /// - Throws: also `.invalidOption` for a byte-order mark on an encoding that has none.
+    public init(path: String, delimiter: UInt8 = UInt8(ascii: ","), text: OutputText = OutputText()) throws(DatasetError) {
         precondition(delimiter != UInt8(ascii: "\"") && delimiter != 0x0A && delimiter != 0x0D,
                      "a CSV separator cannot be a quote or a line break")
+        precondition(!(text.decimalComma && delimiter == UInt8(ascii: ",")), "a decimal comma needs another separator")
+        let text = try text.validated()
+        let encoder = text.encoding == .utf8 ? nil : try TextEncoder(text.encoding, path: path)
         output = try AtomicOutput(path: path)
+        output.encoder = encoder
+        if text.byteOrderMark { for b: UInt8 in [0xEF, 0xBB, 0xBF] { output.append(b) } }
         self.delimiter = delimiter
+        decimalComma = text.decimalComma
     }
+
+    /// Numbers are written with a decimal comma.
+    private var decimalComma = false
 
     /// A writer that only formats into memory (see `writeRows`).
     private init(inMemoryCapacity: Int, delimiter: UInt8) {
@@ -54,7 +66,7 @@ public struct CSVWriter: ~Copyable {
         count: Int, threads: Int, _ row: @Sendable (inout CSVWriter, Int) -> Void
     ) throws(DatasetError) {
         let rowsPerPart = 1 << 14
-        if threads <= 1 || count < 2 * rowsPerPart || !output.isFile {
+        if threads <= 1 || count < 2 * rowsPerPart || !output.isFile || output.encoder != nil || decimalComma {
             for i in 0..<count { row(&self, i); try endRow() }
             return
         }
@@ -167,7 +179,9 @@ public struct CSVWriter: ~Copyable {
     /// Appends a number in its shortest round-trip form (`Double.description`).
     public mutating func field(_ value: Double) {
         separator()
+        let start = output.count
         output.appendShortest(value)
+        if decimalComma { output.replace(0x2E, with: 0x2C, since: start) }
     }
 
     /// Appends a number rounded to `decimals` places (0...9, ties away from zero) with all
@@ -176,7 +190,9 @@ public struct CSVWriter: ~Copyable {
     /// `AtomicOutput.appendFixed`.
     public mutating func field(_ value: Double, decimals: Int) {
         separator()
+        let start = output.count
         output.appendFixed(value, decimals: decimals)
+        if decimalComma { output.replace(0x2E, with: 0x2C, since: start) }
     }
 
     /// Appends a number in [0, 1] with at most `decimals` decimals (trailing zeros dropped):
@@ -185,6 +201,7 @@ public struct CSVWriter: ~Copyable {
     public mutating func field(unitInterval value: Double, decimals: Int = 10) {
         guard value >= 0 && value <= 1, decimals <= 15 else { field(value); return }
         separator()
+        let start = output.count
         // The default has its own path (see AtomicOutput.appendUnitInterval10).
         if decimals == 10 {
             output.appendUnitInterval10(value)
@@ -193,6 +210,7 @@ public struct CSVWriter: ~Copyable {
             for _ in 0..<decimals { scale *= 10 }
             appendUnit(value, scale: scale, decimals: decimals)
         }
+        if decimalComma { output.replace(0x2E, with: 0x2C, since: start) }
     }
 
     @inline(__always)

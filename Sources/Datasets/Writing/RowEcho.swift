@@ -44,11 +44,16 @@ extension PointFile {
     /// at the latitude/longitude columns (found as `options` says), the other fields as
     /// properties (numbers as numbers). GeoJSON to CSV: `lon,lat`, then the properties, as
     /// ``GeoJSON/readTable(path:)`` lays them out.
+    /// CSV output is written in the input's encoding (or `encoding`), with a byte-order mark
+    /// when the input has one (or as `byteOrderMark` says: UTF-8 only) and the appended
+    /// numbers with the input's decimal mark, so it opens where the input opened.
     /// - Throws: `DatasetError` reading the input again or writing; `.missingColumns` for
-    ///   GeoJSON output from a CSV without latitude/longitude. Nothing is left at `output`
-    ///   on failure.
+    ///   GeoJSON output from a CSV without latitude/longitude; `.unencodable` for a character
+    ///   `encoding` lacks; `.invalidOption` for a byte-order mark on another encoding than
+    ///   UTF-8. Nothing is left at `output` on failure.
     /// - Complexity: O(input size); the kept rows' bytes are held in memory.
-    public func writeRows(appending columns: [AppendedColumn], to output: String, options: ReadOptions = ReadOptions()) throws(DatasetError) {
+    public func writeRows(appending columns: [AppendedColumn], to output: String, options: ReadOptions = ReadOptions(),
+                          encoding: TextEncoding? = nil, byteOrderMark: Bool? = nil) throws(DatasetError) {
         let geoJSONOutput = GeoJSON.isGeoJSONPath(output)
         let appended = Set(columns.map { $0.name.lowercased() })
         if try InputFile.isGeoJSON(path) && geoJSONOutput {
@@ -90,7 +95,11 @@ extension PointFile {
             }
             try out.commit()
         } else {
-            var out = try CSVWriter(path: output, delimiter: delimiter)
+            let written = encoding ?? options.encoding
+            let text = OutputText(encoding: written,
+                                  byteOrderMark: byteOrderMark ?? (written == .utf8 && InputFile.startsWithByteOrderMark(path)),
+                                  decimalComma: options.decimalComma)
+            var out = try CSVWriter(path: output, delimiter: delimiter, text: text)
             try out.header(keep.map { rows.header[$0] } + columns.map(\.name))
             for r in 0..<rows.count {
                 for i in keep { rows.withField(r, i) { out.field(bytes: $0) } }
