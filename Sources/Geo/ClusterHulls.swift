@@ -138,12 +138,12 @@ extension GeometryContext {
     /// made continuous around the cluster's `centre` and cut at ±180°.
     func clusterHull(label: Int32, points: Int, x: [Double], y: [Double], ratio: Double, projection: Projection,
                      centre: (longitude: Double, latitude: Double)) throws(GeoError) -> ClusterHull {
-        let hull = ratio >= 1 ? try convexHull(x: x, y: y) : try concaveHull(x: x, y: y, ratio: ratio)
+        let hull = try (ratio >= 1 ? try convexHull(x: x, y: y) : try concaveHull(x: x, y: y, ratio: ratio)).madeValid()
         let planarCentre = try hull.centroid ?? (x: x[0], y: y[0])
         let (lon, lat) = try projection.inverse(x: planarCentre.x, y: planarCentre.y)
         let unprojected = try projection.inverse(hull)
         let pole = centre.latitude >= 0 ? 90.0 : -90.0
-        let continuous: Geometry, geographic: Geometry
+        var continuous: Geometry, geographic: Geometry
         switch unprojected.type {
         case .polygon, .multiPolygon:
             let given = try unprojected.polygons()
@@ -151,14 +151,20 @@ extension GeometryContext {
                 try Antimeridian.continuous(rings, around: centre.longitude, pole: pole)
                     .map { ring throws(GeoError) in try Antimeridian.withCrossings(ring) }
             }
-            if parts == given {
-                // Already continuous and within ±180°: nothing to cut.
+            // Unprojected vertex by vertex, edges that nearly touch in the plane can cross, and
+            // vertices that fall together (towns at one position) pinch a ring: GEOS repairs
+            // both before the outline is cut at ±180°.
+            let whole = try (parts.count == 1 ? polygon(exterior: parts[0][0], holes: Array(parts[0].dropFirst()))
+                             : multiPolygon(parts)).madeValid()
+            let repaired = whole.type == .polygon || whole.type == .multiPolygon ? try whole.polygons() : nil
+            if parts == given && repaired == given {
+                // Already continuous, valid and within ±180°: nothing to cut.
                 (continuous, geographic) = (unprojected, unprojected)
-                break
+            } else if let repaired {
+                (continuous, geographic) = (whole, try splitAtAntimeridian(polygons: repaired))
+            } else {
+                (continuous, geographic) = (whole, whole)
             }
-            continuous = parts.count == 1 ? try polygon(exterior: parts[0][0], holes: Array(parts[0].dropFirst()))
-                : try multiPolygon(parts)
-            geographic = try splitAtAntimeridian(polygons: parts)
         case .lineString:
             let line = try Antimeridian.withCrossings(Antimeridian.unwrapped(try unprojected.vertices(), around: centre.longitude))
             continuous = try lineString(x: line.x, y: line.y)
@@ -166,10 +172,13 @@ extension GeometryContext {
         default:
             (continuous, geographic) = (unprojected, unprojected)
         }
-        let all = try continuous.vertices()
+        geographic = try geographic.validAsWritten(decimals: Geometry.writtenDecimals)
+        // The box and the area of the outline as written (rounding is monotonic, so the rounded
+        // box holds the rounded vertices).
+        let all = try continuous.rounded(toDecimals: Geometry.writtenDecimals).vertices()
         let (west, east) = Antimeridian.lonBounds(lo: all.x.min() ?? lon, hi: all.x.max() ?? lon)
         return ClusterHull(label: label, points: points, outlinedPoints: x.count, crs: projection.crs, projected: hull,
-                           geographic: geographic, continuous: continuous, area: try Geodesic.area(of: continuous),
+                           geographic: geographic, continuous: continuous, area: try Geodesic.area(of: geographic),
                            centroidLongitude: lon, centroidLatitude: lat,
                            west: west, south: all.y.min() ?? lat, east: east, north: all.y.max() ?? lat)
     }

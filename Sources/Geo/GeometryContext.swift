@@ -26,6 +26,17 @@ public final class GeometryContext {
     private var geoJSONReaderHandle: OpaquePointer?
     private var geoJSONWriterHandle: OpaquePointer?
 
+    /// Whether the loaded GEOS's concave hull must be guarded against its triangulation bug
+    /// (`Geometry.concaveHull`): versions before 3.11.3, and 3.12.0.
+    /// Read on first use, after a context has loaded GEOS.
+    static let concaveHullNeedsCheck: Bool = {
+        let text = GEOS.GEOSversion().map { String(cString: $0) } ?? ""
+        let version = (text.split(separator: "-").first ?? "").split(separator: ".").compactMap { Int($0) }
+        guard version.count >= 3 else { return true }
+        let v = (version[0], version[1], version[2])
+        return v < (3, 11, 3) || v == (3, 12, 0)
+    }()
+
     /// Creates a GEOS context with message capture installed.
     /// - Throws: `.libraryUnavailable` if the GEOS library cannot be loaded, `.geos` if it cannot
     ///   allocate a context.

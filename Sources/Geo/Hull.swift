@@ -71,9 +71,100 @@ extension Geometry {
         // the tightest hull, instead of relying on how a GEOS version treats them.
         let convex = try convexHull()
         guard convex.type == .polygon else { return convex }
+        // GEOS before 3.11.3 (and 3.12.0) can build a Delaunay triangulation whose boundary is
+        // not convex from nearly collinear points, and its concave hull then dereferences a
+        // missing triangle (libgeos/geos#946, fixed by #953). There the triangulation is
+        // checked first: when its triangles do not cover the convex hull, the convex hull is
+        // the answer (still a valid, if looser, outline).
+        if GeometryContext.concaveHullNeedsCheck, try !triangulationCoversConvexHull(convex) { return convex }
         context.clearMessages()
         // GEOSConcaveHull_r: a new geometry, NULL on exception (e.g. ratio outside [0, 1]).
         return try context.adopt(
             GEOS.GEOSConcaveHull_r(context.handle, pointer, ratio, allowHoles ? 1 : 0), "GEOSConcaveHull_r")
+    }
+}
+
+extension Geometry {
+    /// Whether the Delaunay triangles of this geometry's vertices cover `convex`, their convex
+    /// hull (areas equal to a relative 1e-9): false where a GEOS triangulation lost its convex
+    /// boundary.
+    func triangulationCoversConvexHull(_ convex: Geometry) throws(GeoError) -> Bool {
+        context.clearMessages()
+        // GEOSDelaunayTriangulation_r: a new collection of triangles, NULL on exception.
+        let triangles = try context.adopt(GEOS.GEOSDelaunayTriangulation_r(context.handle, pointer, 0, 0),
+                                          "GEOSDelaunayTriangulation_r")
+        let hull = try convex.area
+        return abs(try triangles.area - hull) <= 1e-9 * hull
+    }
+
+    /// The decimals of a degree every writer rounds coordinates to (1 cm on the ground):
+    /// geometry made valid at this precision stays valid as written.
+    public static let writtenDecimals = 7
+
+    /// This geometry with every coordinate rounded to `decimals` places (ties away from zero),
+    /// as the writers write it; the result may be invalid where rounding merges vertices.
+    public func rounded(toDecimals decimals: Int) throws(GeoError) -> Geometry {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        context.clearMessages()
+        // GEOSGeom_transformXY_r: a transformed copy, NULL on exception; the callback gets the
+        // scale back through userdata.
+        let result = withUnsafeMutablePointer(to: &scale) { box in
+            GEOS.GEOSGeom_transformXY_r(context.handle, pointer, { x, y, userdata in
+                guard let x, let y, let userdata else { return 0 }
+                let s = userdata.assumingMemoryBound(to: Double.self).pointee
+                x.pointee = (x.pointee * s).rounded() / s
+                y.pointee = (y.pointee * s).rounded() / s
+                return 1
+            }, box)
+        }
+        return try context.adopt(result, "GEOSGeom_transformXY_r")
+    }
+
+    /// This geometry as written (coordinates rounded to `decimals` places) and valid: rounded,
+    /// repaired, rounded again until it holds (a repair adds crossing points off the grid);
+    /// failing that, or when nothing but a line is left, the convex hull of its rounded
+    /// vertices (a polygon, a line or a point, valid as written).
+    public func validAsWritten(decimals: Int) throws(GeoError) -> Geometry {
+        var g = try rounded(toDecimals: decimals)
+        for _ in 0..<3 {
+            if try g.isValid && !g.isEmpty { return g }
+            g = try g.madeValid().rounded(toDecimals: decimals)
+        }
+        if try g.isValid && !g.isEmpty { return g }
+        let v = try vertices()
+        return try context.multiPoint(x: v.x, y: v.y).rounded(toDecimals: decimals).convexHull()
+    }
+
+    /// Whether GEOS finds this geometry valid (OGC simple features: no self-intersection, rings
+    /// closed, holes inside their shell).
+    public var isValid: Bool {
+        get throws(GeoError) {
+            context.clearMessages()
+            // GEOSisValid_r: 1 valid, 0 invalid, 2 on exception.
+            let result = GEOS.GEOSisValid_r(context.handle, pointer)
+            guard result != 2 else { throw context.failure("GEOSisValid_r") }
+            return result == 1
+        }
+    }
+
+    /// This geometry, or when it is not valid, GEOS's repair of it that keeps its structure
+    /// (`GEOSMakeValid` with the "structure" method, collapsed parts dropped): a polygon
+    /// crossing itself becomes the polygons its rings enclose. A polygon that encloses nothing
+    /// (all its vertices on one line) becomes its convex hull, a line.
+    public func madeValid() throws(GeoError) -> Geometry {
+        guard try !isValid else { return self }
+        let h = context.handle
+        context.clearMessages()
+        guard let params = GEOS.GEOSMakeValidParams_create_r(h) else { throw context.failure("GEOSMakeValidParams_create_r") }
+        defer { GEOS.GEOSMakeValidParams_destroy_r(h, params) }
+        // Both setters: 1 on success, 0 on exception.
+        guard GEOS.GEOSMakeValidParams_setMethod_r(h, params, GEOS_MAKE_VALID_STRUCTURE) == 1,
+              GEOS.GEOSMakeValidParams_setKeepCollapsed_r(h, params, 0) == 1 else {
+            throw context.failure("GEOSMakeValidParams")
+        }
+        // GEOSMakeValidWithParams_r: a new geometry, NULL on exception.
+        let repaired = try context.adopt(GEOS.GEOSMakeValidWithParams_r(h, pointer, params), "GEOSMakeValidWithParams_r")
+        return try repaired.isEmpty ? convexHull() : repaired
     }
 }

@@ -63,6 +63,7 @@
     X(GEOSCoordSeq_copyFromArrays_r) \
     X(GEOSCoordSeq_copyToArrays_r) \
     X(GEOSCoordSeq_getSize_r) \
+    X(GEOSDelaunayTriangulation_r) \
     X(GEOSFree_r) \
     X(GEOSGeoJSONReader_create_r) \
     X(GEOSGeoJSONReader_destroy_r) \
@@ -80,6 +81,7 @@
     X(GEOSGeom_createPolygon_r) \
     X(GEOSGeom_destroy_r) \
     X(GEOSGeom_getCoordSeq_r) \
+    X(GEOSGeom_setPrecision_r) \
     X(GEOSGeom_transformXY_r) \
     X(GEOSGetCentroid_r) \
     X(GEOSGetExteriorRing_r) \
@@ -89,6 +91,11 @@
     X(GEOSGetNumGeometries_r) \
     X(GEOSGetNumInteriorRings_r) \
     X(GEOSIntersection_r) \
+    X(GEOSMakeValidParams_create_r) \
+    X(GEOSMakeValidParams_destroy_r) \
+    X(GEOSMakeValidParams_setKeepCollapsed_r) \
+    X(GEOSMakeValidParams_setMethod_r) \
+    X(GEOSMakeValidWithParams_r) \
     X(GEOSPrepare_r) \
     X(GEOSPreparedContains_r) \
     X(GEOSPreparedCovers_r) \
@@ -104,7 +111,9 @@
     X(GEOSWKTWriter_write_r) \
     X(GEOS_finish_r) \
     X(GEOS_init_r) \
-    X(GEOSisEmpty_r)
+    X(GEOSisEmpty_r) \
+    X(GEOSisValid_r) \
+    X(GEOSversion)
 
 #define GC_FUNCTION_FIELD(name) __typeof__(name) *_Nonnull name;
 

@@ -57,7 +57,7 @@ public struct GeoJSONWriter: ~Copyable {
     /// listing's position carries, so a coordinate computed by a projection's inverse is
     /// written `126.88025`, not `126.88025000000002` (RFC 7946 §11.2 asks for no more
     /// precision than the data has).
-    public static let geometryDecimals = 7
+    public static let geometryDecimals = Geometry.writtenDecimals
 
     /// Starts a feature with `geometry`, its coordinates rounded to ``geometryDecimals``
     /// places and written in the shortest text that reads back as the rounded value. Polygon
