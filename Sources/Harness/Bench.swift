@@ -121,7 +121,8 @@ public enum Bench {
             if let cached = truthCache[cell.dataset.hash] {
                 truth = cached
             } else {
-                truth = try? LabelFile.read(path: cell.dataset.path, columns: ["truth"], option: "truth").labels
+                truth = try? LabelFile.read(path: cell.dataset.path, columns: ["truth"], option: "truth",
+                                            text: TextLabels(noise: plan.noiseLabel)).labels
                 truthCache[cell.dataset.hash] = truth
             }
             let key = cell.dataset.hash + "|" + cell.method + "|" + cell.parameters

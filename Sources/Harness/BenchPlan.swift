@@ -164,6 +164,8 @@ public struct BenchPlan: Sendable {
     /// How geocluster's cells measure distance, and the CRS they project to.
     public var metric: DistanceMetric
     public var crs: String
+    /// The text that means noise in a truth column of text labels (`TextLabels`); nil: none.
+    public var noiseLabel: String?
     /// The folder the cells write into (`cells/` below it).
     public var work: String
     /// Rows of an earlier run to keep (`--resume`), and the folder holding their cells.

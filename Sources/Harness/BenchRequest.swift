@@ -44,6 +44,8 @@ public struct BenchRequest {
     /// How the cells measure distance and the CRS they project to (`--metric`, `--crs`).
     public var metric: DistanceMetric = .auto
     public var crs = "auto"
+    /// The text that means noise in a truth column of text labels (`TextLabels`); nil: none.
+    public var noiseLabel: String?
     /// The geocluster executable every cell runs.
     public var executable: String
     /// geocluster's version and the command line, for the records and the report's page.
@@ -100,20 +102,36 @@ public struct BenchRequest {
         if !peers.isEmpty && !FileManager.default.fileExists(atPath: script) {
             throw .bench("--peers: \(script) not found; run from the geocluster checkout or give --peer-script")
         }
-        return BenchPlan(
+        var plan = BenchPlan(
             datasets: datasets, methods: methods, peers: peers, repeats: repeats, threads: threads, timeout: timeout,
             executable: executable, peerScript: script, sklearnMaxPoints: sklearnMaxPoints, metric: metric, crs: crs,
             work: work,
             previous: previous, previousWork: resume ? out : nil, version: version,
             commit: GeoclusterExecutable.gitCommit(near: executable), binary: (try? Fingerprint.file(executable)) ?? "",
             machine: Machine.fingerprint())
+        plan.noiseLabel = noiseLabel
+        return plan
+    }
+
+    /// One console line per dataset and method whose every setting found no cluster (all
+    /// noise), naming the settings to change: the defaults are a city's listings' scale.
+    public static func emptyNotes(rows: [RunRow], datasets: [BenchDataset]) -> [String] {
+        datasets.flatMap { d in
+            let mine = rows.filter { $0.datasetHash == d.hash && $0.status == .ok && $0.implementation == "geocluster" }
+            return Dictionary(grouping: mine, by: \.method).sorted { $0.key < $1.key }.compactMap { (method, runs) -> String? in
+                guard runs.allSatisfy({ ($0.clusters ?? 1) == 0 }) else { return nil }
+                let flags = ["hdbscan": "--min-cluster-size and --min-samples", "dbscan": "--eps (metres) and --min-samples",
+                             "grid": "--cell-size (metres) and --min-points"][method] ?? "its settings"
+                return "bench: \(method) found no cluster in \(d.name) with any setting tried; its defaults suit a city's listings, so for data on another scale (towns of a country or the world) pass \(flags)"
+            }
+        }
     }
 
     /// One console line per user's file whose rows came back without truth, saying which
     /// scores stand in for the missing ones.
     public static func truthNotes(rows: [RunRow], datasets: [BenchDataset]) -> [String] {
         datasets.filter { d in rows.contains { $0.datasetHash == d.hash && $0.status == .ok && !$0.hasTruth } }.map { d in
-            "bench: \(d.path) has no truth column of integer labels, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty; HDBSCAN settings are compared by relative validity (rv), DBSCAN and grid settings by DBCV on at most \(Bench.dbcvSampleLimit) points (db) instead"
+            "bench: \(d.path) has no truth column, so its score cells (ARI, AMI, V-measure, noise precision and recall) are empty; HDBSCAN settings are compared by relative validity (rv), DBSCAN and grid settings by DBCV on at most \(Bench.dbcvSampleLimit) points (db) instead"
         }
     }
 }

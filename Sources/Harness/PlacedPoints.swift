@@ -81,7 +81,12 @@ struct PlacedPoints {
         if !worst.scale.isFinite {
             why = "\(zone) cannot project every point (PROJ fails at \(at))"
         } else if !worst.isGround(within: HarnessError.groundScaleTolerance) {
-            why = "\(zone) would stretch distances by more than 1 % (\(HarnessError.times(worst.scale)) at \(at))"
+            // The search stopped at the first probe beyond 1 %: the note names the worst one.
+            let full = (try? projection.worstScale(fittingLongitudes: lon, latitudes: lat)) ?? worst
+            let place = "(\((full.longitude * 100).rounded() / 100), \((full.latitude * 100).rounded() / 100))"
+            why = full.scale.isFinite
+                ? "\(zone) would stretch distances by more than 1 % (up to \(HarnessError.times(full.scale)), at \(place))"
+                : "\(zone) cannot project every point (PROJ fails at \(place))"
         } else if let p = try? projection.forward(lon: lon, lat: lat) {
             return PlacedPoints(xs: p.x, ys: p.y, metric: .planar,
                                 reason: "\(zone) keeps ground distances within 1 % over the data (at worst \(HarnessError.times(worst.scale)))",

@@ -18,6 +18,10 @@ import ClusterCore
 /// name one member per listing: it comes within `spot` of the truth for at most 1 in K of a
 /// group's locations.
 ///
+/// Locations are counted in location keys: a place that stands for several keys (units within
+/// `PrivacyMask.unitRadius` merged into one place, which one guess names together) goes into a
+/// group holding at least K times its keys, so the 1 in K holds for keys as for places.
+///
 /// Groups are formed once and kept (`MaskStore`): a stored location stays in its group. A new
 /// location joins the nearest stored group whose point lies within `cap` and whose present
 /// members all lie farther than 2 × `spot` from it; the others found new groups (founders in a

@@ -42,7 +42,9 @@ public enum BenchReport {
             let plan = try request.plan(datasets: datasets, work: folder.path, previous: previous)
             let rows = try Bench.run(plan) { progress?($0) }
             if progress != nil { note("") }
-            for line in BenchRequest.truthNotes(rows: rows, datasets: datasets) { note(line) }
+            for line in BenchRequest.truthNotes(rows: rows, datasets: datasets) + BenchRequest.emptyNotes(rows: rows, datasets: datasets) {
+                note(line)
+            }
             let pinRows = try request.pins.map { pins in
                 try PinsComparison.run(plan: plan, request: pins, timeout: request.timeout, seed: request.seed, note: note)
             }

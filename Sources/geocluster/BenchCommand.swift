@@ -38,7 +38,7 @@ struct BenchCommand: ParsableCommand {
             transform: listOption("--scenarios", "a scenario (\(Scenario.allCases.map(\.rawValue).joined(separator: ", ")))") { Scenario(rawValue: $0) })
     var scenarios: [Scenario]?
 
-    @Option(name: .customLong("input"), help: ArgumentHelp("Your own CSV or GeoJSON file (repeatable); a truth column, if present, is scored against.", valueName: "file"))
+    @Option(name: .customLong("input"), help: ArgumentHelp("Your own CSV or GeoJSON file (repeatable, - for standard input); a truth column, if present, is scored against: integers (-1 noise) or text (a state or country), as `score` reads it.", valueName: "file"))
     var inputs: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Scenario sizes, comma-separated: 10k, 100k, 1M, 2.5M or plain numbers.", valueName: "list"),
@@ -73,6 +73,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "Folder generated scenarios are cached in.")
     var cache: String = "datasets/cache"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The text that means noise in a truth column of text labels (none without it).", valueName: "text"))
+    var noiseLabel: String?
 
     @Option(parsing: .unconditional, help: "scikit-learn's HDBSCAN (quadratic) is skipped above this many points.")
     var sklearnMaxN: Int = 150_000
@@ -126,6 +129,7 @@ struct BenchCommand: ParsableCommand {
                 commandLine: (["geocluster"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
             request.metric = metric
             request.crs = crs
+            request.noiseLabel = noiseLabel
             return try BenchReport.run(request, progress: progress, note: note)
         }
         print(BenchReport.summaryTable(outcome.summary), terminator: "")

@@ -71,6 +71,7 @@ struct ClusterCommand: ParsableCommand {
         if !append && (outputText.encoding != nil || outputText.bom) {
             throw ValidationError("--output-encoding and --bom are for --append, which writes the input's rows back; the label file is UTF-8")
         }
+        try outputText.validate(input: inputOptions)
         for (path, flag) in [(condensedTree, "--condensed-tree"), (mst, "--mst")] {
             if let path { try checkOutputName(path, flag: flag, extensions: ["csv"]) }
         }

@@ -33,6 +33,7 @@ struct FilterCommand: ParsableCommand {
     func validate() throws {
         if !filters.isActive { throw ValidationError("give at least one filter (--category, --area, --deposit, --rent, --bbox, --within)") }
         try inputOptions.validate(input: input)
+        try outputText.validate(input: inputOptions)
         try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
     }
 

@@ -8,6 +8,11 @@ import Pins
 struct Distance: ExpressibleByArgument {
     var metres: Double
 
+    /// How `--help` shows the default: as a user would write it.
+    var defaultValueDescription: String {
+        metres >= 1000 && metres.truncatingRemainder(dividingBy: 1000) == 0 ? "\(Int(metres / 1000))km" : "\(Int(metres))m"
+    }
+
     init(metres: Double) { self.metres = metres }
 
     init?(argument: String) {

@@ -15,9 +15,12 @@ struct OutputTextOptions: ParsableArguments {
     /// The byte-order mark asked for: true with `--bom`, else the input's (nil).
     var byteOrderMark: Bool? { bom ? true : nil }
 
-    func validate() throws {
-        if bom, let e = encoding?.encoding, e != .utf8 {
-            throw ValidationError("--bom is for UTF-8 output; \(e.displayName) has no byte-order mark: drop --bom or write --output-encoding utf-8")
+    /// Refuses a byte-order mark on output that is not UTF-8 (the input's encoding unless
+    /// `--output-encoding` says otherwise).
+    func validate(input: InputOptions) throws {
+        let written = encoding?.encoding ?? input.readOptions.encoding
+        if bom && written != .utf8 {
+            throw ValidationError("--bom is for UTF-8 output; \(written.displayName) has no byte-order mark: drop --bom or write --output-encoding utf-8")
         }
     }
 }

@@ -142,6 +142,43 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("--input with a truth column of text is scored (the --noise-label text as noise), the same ARI as integer truth")
+    func textTruth() throws {
+        try withTemporaryFolder { folder in
+            #expect(try folder.run("generate", "--count", "1500", "--seed", "4", "-o", "ints.csv").status == 0)
+            let rows = parseCSV(try folder.read("ints.csv"))
+            let t = try #require(rows[0].firstIndex(of: "truth"))
+            let text = rows.enumerated().map { i, r in
+                i == 0 ? r : r.enumerated().map { j, f in j == t ? (f == "-1" ? "none" : "area-\(f)") : f }
+            }
+            _ = try folder.write(text.map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n", to: "text.csv")
+            let common = ["--methods", "hdbscan,dbscan", "--repeat", "1", "--cache", "cache"]
+            let a = try folder.run(["bench", "--input", "ints.csv", "--out", "a"] + common)
+            let b = try folder.run(["bench", "--input", "text.csv", "--noise-label", "none", "--out", "b"] + common)
+            #expect(a.status == 0 && b.status == 0, "\(a)\n\(b)")
+            let ra = table(try folder.read("a/runs.csv")), rb = table(try folder.read("b/runs.csv"))
+            #expect(ra.count == 2 && ra.count == rb.count)
+            for (x, y) in zip(ra, rb) {
+                let (p, q) = (x["ari_noise_as_cluster"] ?? "", y["ari_noise_as_cluster"] ?? "")
+                #expect(y["has_truth"] == "1" && p == q && !p.isEmpty, "\(p) \(q)")
+            }
+            #expect(!b.stderr.contains("has no truth column"), "\(b)")
+        }
+    }
+
+    @Test("a method that finds no cluster with any setting gets a line naming the settings to change")
+    func emptyHint() throws {
+        try withTemporaryFolder { folder in
+            // 400 towns 1 km apart: nothing within DBSCAN's default 100 m.
+            let lines = (0..<400).map { i in "\(i),\(37.3 + Double(i / 20) * 0.009),\(126.8 + Double(i % 20) * 0.0113)" }
+            _ = try folder.write((["id,lat,lon"] + lines).joined(separator: "\n") + "\n", to: "towns.csv")
+            let r = try folder.run("bench", "--input", "towns.csv", "--methods", "dbscan", "--repeat", "1", "--out", "o", "--cache", "cache")
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr.contains("bench: dbscan found no cluster in towns with any setting tried; its defaults suit a city's listings"), "\(r)")
+            #expect(r.stderr.contains("pass --eps (metres) and --min-samples"), "\(r)")
+        }
+    }
+
     @Test("peers run in the same bench: a row each, ok with their ARI against geocluster, or saying they are not installed")
     func peers() throws {
         try withTemporaryFolder { folder in

@@ -26,7 +26,7 @@ struct NegativeNumberTests {
         "within", "scenarios", "input", "methods", "peers", "out", "cache", "peer-script", "key-file", "method",
         "parameters", "labels", "record", "baseline", "suite", "lanes", "against", "format", "report", "scenario",
         "truth", "truth-column", "labels-column", "noise", "lambda-scale", "title", "mask", "location-column", "hull",
-        "implementation", "viewports", "pins", "encoding", "ties",
+        "implementation", "viewports", "pins", "encoding", "ties", "output-encoding",
     ]
 
     struct Case: CustomStringConvertible {
@@ -93,6 +93,7 @@ struct NegativeNumberTests {
         add("generate", "bbox", "-180,-90,180,90", ["--count", "10", "-o", "g.csv"], 0, "kept 10 of 10 rows")
         add("score", "bbox", nyc, ["--truth", "a.csv", "--truth-column", "state", "--labels", "LB.csv"], 0, "kept 8 of 37 rows of a.csv")
         add("score", "noise-label", "-1", ["--truth", "t.csv", "--labels", "L.csv"], 0, "37 rows, 2 labels, 1 noise")
+        add("bench", "noise-label", "-1", ["--input", "missing.csv"], 1, "--input missing.csv: no such readable file")
         let tree = ["a.csv", "-o", "t.svg"]
         add("tree", "min-cluster-size", "-3", tree, 64, "--min-cluster-size -3 is invalid")
         add("tree", "min-samples", "-2", tree, 64, "--min-samples -2 is invalid")

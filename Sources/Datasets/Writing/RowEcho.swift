@@ -44,9 +44,10 @@ extension PointFile {
     /// at the latitude/longitude columns (found as `options` says), the other fields as
     /// properties (numbers as numbers). GeoJSON to CSV: `lon,lat`, then the properties, as
     /// ``GeoJSON/readTable(path:)`` lays them out.
-    /// CSV output is written in the input's encoding (or `encoding`), with a byte-order mark
-    /// when the input has one (or as `byteOrderMark` says: UTF-8 only) and the appended
-    /// numbers with the input's decimal mark, so it opens where the input opened.
+    /// CSV output from a CSV input is written in the input's encoding (or `encoding`), with a
+    /// byte-order mark when the input has one (or as `byteOrderMark` says: UTF-8 only) and the
+    /// appended numbers with the input's decimal mark, so it opens where the input opened; from
+    /// GeoJSON it is UTF-8 unless `encoding` says otherwise.
     /// - Throws: `DatasetError` reading the input again or writing; `.missingColumns` for
     ///   GeoJSON output from a CSV without latitude/longitude; `.unencodable` for a character
     ///   `encoding` lacks; `.invalidOption` for a byte-order mark on another encoding than
@@ -95,10 +96,12 @@ extension PointFile {
             }
             try out.commit()
         } else {
-            let written = encoding ?? options.encoding
+            // A CSV goes back as it came; GeoJSON (UTF-8 by RFC 7946) becomes UTF-8 CSV.
+            let fromCSV = try !InputFile.isGeoJSON(path)
+            let written = encoding ?? (fromCSV ? options.encoding : .utf8)
             let text = OutputText(encoding: written,
-                                  byteOrderMark: byteOrderMark ?? (written == .utf8 && InputFile.startsWithByteOrderMark(path)),
-                                  decimalComma: options.decimalComma)
+                                  byteOrderMark: byteOrderMark ?? (fromCSV && written == .utf8 && InputFile.startsWithByteOrderMark(path)),
+                                  decimalComma: fromCSV && options.decimalComma)
             var out = try CSVWriter(path: output, delimiter: delimiter, text: text)
             try out.header(keep.map { rows.header[$0] } + columns.map(\.name))
             for r in 0..<rows.count {

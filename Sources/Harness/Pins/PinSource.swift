@@ -235,9 +235,9 @@ public struct PinSourceSettings: Sendable {
                  + "\(sets)\(u.count > 10 ? "; …" : "")")
         }
         if !h.isEmpty, let rule {
-            warn("\(input): \(h.count) listing\(h.count == 1 ? "" : "s") held back: \(h.count == 1 ? "its" : "their") location has fewer than "
-                 + "\(rule.minimum - 1) compatible locations within --anonymity-cap \(Int(rule.cap)) m to share a point with; published once "
-                 + "enough arrive (ids \(ids(h)))")
+            warn("\(input): \(h.count) listing\(h.count == 1 ? "" : "s") held back: \(h.count == 1 ? "its" : "their") location has too few "
+                 + "compatible locations within --anonymity-cap \(Int(rule.cap)) m to share a point with (\(rule.minimum - 1) others, or "
+                 + "\(rule.minimum) times its keys for a place of several keys); published once enough arrive (ids \(ids(h)))")
         }
     }
 }
