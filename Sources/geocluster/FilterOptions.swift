@@ -26,9 +26,7 @@ struct FilterOptions: ParsableArguments {
 
     func validate() throws {
         if let path = within {
-            var name = path.lowercased()
-            if name.hasSuffix(".gz") { name.removeLast(3) }
-            let ext = URL(fileURLWithPath: name).pathExtension
+            let ext = InputFile.nameExtension(path)
             guard ["geojson", "json", "wkt", ""].contains(ext) else {
                 throw ValidationError("--within '\(path)': the region file must end in .geojson, .json or .wkt (or be - for standard input)")
             }

@@ -58,9 +58,7 @@ public final class Region {
     ///   extension or no polygon at all.
     /// - Complexity: O(file size + v log v) for v vertices.
     public static func read(path: String) throws(DatasetError) -> Region {
-        var name = path.lowercased()
-        if name.hasSuffix(".gz") { name.removeLast(3) }
-        let ext = URL(fileURLWithPath: name).pathExtension
+        let ext = InputFile.nameExtension(path)
         let context: GeometryContext
         do { context = try GeometryContext() } catch {
             throw .invalidRegion(path: path, reason: "GEOS is unavailable: \(error)")

@@ -56,12 +56,19 @@ public enum InputFile {
     /// else, for a name that says neither (`-`, `/dev/stdin`), by its first byte that is not
     /// white space being `{`.
     public static func isGeoJSON(_ path: String) throws(DatasetError) -> Bool {
-        var name = path.lowercased()
-        if name.hasSuffix(".gz") { name.removeLast(3) }
-        if GeoJSON.isGeoJSONPath(name) { return true }
-        let ext = URL(fileURLWithPath: name).pathExtension
+        let ext = nameExtension(path)
+        if ext == "geojson" || ext == "json" { return true }
         guard ext.isEmpty || path == standardInput else { return false }
         return try firstNonBlankByte(path) == UInt8(ascii: "{")
+    }
+
+    /// The extension of `path`'s last component, lowercased, before any `.gz` (`a.CSV.gz`:
+    /// `csv`); empty when it has none.
+    public static func nameExtension(_ path: String) -> String {
+        var name = (path.split(separator: "/").last ?? "").lowercased()[...]
+        if name.hasSuffix(".gz") { name = name.dropLast(3) }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
     }
 
     /// Whether `path` starts with a UTF-8 byte-order mark (false for a file that cannot be read).
