@@ -168,24 +168,13 @@ enum UTF8Check {
 /// hand-written tables of 17,000 entries would be neither.
 final class Transcoder {
     let encoding: TextEncoding
-    /// The iconv descriptor for CP949; nil for the other encodings.
-    private let descriptor: iconv_t?
+    /// The iconv converter for CP949; nil for the other encodings.
+    private let iconv: Iconv?
 
     /// - Throws: `.invalidOption` when the C library cannot convert from `encoding`.
     init(_ encoding: TextEncoding) throws(DatasetError) {
         self.encoding = encoding
-        guard encoding == .cp949 else { descriptor = nil; return }
-        // iconv_open: (iconv_t)-1 on failure, reason in errno.
-        let cd = iconv_open("UTF-8", "CP949")
-        guard let cd, cd != iconv_t(bitPattern: -1) else {
-            throw .invalidOption(option: "--encoding", value: encoding.rawValue,
-                                 reason: "this system's iconv cannot convert from CP949 (\(String(cString: strerror(errno)))); convert the file to UTF-8 with another tool")
-        }
-        descriptor = cd
-    }
-
-    deinit {
-        if let descriptor { iconv_close(descriptor) }
+        iconv = encoding == .cp949 ? try Iconv(from: "CP949", to: "UTF-8", option: "--encoding", value: encoding.rawValue) : nil
     }
 
     /// What a conversion did: the input bytes it used (all of them, or all but an unfinished
@@ -211,16 +200,38 @@ final class Transcoder {
             }
             return .converted(input.count)
         case .cp949:
-            return iconvConvert(input, final: final, into: &out)
+            return iconv!.convert(input, final: final, into: &out)
         }
     }
+}
 
-    private func iconvConvert(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) -> Outcome {
+/// One direction of the C library's `iconv` (CP949 to UTF-8 for reading, UTF-8 to CP949 for
+/// writing back), block by block.
+final class Iconv {
+    private let descriptor: iconv_t
+
+    /// - Throws: `.invalidOption` naming `option` and `value` when the C library cannot
+    ///   convert between the two.
+    init(from source: String, to target: String, option: String, value: String) throws(DatasetError) {
+        // iconv_open: (iconv_t)-1 on failure, reason in errno.
+        let cd = iconv_open(target, source)
+        guard let cd, cd != iconv_t(bitPattern: -1) else {
+            throw .invalidOption(option: option, value: value,
+                                 reason: "this system's iconv cannot convert from \(source) to \(target) (\(String(cString: strerror(errno)))); use UTF-8")
+        }
+        descriptor = cd
+    }
+
+    deinit { iconv_close(descriptor) }
+
+    /// Appends `input` converted to `out`: all of it, or (unless `final`) all but a character
+    /// split at its end; else the offset of the first byte the conversion cannot take.
+    func convert(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) -> Transcoder.Outcome {
         guard let base = input.baseAddress, !input.isEmpty else { return .converted(0) }
         var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self)
         var inLeft = input.count
         while true {
-            // Two CP949 bytes become at most three UTF-8 bytes, one ASCII byte one.
+            // Two CP949 bytes become at most three UTF-8 bytes, three UTF-8 bytes two CP949 bytes.
             let start = out.count, room = inLeft * 2 + 16
             out.append(contentsOf: repeatElement(0, count: room))
             var outLeft = room

@@ -36,7 +36,7 @@ public struct OutputText: Sendable, Equatable {
 final class TextEncoder {
     let encoding: TextEncoding
     let path: String
-    private let descriptor: iconv_t?
+    private let iconv: Iconv?
     /// The bytes of a character split between two blocks.
     private var carry: [UInt8] = []
     /// Line ends written so far (to name the line of a character the encoding lacks).
@@ -46,17 +46,7 @@ final class TextEncoder {
     init(_ encoding: TextEncoding, path: String) throws(DatasetError) {
         self.encoding = encoding
         self.path = path
-        guard encoding == .cp949 else { descriptor = nil; return }
-        let cd = iconv_open("CP949", "UTF-8")
-        guard let cd, cd != iconv_t(bitPattern: -1) else {
-            throw .invalidOption(option: "--output-encoding", value: encoding.rawValue,
-                                 reason: "this system's iconv cannot convert to CP949 (\(String(cString: strerror(errno)))); write UTF-8")
-        }
-        descriptor = cd
-    }
-
-    deinit {
-        if let descriptor { iconv_close(descriptor) }
+        iconv = encoding == .cp949 ? try Iconv(from: "UTF-8", to: "CP949", option: "--output-encoding", value: encoding.rawValue) : nil
     }
 
     /// `bytes` (UTF-8) in the encoding; `final`: no more bytes follow.
@@ -74,7 +64,10 @@ final class TextEncoder {
         case .latin1:
             used = try latin1(input, into: &out)
         case .cp949:
-            used = try cp949(input, into: &out)
+            switch input.withUnsafeBufferPointer({ iconv!.convert($0, final: false, into: &out) }) {
+            case .converted(let n): used = n
+            case .invalid(let offset): throw unencodable(input, at: offset)
+            }
         }
         carry = Array(input[used...])
         if final && !carry.isEmpty { throw unencodable(input, at: used) }
@@ -96,33 +89,6 @@ final class TextEncoder {
             throw unencodable(input, at: i)
         }
         return i
-    }
-
-    private func cp949(_ input: [UInt8], into out: inout [UInt8]) throws(DatasetError) -> Int {
-        guard !input.isEmpty else { return 0 }
-        var source = input
-        return try source.withUnsafeMutableBufferPointer { (inBuf) throws(DatasetError) -> Int in
-            var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBuf.baseAddress!).assumingMemoryBound(to: CChar.self)
-            var inLeft = inBuf.count
-            while true {
-                let start = out.count, room = inLeft + 16
-                out.append(contentsOf: repeatElement(0, count: room))
-                var outLeft = room
-                let result = out.withUnsafeMutableBufferPointer { o -> Int in
-                    var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(o.baseAddress! + start).assumingMemoryBound(to: CChar.self)
-                    return iconv(descriptor, &inPointer, &inLeft, &outPointer, &outLeft)
-                }
-                let error = errno
-                out.removeLast(outLeft)
-                let used = inBuf.count - inLeft
-                if result != -1 { return inBuf.count }
-                switch error {
-                case E2BIG: continue
-                case EINVAL: return used  // a character split at the block's end
-                default: throw unencodable(input, at: used)
-                }
-            }
-        }
     }
 
     private func unencodable(_ input: [UInt8], at offset: Int) -> DatasetError {
