@@ -1,8 +1,25 @@
 // Selection by rank, shared by the k-d trees' builders (planar and on the sphere).
 
 /// Puts the element of rank `k` at position `k` of a range, none before it greater and none
-/// after it smaller (the k-d trees' median split).
-enum RankSelection {
+/// after it smaller (the k-d trees' median split; the maps' quantiles).
+package enum RankSelection {
+    /// The elements of `ranks` (ascending, each in `values.indices`) of `values`: what
+    /// `values.sorted()[r]` gives for each rank r, without sorting. Finite values only.
+    /// - Complexity: O(n) for each rank.
+    package static func ranked(_ values: [Double], _ ranks: [Int]) -> [Double] {
+        var copy = values
+        return copy.withUnsafeMutableBufferPointer { b in
+            var lo = 0
+            return ranks.map { k in
+                precondition(k >= lo && k < b.count, "ranks ascending within the values")
+                // What is after rank `lo` is no smaller than it: the next rank is found there.
+                select(b.baseAddress!, lo: lo, hi: b.count, k: k) { $0 }
+                lo = k
+                return b[k]
+            }
+        }
+    }
+
     /// Floyd and Rivest's selection (SELECT, CACM 1975): on a large range it first selects
     /// within a small sample around the expected rank, so the pivot lands next to rank `k` and
     /// one partition pass nearly finishes the job; the partition is branch-free (below).

@@ -86,16 +86,14 @@ extension GeometryContext {
     ///   points (the hull's Delaunay triangulation).
     public func clusterHulls(
         longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double, crs target: Projection.Target,
-        outlining: [Bool]? = nil, localPlanesEverywhere: Bool = false
+        outlining: [Bool]? = nil, localPlanesEverywhere: Bool = false, only: Set<Int32>? = nil, threads: Int = 1
     ) throws(GeoError) -> (hulls: [ClusterHull], crs: String) {
         try Validation.lonLat(longitudes, latitudes)
         guard labels.count == longitudes.count else {
             throw .countMismatch(first: "longitudes", firstCount: longitudes.count, second: "labels", secondCount: labels.count)
         }
         guard ratio >= 0, ratio <= 1 else { throw .invalidParameter(name: "concave hull ratio", value: ratio, expected: "in [0, 1]") }
-        let groups = Self.clusterMembers(labels: labels, outlining: outlining)
-        var hulls: [ClusterHull] = []
-        hulls.reserveCapacity(groups.count)
+        let groups = Self.clusterMembers(labels: labels, outlining: outlining, only: only)
         switch target {
         case .auto:
             // Local data (its UTM zone within 1 % over all of it, the rule of `cluster
@@ -106,29 +104,55 @@ extension GeometryContext {
                let worst = try? zone.worstScale(fittingLongitudes: longitudes, latitudes: latitudes, stoppingBeyond: 0.01),
                worst.isGround(within: 0.01) {
                 return try clusterHulls(longitudes: longitudes, latitudes: latitudes, labels: labels, ratio: ratio,
-                                        crs: .crs(zone.crs), outlining: outlining)
+                                        crs: .crs(zone.crs), outlining: outlining, only: only, threads: threads)
             }
-            var previous: Projection?
-            for (label, count, idx) in groups {
+            let hulls = try perCluster(groups, threads: threads, plane: { _ in () }) { context, _, group throws(GeoError) in
+                let (label, count, idx) = group
                 let centre = Projection.sphericalCentre(longitudes: longitudes, latitudes: latitudes, indices: idx)
-                let projection = try Projection.azimuthalEquidistant(latitude: centre.latitude, longitude: centre.longitude,
-                                                                     sharing: previous)
-                previous = projection
-                let (hx, hy) = try projection.forward(lon: idx.map { longitudes[$0] }, lat: idx.map { latitudes[$0] })
-                hulls.append(try clusterHull(label: label, points: count, x: hx, y: hy, ratio: ratio,
-                                             projection: projection, centre: centre))
+                let plane = AzimuthalPlane(latitude: centre.latitude, longitude: centre.longitude)
+                let (hx, hy) = plane.forward(longitudes: idx.map { longitudes[$0] }, latitudes: idx.map { latitudes[$0] })
+                return try context.clusterHull(label: label, points: count, x: hx, y: hy, ratio: ratio, plane: plane, centre: centre)
             }
             return (hulls, Self.localProjectionsDescription)
         case .crs:
             let projection = try Projection(target: target, fittingLongitudes: longitudes, latitudes: latitudes)
             let (x, y) = try projection.forward(lon: longitudes, lat: latitudes)
-            for (label, count, idx) in groups {
+            // A PROJ object serves one thread at a time: the other workers make their own.
+            let hulls = try perCluster(groups, threads: threads, plane: { worker throws(GeoError) in
+                worker == 0 ? projection : try Projection(crs: projection.crs)
+            }) { context, plane, group throws(GeoError) in
+                let (label, count, idx) = group
                 let centre = Projection.sphericalCentre(longitudes: longitudes, latitudes: latitudes, indices: idx)
-                hulls.append(try clusterHull(label: label, points: count, x: idx.map { x[$0] }, y: idx.map { y[$0] },
-                                             ratio: ratio, projection: projection, centre: centre))
+                return try context.clusterHull(label: label, points: count, x: idx.map { x[$0] }, y: idx.map { y[$0] },
+                                               ratio: ratio, plane: plane, centre: centre)
             }
             return (hulls, projection.crs)
         }
+    }
+
+    /// One cluster's points: its label, its full size and the indices of its outlined points.
+    typealias Members = (label: Int32, count: Int, indices: [Int])
+
+    /// `hull` for every group, on up to `threads` workers, each with a GEOS context of its own
+    /// (worker 0 this one) and the `plane` made for it; the hulls in the groups' order, and the
+    /// error of the first group (in that order) that failed, so any thread count gives the same.
+    private func perCluster<Plane>(
+        _ groups: [Members], threads: Int, plane: (_ worker: Int) throws(GeoError) -> Plane,
+        _ hull: (GeometryContext, Plane, Members) throws(GeoError) -> ClusterHull
+    ) throws(GeoError) -> [ClusterHull] {
+        let workers = max(1, min(threads, groups.count))
+        var results = [Result<ClusterHull, GeoError>?](repeating: nil, count: groups.count)
+        results.withUnsafeMutableBufferPointer { slots in
+            WorkerPool.run(workers: workers, items: groups.count) { worker, next in
+                let tools: Result<(GeometryContext, Plane), GeoError> = Result { () throws(GeoError) in
+                    (worker == 0 ? self : try GeometryContext(), try plane(worker))
+                }
+                while let i = next() {
+                    slots[i] = tools.flatMap { (context, plane) in Result { () throws(GeoError) in try hull(context, plane, groups[i]) } }
+                }
+            }
+        }
+        return try results.map { result throws(GeoError) in try result!.get() }
     }
 
     /// How `hulls` and `map` name the planes of `--crs auto` in their messages.
@@ -136,12 +160,12 @@ extension GeometryContext {
 
     /// The hull of one cluster's points (`x`, `y` in `projection`'s metres), unprojected,
     /// made continuous around the cluster's `centre` and cut at ±180°.
-    func clusterHull(label: Int32, points: Int, x: [Double], y: [Double], ratio: Double, projection: Projection,
+    func clusterHull(label: Int32, points: Int, x: [Double], y: [Double], ratio: Double, plane: some HullPlane,
                      centre: (longitude: Double, latitude: Double)) throws(GeoError) -> ClusterHull {
         let hull = try (ratio >= 1 ? try convexHull(x: x, y: y) : try concaveHull(x: x, y: y, ratio: ratio)).madeValid()
         let planarCentre = try hull.centroid ?? (x: x[0], y: y[0])
-        let (lon, lat) = try projection.inverse(x: planarCentre.x, y: planarCentre.y)
-        let unprojected = try projection.inverse(hull)
+        let (lon, lat) = try plane.inverse(x: planarCentre.x, y: planarCentre.y)
+        let unprojected = try plane.inverse(hull)
         let pole = centre.latitude >= 0 ? 90.0 : -90.0
         var continuous: Geometry, geographic: Geometry
         switch unprojected.type {
@@ -177,7 +201,7 @@ extension GeometryContext {
         // box holds the rounded vertices).
         let all = try continuous.rounded(toDecimals: Geometry.writtenDecimals).vertices()
         let (west, east) = Antimeridian.lonBounds(lo: all.x.min() ?? lon, hi: all.x.max() ?? lon)
-        return ClusterHull(label: label, points: points, outlinedPoints: x.count, crs: projection.crs, projected: hull,
+        return ClusterHull(label: label, points: points, outlinedPoints: x.count, crs: plane.crs, projected: hull,
                            geographic: geographic, continuous: continuous, area: try Geodesic.area(of: geographic),
                            centroidLongitude: lon, centroidLatitude: lat,
                            west: west, south: all.y.min() ?? lat, east: east, north: all.y.max() ?? lat)
@@ -187,7 +211,7 @@ extension GeometryContext {
     /// cluster's full size; clusters with no point outlined are left out. The indices keep
     /// the input order, so the same input always builds the same GEOS geometry.
     /// - Complexity: O(n) plus O(k log k) for k clusters.
-    static func clusterMembers(labels: [Int32], outlining: [Bool]?) -> [(label: Int32, count: Int, indices: [Int])] {
+    static func clusterMembers(labels: [Int32], outlining: [Bool]?, only: Set<Int32>? = nil) -> [Members] {
         var slot: [Int32: Int] = [:]
         var counts: [Int] = []
         for l in labels where l >= 0 {
@@ -198,7 +222,9 @@ extension GeometryContext {
             m.reserveCapacity(n)
             return m
         }
-        for (i, l) in labels.enumerated() where l >= 0 && outlining?[i] ?? true { members[slot[l]!].append(i) }
+        for (i, l) in labels.enumerated() where l >= 0 && outlining?[i] ?? true && only?.contains(l) ?? true {
+            members[slot[l]!].append(i)
+        }
         return slot.sorted { $0.key < $1.key }.compactMap { label, s in
             members[s].isEmpty ? nil : (label, counts[s], members[s])
         }

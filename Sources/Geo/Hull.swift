@@ -104,21 +104,12 @@ extension Geometry {
     /// This geometry with every coordinate rounded to `decimals` places (ties away from zero),
     /// as the writers write it; the result may be invalid where rounding merges vertices.
     public func rounded(toDecimals decimals: Int) throws(GeoError) -> Geometry {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        context.clearMessages()
-        // GEOSGeom_transformXY_r: a transformed copy, NULL on exception; the callback gets the
-        // scale back through userdata.
-        let result = withUnsafeMutablePointer(to: &scale) { box in
-            GEOS.GEOSGeom_transformXY_r(context.handle, pointer, { x, y, userdata in
-                guard let x, let y, let userdata else { return 0 }
-                let s = userdata.assumingMemoryBound(to: Double.self).pointee
-                x.pointee = (x.pointee * s).rounded() / s
-                y.pointee = (y.pointee * s).rounded() / s
-                return 1
-            }, box)
+        let scale = (0..<max(0, decimals)).reduce(1.0) { s, _ in s * 10 }
+        return try mappingVertices { x, y in
+            x = (x * scale).rounded() / scale
+            y = (y * scale).rounded() / scale
+            return nil
         }
-        return try context.adopt(result, "GEOSGeom_transformXY_r")
     }
 
     /// This geometry as written (coordinates rounded to `decimals` places) and valid: rounded,

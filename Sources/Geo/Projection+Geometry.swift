@@ -23,22 +23,11 @@ extension Projection {
     }
 
     private func transform(_ geometry: Geometry, direction: PJ_DIRECTION) throws(GeoError) -> Geometry {
-        let state = VertexTransform(projection: self, direction: direction)
-        let context = geometry.context
-        context.clearMessages()
-        // GEOSGeom_transformXY_r (GEOS >= 3.11): a transformed copy, NULL on exception or
-        // when the callback returns 0 (our failure is then recorded in `state`). The
-        // callback gets `state` back through userdata; withExtendedLifetime keeps it alive
-        // for the duration of the call.
-        let result = withExtendedLifetime(state) {
-            GEOS.GEOSGeom_transformXY_r(context.handle, geometry.pointer, { x, y, userdata in
-                guard let x, let y, let userdata else { return 0 }
-                let state = Unmanaged<VertexTransform>.fromOpaque(userdata).takeUnretainedValue()
-                return state.apply(&x.pointee, &y.pointee) ? 1 : 0
-            }, Unmanaged.passUnretained(state).toOpaque())
+        var index = 0
+        return try geometry.mappingVertices { x, y in
+            defer { index += 1 }
+            return transformInPlace(&x, &y, direction: direction, index: index)
         }
-        if let failure = state.failure { throw failure }
-        return try context.adopt(result, "GEOSGeom_transformXY_r")
     }
 
     /// Projects a single coordinate in place for the per-vertex callback; the error, if
@@ -68,21 +57,37 @@ extension Projection {
     }
 }
 
-/// State of one `GEOSGeom_transformXY_r` call: which vertex we are at and the first failure.
-private final class VertexTransform {
-    let projection: Projection
-    let direction: PJ_DIRECTION
-    var index = 0
+extension Geometry {
+    /// A copy with every vertex moved by `move`, in ``vertices()`` order; `move` returns the
+    /// error that stops the walk, or nil to go on. Edges stay straight (nothing is densified).
+    /// - Throws: the first error `move` returned; `.geos` if GEOS fails.
+    /// - Complexity: O(numPoints).
+    func mappingVertices(_ move: (inout Double, inout Double) -> GeoError?) throws(GeoError) -> Geometry {
+        try withoutActuallyEscaping(move) { move throws(GeoError) in
+            let state = VertexWalk(move: move)
+            context.clearMessages()
+            // GEOSGeom_transformXY_r (GEOS >= 3.11): a transformed copy, NULL on exception or
+            // when the callback returns 0 (our failure is then recorded in `state`). The
+            // callback gets `state` back through userdata; withExtendedLifetime keeps it alive
+            // for the duration of the call.
+            let result = withExtendedLifetime(state) {
+                GEOS.GEOSGeom_transformXY_r(context.handle, pointer, { x, y, userdata in
+                    guard let x, let y, let userdata else { return 0 }
+                    let state = Unmanaged<VertexWalk>.fromOpaque(userdata).takeUnretainedValue()
+                    state.failure = state.move(&x.pointee, &y.pointee)
+                    return state.failure == nil ? 1 : 0
+                }, Unmanaged.passUnretained(state).toOpaque())
+            }
+            if let failure = state.failure { throw failure }
+            return try context.adopt(result, "GEOSGeom_transformXY_r")
+        }
+    }
+}
+
+/// State of one `GEOSGeom_transformXY_r` call: the move and the failure that stopped it.
+private final class VertexWalk {
+    let move: (inout Double, inout Double) -> GeoError?
     var failure: GeoError?
 
-    init(projection: Projection, direction: PJ_DIRECTION) {
-        self.projection = projection
-        self.direction = direction
-    }
-
-    func apply(_ x: inout Double, _ y: inout Double) -> Bool {
-        defer { index += 1 }
-        failure = projection.transformInPlace(&x, &y, direction: direction, index: index)
-        return failure == nil
-    }
+    init(move: @escaping (inout Double, inout Double) -> GeoError?) { self.move = move }
 }

@@ -3,25 +3,6 @@ import Glibc  // sin, cos, atan2 (FoundationEssentials does not re-export them)
 #endif
 
 extension Projection {
-    /// The azimuthal equidistant projection on WGS 84 centred at (`latitude`, `longitude`)
-    /// degrees (PROJ `+proj=aeqd`): distances and directions from the centre are true, and
-    /// within a few hundred kilometres of it every shape is nearly true, wherever on the
-    /// globe it is: across ±180° or around a pole as anywhere else.
-    ///
-    /// Made from the PROJ operation itself, with no database lookup, so one per cluster
-    /// costs little; `sharing` another projection's PROJ context (both then stay on one
-    /// thread) saves making a context as well. ``crs`` is the CRS's PROJ string.
-    /// - Throws: `.proj` if PROJ rejects the definition.
-    public static func azimuthalEquidistant(latitude: Double, longitude: Double,
-                                            sharing other: Projection? = nil) throws(GeoError) -> Projection {
-        let aeqd = "+proj=aeqd +lat_0=\(latitude) +lon_0=\(longitude) +ellps=WGS84"
-        let context: ProjContext
-        if let other { context = other.sharedContext } else { context = try ProjContext() }
-        return try Projection(
-            operation: aeqd,
-            crs: aeqd + " +units=m +type=crs", context: context)
-    }
-
     /// The spherical centroid of the points `indices` selects: the mean of their unit vectors
     /// on the sphere, pointed back at the surface; degrees. It does not jump at ±180° and
     /// stays among the points near a pole, where the mean latitude and longitude would not.

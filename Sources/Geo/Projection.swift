@@ -37,9 +37,6 @@ public final class Projection {
     private let context: ProjContext
     /// EPSG:4326 -> target, normalised to (lon, lat) -> (easting, northing).
     private let transformation: ProjObject
-    /// Whether `transformation` takes and gives angles in radians (a bare `+proj=` operation)
-    /// rather than degrees; the transforms convert at the boundary.
-    private var radians = false
 
     /// Creates a projection from EPSG:4326 to `crs`.
     ///
@@ -73,28 +70,6 @@ public final class Projection {
         self.crsName = PROJ.proj_get_name(target.pointer).map { String(cString: $0) } ?? crs
     }
 
-    /// A projection from a PROJ coordinate operation taking (longitude, latitude) in radians
-    /// to metres, made in `context` without a database lookup.
-    /// - Parameters:
-    ///   - operation: a bare PROJ projection, e.g. `+proj=aeqd +lat_0=… +lon_0=… +ellps=WGS84`.
-    ///   - crs: the target CRS's definition, for ``crs`` and ``crsName``.
-    /// - Throws: `.proj` when PROJ rejects the operation.
-    init(operation: String, crs: String, context: ProjContext) throws(GeoError) {
-        context.messages.clear()
-        // proj_create: NULL when the text is not a valid definition.
-        guard let raw = PROJ.proj_create(context.pointer, operation) else {
-            throw .proj(operation: "proj_create(\(operation))", message: context.failureMessage())
-        }
-        self.context = context
-        self.transformation = ProjObject(owning: raw, context: context)
-        self.crs = crs
-        self.crsName = crs
-        self.radians = true
-    }
-
-    /// The PROJ context this projection works in, for another projection on the same thread.
-    var sharedContext: ProjContext { context }
-
     /// Creates a projection for `target`, resolving `.auto` to the UTM zone of the data.
     ///
     /// - Parameters:
@@ -124,10 +99,7 @@ public final class Projection {
     /// - Complexity: O(n), one `proj_trans_generic` call over both arrays.
     public func forward(lon: [Double], lat: [Double]) throws(GeoError) -> (x: [Double], y: [Double]) {
         try Validation.lonLat(lon, lat)
-        let d = Double.pi / 180
-        let (x, y) = radians ? try transform(lon.map { $0 * d }, lat.map { $0 * d }, direction: PJ_FWD)
-            : try transform(lon, lat, direction: PJ_FWD)
-        return (x, y)
+        return try transform(lon, lat, direction: PJ_FWD)
     }
 
     /// Unprojects easting/northing arrays back to longitude/latitude.
@@ -142,9 +114,7 @@ public final class Projection {
     public func inverse(x: [Double], y: [Double]) throws(GeoError) -> (lon: [Double], lat: [Double]) {
         try Validation.sameCount(x, "x", y, "y")
         try Validation.finite(x, y)
-        let (lon, lat) = try transform(x, y, direction: PJ_INV)
-        let r = 180 / Double.pi
-        return radians ? (lon.map { $0 * r }, lat.map { $0 * r }) : (lon, lat)
+        return try transform(x, y, direction: PJ_INV)
     }
 
     /// Projects one point (degrees in, metres out); the single-point form of the array

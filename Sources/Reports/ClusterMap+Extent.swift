@@ -1,3 +1,4 @@
+import ClusterCore
 import Pins
 
 /// The part of the plane a cluster map frames, and the points it leaves out.
@@ -34,14 +35,15 @@ struct MapExtent {
     static func withoutOutliers(x: [Double], y: [Double]) -> MapExtent {
         let n = x.count
         guard n > 0 else { return MapExtent(lo: (0, 0), hi: (0, 0), kept: nil, total: 0, reason: .outliers) }
-        let (sx, sy) = (x.sorted(), y.sorted())
         let (a, b) = (Int((0.01 * Double(n - 1)).rounded(.down)), Int((0.99 * Double(n - 1)).rounded(.up)))
-        let centreLatitude = WebMercator.latitude(northing: (sy[a] + sy[b]) / 2)
+        // The smallest, the 1st and 99th percentiles and the largest: [0, a, b, n - 1].
+        let (qx, qy) = (RankSelection.ranked(x, [0, a, b, n - 1]), RankSelection.ranked(y, [0, a, b, n - 1]))
+        let centreLatitude = WebMercator.latitude(northing: (qy[1] + qy[2]) / 2)
         let minimum = MapLayout.minimumSpan / WebMercator.groundScale(latitude: centreLatitude)
-        let margin = max(sx[b] - sx[a], sy[b] - sy[a], minimum) / 2
-        let (loX, hiX, loY, hiY) = (sx[a] - margin, sx[b] + margin, sy[a] - margin, sy[b] + margin)
-        if sx[0] >= loX && sx[n - 1] <= hiX && sy[0] >= loY && sy[n - 1] <= hiY {
-            return MapExtent(lo: (sx[0], sy[0]), hi: (sx[n - 1], sy[n - 1]), kept: nil, total: n, reason: .outliers)
+        let margin = max(qx[2] - qx[1], qy[2] - qy[1], minimum) / 2
+        let (loX, hiX, loY, hiY) = (qx[1] - margin, qx[2] + margin, qy[1] - margin, qy[2] + margin)
+        if qx[0] >= loX && qx[3] <= hiX && qy[0] >= loY && qy[3] <= hiY {
+            return MapExtent(lo: (qx[0], qy[0]), hi: (qx[3], qy[3]), kept: nil, total: n, reason: .outliers)
         }
         return keeping(x: x, y: y, reason: .outliers) { x, y in x >= loX && x <= hiX && y >= loY && y <= hiY }
     }

@@ -180,9 +180,11 @@ public enum ClusterMap {
     /// the ground anywhere; hulls across ±180° come as their parts, cut there), with the CRS used;
     /// with `outlining`, each hull goes around the points marked true only.
     public static func outlines(longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double,
-                                crs: Projection.Target = .auto, outlining: [Bool]? = nil) throws(GeoError) -> (outlines: [Int32: [Coordinates]], crs: String) {
+                                crs: Projection.Target = .auto, outlining: [Bool]? = nil, only: Set<Int32>? = nil,
+                                threads: Int = 1) throws(GeoError) -> (outlines: [Int32: [Coordinates]], crs: String) {
         let (hulls, used) = try GeometryContext().clusterHulls(longitudes: longitudes, latitudes: latitudes,
-                                                               labels: labels, ratio: ratio, crs: crs, outlining: outlining)
+                                                               labels: labels, ratio: ratio, crs: crs, outlining: outlining,
+                                                               only: only, threads: threads)
         var out: [Int32: [Coordinates]] = [:]
         for h in hulls { out[h.label] = try h.rings() }
         return (out, used)
@@ -191,20 +193,18 @@ public enum ClusterMap {
     /// The SVG document (UTF-8 text, starting with the XML declaration).
     /// - Complexity: O(n log n + size of the outlines) for n points; above the point budget
     ///   the output size no longer grows with n.
-    public static func render(_ data: MapData, options: MapOptions = MapOptions()) -> String {
+    /// - Parameter shown: the points as placed for these `options` (``MapPoints``), when the
+    ///   caller made them already to choose the outlines worth computing.
+    public static func render(_ data: MapData, options: MapOptions = MapOptions(), shown: MapPoints? = nil) -> String {
         precondition(data.labels.count == data.longitudes.count && data.labels.count == data.latitudes.count,
                      "one longitude and latitude per label")
-        let colours = options.colours
-            ?? ClusterPalette.colours(labels: data.labels, longitudes: data.longitudes, latitudes: data.latitudes)
-        // The window: the frame's or the box's, else just after the widest empty stretch of
-        // longitude (the usual −180°…180° unless the data straddles the antimeridian).
-        let window = options.frame?.window ?? options.bbox.map { $0.window } ?? LongitudeWindow(containing: data.longitudes)
-        let allX = data.longitudes.map { WebMercator.easting(longitude: window.unwrap($0)) }
-        let allY = data.latitudes.map { WebMercator.northing(latitude: $0) }
-        let extent = options.frame != nil ? MapExtent.whole(count: allX.count)
-            : options.bbox.map { MapExtent.box($0, window: window, x: allX, y: allY) } ?? MapExtent.withoutOutliers(x: allX, y: allY)
-        let (x, y, labels) = (extent.shown(allX), extent.shown(allY), extent.shown(data.labels))
-        let clusters = ClusterSummary(labels: labels, longitudes: extent.shown(data.longitudes), latitudes: extent.shown(data.latitudes))
+        let shown = shown ?? MapPoints(longitudes: data.longitudes, latitudes: data.latitudes, labels: data.labels, options: options)
+        // Without a frame or a box the map's window is the palette's: its metres serve both.
+        let colours = options.colours ?? (options.frame == nil && options.bbox == nil
+            ? ClusterPalette.colours(labels: data.labels, x: shown.x, y: shown.y)
+            : ClusterPalette.colours(labels: data.labels, longitudes: data.longitudes, latitudes: data.latitudes))
+        let (window, extent, clusters) = (shown.window, shown.extent, shown.clusters)
+        let (x, y, labels) = (extent.shown(shown.x), extent.shown(shown.y), extent.shown(data.labels))
         // The legend's rows (see `legend`): heading (two lines for long counts), entries, "more",
         // noise, the pin note, what was left out, how the points were drawn, projection (a
         // second line when the scale varies).
@@ -222,8 +222,7 @@ public enum ClusterMap {
         w.open("g", ["clip-path": "url(#map-area)"])
         antimeridian(&w, layout)
         let drawn = PointLayer.draw(&w, x: x, y: y, labels: labels, layout: layout, colours: colours, options: options)
-        outlines(&w, data.outlines, Set(clusters.bySize.prefix(max(0, options.maxOutlines)).map { clusters.labels[$0] }),
-                 layout, colours)
+        outlines(&w, data.outlines, shown.outlined(options), layout, colours)
         let note: PinNote, drawnPins: [MapPin]
         if let given = data.pins {
             // Largest first, so a small pin is drawn over a large neighbour's.
@@ -536,6 +535,35 @@ public enum ClusterMap {
 }
 
 /// Per cluster: label, size and centre; and the noise count.
+/// Where a map's points fall and which of them it shows: the longitude window, the points in
+/// Web Mercator, the extent shown and the clusters within it; and so which clusters get
+/// outlines (``outlined(_:)``), the only ones worth computing.
+public struct MapPoints {
+    let window: LongitudeWindow
+    let x: [Double], y: [Double]
+    let extent: MapExtent
+    let clusters: ClusterSummary
+
+    /// The points placed as ``ClusterMap/render(_:options:shown:)`` places them with `options`.
+    /// - Complexity: O(n) for n points.
+    public init(longitudes: [Double], latitudes: [Double], labels: [Int32], options: MapOptions) {
+        // The window: the frame's or the box's, else just after the widest empty stretch of
+        // longitude (the usual −180°…180° unless the data straddles the antimeridian).
+        window = options.frame?.window ?? options.bbox.map { $0.window } ?? LongitudeWindow(containing: longitudes)
+        x = longitudes.map { [window] in WebMercator.easting(longitude: window.unwrap($0)) }
+        y = latitudes.map { WebMercator.northing(latitude: $0) }
+        extent = options.frame != nil ? MapExtent.whole(count: x.count)
+            : options.bbox.map { [window, x, y] in MapExtent.box($0, window: window, x: x, y: y) } ?? MapExtent.withoutOutliers(x: x, y: y)
+        clusters = ClusterSummary(labels: extent.shown(labels), longitudes: extent.shown(longitudes), latitudes: extent.shown(latitudes))
+    }
+
+    /// The labels of the clusters that get outlines: the largest `options.maxOutlines` within
+    /// the part shown.
+    public func outlined(_ options: MapOptions) -> Set<Int32> {
+        Set(clusters.bySize.prefix(max(0, options.maxOutlines)).map { clusters.labels[$0] })
+    }
+}
+
 struct ClusterSummary {
     /// Distinct non-negative labels, ascending.
     var labels: [Int32] = []

@@ -81,7 +81,16 @@ public enum ClusterPalette {
     public static func colours(labels: [Int32], longitudes: [Double], latitudes: [Double]) -> [Int32: String] {
         precondition(labels.count == longitudes.count && labels.count == latitudes.count,
                      "one longitude and latitude per label")
-        let boxes = ClusterBoxes(labels: labels, longitudes: longitudes, latitudes: latitudes)
+        // In the map's window, so that clusters beside each other across ±180° are neighbours.
+        let window = LongitudeWindow(containing: longitudes)
+        return colours(labels: labels, x: longitudes.map { WebMercator.easting(longitude: window.unwrap($0)) },
+                       y: latitudes.map { WebMercator.northing(latitude: $0) })
+    }
+
+    /// ``colours(labels:longitudes:latitudes:)`` of points already in Web Mercator metres, their
+    /// eastings in the window that contains all of their longitudes.
+    static func colours(labels: [Int32], x: [Double], y: [Double]) -> [Int32: String] {
+        let boxes = ClusterBoxes(labels: labels, x: x, y: y)
         let adjacency = boxes.neighbours(margin: neighbourMargin * boxes.extentSide)
         let k = boxes.labels.count
         let degree = adjacency.map(\.count)
@@ -145,13 +154,11 @@ struct ClusterBoxes {
     /// The larger side of the box of every point (noise included), projected metres.
     var extentSide = 0.0
 
-    init(labels pointLabels: [Int32], longitudes: [Double], latitudes: [Double]) {
+    init(labels pointLabels: [Int32], x px: [Double], y py: [Double]) {
         var slot: [Int32: Int] = [:]
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
-        // In the map's window, so that clusters beside each other across ±180° are neighbours.
-        let window = LongitudeWindow(containing: longitudes)
         for i in 0..<pointLabels.count {
-            let x = WebMercator.easting(longitude: window.unwrap(longitudes[i])), y = WebMercator.northing(latitude: latitudes[i])
+            let (x, y) = (px[i], py[i])
             lo = (min(lo.x, x), min(lo.y, y))
             hi = (max(hi.x, x), max(hi.y, y))
             let l = pointLabels[i]

@@ -53,6 +53,9 @@ struct HullsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "How many of the largest clusters to list on standard output.")
     var top: Int = 10
 
+    @Option(parsing: .unconditional, help: "Worker threads, 1...\(ThreadsOption.range.upperBound) (the output is the same for any number).")
+    var threads: Int = ThreadsOption.machineDefault
+
     @Option(name: .shortAndLong, help: "Output GeoJSON file (.geojson or .json; - for standard output).")
     var output: String
 
@@ -65,6 +68,7 @@ struct HullsCommand: ParsableCommand {
     func validate() throws {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
         if top < 0 { throw ValidationError("--top must be at least 0") }
+        try ThreadsOption.validate(threads)
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["geojson", "json"])
         if metric == .geodesic && crs.lowercased() != "auto" {
@@ -82,7 +86,7 @@ struct HullsCommand: ParsableCommand {
                 : Projection.Target(crs)
             let (rows, used) = try locatingProjectionFailures(in: file, crs: crs) {
                 try GeometryContext().clusterHulls(longitudes: lon, latitudes: lat, labels: label, ratio: ratio, crs: target,
-                                                   outlining: outlining, localPlanesEverywhere: metric == .geodesic)
+                                                   outlining: outlining, localPlanesEverywhere: metric == .geodesic, threads: threads)
             }
             try ClusterHull.writeGeoJSON(rows, to: output)
             warnIfStretched(crs: used, longitudes: lon, latitudes: lat)

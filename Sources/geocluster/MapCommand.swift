@@ -83,6 +83,9 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Title of the map (default: the input's file name).")
     var title: String?
 
+    /// The outlines' workers: `--threads` when given, else every core.
+    private var outlineThreads: Int { source.threads ?? ThreadsOption.machineDefault }
+
     func validate() throws {
         if !(ratio >= 0 && ratio <= 1) { throw ValidationError("--ratio must be within 0…1") }
         try inputOptions.validate(input: input)
@@ -113,13 +116,16 @@ struct MapCommand: ParsableCommand {
             let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
+            let options = MapOptions(maxPins: noPins ? 0 : maxPins, bbox: bbox)
+            let shown = MapPoints(longitudes: lon, latitudes: lat, labels: label, options: options)
 
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"
             if hull != .none {
                 let computed = try locatingProjectionFailures(in: file, crs: crs) {
                     try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label, ratio: hull == .convex ? 1 : ratio,
-                                            crs: Projection.Target(crs), outlining: outlining)
+                                            crs: Projection.Target(crs), outlining: outlining, only: shown.outlined(options),
+                                            threads: outlineThreads)
                 }
                 outlines = computed.outlines
                 hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
@@ -132,7 +138,7 @@ struct MapCommand: ParsableCommand {
             let subtitle = "\(file.count) points · \(clusters) clusters · \(noise) noise · labels \(labels) · \(hullNote)"
             let data = MapData(longitudes: lon, latitudes: lat, labels: label, outlines: outlines,
                                title: name, subtitle: subtitle)
-            let svg = ClusterMap.render(data, options: MapOptions(maxPins: noPins ? 0 : maxPins, bbox: bbox))
+            let svg = ClusterMap.render(data, options: options, shown: shown)
             try AtomicFile.write(svg, to: output)
             say("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)", output: output)
         }

@@ -81,8 +81,11 @@ struct PinSourceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("With --weak-plain-mask: largest displacement, metres (at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
     var maxOffset: Double?
 
-    @Option(parsing: .unconditional, help: "Worker threads for the index build, 1...\(ThreadsOption.range.upperBound) (the output is the same for any number).")
-    var threads: Int = 1
+    @Option(parsing: .unconditional, help: "Worker threads for the index build (default 1; `map --labels`: for the outlines, default every core), 1...\(ThreadsOption.range.upperBound) (the output is the same for any number).")
+    var threads: Int?
+
+    /// The index build's workers.
+    var buildThreads: Int { threads ?? 1 }
 
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location (one building). Default: building_id when the file has it, else the true coordinate.", valueName: "name"))
     var locationColumn: String?
@@ -94,7 +97,7 @@ struct PinSourceOptions: ParsableArguments {
     static var largestTolerance: Double { 2 * AnonymityRule.defaultSpot }
 
     func validate() throws {
-        try ThreadsOption.validate(threads)
+        if let threads { try ThreadsOption.validate(threads) }
         guard locationTolerance.isFinite, (0...Self.largestTolerance).contains(locationTolerance) else {
             throw ValidationError("--location-tolerance \(locationTolerance) must be a distance of 0...\(Int(Self.largestTolerance)) metres (default 30)")
         }
@@ -177,7 +180,7 @@ struct PinSourceOptions: ParsableArguments {
         settings.maxOffset = maxOffset ?? 80
         settings.columns = columns.readOptions
         settings.locationTolerance = locationTolerance
-        settings.threads = threads
+        settings.threads = buildThreads
         settings.skipBadRows = skipBadRows
         settings.warn = { note("geocluster: warning: " + $0) }
         return settings

@@ -56,7 +56,7 @@ struct PrivacyCommand: ParsableCommand {
 
     func run() throws {
         let request = PrivacyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, columns: columns, publishing: false),
-                                     target: target ?? source.minAnonymity, output: output, threads: source.threads)
+                                     target: target ?? source.minAnonymity, output: output, threads: source.buildThreads)
         let summary = try reportingPinErrors(input: input) { try PrivacyReport.run(request) }
         note("\(summary); wrote \(output)")
     }
