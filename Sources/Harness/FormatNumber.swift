@@ -10,6 +10,17 @@ import Darwin
 /// every number reads the same as in earlier releases.
 public enum FormatNumber {
     /// `v` with exactly `decimals` places (`%.{decimals}f`).
+    /// `1,234,567`: thousands separated by commas.
+    public static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
     public static func fixed(_ v: Double, decimals: Int) -> String { printf("%.\(decimals)f", v) }
 
     /// `v` rounded to `decimals` places, trailing zeros (and a trailing point) dropped.

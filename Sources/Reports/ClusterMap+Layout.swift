@@ -71,6 +71,28 @@ struct MapLayout {
         WebMercator.groundScale(latitude: WebMercator.latitude(northing: centreY)) / scale
     }
 
+    /// Ground metres per pt at `latitude` (degrees).
+    func groundMetresPerPoint(latitude: Double) -> Double { WebMercator.groundScale(latitude: latitude) / scale }
+
+    /// The latitudes (degrees, top of the map first) where scale bars are drawn when one bar
+    /// would be off by more than 10 % somewhere on the map: three round latitudes (multiples
+    /// of 5° when the map is that tall) from near its top edge to near its bottom edge; none
+    /// where one bar, true at the centre, is right within 10 % everywhere, or where the map
+    /// spans so much latitude that it gets no bar (``scaleVaries``).
+    var scaleBarLatitudes: [Double] {
+        guard !scaleVaries else { return [] }
+        let half = mapHeight / 2 / scale
+        let top = WebMercator.latitude(northing: centreY + half), bottom = WebMercator.latitude(northing: centreY - half)
+        let nearest = bottom <= 0 && top >= 0 ? 0 : min(abs(top), abs(bottom)), farthest = max(abs(top), abs(bottom))
+        let spread = WebMercator.groundScale(latitude: nearest) / WebMercator.groundScale(latitude: farthest)
+        guard spread > 1.1 else { return [] }
+        let step = top - bottom >= 15 ? 5.0 : 1.0
+        let wanted = [top - (top - bottom) / 8, (top + bottom) / 2, bottom + (top - bottom) / 8]
+        var out: [Double] = []
+        for latitude in wanted.map({ ($0 / step).rounded() * step }) where !out.contains(latitude) { out.append(latitude) }
+        return out
+    }
+
     /// Whether the map spans more than `maxScaleBarLatitudeSpan` degrees of latitude, where
     /// one scale bar would be off by more than a factor of about 1.5 somewhere on it.
     var scaleVaries: Bool {

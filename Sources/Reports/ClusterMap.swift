@@ -1,4 +1,5 @@
 import Geo
+import Harness
 import Pins
 #if canImport(Glibc)
 import Glibc
@@ -122,13 +123,16 @@ public struct MapOptions: Sendable {
     public var colours: [Int32: String]?
     /// A fixed frame and scale (nil: the points' extent, fitted to `width`).
     public var frame: MapFrame?
+    /// The longitude at the middle of the map's window, degrees (nil: ``MapPoints``' rule).
+    /// Ignored with a ``frame`` or a ``bbox``, which bring their own.
+    public var centreLongitude: Double?
 
     public init(width: Double = 1000, pointBudget: Int = MapOptions.defaultPointBudget, rasterCell: Double = 3,
                 legendEntries: Int = 12, maxPins: Int = MapOptions.defaultMaxPins, maxOutlines: Int = MapOptions.defaultMaxPins,
-                bbox: BoundingBox? = nil, colours: [Int32: String]? = nil) {
+                bbox: BoundingBox? = nil, colours: [Int32: String]? = nil, centreLongitude: Double? = nil) {
         self.width = width; self.pointBudget = pointBudget; self.rasterCell = rasterCell
         self.legendEntries = legendEntries; self.maxPins = maxPins; self.maxOutlines = maxOutlines
-        self.bbox = bbox; self.colours = colours
+        self.bbox = bbox; self.colours = colours; self.centreLongitude = centreLongitude
     }
 }
 
@@ -199,10 +203,8 @@ public enum ClusterMap {
         precondition(data.labels.count == data.longitudes.count && data.labels.count == data.latitudes.count,
                      "one longitude and latitude per label")
         let shown = shown ?? MapPoints(longitudes: data.longitudes, latitudes: data.latitudes, labels: data.labels, options: options)
-        // Without a frame or a box the map's window is the palette's: its metres serve both.
-        let colours = options.colours ?? (options.frame == nil && options.bbox == nil
-            ? ClusterPalette.colours(labels: data.labels, x: shown.x, y: shown.y)
-            : ClusterPalette.colours(labels: data.labels, longitudes: data.longitudes, latitudes: data.latitudes))
+        // Neighbours as the map shows them: in its window, its metres.
+        let colours = options.colours ?? ClusterPalette.colours(labels: data.labels, x: shown.x, y: shown.y)
         let (window, extent, clusters) = (shown.window, shown.extent, shown.clusters)
         let (x, y, labels) = (extent.shown(shown.x), extent.shown(shown.y), extent.shown(data.labels))
         // The legend's rows (see `legend`): heading (two lines for long counts), entries, "more",
@@ -220,6 +222,7 @@ public enum ClusterMap {
         var w = XMLWriter()
         open(&w, data, layout)
         w.open("g", ["clip-path": "url(#map-area)"])
+        land(&w, layout)
         antimeridian(&w, layout)
         let drawn = PointLayer.draw(&w, x: x, y: y, labels: labels, layout: layout, colours: colours, options: options)
         outlines(&w, data.outlines, shown.outlined(options), layout, colours)
@@ -349,15 +352,23 @@ public enum ClusterMap {
     /// A corner of the map frame.
     enum Corner: CaseIterable { case bottomLeft, bottomRight, topLeft, topRight }
 
-    /// The scale bar's length (metres, pt) and its white box in `corner` of the map.
-    static func scaleBarGeometry(_ layout: MapLayout, corner: Corner) -> (metres: Double, length: Double, box: PageBox) {
-        let metresPerPoint = layout.groundMetresPerPoint
-        let metres = scaleBarMetres(metresPerPoint: metresPerPoint, maxLength: 130)
-        let length = metres / metresPerPoint
+    /// The scale bars' length (metres), each bar's latitude and length (pt), and their white box
+    /// in `corner` of the map: one bar, true at the map's centre, where the scale varies by at
+    /// most 10 % over the map; else one bar per latitude of ``MapLayout/scaleBarLatitudes``,
+    /// each true there and labelled with it.
+    static func scaleBarGeometry(_ layout: MapLayout, corner: Corner) -> (metres: Double, bars: [(latitude: Double?, length: Double)], box: PageBox) {
+        let latitudes = layout.scaleBarLatitudes
+        let perPoint = latitudes.map { layout.groundMetresPerPoint(latitude: $0) }
+        let metres = scaleBarMetres(metresPerPoint: perPoint.min() ?? layout.groundMetresPerPoint, maxLength: 130)
+        let bars: [(latitude: Double?, length: Double)] = latitudes.isEmpty
+            ? [(nil, metres / layout.groundMetresPerPoint)]
+            : zip(latitudes, perPoint).map { ($0, metres / $1) }
+        let width = max(bars.map(\.length).max() ?? 0, latitudes.isEmpty ? 0 : 96) + 16
+        let height = 32 + 24 * Double(bars.count - 1)
         let left = corner == .bottomLeft || corner == .topLeft, bottom = corner == .bottomLeft || corner == .bottomRight
-        let x = left ? layout.mapX + 6 : layout.mapX + layout.mapWidth - 6 - (length + 16)
-        let y = bottom ? layout.mapY + layout.mapHeight - 38 : layout.mapY + 6
-        return (metres, length, PageBox(x: x, y: y, width: length + 16, height: 32))
+        let x = left ? layout.mapX + 6 : layout.mapX + layout.mapWidth - 6 - width
+        let y = bottom ? layout.mapY + layout.mapHeight - 6 - height : layout.mapY + 6
+        return (metres, bars, PageBox(x: x, y: y, width: width, height: height))
     }
 
     /// The corner whose scale bar covers the fewest pins (bottom left on a tie).
@@ -368,6 +379,16 @@ public enum ClusterMap {
             let covered = { (box: PageBox) in centres.filter { box.overlaps(cx: $0.0.x, cy: $0.0.y, diameter: $0.1) }.count }
             return covered(boxes.0) < covered(boxes.1)
         } ?? .bottomLeft
+    }
+
+    /// The land under the points, on a map wide enough for it (``LandLayer``): sea blue, land
+    /// the usual paper colour.
+    private static func land(_ w: inout XMLWriter, _ layout: MapLayout) {
+        guard LandLayer.shows(in: layout) else { return }
+        w.empty("rect", ["x": svgNumber(layout.mapX), "y": svgNumber(layout.mapY), "width": svgNumber(layout.mapWidth),
+                         "height": svgNumber(layout.mapHeight), "fill": "#dde8f0"])
+        w.empty("path", ["d": LandLayer.path(layout), "fill": "#f4f2ec", "fill-rule": "evenodd", "stroke": "#b9b4a8",
+                         "stroke-width": "0.5", "class": "land"])
     }
 
     /// A map whose window opens away from ±180° shows where the line runs: a dashed meridian
@@ -383,14 +404,27 @@ public enum ClusterMap {
     }
 
     private static func scaleBar(_ w: inout XMLWriter, _ layout: MapLayout, corner: Corner) {
-        let (metres, length, box) = scaleBarGeometry(layout, corner: corner)
-        let x = box.x + 8, y = box.y + 22
+        let (metres, bars, box) = scaleBarGeometry(layout, corner: corner)
         w.empty("rect", ["x": svgNumber(box.x), "y": svgNumber(box.y), "width": svgNumber(box.width), "height": svgNumber(box.height),
                          "rx": "3", "fill": "#ffffff", "fill-opacity": "0.85"])
-        w.empty("path", ["d": "M\(svgNumber(x)) \(svgNumber(y - 5))V\(svgNumber(y))H\(svgNumber(x + length))V\(svgNumber(y - 5))",
-                         "fill": "none", "stroke": "#222222", "stroke-width": "1.5"])
-        w.element("text", ["x": svgNumber(x + length / 2), "y": svgNumber(y - 8), "font-size": "11",
-                           "text-anchor": "middle", "fill": "#222222"], text: distance(metres))
+        for (k, bar) in bars.enumerated() {
+            let x = box.x + 8, y = box.y + 22 + 24 * Double(k)
+            w.empty("path", ["d": "M\(svgNumber(x)) \(svgNumber(y - 5))V\(svgNumber(y))H\(svgNumber(x + bar.length))V\(svgNumber(y - 5))",
+                             "fill": "none", "stroke": "#222222", "stroke-width": "1.5"])
+            if let latitude = bar.latitude {
+                w.element("text", ["x": svgNumber(x), "y": svgNumber(y - 8), "font-size": "11", "fill": "#222222", "class": "scale-bar"],
+                          text: "\(distance(metres)) at \(latitudeText(latitude))")
+            } else {
+                w.element("text", ["x": svgNumber(x + bar.length / 2), "y": svgNumber(y - 8), "font-size": "11",
+                                   "text-anchor": "middle", "fill": "#222222", "class": "scale-bar"], text: distance(metres))
+            }
+        }
+    }
+
+    /// `40°N`, `0°`, `35°S`.
+    static func latitudeText(_ latitude: Double) -> String {
+        let whole = Int(abs(latitude).rounded())
+        return whole == 0 ? "0°" : "\(whole)°\(latitude > 0 ? "N" : "S")"
     }
 
     private static func legend(_ w: inout XMLWriter, _ clusters: ClusterSummary, _ colours: [Int32: String],
@@ -451,9 +485,12 @@ public enum ClusterMap {
         }
         if layout.scaleVaries {
             note(["Web Mercator: the scale varies with", "latitude, so no scale bar"])
+        } else if !layout.scaleBarLatitudes.isEmpty {
+            note(["Web Mercator: the scale varies with", "latitude; each bar is true at its own"])
         } else {
             line("Web Mercator", colour: "#666666")
         }
+        line(LandLayer.shows(in: layout) ? "Land: Natural Earth 1:110m" : "No basemap: 1:110m too coarse here", colour: "#666666")
     }
 
     /// The legend's text on the pins, to be wrapped.
@@ -494,15 +531,7 @@ public enum ClusterMap {
     }
 
     /// `1,234,567`.
-    static func grouped(_ n: Int) -> String {
-        let digits = String(abs(n))
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
-            out.append(ch)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
+    static func grouped(_ n: Int) -> String { FormatNumber.grouped(n) }
 
     /// A count that fits in a pin: `987`, `9876`, `98.8k`, `988k`, `1.2M`.
     static func compactCount(_ n: Int) -> String {
@@ -549,12 +578,25 @@ public struct MapPoints {
     public init(longitudes: [Double], latitudes: [Double], labels: [Int32], options: MapOptions) {
         // The window: the frame's or the box's, else just after the widest empty stretch of
         // longitude (the usual −180°…180° unless the data straddles the antimeridian).
-        window = options.frame?.window ?? options.bbox.map { $0.window } ?? LongitudeWindow(containing: longitudes)
+        window = options.frame?.window ?? options.bbox.map { $0.window }
+            ?? options.centreLongitude.map { LongitudeWindow(west: $0 - 180) } ?? Self.window(longitudes)
         x = longitudes.map { [window] in WebMercator.easting(longitude: window.unwrap($0)) }
         y = latitudes.map { WebMercator.northing(latitude: $0) }
         extent = options.frame != nil ? MapExtent.whole(count: x.count)
             : options.bbox.map { [window, x, y] in MapExtent.box($0, window: window, x: x, y: y) } ?? MapExtent.withoutOutliers(x: x, y: y)
         clusters = ClusterSummary(labels: extent.shown(labels), longitudes: extent.shown(longitudes), latitudes: extent.shown(latitudes))
+    }
+
+    /// The window a map of `longitudes` is drawn in unless told otherwise: data within half a
+    /// turn of longitude is cut open in its widest empty stretch (the usual −180°…180° unless
+    /// it straddles ±180°, so Fiji or the Aleutians are drawn whole, centred on the Pacific);
+    /// data spread wider is drawn as world maps usually are, centred on Greenwich.
+    static func window(_ longitudes: [Double]) -> LongitudeWindow {
+        let window = LongitudeWindow(containing: longitudes)
+        guard window != .standard else { return window }
+        let lo = longitudes.lazy.map { window.unwrap($0) }.min() ?? window.west
+        let hi = longitudes.lazy.map { window.unwrap($0) }.max() ?? window.west
+        return hi - lo <= 180 ? window : .standard
     }
 
     /// The labels of the clusters that get outlines: the largest `options.maxOutlines` within

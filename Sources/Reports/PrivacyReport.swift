@@ -7,9 +7,11 @@ import Pins
 public enum PrivacyReport {
     /// Audits `request.input` and writes `request.output` by its extension.
     /// - Returns: the headline (`PrivacyAuditRun.summary`).
-    public static func run(_ request: PrivacyRequest) throws -> String {
+    /// - Parameter progress: told each stage as it starts ("writing …").
+    public static func run(_ request: PrivacyRequest, progress: (String) -> Void = { _ in }) throws -> String {
         try AtomicFile.checkDestination(request.output)
         let audit = try PrivacyAuditRun.audit(request)
+        progress("writing \(request.output)")
         let lower = request.output.lowercased()
         if lower.hasSuffix(".csv") {
             try AtomicFile.write(PrivacyAuditRun.csv(audit), to: request.output)

@@ -77,18 +77,24 @@ struct HullsCommand: ParsableCommand {
     }
 
     func run() throws {
+        let progress = StageProgress()
+        defer { progress.finish() }
         try reportingErrors(input: input) {
+            progress.stage("reading \(input)")
             let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
             let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
             let target = metric == .planar ? Projection.Target.crs(try Projection.resolve(Projection.Target(crs), longitudes: lon, latitudes: lat))
                 : Projection.Target(crs)
+            progress.stage("outlining the clusters of \(FormatNumber.grouped(file.count)) points on \(threads) thread\(threads == 1 ? "" : "s")")
             let (rows, used) = try locatingProjectionFailures(in: file, crs: crs) {
                 try GeometryContext().clusterHulls(longitudes: lon, latitudes: lat, labels: label, ratio: ratio, crs: target,
                                                    outlining: outlining, localPlanesEverywhere: metric == .geodesic, threads: threads)
             }
+            progress.stage("writing \(output)")
             try ClusterHull.writeGeoJSON(rows, to: output)
+            progress.finish()
             warnIfStretched(crs: used, longitudes: lon, latitudes: lat)
 
             let noise = label.filter { $0 < 0 }.count

@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Geo
+import Harness
 import Pins
 import Reports
 
@@ -80,6 +81,9 @@ struct MapCommand: ParsableCommand {
     @Option(help: "CRS the hulls are computed in: auto (an azimuthal equidistant projection centred on each cluster, as `hulls`) or a metric CRS for all (EPSG:5179 for Korea).")
     var crs: String = "auto"
 
+    @Option(name: .customLong("center-lon"), parsing: .unconditional, help: ArgumentHelp("With --labels: the longitude at the middle of the map, degrees (default: Greenwich for data wider than half the world, else centred on the data: across ±180° on the Pacific).", valueName: "degrees"))
+    var centerLon: Double?
+
     @Option(help: "Title of the map (default: the input's file name).")
     var title: String?
 
@@ -100,10 +104,13 @@ struct MapCommand: ParsableCommand {
             if inputOptions.xColumn != nil || inputOptions.yColumn != nil {
                 throw ValidationError("--x-column and --y-column go with --labels; map pins are read from longitude/latitude (--lat-column, --lon-column)")
             }
+            if centerLon != nil { throw ValidationError("--center-lon goes with --labels; a --zoom map is framed by --bbox") }
             if noPins || maxPins != MapOptions.defaultMaxPins {
                 throw ValidationError("--max-pins and --no-pins go with --labels; a --zoom map is its pins")
             }
         case (.some, nil):
+            if let centerLon, !(centerLon >= -180 && centerLon <= 180) { throw ValidationError("--center-lon must be a longitude within -180…180, got \(centerLon)") }
+            if centerLon != nil && bbox != nil { throw ValidationError("--center-lon and --bbox both choose the part shown; give one") }
             guard maxPins >= 0 else { throw ValidationError("--max-pins must be 0 or more, got \(maxPins)") }
         }
     }
@@ -111,20 +118,25 @@ struct MapCommand: ParsableCommand {
     func run() throws {
         if let zoom { return try drawPins(zoom: zoom) }
         let labels = labels!
+        let progress = StageProgress()
+        defer { progress.finish() }
         try reportingErrors(input: input) {
+            progress.stage("reading \(input)")
             let file = try inputOptions.readPoints(input, prefer: .lonlat, output: output)
             let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
             let label = try labelFile.aligned(to: file)
             let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
-            let options = MapOptions(maxPins: noPins ? 0 : maxPins, bbox: bbox)
+            let options = MapOptions(maxPins: noPins ? 0 : maxPins, bbox: bbox, centreLongitude: centerLon)
             let shown = MapPoints(longitudes: lon, latitudes: lat, labels: label, options: options)
 
             var outlines: [Int32: [Coordinates]] = [:]
             var hullNote = "no hulls"
             if hull != .none {
+                let drawn = shown.outlined(options)
+                progress.stage("outlining \(FormatNumber.grouped(drawn.count)) clusters on \(outlineThreads) thread\(outlineThreads == 1 ? "" : "s")")
                 let computed = try locatingProjectionFailures(in: file, crs: crs) {
                     try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label, ratio: hull == .convex ? 1 : ratio,
-                                            crs: Projection.Target(crs), outlining: outlining, only: shown.outlined(options),
+                                            crs: Projection.Target(crs), outlining: outlining, only: drawn,
                                             threads: outlineThreads)
                 }
                 outlines = computed.outlines
@@ -138,8 +150,11 @@ struct MapCommand: ParsableCommand {
             let subtitle = "\(file.count) points · \(clusters) clusters · \(noise) noise · labels \(labels) · \(hullNote)"
             let data = MapData(longitudes: lon, latitudes: lat, labels: label, outlines: outlines,
                                title: name, subtitle: subtitle)
+            progress.stage("drawing \(FormatNumber.grouped(file.count)) points")
             let svg = ClusterMap.render(data, options: options, shown: shown)
+            progress.stage("writing \(output)")
             try AtomicFile.write(svg, to: output)
+            progress.finish()
             say("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)", output: output)
         }
     }

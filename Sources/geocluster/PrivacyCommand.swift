@@ -57,7 +57,11 @@ struct PrivacyCommand: ParsableCommand {
     func run() throws {
         let request = PrivacyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, columns: columns, publishing: false),
                                      target: target ?? source.minAnonymity, output: output, threads: source.buildThreads)
-        let summary = try reportingPinErrors(input: input) { try PrivacyReport.run(request) }
+        let progress = StageProgress()
+        defer { progress.finish() }
+        progress.stage("auditing the displayed positions of \(input)")
+        let summary = try reportingPinErrors(input: input) { try PrivacyReport.run(request) { progress.stage($0) } }
+        progress.finish()
         note("\(summary); wrote \(output)")
     }
 }

@@ -42,7 +42,7 @@ func pinCircles(_ svg: String) -> [(x: Double, y: Double, r: Double)] {
 
 /// The scale bar's length text (`5 km`).
 func scaleBarText(_ svg: String) -> String? {
-    svg.split(separator: "text-anchor=\"middle\" fill=\"#222222\">").dropFirst().first.map { String($0.prefix { $0 != "<" }) }
+    svg.split(separator: "class=\"scale-bar\">").dropFirst().first.map { String($0.prefix { $0 != "<" }) }
 }
 
 @Suite("Cluster map")
