@@ -88,12 +88,12 @@ public enum ClusterPalette {
     }
 
     /// ``colours(labels:longitudes:latitudes:)`` of points already in Web Mercator metres, their
-    /// eastings in the window that contains all of their longitudes.
+    /// eastings in one window of longitudes (the map's).
     static func colours(labels: [Int32], x: [Double], y: [Double]) -> [Int32: String] {
         let boxes = ClusterBoxes(labels: labels, x: x, y: y)
         let adjacency = boxes.neighbours(margin: neighbourMargin * boxes.extentSide)
         let k = boxes.labels.count
-        let degree = adjacency.map(\.count)
+        let degree = (0..<k).map(adjacency.degree)
         let order = (0..<k).sorted { (a: Int, b: Int) -> Bool in
             degree[a] != degree[b] ? degree[a] > degree[b] : boxes.labels[a] < boxes.labels[b]
         }
@@ -102,8 +102,8 @@ public enum ClusterPalette {
         var taken = [Bool]()
         for c in order {
             taken.removeAll(keepingCapacity: true)
-            taken.append(contentsOf: repeatElement(false, count: base.count + adjacency[c].count + 1))
-            for n in adjacency[c] where assigned[n] >= 0 && assigned[n] < taken.count { taken[assigned[n]] = true }
+            taken.append(contentsOf: repeatElement(false, count: base.count + adjacency.degree(c) + 1))
+            for n in adjacency[c] where assigned[Int(n)] >= 0 && assigned[Int(n)] < taken.count { taken[assigned[Int(n)]] = true }
             // Among the free base colours the least used so far (then the first): every base
             // colour appears about equally often, instead of the first few everywhere.
             var pick = -1
@@ -179,22 +179,42 @@ struct ClusterBoxes {
         minY = order.map { minY[$0] }; maxY = order.map { maxY[$0] }
     }
 
-    /// For each cluster, the indices of the clusters whose boxes are at most `margin` apart
-    /// along both axes, found by a sweep over the boxes in order of their left edge.
+    /// For each cluster, the clusters whose boxes are at most `margin` apart along both axes,
+    /// found by a sweep over the boxes in order of their left edge, run twice: once to count
+    /// each cluster's neighbours, once to write them into one flat array. (A world map's 21,000
+    /// clusters have millions of neighbour pairs; a growing list per cluster spent most of the
+    /// palette's time reallocating.)
     /// - Complexity: O(k log k + pairs whose x ranges come within `margin`).
-    func neighbours(margin: Double) -> [[Int]] {
+    func neighbours(margin: Double) -> Adjacency {
         let k = labels.count
         let byLeft = (0..<k).sorted { (minX[$0], labels[$0]) < (minX[$1], labels[$1]) }
-        var adjacency = [[Int]](repeating: [], count: k)
-        for (p, a) in byLeft.enumerated() {
-            for b in byLeft[(p + 1)...] {
-                if minX[b] - maxX[a] > margin { break }
-                if minY[b] - maxY[a] <= margin && minY[a] - maxY[b] <= margin {
-                    adjacency[a].append(b)
-                    adjacency[b].append(a)
+        func forEachPair(_ body: (Int, Int) -> Void) {
+            for (p, a) in byLeft.enumerated() {
+                for b in byLeft[(p + 1)...] {
+                    if minX[b] - maxX[a] > margin { break }
+                    if minY[b] - maxY[a] <= margin && minY[a] - maxY[b] <= margin { body(a, b) }
                 }
             }
         }
-        return adjacency
+        var offsets = [Int](repeating: 0, count: k + 1)
+        forEachPair { a, b in offsets[a + 1] += 1; offsets[b + 1] += 1 }
+        for c in 0..<k { offsets[c + 1] += offsets[c] }
+        var next = offsets
+        var targets = [Int32](repeating: 0, count: offsets[k])
+        forEachPair { a, b in
+            targets[next[a]] = Int32(b); next[a] += 1
+            targets[next[b]] = Int32(a); next[b] += 1
+        }
+        return Adjacency(offsets: offsets, targets: targets)
     }
+}
+
+/// Who neighbours whom, for k clusters: the neighbours of cluster c are
+/// `targets[offsets[c]..<offsets[c + 1]]`.
+struct Adjacency {
+    let offsets: [Int]
+    let targets: [Int32]
+
+    func degree(_ c: Int) -> Int { offsets[c + 1] - offsets[c] }
+    subscript(c: Int) -> ArraySlice<Int32> { targets[offsets[c]..<offsets[c + 1]] }
 }

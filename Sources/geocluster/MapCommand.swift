@@ -26,8 +26,10 @@ struct MapCommand: ParsableCommand {
             Mercator: points coloured by cluster (neighbouring clusters never share a colour; \
             noise light grey), each cluster's hull, a pin per cluster sized by its point count \
             (25 to 50 pt, square-root scale) with the count inside — largest first, none covering \
-            another (a smaller cluster's pin that would is left out; the legend says how many) — a \
-            scale bar, a legend and a title. The map frames the points without lone outliers (or \
+            another (a smaller cluster's pin that would is left out; the legend says how many) — \
+            scale bars true where drawn (one per latitude where the scale varies over 10 %), \
+            Natural Earth land on maps 12° wide or more, a legend and a title. World-wide data is \
+            centred on Greenwich (--center-lon for another), data across ±180° on itself. The map frames the points without lone outliers (or \
             --bbox), counting what it left out (rule: docs/commands.md). Up to 50,000 points every \
             point is drawn; above that a density raster, so the file stays under 1 MB. The file \
             is written whole or not at all.

@@ -16,7 +16,7 @@ struct NegativeNumberTests {
         "threads", "area", "deposit", "rent", "bbox", "sizes", "repeat", "seed", "timeout", "sklearn-max-n",
         "pins-zooms", "min-probability", "ratio", "top", "count", "min-branch-width", "width", "height", "zoom",
         "zooms", "radius", "insecure-test-seed", "min-offset", "max-offset", "location-tolerance", "lat", "lon",
-        "limit", "noise-label", "min-anonymity", "anonymity-cap", "target", "max-pins",
+        "limit", "noise-label", "min-anonymity", "anonymity-cap", "target", "max-pins", "center-lon",
     ]
 
     /// Every other option: names, files, choices from a list.
@@ -86,6 +86,7 @@ struct NegativeNumberTests {
         let hulls = ["a.csv", "--labels", "L.csv", "-o", "H.geojson"]
         add("hulls", "ratio", "-0.5", hulls, 64, "--ratio must be within 0…1")
         add("hulls", "top", "-1", hulls, 64, "--top must be at least 0")
+        add("hulls", "threads", "-1", hulls, 64, "--threads must be at least 1")
         add("hulls", "min-probability", "-0.1", hulls, 64, "--min-probability -0.1 is invalid")
         add("hulls", "bbox", nyc, ["a.csv", "--labels", "LB.csv", "-o", "H.geojson"], 0, "noise points of 8")
         add("generate", "count", "-5", ["-o", "g.csv"], 64, "--count must be at least 1")
@@ -107,6 +108,7 @@ struct NegativeNumberTests {
         add("map", "ratio", "-0.2", labelMap, 64, "--ratio must be within 0…1")
         add("map", "min-probability", "-0.5", labelMap, 64, "--min-probability -0.5 is invalid")
         add("map", "max-pins", "-2", labelMap, 64, "--max-pins must be 0 or more, got -2")
+        add("map", "center-lon", "-120", labelMap, 0, "map written to m.svg")
         add("map", "zoom", "-1", ["a.csv", "--no-privacy", "-o", "m.svg"], 64, "--zoom -1.0 is outside 0–22")
         add("map", "bbox", nyc, pinMap, 0, "8 pins at zoom 9 over 8 listings")
         add("map", "radius", "-40", pinMap, 64, "--radius must be a number of pixels > 0")
