@@ -21,6 +21,12 @@ public enum FormatNumber {
         return (n < 0 ? "-" : "") + out
     }
 
+    /// The shortest text that reads back as `v` (Swift's own), without `.0` on whole numbers:
+    /// `1500`, `0.1`, `1e-05`. Valid JSON and CSV for a finite `v`.
+    public static func shortest(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
+    }
+
     public static func fixed(_ v: Double, decimals: Int) -> String { printf("%.\(decimals)f", v) }
 
     /// `v` rounded to `decimals` places, trailing zeros (and a trailing point) dropped.

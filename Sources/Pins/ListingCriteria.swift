@@ -111,6 +111,8 @@ public struct AttributeFilter: Sendable, Hashable {
     public var deposit: ValueRange?
     /// Monthly rent, in the unit the listings were given in (the CLI's: 10,000 KRW, 0 for jeonse).
     public var monthlyRent: ValueRange?
+    /// Conditions on the caller's own columns (`ListingProperties`), all of which must hold.
+    public var properties: [PropertyCondition] = []
 
     /// A filter keeping the listings that meet every condition given.
     /// - Parameters:
@@ -118,16 +120,18 @@ public struct AttributeFilter: Sendable, Hashable {
     ///   - area: the floor areas kept, in m²; nil keeps all.
     ///   - deposit: the deposits kept; nil keeps all.
     ///   - monthlyRent: the monthly rents kept; nil keeps all.
+    ///   - properties: conditions on the caller's own columns; none keeps all.
     public init(categories: CategorySet? = nil, area: ValueRange? = nil,
-                deposit: ValueRange? = nil, monthlyRent: ValueRange? = nil) {
+                deposit: ValueRange? = nil, monthlyRent: ValueRange? = nil, properties: [PropertyCondition] = []) {
         self.categories = categories
         self.area = area
         self.deposit = deposit
         self.monthlyRent = monthlyRent
+        self.properties = properties
     }
 
     /// Whether no condition is set.
-    public var isEmpty: Bool { categories == nil && area == nil && deposit == nil && monthlyRent == nil }
+    public var isEmpty: Bool { categories == nil && area == nil && deposit == nil && monthlyRent == nil && properties.isEmpty }
 
     /// Whether the numeric attributes pass (an unset range passes everything; NaN, a missing
     /// value, fails a range that is set). `package`: the readers' and the index's shared test.

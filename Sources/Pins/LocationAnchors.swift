@@ -106,5 +106,6 @@ extension PinListings {
         keyTags = keep.map { keyTags[$0] }; keyValues = keep.map { keyValues[$0] }
         categories = keep.map { categories[$0] }
         areas = keep.map { areas[$0] }; deposits = keep.map { deposits[$0] }; rents = keep.map { rents[$0] }
+        if properties.rows != nil { properties = properties.gathered(keep.map { Int32($0) }) }
     }
 }

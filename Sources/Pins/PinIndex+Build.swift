@@ -47,6 +47,10 @@ extension PinIndex {
     @discardableResult
     static func validate(_ listings: PinListings) throws(PinError) -> Bool {
         let n = listings.count
+        if let rows = listings.properties.rows, rows != n {
+            throw .invalidParameter(name: "properties", value: "\(rows) values a column",
+                                    requirement: "must have one value per listing (\(n))")
+        }
         for i in 0..<n {
             let lon = listings.longitudes[i], lat = listings.latitudes[i]
             guard lon.isFinite, lat.isFinite else { throw .invalidCoordinate(row: i, reason: "a coordinate is NaN or infinite") }
@@ -112,6 +116,7 @@ extension PinIndex {
         rowArea = columns.area
         rowDeposit = columns.deposit
         rowRent = columns.rent
+        rowProperties = columns.properties
         depositQuantiles = columns.depositQuantiles
         rentQuantiles = columns.rentQuantiles
         categoryCodes = columns.categoryCodes

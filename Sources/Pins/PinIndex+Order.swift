@@ -30,6 +30,8 @@ struct Columns {
     var id: [Int64]
     var category: [UInt8]
     var area: [Double], deposit: [Double], rent: [Double]
+    /// The caller's own columns.
+    var properties: ListingProperties
     /// The categories present in each run, as bits (bit 16: no category).
     var runCategories: [UInt32]
     var depositQuantiles: RangeQuantiles, rentQuantiles: RangeQuantiles
@@ -161,6 +163,8 @@ extension PinIndex {
         listings.rents = []
         let area = gather(listings.areas, rows.order)
         listings.areas = []
+        let properties = listings.properties.gathered(rows.order)
+        listings.properties = ListingProperties()
         rows.order = []
         // The two columns' order statistics, on two threads when allowed.
         var quantiles: (RangeQuantiles?, RangeQuantiles?) = (nil, nil)
@@ -170,7 +174,8 @@ extension PinIndex {
         }}
         let (codes, counts) = categoryCounts(categories, start: ranges.start, end: ranges.end, parent: cut.parent,
                                              locationCount: cut.L)
-        return Columns(id: id, category: categories, area: area, deposit: deposits, rent: rents, runCategories: runCategories,
+        return Columns(id: id, category: categories, area: area, deposit: deposits, rent: rents, properties: properties,
+                       runCategories: runCategories,
                        depositQuantiles: quantiles.0!, rentQuantiles: quantiles.1!, categoryCodes: codes, categoryCounts: counts)
     }
 

@@ -95,7 +95,7 @@ extension PinIndex {
         let z = try Self.zoomLevel(zoom)
         try bbox?.validate()
         out.removeAll(keepingCapacity: true)
-        let filter = (filter?.isEmpty ?? true) ? nil : filter.map(CompiledFilter.init)
+        let filter = try compiled(filter)
         var scratch = FilterScratch()
         for rect in frameRects(bbox ?? .world) {
             var stack: [Int32] = roots.reversed()
@@ -159,12 +159,17 @@ extension PinIndex {
 
     /// Whether row `r` passes `f`.
     @inline(__always)
-    func passes(_ r: Int, _ f: AttributeFilter) -> Bool {
-        if let c = f.categories, !c.contains(rowCategory[r]) { return false }
-        if let a = f.area, !a.contains(rowArea[r]) { return false }
-        if let d = f.deposit, !d.contains(rowDeposit[r]) { return false }
-        if let m = f.monthlyRent, !m.contains(rowRent[r]) { return false }
-        return true
+    func passes(_ r: Int, _ f: CompiledFilter) -> Bool {
+        f.passes(category: rowCategory[r], area: rowArea[r], deposit: rowDeposit[r], rent: rowRent[r]) && f.propertiesPass(r)
+    }
+
+    /// `filter` compiled against this index's columns; nil when it sets no condition.
+    /// - Throws: `.invalidParameter` for a property condition the listings cannot meet by
+    ///   construction: an unknown column, or a test of the wrong kind for it.
+    func compiled(_ filter: AttributeFilter?) throws(PinError) -> CompiledFilter? {
+        guard let filter, !filter.isEmpty else { return nil }
+        return CompiledFilter(filter, conditions: try CompiledConditions(filter.properties, properties: rowProperties),
+                              properties: rowProperties)
     }
 
     /// A filter as the row scan tests it: open ends as infinities, an unset condition as a
@@ -174,8 +179,13 @@ extension PinIndex {
         let categories: UInt16
         let useCategories, useArea, useDeposit, useRent: Bool
         let area: (Double, Double), deposit: (Double, Double), rent: (Double, Double)
+        /// The tests on the caller's own columns, and those columns in row order.
+        let conditions: CompiledConditions
+        let properties: ListingProperties
 
-        init(_ f: AttributeFilter) {
+        init(_ f: AttributeFilter, conditions: CompiledConditions, properties: ListingProperties) {
+            self.conditions = conditions
+            self.properties = properties
             func bounds(_ r: ValueRange?) -> (Double, Double) { (r?.lower ?? -.infinity, r?.upper ?? .infinity) }
             categories = f.categories?.mask ?? 0
             useCategories = f.categories != nil
@@ -191,6 +201,10 @@ extension PinIndex {
             if useRent && !(m >= rent.0 && m <= rent.1) { return false }
             return true
         }
+
+        /// Whether row `r` meets the property conditions.
+        @inline(__always)
+        func propertiesPass(_ r: Int) -> Bool { conditions.isEmpty || conditions.passes(r, properties) }
     }
 
     /// Scratch space of filtered queries, reused across pins.
@@ -261,7 +275,8 @@ extension PinIndex {
                             let le = Int(runEnd[k])
                             if filter.useCategories && runCategories[k] & UInt32(filter.categories) == 0 { r = le; k += 1; continue }
                             var c = 0
-                            for q in r..<le where filter.passes(category: cat[q], area: area[q], deposit: dep[q], rent: rent[q]) {
+                            for q in r..<le where filter.passes(category: cat[q], area: area[q], deposit: dep[q], rent: rent[q])
+                                && filter.propertiesPass(q) {
                                 if c == 0 && n == 0 { firstID = rowID[q] }
                                 c += 1
                                 let g = cat[q]
@@ -369,20 +384,34 @@ extension PinIndex {
     }
 
     /// One page of the pin's listings, in the index's fixed order: pass `nil` for the first
-    /// page, then each page's `next` until it is nil.
-    /// - Complexity: O(limit): the pin's listings are one contiguous range.
-    public func leaves(of id: PinID, limit: Int, cursor: PinCursor?) throws(PinError) -> PinLeavesPage {
+    /// page, then each page's `next` until it is nil. With `filter`, only the listings that
+    /// pass it (those a filtered pin counts): give every page of one walk the same filter.
+    /// - Complexity: O(limit) unfiltered (the pin's listings are one contiguous range); with a
+    ///   filter, O(the pin's listings scanned to fill the page).
+    /// - Throws: `.invalidCursor` for another pin's or another filter's cursor; the errors of
+    ///   a filter on properties the listings lack.
+    public func leaves(of id: PinID, limit: Int, cursor: PinCursor?, filter: AttributeFilter? = nil) throws(PinError) -> PinLeavesPage {
         guard limit >= 1 else { throw .invalidParameter(name: "limit", value: "\(limit)", requirement: "must be at least 1") }
         let v = try node(of: id)
         let s = Int(start[v]), e = Int(end[v])
+        let compiled = try compiled(filter)
+        let query = compiled == nil ? id.rawValue
+            : SipHash24(k0: 0x6c65_6176_6573, k1: 0).hash(words: [id.rawValue, UInt64(truncatingIfNeeded: filter!.hashValue)])
         var offset = 0
         if let cursor {
-            guard cursor.query == id.rawValue, cursor.offset >= 0, cursor.offset <= e - s else { throw .invalidCursor }
+            guard cursor.query == query, cursor.offset >= 0, cursor.offset <= e - s else { throw .invalidCursor }
             offset = cursor.offset
         }
-        let from = s + offset, to = min(e, from + limit)
-        let leaves = (from..<to).map { leaf($0) }
-        return PinLeavesPage(leaves: leaves, next: to < e ? PinCursor(query: id.rawValue, offset: to - s) : nil)
+        var leaves: [PinLeaf] = []
+        var r = s + offset
+        while r < e && leaves.count < limit {
+            if compiled.map({ passes(r, $0) }) ?? true { leaves.append(leaf(r)) }
+            r += 1
+        }
+        // Unfiltered, the next page starts where this one ended; filtered, after the rows scanned,
+        // and there is none when no passing row is left.
+        let more = compiled.map { f in (r..<e).contains { passes($0, f) } } ?? (r < e)
+        return PinLeavesPage(leaves: leaves, next: more ? PinCursor(query: query, offset: r - s) : nil)
     }
 
     /// The listing of row `r`, at its displayed position.
@@ -393,7 +422,8 @@ extension PinIndex {
                        category: Int(c) < ListingCategory.codeCount ? c : nil,
                        area: rowArea[r].isNaN ? nil : rowArea[r],
                        deposit: rowDeposit[r].isNaN ? nil : rowDeposit[r],
-                       monthlyRent: rowRent[r].isNaN ? nil : rowRent[r])
+                       monthlyRent: rowRent[r].isNaN ? nil : rowRent[r],
+                       properties: rowProperties.names.indices.map { rowProperties.value(column: $0, row: r) })
     }
 
     /// Listings whose displayed position is within `radius` metres of (longitude, latitude),
@@ -420,7 +450,7 @@ extension PinIndex {
             guard cursor.query == query, cursor.offset >= 0 else { throw .invalidCursor }
             offset = cursor.offset
         }
-        let filter = (filter?.isEmpty ?? true) ? nil : filter
+        let filter = try compiled(filter)
         // Degrees spanned by the radius, generously (the longitude scale at the edge nearer the pole).
         let m = WebMercator.metresPerDegree(latitude: latitude)
         let dLat = radius / m.latitude * 1.01

@@ -241,6 +241,8 @@ public struct PinIndex: Sendable {
     let rowArea: [Double]
     let rowDeposit: [Double]
     let rowRent: [Double]
+    /// The caller's own columns, in row order.
+    let rowProperties: ListingProperties
     /// Exact medians of deposit and rent over any range of rows.
     let depositQuantiles: RangeQuantiles
     let rentQuantiles: RangeQuantiles
@@ -254,6 +256,8 @@ public struct PinIndex: Sendable {
 
     /// The number of listings.
     public var listingCount: Int { rowID.count }
+    /// The names of the caller's own columns, in the order every leaf lists their values.
+    public var propertyNames: [String] { rowProperties.names }
     /// The number of distinct locations.
     public var locationCount: Int { locLon.count }
     /// The number of hierarchy nodes (locations included).

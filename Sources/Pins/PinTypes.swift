@@ -54,6 +54,9 @@ public struct PinListings: Sendable {
     var areas: [Double] = []
     var deposits: [Double] = []
     var rents: [Double] = []
+    /// The caller's own columns, one value per listing each (see `ListingProperties`); set
+    /// them after the listings are complete.
+    public var properties = ListingProperties()
 
     /// No listings; reserve room for `capacity`.
     public init(capacity: Int = 0) {
@@ -248,6 +251,9 @@ public struct PinLeaf: Sendable, Hashable {
     public var deposit: Double?
     /// Monthly rent in the caller's unit, or nil.
     public var monthlyRent: Double?
+    /// The listing's values in the caller's own columns, in `PinIndex.propertyNames` order
+    /// (nil where missing); empty when the listings have none.
+    public var properties: [PropertyValue?] = []
 }
 
 /// Where the next page of `leaves` or `nearby` starts.

@@ -69,6 +69,9 @@ struct NearbyCommand: ParsableCommand {
     @OptionGroup(title: "Filters")
     var filters: AttributeFilterOptions
 
+    @OptionGroup(title: "Your own columns")
+    var ownColumns: PropertyOptions
+
     func validate() throws {
         try source.requirePrivacyChoice()
         try columns.validate(input: input)
@@ -82,8 +85,10 @@ struct NearbyCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = NearbyRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, columns: columns), longitude: lon, latitude: lat,
-                                    radius: radius.metres, limit: limit, filter: filters.filter, output: output)
+        var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
+        settings.properties = try ownColumns.selection(privacy: settings.key != nil, positions: settings.columns)
+        let request = NearbyRequest(input: input, source: settings, longitude: lon, latitude: lat,
+                                    radius: radius.metres, limit: limit, filter: try ownColumns.filter(adding: filters.filter), output: output)
         let result = try reportingPinErrors(input: input) { try PinsNearby.run(request) }
         if let text = result.text { print(text, terminator: "") }
         note("\(result.total) listings within \(Int(radius.metres)) m; \(result.listed) listed" + (output.map { "; wrote \($0)" } ?? ""))

@@ -84,6 +84,9 @@ struct PinsCommand: ParsableCommand {
     @OptionGroup(title: "Filters (applied at query time; pins over the listings that pass)")
     var filters: AttributeFilterOptions
 
+    @OptionGroup(title: "Your own columns")
+    var ownColumns: PropertyOptions
+
     func validate() throws {
         try source.requirePrivacyChoice()
         try columns.validate(input: input)
@@ -104,8 +107,10 @@ struct PinsCommand: ParsableCommand {
 
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
-        let request = PinsRequest(input: input, source: try source.settings(skipBadRows: skipBadRows, columns: columns), radius: radius, minPoints: minPoints,
-                                  zooms: levels, bbox: bbox, filter: filters.filter, leaves: leaves, output: output)
+        var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
+        settings.properties = try ownColumns.selection(privacy: settings.key != nil, positions: settings.columns)
+        let request = PinsRequest(input: input, source: settings, radius: radius, minPoints: minPoints,
+                                  zooms: levels, bbox: bbox, filter: try ownColumns.filter(adding: filters.filter), leaves: leaves, output: output)
         let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) }
         note("\(summary.report); wrote \(output)")
     }

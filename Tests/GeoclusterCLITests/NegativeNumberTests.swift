@@ -21,7 +21,7 @@ struct NegativeNumberTests {
 
     /// Every other option: names, files, choices from a list.
     static let otherOptions: Set<String> = [
-        "lat-column", "lon-column", "x-column", "y-column", "id-column", "delimiter", "algorithm",
+        "lat-column", "lon-column", "x-column", "y-column", "id-column", "delimiter", "algorithm", "properties", "where",
         "min-samples-convention", "selection", "coordinates", "crs", "metric", "output", "condensed-tree", "mst", "category",
         "within", "scenarios", "input", "methods", "peers", "out", "cache", "peer-script", "key-file", "method",
         "parameters", "labels", "record", "baseline", "suite", "lanes", "against", "format", "report", "scenario",

@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// Filters never leak: a filtered pin of every kind carries only what the listings that pass
-/// the filter say, checked against brute force over each pin's leaves.
+/// the filter say, checked against brute force over each pin's leaves; conditions on the
+/// caller's own columns (a brand, a price) included.
 @Suite("Filtered pins against brute force")
 struct FilterLeakTests {
     /// Seeded listings: buildings of 2–30 units at one place, singles, some values missing.
@@ -24,7 +25,23 @@ struct FilterLeakTests {
             for _ in 0..<(2 + Int(g.next() % 29)) { add(lon, lat, LocationKey(explicit: UInt64(b))) }
         }
         for _ in 0..<700 { add(126.9 + 0.2 * g.uniform() * g.uniform(), 37.45 + 0.12 * g.uniform(), nil) }
+        let (brand, price) = Self.properties(count: l.count, seed: seed)
+        try! l.properties.add("brand", texts: brand)
+        try! l.properties.add("price", numbers: price)
         return l
+    }
+
+    /// The listings' own columns, in input order: a brand among five (a tenth missing) and a
+    /// price (a tenth missing).
+    static func properties(count: Int, seed: UInt64) -> (brand: [String?], price: [Double?]) {
+        var g = SplitMix64(seed: seed &+ 77)
+        let brands = ["Ediya", "Mega", "Paik's", "Starbucks", "Twosome"]
+        var brand: [String?] = [], price: [Double?] = []
+        for _ in 0..<count {
+            brand.append(g.uniform() < 0.1 ? nil : brands[Int(g.next() % 5)])
+            price.append(g.uniform() < 0.1 ? nil : (1000 + 9000 * g.uniform()).rounded())
+        }
+        return (brand, price)
     }
 
     /// A random filter: each condition present with probability ½.
@@ -39,11 +56,27 @@ struct FilterLeakTests {
             }
         }
         let categories: CategorySet? = g.uniform() < 0.5 ? CategorySet(mask: UInt16(g.next() % 64)) : nil
-        return AttributeFilter(categories: categories, area: range(20, 120), deposit: range(500, 5500), monthlyRent: range(0, 100))
+        var properties: [PropertyCondition] = []
+        if g.uniform() < 0.5 {
+            let some = ["Ediya", "Mega", "Paik's", "Starbucks", "Twosome", "Blue Bottle"].filter { _ in g.uniform() < 0.5 }
+            properties.append(PropertyCondition("brand", .oneOf(Set(some))))
+        }
+        if let price = range(1000, 10000) { properties.append(PropertyCondition("price", .range(price))) }
+        return AttributeFilter(categories: categories, area: range(20, 120), deposit: range(500, 5500), monthlyRent: range(0, 100),
+                               properties: properties)
     }
 
+    /// The filter, tested on a leaf's own values (brute force: no compiled columns).
     static func passes(_ leaf: PinLeaf, _ f: AttributeFilter) -> Bool {
         if let c = f.categories { guard let code = leaf.category, c.contains(code) else { return false } }
+        for condition in f.properties {
+            let value = leaf.properties[condition.name == "brand" ? 0 : 1]
+            switch (condition.test, value) {
+            case let (.oneOf(texts), .text(t)?): guard texts.contains(t) else { return false }
+            case let (.range(r), .number(v)?): guard r.contains(v) else { return false }
+            default: return false
+            }
+        }
         return f.numbersPass(area: leaf.area ?? .nan, deposit: leaf.deposit ?? .nan, monthlyRent: leaf.monthlyRent ?? .nan)
     }
 
@@ -96,5 +129,66 @@ struct FilterLeakTests {
             }
         }
         #expect(checked > 2000 && listingPins > 200, "\(checked) pins, \(listingPins) listing pins checked")
+    }
+
+    @Test("filtered leaves, page by page, are exactly the pin's passing listings, as many as the filtered pin counts", arguments: [4, 9])
+    func filteredLeavesPageByPage(seed: UInt64) throws {
+        let index = try PinIndex(listings: Self.listings(seed: seed),
+                                 options: PinOptions(privacy: .displaced(try PrivacyMask(insecureTestSeed: seed))))
+        var g = SplitMix64(seed: seed &+ 2000)
+        for _ in 0..<12 {
+            let f = Self.filter(&g)
+            let limit = 1 + Int(g.next() % 9)
+            for z in [0, 12, 16] {
+                let counts = Dictionary(uniqueKeysWithValues: try index.pins(zoom: Double(z), filter: f).map { ($0.id, $0.count) })
+                for whole in try index.pins(zoom: Double(z)) {
+                    let expected = index.allLeaves(whole.id, limit: 1000).filter { Self.passes($0, f) }
+                    var got: [PinLeaf] = [], cursor: PinCursor? = nil
+                    repeat {
+                        let page = try index.leaves(of: whole.id, limit: limit, cursor: cursor, filter: f)
+                        #expect(page.leaves.count <= limit && (page.next == nil || !page.leaves.isEmpty))
+                        got += page.leaves
+                        cursor = page.next
+                    } while cursor != nil
+                    #expect(got == expected, "zoom \(z) \(f)")
+                    #expect(got.count == counts[whole.id] ?? 0)
+                }
+            }
+        }
+    }
+
+    @Test("every leaf carries its own listing's property values, whatever order the index keeps them in")
+    func leavesCarryTheirProperties() throws {
+        let source = Self.listings(seed: 5)
+        let ids = source.ids
+        let (brand, price) = Self.properties(count: ids.count, seed: 5)
+        let index = try PinIndex(listings: source, options: PinOptions(privacy: .displaced(try PrivacyMask(insecureTestSeed: 5))))
+        #expect(index.propertyNames == ["brand", "price"])
+        var seen = 0
+        for root in try index.pins(zoom: 0) {
+            for leaf in index.allLeaves(root.id, limit: 100_000) {
+                let i = try #require(ids.firstIndex(of: leaf.id))
+                #expect(leaf.properties == [brand[i].map(PropertyValue.text), price[i].map(PropertyValue.number)])
+                seen += 1
+            }
+        }
+        #expect(seen == ids.count)
+    }
+
+    @Test("a condition on a column the listings lack, or of the wrong kind, is refused with what to give instead")
+    func badConditionsAreRefused() throws {
+        let index = try PinIndex(listings: Self.listings(seed: 6), options: PinOptions(privacy: .displaced(try PrivacyMask(insecureTestSeed: 6))))
+        let cases: [(PropertyCondition, String)] = [
+            (PropertyCondition("colour", .oneOf(["red"])), "must name a property of the listings (brand, price)"),
+            (PropertyCondition("brand", .range(ValueRange(lower: 1))), "brand holds texts: give the values to keep"),
+            (PropertyCondition("price", .oneOf(["cheap"])), "price holds numbers: give a range"),
+        ]
+        for (condition, message) in cases {
+            let filter = AttributeFilter(properties: [condition])
+            #expect(throws: PinError.self) { try index.pins(zoom: 10, filter: filter) }
+            do { _ = try index.nearby(longitude: 127, latitude: 37.5, filter: filter); Issue.record("accepted \(condition)") } catch {
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
     }
 }

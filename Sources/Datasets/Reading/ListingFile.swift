@@ -35,6 +35,9 @@ public struct ListingFile: Sendable {
     public var lines: [Int32] = []
     /// The attribute columns the file has (for GeoJSON: properties some feature has).
     public var attributes: Set<ListingAttribute> = []
+    /// The user's own columns read (`PropertySelection`), numbers where every value given is
+    /// one, else texts; an empty field (a null property) is a missing value.
+    public var properties = ListingProperties()
 
     /// The number of listings.
     public var count: Int { ids.count }
@@ -47,13 +50,15 @@ public struct ListingFile: Sendable {
     ///     `delimiter`; the others are not used).
     ///   - filter: the attribute filter the caller will query with: the file must have a
     ///     column for each attribute it tests.
+    ///   - properties: the user's own columns to read as `properties`.
     /// - Throws: `DatasetError` naming the file, line and column of the first bad value;
     ///   `.missingColumns` without latitude/longitude, a named column, or a required location
     ///   column; `.missingFilterColumn` naming the filter's option when its column is absent.
     /// - Complexity: O(file size).
     public static func read(path: String, locationColumn: String?, required: Bool, options: ReadOptions = ReadOptions(),
-                            filter: AttributeFilter? = nil) throws(DatasetError) -> ListingFile {
-        var v = Reader(path: path, locationName: locationColumn, required: required, options: options, filter: filter)
+                            filter: AttributeFilter? = nil, properties: PropertySelection = .none) throws(DatasetError) -> ListingFile {
+        var v = Reader(path: path, locationName: locationColumn, required: required, options: options, filter: filter,
+                       selection: properties)
         if try InputFile.isGeoJSON(path) {
             try v.readGeoJSON()
             try v.checkFilterColumns()
@@ -63,14 +68,15 @@ public struct ListingFile: Sendable {
             guard !v.header.isEmpty else { throw .empty(path: path) }
         }
         guard v.file.count > 0 else { throw .headerOnly(path: path) }
+        try v.finishProperties()
         return v.file
     }
 
     /// Category spellings, in `ListingCategory.allCases` order.
     private static let categoryBytes = ListingCategory.allCases.map { [Array($0.rawValue.utf8)] }
 
-    private enum Role: UInt8 {
-        case skip, lon, lat, id, category, area, deposit, rent, location
+    fileprivate enum Role: UInt8 {
+        case skip, lon, lat, id, category, area, deposit, rent, location, property
 
         /// The listing attribute the column holds, if it holds one.
         var attribute: ListingAttribute? {
@@ -84,21 +90,31 @@ public struct ListingFile: Sendable {
         }
     }
 
-    private struct Reader: CSVVisitor {
+    fileprivate struct Reader: CSVVisitor {
         let path: String
         let locationName: String?
         let required: Bool
         let options: ReadOptions
         let filter: AttributeFilter?
+        let selection: PropertySelection
         var header: [String] = []
         var roles: [Role] = []
+        /// For each column with the `.property` role, its slot in `propertyNames`.
+        var propertySlot: [Int] = []
+        var propertyNames: [String] = []
+        /// The user's own columns' texts, by slot; nil: an empty field (missing).
+        var propertyTexts: [[String?]] = []
+        /// The current row's texts, by slot.
+        var rowTexts: [String?] = []
         var file: ListingFile
         var hasID = false
         // The current row's values.
         var lon = 0.0, lat = 0.0, id = "", category: ListingCategory? = nil
         var area = Double.nan, deposit = Double.nan, rent = Double.nan, location = ""
 
-        init(path: String, locationName: String?, required: Bool, options: ReadOptions, filter: AttributeFilter?) {
+        init(path: String, locationName: String?, required: Bool, options: ReadOptions, filter: AttributeFilter?,
+             selection: PropertySelection) {
+            self.selection = selection
             self.path = path
             self.locationName = locationName
             self.required = required
@@ -150,6 +166,8 @@ public struct ListingFile: Sendable {
                 rent = bytes.isEmpty ? .nan : try value(bytes, column: column, line: line)
             case .location:
                 location = String(decoding: bytes, as: UTF8.self)
+            case .property:
+                return  // `field` keeps the text, by column
             }
         }
 
@@ -161,7 +179,73 @@ public struct ListingFile: Sendable {
             file.categories.append(category)
             file.areas.append(area); file.deposits.append(deposit); file.rents.append(rent)
             if file.locationColumn != nil { file.locations!.append(location) }
+            for slot in rowTexts.indices {
+                propertyTexts[slot].append(rowTexts[slot])
+                rowTexts[slot] = nil
+            }
             category = nil; area = .nan; deposit = .nan; rent = .nan; location = ""
+        }
+
+        /// Gives the user's own columns the `.property` role: those `selection` names (each
+        /// must exist), or with `.all` every column no other role took but projected
+        /// coordinates (`x`, `y`, or the `--x-column`/`--y-column` names): a position column is
+        /// never carried unless named.
+        mutating func assignProperties(columns: [String]) throws(DatasetError) {
+            propertySlot = [Int](repeating: -1, count: roles.count)
+            let positions = Set([options.x ?? "x", options.y ?? "y"].map { $0.lowercased() })
+            let chosen: [Int]
+            switch selection {
+            case .none: chosen = []
+            case .all: chosen = roles.indices.filter { roles[$0] == .skip && !positions.contains(columns[$0].trimmingWhitespace().lowercased()) }
+            case .named(let names):
+                chosen = try names.map { (name) throws(DatasetError) -> Int in
+                    guard let c = columns.firstIndex(of: name) else {
+                        throw .missingColumns(path: path, wanted: "'\(name)' (named by --properties)", found: columns)
+                    }
+                    guard roles[c] == .skip || roles[c] == .property else {
+                        throw .invalidOption(option: "--properties", value: name,
+                                             reason: "\(path): '\(name)' is read already (coordinates, id, location or a listing attribute); name another column")
+                    }
+                    return c
+                }
+            }
+            for c in chosen where propertySlot[c] < 0 {
+                roles[c] = .property
+                propertySlot[c] = propertyNames.count
+                propertyNames.append(columns[c])
+            }
+            propertyTexts = Array(repeating: [], count: propertyNames.count)
+            rowTexts = Array(repeating: nil, count: propertyNames.count)
+        }
+
+        /// Types the user's own columns: numbers where every value given parses as one (with
+        /// the file's decimal mark) and none is written with a leading zero (`02134`, a postcode
+        /// or a phone number, stays text), else texts.
+        mutating func finishProperties() throws(DatasetError) {
+            for (slot, name) in propertyNames.enumerated() {
+                let texts = propertyTexts[slot]
+                propertyTexts[slot] = []
+                var numbers: [Double?] = []
+                numbers.reserveCapacity(texts.count)
+                for text in texts {
+                    guard let text else { numbers.append(nil); continue }
+                    let bytes = Array(text.utf8), digits = bytes.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
+                    let leadingZero = digits.count > 1 && digits.first == UInt8(ascii: "0")
+                        && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digits[digits.startIndex + 1])
+                    guard !leadingZero, let v = bytes.withUnsafeBufferPointer({ parseDouble($0, decimalComma: options.decimalComma) }),
+                          v.isFinite else { numbers = []; break }
+                    numbers.append(v)
+                }
+                do throws(PinError) {
+                    if numbers.count == texts.count && texts.contains(where: { $0 != nil }) {
+                        try file.properties.add(name, numbers: numbers)
+                    } else {
+                        try file.properties.add(name, texts: texts)
+                    }
+                } catch {
+                    throw .invalidOption(option: "--properties", value: name, reason: "\(path): \(error)")
+                }
+            }
         }
 
         /// Gives each column its role, from the header.
@@ -204,6 +288,7 @@ public struct ListingFile: Sendable {
                 file.locations = []
             }
             roles[lonCol] = .lon; roles[latCol] = .lat
+            try assignProperties(columns: header)
         }
 
         /// Refuses a filter on an attribute the file has no column for, naming the filter's
@@ -230,6 +315,10 @@ public struct ListingFile: Sendable {
                 if emptyCoordinate == nil { emptyCoordinate = header[index] }
                 return
             }
+            if roles[index] == .property {
+                rowTexts[propertySlot[index]] = bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+                return
+            }
             try take(roles[index], bytes, column: header[index], line: line)
         }
 
@@ -242,6 +331,7 @@ public struct ListingFile: Sendable {
             emptyCoordinate = nil
             guard hasData else {
                 category = nil; area = .nan; deposit = .nan; rent = .nan; location = ""
+                for slot in rowTexts.indices { rowTexts[slot] = nil }
                 return
             }
             guard fieldCount == header.count else {
@@ -258,6 +348,18 @@ public struct ListingFile: Sendable {
                 if first {
                     header = ["lon", "lat"] + p.properties.map(\.key)
                     first = false
+                    try startGeoJSONProperties(p.properties.map(\.key))
+                }
+                for (slot, name) in propertyNames.enumerated() {
+                    guard let m = p.properties.first(where: { $0.key == name }) else { continue }
+                    switch m.value {
+                    case .null: rowTexts[slot] = nil
+                    case .number(let t), .string(let t): rowTexts[slot] = t
+                    case .bool(let b): rowTexts[slot] = b ? "true" : "false"
+                    default:
+                        throw DatasetError.invalidGeoJSON(path: path, feature: p.index, member: "properties.\(name)",
+                                                          reason: "is \(m.value.kindDescription), not a number, text or true/false")
+                    }
                 }
                 lon = p.lon; lat = p.lat
                 hasID = true
@@ -301,6 +403,28 @@ public struct ListingFile: Sendable {
             }
         }
     }
+}
+
+extension ListingFile.Reader {
+    /// The roles of a GeoJSON file's properties, from its first feature's, for the user's own
+    /// columns: every property but the id, the location and the listing attributes.
+    mutating func startGeoJSONProperties(_ keys: [String]) throws(DatasetError) {
+        let taken = Set(ListingFilter.categoryNames + ListingFilter.areaNames + ListingFilter.depositNames + ListingFilter.rentNames
+                        + (options.id.map { [$0] } ?? ReadOptions.idNames) + (locationName.map { [$0] } ?? []))
+        roles = keys.map { taken.contains($0) ? .id : .skip }
+        try assignProperties(columns: keys)
+        roles = []
+    }
+}
+
+/// Which of the user's own columns a listing file's reader keeps (`--properties`).
+public enum PropertySelection: Sendable, Equatable {
+    /// None.
+    case none
+    /// Every column that holds nothing else (coordinates, id, location, listing attributes).
+    case all
+    /// These columns, in this order.
+    case named([String])
 }
 
 /// A listing attribute a file may lack: each has its columns and the filter option that tests it.

@@ -32,9 +32,10 @@ public struct PinSource {
     /// - Throws: `DatasetError` reading (`.missingFilterColumn` for a filter on an absent
     ///   attribute); `HarnessError.location` for the keys.
     public static func read(path: String, locationColumn: String?, columns: ReadOptions = ReadOptions(), filter: AttributeFilter? = nil,
-                            skipBadRows: Bool = false, warn: (String) -> Void = { _ in }) throws -> PinSource {
+                            properties: PropertySelection = .none, skipBadRows: Bool = false,
+                            warn: (String) -> Void = { _ in }) throws -> PinSource {
         let file = try ListingFile.read(path: path, locationColumn: locationColumn ?? "building_id",
-                                        required: locationColumn != nil, options: columns, filter: filter)
+                                        required: locationColumn != nil, options: columns, filter: filter, properties: properties)
         let lines = file.lines, keys = file.locations, column = file.locationColumn ?? ""
         var source = PinSource(file: file)
         guard let keys else { return source }
@@ -85,6 +86,7 @@ public struct PinSource {
         file.categories = []
         listings = PinListings(ids: ids, longitudes: file.longitudes, latitudes: file.latitudes, locationKeys: keys,
                                categories: categories, areas: file.areas, deposits: file.deposits, monthlyRents: file.rents)
+        listings.properties = file.properties
     }
 
     /// The listings, handed over (this source keeps none), so that the index build can free
@@ -183,6 +185,8 @@ public struct PinSourceSettings: Sendable {
     public var skipBadRows = false
     /// Worker threads for the index build (the same result for any number).
     public var threads = 1
+    /// The user's own columns read and carried to leaves and nearby answers (`--properties`).
+    public var properties = PropertySelection.none
     /// Receives warnings (what `remask` changed, listings left out), for standard error.
     public var warn: @Sendable (String) -> Void = { _ in }
 
@@ -206,7 +210,7 @@ public struct PinSourceSettings: Sendable {
     ///   on an attribute the file has no column for is refused before anything is built.
     public func read(_ input: String, filter: AttributeFilter? = nil) throws -> PinSource {
         try PinSource.read(path: input, locationColumn: locationColumn, columns: columns, filter: filter,
-                           skipBadRows: skipBadRows, warn: warn)
+                           properties: properties, skipBadRows: skipBadRows, warn: warn)
     }
 
     /// The index options for these settings: `policy` and the location tolerance.

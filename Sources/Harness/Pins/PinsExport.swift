@@ -59,6 +59,7 @@ enum PinFeature {
             w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
             w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
             w.property("monthly_rent", json: leaf.monthlyRent.map { number($0, 2) } ?? .null)
+            for (name, value) in zip(index.propertyNames, leaf.properties) { w.property(name, json: json(value)) }
         }
         if leaves { w.property("leaves", json: .array(try leafIDs(pin, index: index, source: source, filter: filter))) }
         try w.endFeature()
@@ -70,8 +71,8 @@ enum PinFeature {
         var ids: [JSONValue] = []
         var cursor: PinCursor? = nil
         repeat {
-            let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor)
-            for leaf in page.leaves where filter.map({ passes(leaf, $0) }) ?? true {
+            let page = try index.leaves(of: pin.id, limit: 4096, cursor: cursor, filter: filter)
+            for leaf in page.leaves {
                 let text = source.idText(leaf.id)
                 ids.append(JSONText.isSafeInteger(text) ? .number(text) : .string(text))
             }
@@ -80,15 +81,18 @@ enum PinFeature {
         return ids
     }
 
+    /// A property value as JSON: a number as the shortest text that reads back the same, a
+    /// text as a string, a missing value as null.
+    static func json(_ value: PropertyValue?) -> JSONValue {
+        switch value {
+        case .number(let v)?: return .number(FormatNumber.shortest(v))
+        case .text(let t)?: return .string(t)
+        case nil: return .null
+        }
+    }
+
     /// A number rounded to `decimals` places, trailing zeros dropped, as JSON.
     static func number(_ v: Double, _ decimals: Int) -> JSONValue { .number(FormatNumber.trimmed(v, decimals: decimals)) }
-
-    /// Whether a leaf passes a filter (what a filtered pin counts).
-    static func passes(_ leaf: PinLeaf, _ f: AttributeFilter) -> Bool {
-        if let c = f.categories, !(leaf.category.map { c.contains($0) } ?? false) { return false }
-        func within(_ r: ValueRange?, _ v: Double?) -> Bool { r.map { $0.contains(v ?? .nan) } ?? true }
-        return within(f.area, leaf.area) && within(f.deposit, leaf.deposit) && within(f.monthlyRent, leaf.monthlyRent)
-    }
 }
 
 /// What `PinsExport.write` writes: the `geocluster pins` options.

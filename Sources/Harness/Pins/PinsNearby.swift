@@ -4,7 +4,7 @@ import Pins
 /// `geocluster nearby`: the listings near a point, nearest first, by distance to each
 /// listing's displayed position rounded to 100 m (so repeated queries cannot triangulate one).
 public enum PinsNearby {
-    /// The columns written, in order (lat,lon displayed).
+    /// The columns written, in order (lat,lon displayed), before the user's own (`--properties`).
     public static let header = ["id", "distance_m", "lat", "lon", "category", "area_m2", "deposit", "monthly_rent"]
 
     /// Builds the index, queries it and writes the listings to `request.output` (or returns them).
@@ -22,8 +22,9 @@ public enum PinsNearby {
             let l = n.leaf
             return [data.idText(l.id), String(Int(n.distance)), FormatNumber.fixed(l.latitude, decimals: 7),
                     FormatNumber.fixed(l.longitude, decimals: 7), l.category.flatMap(ListingCategory.init(code:))?.rawValue ?? "",
-                    text(l.area), text(l.deposit), text(l.monthlyRent)]
+                    text(l.area), text(l.deposit), text(l.monthlyRent)] + l.properties.map(propertyText)
         }
+        let header = Self.header + index.propertyNames
         var result = NearbyResult(total: page.total, listed: rows.count)
         if let output = request.output {
             if GeoJSON.isGeoJSONPath(output) {
@@ -35,6 +36,17 @@ public enum PinsNearby {
             result.text = CSV.format(header: header, rows: rows)
         }
         return result
+    }
+}
+
+extension PinsNearby {
+    /// A property value as a field: a number as its shortest text, a missing value empty.
+    static func propertyText(_ value: PropertyValue?) -> String {
+        switch value {
+        case .number(let v)?: return FormatNumber.shortest(v)
+        case .text(let t)?: return t
+        case nil: return ""
+        }
     }
 }
 

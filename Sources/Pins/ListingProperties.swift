@@ -1,0 +1,183 @@
+// The caller's own columns of listings (a store's name, brand, opening hours, a price): carried
+// to every leaf and nearby answer, and tested at query time by `PropertyCondition`s. The
+// Korean rental fields (category, area, deposit, rent) keep their own fast columns; these are
+// the rest of a user's file.
+
+/// A listing's value in one of the caller's own columns.
+public enum PropertyValue: Sendable, Hashable {
+    case number(Double)
+    case text(String)
+}
+
+/// The caller's own columns of the listings, column by column. Each column holds numbers or
+/// texts, and any value may be missing; texts are stored as codes into the column's distinct
+/// values, so a brand repeated over 100,000 stores is one string.
+public struct ListingProperties: Sendable {
+    /// One column's values, one per listing.
+    enum Column: Sendable {
+        /// NaN: missing.
+        case numbers([Double])
+        /// `ListingProperties.missing`: missing.
+        case texts(codes: [UInt32], values: [String])
+    }
+
+    /// The code of a missing text.
+    static let missing = UInt32.max
+
+    /// Column names, in the order leaves list their values.
+    public private(set) var names: [String] = []
+    private(set) var columns: [Column] = []
+    /// Listings per column (nil before the first column).
+    private(set) var rows: Int?
+
+    /// No columns.
+    public init() {}
+
+    /// Adds a column of numbers, one per listing (nil or NaN: missing).
+    /// - Throws: `.invalidParameter` for an empty or repeated name, a count other than the
+    ///   other columns', or an infinite value.
+    public mutating func add(_ name: String, numbers: [Double?]) throws(PinError) {
+        try admit(name, count: numbers.count)
+        var column = [Double](repeating: .nan, count: numbers.count)
+        for (i, v) in numbers.enumerated() {
+            guard let v, !v.isNaN else { continue }
+            guard v.isFinite else {
+                throw .invalidParameter(name: "property \(name) of row \(i)", value: "\(v)", requirement: "must be finite or missing")
+            }
+            column[i] = v
+        }
+        names.append(name)
+        columns.append(.numbers(column))
+    }
+
+    /// Adds a column of texts, one per listing (nil: missing).
+    /// - Throws: `.invalidParameter` for an empty or repeated name or a count other than the
+    ///   other columns'.
+    public mutating func add(_ name: String, texts: [String?]) throws(PinError) {
+        try admit(name, count: texts.count)
+        var slot: [String: UInt32] = [:]
+        var values: [String] = []
+        let codes = texts.map { text -> UInt32 in
+            guard let text else { return Self.missing }
+            if let code = slot[text] { return code }
+            slot[text] = UInt32(values.count)
+            values.append(text)
+            return UInt32(values.count - 1)
+        }
+        names.append(name)
+        columns.append(.texts(codes: codes, values: values))
+    }
+
+    private mutating func admit(_ name: String, count: Int) throws(PinError) {
+        guard !name.isEmpty, !names.contains(name) else {
+            throw .invalidParameter(name: "property name", value: "'\(name)'", requirement: "must be non-empty and unique")
+        }
+        guard rows == nil || rows == count else {
+            throw .invalidParameter(name: "property \(name)", value: "\(count) values",
+                                    requirement: "must have one value per listing, as the other properties (\(rows!))")
+        }
+        rows = count
+    }
+
+    /// Whether column `name` holds numbers (nil: no such column).
+    public func isNumeric(_ name: String) -> Bool? {
+        names.firstIndex(of: name).map { if case .numbers = columns[$0] { true } else { false } }
+    }
+
+    /// Row `r`'s value in column `c`, nil when missing.
+    func value(column c: Int, row r: Int) -> PropertyValue? {
+        switch columns[c] {
+        case .numbers(let v): return v[r].isNaN ? nil : .number(v[r])
+        case let .texts(codes, values): return codes[r] == Self.missing ? nil : .text(values[Int(codes[r])])
+        }
+    }
+
+    /// The rows in the order `order` lists them (row `i` of the result is row `order[i]`).
+    func gathered(_ order: [Int32]) -> ListingProperties {
+        var out = self
+        out.columns = columns.map { column in
+            switch column {
+            case .numbers(let v): return .numbers(order.map { v[Int($0)] })
+            case let .texts(codes, values): return .texts(codes: order.map { codes[Int($0)] }, values: values)
+            }
+        }
+        out.rows = rows.map { _ in order.count }
+        return out
+    }
+}
+
+/// A condition on one of the caller's own columns, for `AttributeFilter.properties`: a range
+/// for a column of numbers, a set of texts for a column of texts. A listing whose value is
+/// missing fails it.
+public struct PropertyCondition: Sendable, Hashable, CustomStringConvertible {
+    public enum Test: Sendable, Hashable {
+        /// The number lies in the range (ends included).
+        case range(ValueRange)
+        /// The text is one of these (exactly, case included).
+        case oneOf(Set<String>)
+    }
+
+    public var name: String
+    public var test: Test
+
+    public init(_ name: String, _ test: Test) { self.name = name; self.test = test }
+
+    public var description: String {
+        switch test {
+        case .range(let r): return "\(name)=\(r)"
+        case .oneOf(let s): return "\(name)=\(s.sorted().joined(separator: ","))"
+        }
+    }
+}
+
+/// Property conditions compiled against an index's columns: column positions, text sets as
+/// code sets, so testing a row looks nothing up by name.
+struct CompiledConditions: Sendable {
+    enum Test: Sendable {
+        case range(column: Int, lower: Double, upper: Double)
+        case codes(column: Int, Set<UInt32>)
+    }
+
+    let tests: [Test]
+
+    var isEmpty: Bool { tests.isEmpty }
+
+    /// - Throws: `.invalidParameter` for a column the listings do not have, or a test of the
+    ///   wrong kind for it (a range on texts, texts on numbers).
+    init(_ conditions: [PropertyCondition], properties p: ListingProperties) throws(PinError) {
+        var tests: [Test] = []
+        for condition in conditions {
+            guard let c = p.names.firstIndex(of: condition.name) else {
+                throw .invalidParameter(name: "property filter", value: condition.name,
+                                        requirement: "must name a property of the listings (\(p.names.isEmpty ? "they have none" : p.names.joined(separator: ", ")))")
+            }
+            switch (condition.test, p.columns[c]) {
+            case let (.range(r), .numbers):
+                tests.append(.range(column: c, lower: r.lower ?? -.infinity, upper: r.upper ?? .infinity))
+            case let (.oneOf(wanted), .texts(_, values)):
+                tests.append(.codes(column: c, Set(values.indices.filter { wanted.contains(values[$0]) }.map(UInt32.init))))
+            case (.range, .texts):
+                throw .invalidParameter(name: "property filter", value: condition.description,
+                                        requirement: "\(condition.name) holds texts: give the values to keep (name=a,b)")
+            case (.oneOf, .numbers):
+                throw .invalidParameter(name: "property filter", value: condition.description,
+                                        requirement: "\(condition.name) holds numbers: give a range (name=MIN..MAX)")
+            }
+        }
+        self.tests = tests
+    }
+
+    /// Whether row `r` passes every test.
+    @inline(__always)
+    func passes(_ r: Int, _ p: ListingProperties) -> Bool {
+        for test in tests {
+            switch test {
+            case let .range(c, lo, hi):
+                guard case .numbers(let v) = p.columns[c], v[r] >= lo && v[r] <= hi else { return false }
+            case let .codes(c, codes):
+                guard case .texts(let k, _) = p.columns[c], codes.contains(k[r]) else { return false }
+            }
+        }
+        return true
+    }
+}
