@@ -117,6 +117,7 @@ extension PinIndex {
         rowDeposit = columns.deposit
         rowRent = columns.rent
         rowProperties = columns.properties
+        propertySummaries = PropertySummaries(columns.properties)
         depositQuantiles = columns.depositQuantiles
         rentQuantiles = columns.rentQuantiles
         categoryCodes = columns.categoryCodes

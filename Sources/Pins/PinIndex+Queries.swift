@@ -139,7 +139,7 @@ extension PinIndex {
             categories[code] = Int(categoryCounts[v * categoryCodes.count + k])
         }
         let lowZoom = Int(low[v]), highZoom = min(Int(high[v]), PinOptions.maxZoom)
-        return Pin(
+        var pin = Pin(
             id: PinID(rawValue: nodeID[v]),
             kind: isLocation ? (n == 1 ? .listing : .building) : .cluster,
             count: n,
@@ -155,6 +155,8 @@ extension PinIndex {
             medianDeposit: depositQuantiles.median(s..<e),
             medianMonthlyRent: rentQuantiles.median(s..<e),
             categoryCounts: categories)
+        if !propertySummaries.columns.isEmpty { pin.properties = propertySummaries.summaries(s..<e) }
+        return pin
     }
 
     /// Whether row `r` passes `f`.
@@ -330,7 +332,7 @@ extension PinIndex {
         let oneLocation = locations == 1
         let mx = oneLocation ? locX[l] : sx / Double(n), my = oneLocation ? locY[l] : sy / Double(n)
         scratch.lastX = mx; scratch.lastY = my
-        return Pin(
+        var pin = Pin(
             id: PinID(rawValue: nodeID[v]),
             kind: oneLocation ? (n == 1 ? .listing : .building) : .cluster,
             count: n,
@@ -346,6 +348,11 @@ extension PinIndex {
             medianDeposit: medianDeposit,
             medianMonthlyRent: medianRent,
             categoryCounts: categories)
+        if !propertySummaries.columns.isEmpty {
+            let passing = (Int(start[v])..<Int(end[v])).filter { passes($0, filter) }
+            pin.properties = propertySummaries.summaries(rows: passing, of: rowProperties)
+        }
+        return pin
     }
 
     /// The one listing of a single-listing pin (`pin.listingID` set): its own attributes. For a

@@ -241,8 +241,9 @@ public struct PinIndex: Sendable {
     let rowArea: [Double]
     let rowDeposit: [Double]
     let rowRent: [Double]
-    /// The caller's own columns, in row order.
+    /// The caller's own columns, in row order, and the means to summarise them over a node.
     let rowProperties: ListingProperties
+    let propertySummaries: PropertySummaries
     /// Exact medians of deposit and rent over any range of rows.
     let depositQuantiles: RangeQuantiles
     let rentQuantiles: RangeQuantiles

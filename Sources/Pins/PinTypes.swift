@@ -233,6 +233,9 @@ public struct Pin: Sendable, Hashable {
     public var medianMonthlyRent: Double?
     /// Listings per category code.
     public var categoryCounts: PinCategoryCounts
+    /// Summaries of the caller's own columns over the pin's listings, in
+    /// `PinIndex.propertyNames` order; empty when the listings have none.
+    public var properties: [PropertySummary] = []
 }
 
 /// One listing as a pin's leaf or a nearby result: its displayed position and attributes.

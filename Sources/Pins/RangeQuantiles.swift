@@ -196,6 +196,30 @@ struct RangeQuantiles: Sendable {
         return nil
     }
 
+    /// The smallest, the median and the largest of the values present in `range`, or nil if
+    /// none is.
+    /// - Complexity: O(log σ).
+    func minMedianMax(_ range: Range<Int>) -> (Double, Double, Double)? {
+        let m = Int(presentPrefix[range.upperBound] - presentPrefix[range.lowerBound])
+        guard m > 0, let median = median(range) else { return nil }
+        return (values[kth(range.lowerBound, range.upperBound, 0)], median, values[kth(range.lowerBound, range.upperBound, m - 1)])
+    }
+
+    /// How many positions in `range` hold the value of rank `rank` (`values[rank]`).
+    /// - Complexity: O(log σ).
+    func occurrences(ofRank rank: Int, in range: Range<Int>) -> Int {
+        var s = range.lowerBound, e = range.upperBound
+        for level in 0..<bits.count {
+            let os = rank1(level, s), oe = rank1(level, e)
+            if (rank >> (bits.count - 1 - level)) & 1 == 0 {
+                s -= os; e -= oe
+            } else {
+                s = zeros[level] + os; e = zeros[level] + oe
+            }
+        }
+        return e - s
+    }
+
     /// The median of the values present in `range` (mean of the middle two for an even
     /// count), or nil if none is.
     /// - Complexity: O(log σ).

@@ -38,7 +38,9 @@ struct PinsCommand: ParsableCommand {
             expansion_zoom (null for a building or listing), same_location, bbox \
             [minLon,minLat,maxLon,maxLat], median_deposit, median_monthly_rent, categories \
             {name: count}; a listing pin also has listing_id, category, area_m2, deposit and \
-            monthly_rent; --leaves adds each pin's listing ids (leaves). No true coordinate is \
+            monthly_rent; --leaves adds each pin's listing ids (leaves). With --properties, your \
+            own columns: NAME_min, NAME_median, NAME_max (numbers) or NAME_counts (at most 64 \
+            distinct texts) on every pin, NAME on a listing pin; --where filters on them. No true coordinate is \
             written. Filters apply at query time: pins over the passing listings, with their own \
             counts and aggregates. A file without the listing attributes (category, area_m2, \
             deposit, monthly_rent) gives null medians and empty categories; a filter on an \

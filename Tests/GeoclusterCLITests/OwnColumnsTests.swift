@@ -62,6 +62,17 @@ struct OwnColumnsTests {
             let json = try JSONSerialization.jsonObject(with: folder.data("p.geojson")) as! [String: Any]
             let leaves = (json["features"] as! [[String: Any]]).flatMap { ($0["properties"] as! [String: Any])["leaves"] as! [Int] }
             #expect(Set(leaves) == expected && leaves.count == expected.count)
+            // Each pin summarises what passed: its brands counted, its prices' range and median.
+            for feature in json["features"] as! [[String: Any]] {
+                let p = feature["properties"] as! [String: Any]
+                let ids = (p["leaves"] as! [Int]).map { $0 - 500 }
+                var brands: [String: Int] = [:]
+                for i in ids { brands[Self.brands[i % 4], default: 0] += 1 }
+                #expect(p["brand_counts"] as? [String: Int] == brands, "\(p)")
+                let prices = ids.map { 1500 + 37 * $0 }
+                #expect(p["price_min"] as? Int == prices.min() && p["price_max"] as? Int == prices.max(), "\(p)")
+                #expect(p["name_counts"] == nil, "120 names are too many to count")
+            }
         }
     }
 

@@ -80,6 +80,18 @@ struct FilterLeakTests {
         return f.numbersPass(area: leaf.area ?? .nan, deposit: leaf.deposit ?? .nan, monthlyRent: leaf.monthlyRent ?? .nan)
     }
 
+    /// The pin summaries of these leaves' brand and price, brute force.
+    static func summaries(_ leaves: [PinLeaf]) -> [PropertySummary] {
+        var counts: [String: Int] = [:]
+        var prices: [Double] = []
+        for leaf in leaves {
+            if case .text(let brand)? = leaf.properties[0] { counts[brand, default: 0] += 1 }
+            if case .number(let price)? = leaf.properties[1] { prices.append(price) }
+        }
+        let price: PropertySummary = prices.isEmpty ? .none : .numbers(min: prices.min()!, median: median(prices)!, max: prices.max()!)
+        return [.counts(counts), price]
+    }
+
     static func median(_ values: [Double]) -> Double? {
         let s = values.sorted(), k = s.count
         guard k > 0 else { return nil }
@@ -119,6 +131,8 @@ struct FilterLeakTests {
                     var counts = PinCategoryCounts()
                     for leaf in passing { if let c = leaf.category { counts[c] += 1 } }
                     #expect(pin.categoryCounts == counts)
+                    #expect(pin.properties == Self.summaries(passing), "zoom \(z) \(f): \(pin.properties)")
+                    #expect(whole.properties == Self.summaries(index.allLeaves(whole.id, limit: 1000)))
                     let lons = passing.map(\.longitude), lats = passing.map(\.latitude)
                     #expect(abs(pin.bbox.minLongitude - lons.min()!) < 1e-9 && abs(pin.bbox.maxLongitude - lons.max()!) < 1e-9)
                     #expect(abs(pin.bbox.minLatitude - lats.min()!) < 1e-9 && abs(pin.bbox.maxLatitude - lats.max()!) < 1e-9)
@@ -173,6 +187,19 @@ struct FilterLeakTests {
             }
         }
         #expect(seen == ids.count)
+    }
+
+    @Test("a text column of more than 64 distinct texts (names) is carried but not counted on pins")
+    func manyTextsAreNotCounted() throws {
+        var listings = Self.listings(seed: 8)
+        try listings.properties.add("name", texts: (0..<listings.count).map { "store \($0)" })
+        let index = try PinIndex(listings: listings, options: PinOptions(privacy: .displaced(try PrivacyMask(insecureTestSeed: 8))))
+        for pin in try index.pins(zoom: 10) {
+            #expect(pin.properties.count == 3 && pin.properties[2] == .none)
+            if case .counts = pin.properties[0] {} else { Issue.record("brand not counted: \(pin.properties[0])") }
+        }
+        let leaf = try #require(try index.pins(zoom: 22).first.flatMap { try index.leaves(of: $0.id, limit: 1, cursor: nil).leaves.first })
+        if case .text(let name)? = leaf.properties[2] { #expect(name.hasPrefix("store ")) } else { Issue.record("\(leaf.properties)") }
     }
 
     @Test("a condition on a column the listings lack, or of the wrong kind, is refused with what to give instead")

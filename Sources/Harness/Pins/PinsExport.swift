@@ -51,6 +51,7 @@ enum PinFeature {
         w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
             ListingCategory(code: code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
         }))
+        writeSummaries(pin, names: index.propertyNames, to: &w)
         if let id = pin.listingID, let leaf = try index.listing(of: pin) {
             // The listing's own attributes, from the index (which holds them for leaves): the
             // listing that passed the filter, not the first of its building.
@@ -79,6 +80,26 @@ enum PinFeature {
             cursor = page.next
         } while cursor != nil
         return ids
+    }
+
+    /// The pin's summaries of the user's own columns, as MapLibre's `clusterProperties` would
+    /// give them: `NAME_min`, `NAME_median`, `NAME_max` for numbers, `NAME_counts` (listings
+    /// per text, texts in order) for a column of few texts; nothing for a column with none.
+    static func writeSummaries(_ pin: Pin, names: [String], to w: inout GeoJSONWriter) {
+        for (name, summary) in zip(names, pin.properties) {
+            switch summary {
+            case let .numbers(lo, median, hi):
+                w.property(name + "_min", json: .number(FormatNumber.shortest(lo)))
+                w.property(name + "_median", json: .number(FormatNumber.shortest(median)))
+                w.property(name + "_max", json: .number(FormatNumber.shortest(hi)))
+            case .counts(let counts):
+                w.property(name + "_counts", json: .object(counts.sorted { $0.key < $1.key }.map {
+                    JSONMember(key: $0.key, value: .number(String($0.value)))
+                }))
+            case .none:
+                continue
+            }
+        }
     }
 
     /// A property value as JSON: a number as the shortest text that reads back the same, a
