@@ -24,7 +24,13 @@ struct FilterOptions: ParsableArguments {
                                valueName: "file"))
     var within: String?
 
+    @Option(name: .customLong("where"), parsing: .singleValue,
+            help: ArgumentHelp("Keep rows whose column holds one of these texts (NAME=a,b) or a number in a range (NAME=MIN..MAX, either end open). Repeatable.",
+                               valueName: "name=value"))
+    var conditions: [String] = []
+
     func validate() throws {
+        for text in conditions { _ = try PropertyOptions.condition(text) }
         if let path = within {
             let ext = InputFile.nameExtension(path)
             guard ["geojson", "json", "wkt", ""].contains(ext) else {
@@ -34,13 +40,16 @@ struct FilterOptions: ParsableArguments {
     }
 
     /// Whether any filter option was given.
-    var isActive: Bool { attributes.isActive || bbox != nil || within != nil }
+    var isActive: Bool { attributes.isActive || bbox != nil || within != nil || !conditions.isEmpty }
 
     /// The filter, reading the `--within` region; nil when no option was given.
     /// - Throws: `DatasetError` for a region file that is missing, unreadable or not polygons.
     func makeFilter() throws(DatasetError) -> ListingFilter? {
         guard isActive else { return nil }
-        return ListingFilter(attributes: attributes.filter ?? AttributeFilter(), bbox: bbox,
+        var filter = attributes.filter ?? AttributeFilter()
+        // Validated already (`validate`), so parsing cannot fail here.
+        filter.properties = conditions.compactMap { try? PropertyOptions.condition($0) }
+        return ListingFilter(attributes: filter, bbox: bbox,
                              region: try within.map { (path) throws(DatasetError) in try Region.read(path: path) })
     }
 }

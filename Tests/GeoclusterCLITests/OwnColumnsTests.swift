@@ -122,4 +122,37 @@ struct OwnColumnsTests {
             #expect(try folder.read("stores.csv.out.csv") == folder.read("stores.geojson.out.csv"))
         }
     }
+
+    @Test("filter and cluster take --where on any column too: the rows brute force keeps, CSV or GeoJSON; a missing or taken column is refused")
+    func fileFilters() throws {
+        try withTemporaryFolder { folder throws in
+            try folder.write(Self.stores(), to: "stores.csv")
+            let conditions = ["--where", "brand=Starbucks,Mega Coffee", "--where", "price=..4000", "--where", "zip=01010..01090"]
+            func passes(_ i: Int) -> Bool {
+                let price = 1500 + 37 * i, zip = 1000 + i
+                return (i % 4 == 0 || i % 4 == 2) && i % 10 != 0 && price <= 4000 && zip >= 1010 && zip <= 1090
+            }
+            let expected = (0..<120).filter(passes).map { String(500 + $0) }
+            let f = try folder.run(["filter", "stores.csv", "-o", "f.csv"] + conditions)
+            try #require(f.status == 0, "\(f)")
+            let kept = try folder.read("f.csv").split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
+            #expect(kept == expected && !expected.isEmpty, "\(kept)")
+            let g = try folder.run(["filter", "stores.csv", "--bbox", "-180,-85,180,85", "-o", "all.geojson"])
+            try #require(g.status == 0, "\(g)")
+            let fg = try folder.run(["filter", "all.geojson", "-o", "f.geojson"] + conditions)
+            try #require(fg.status == 0, "\(fg)")
+            let json = try JSONSerialization.jsonObject(with: folder.data("f.geojson")) as! [String: Any]
+            let ids = (json["features"] as! [[String: Any]]).map { "\(($0["properties"] as! [String: Any])["id"]!)" }
+            #expect(ids == expected)
+            let c = try folder.run(["cluster", "stores.csv", "--algorithm", "grid", "--cell-size", "300", "-o", "L.csv"] + conditions)
+            let d = try folder.run(["cluster", "f.csv", "--algorithm", "grid", "--cell-size", "300", "-o", "M.csv"])
+            try #require(c.status == 0 && d.status == 0, "\(c)\(d)")
+            #expect(try folder.read("L.csv") == folder.read("M.csv"))
+            let missing = try folder.run(["filter", "stores.csv", "--where", "colour=red", "-o", "x.csv"])
+            #expect(missing.status == 1 && missing.stderr.contains("--where needs the colour column"), "\(missing)")
+            let taken = try folder.run(["filter", "stores.csv", "--where", "lat=1..2", "-o", "x.csv"])
+            #expect(taken.status == 1 && taken.stderr.contains("filter it with its own option"), "\(taken)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("x.csv")))
+        }
+    }
 }

@@ -142,3 +142,16 @@ public struct ListingFilter {
         return false
     }
 }
+
+extension PropertyCondition {
+    /// Whether a file's field passes: a range when the field parses as a number in it (with
+    /// the file's decimal mark), a set when the field is one of its texts; an empty field (a
+    /// missing value) never does.
+    func holds(_ field: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> Bool {
+        guard !field.isEmpty else { return false }
+        switch test {
+        case .range(let r): return parseDouble(field, decimalComma: decimalComma).map(r.contains) ?? false
+        case .oneOf(let texts): return texts.contains(String(decoding: field, as: UTF8.self))
+        }
+    }
+}

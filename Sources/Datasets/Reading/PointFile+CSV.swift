@@ -189,7 +189,7 @@ extension PointFile {
 
 /// What the CSV reader does with each column.
 enum CSVColumnRole: UInt8 {
-    case skip, x, y, lon, lat, id, category, area, deposit, rent
+    case skip, x, y, lon, lat, id, category, area, deposit, rent, condition
 
     /// Whether the column holds a number the reader parses.
     var isNumber: Bool {
@@ -222,6 +222,8 @@ struct CSVPointVisitor: CSVVisitor {
     var header: [String] = []
     var sawHeader = false
     var roles: [Role] = []
+    /// The `--where` conditions on each column (empty for most).
+    var conditions: [[PropertyCondition]] = []
     var idCol = -1
     var rows = PointFile.Builder()
     var row = PointFile.RowValues()
@@ -315,6 +317,8 @@ struct CSVPointVisitor: CSVVisitor {
         case .skip: return
         case .id: rows.idBytes.append(contentsOf: bytes)
         case .category: row.categoryOK = ListingFilter.categoryMatches(bytes, categoryNames)
+        case .condition:
+            for c in conditions[index] where !c.holds(bytes, decimalComma: options.decimalComma) { row.conditionsOK = false }
         default: store(number(bytes, index, line), role, index, line)
         }
     }
@@ -336,7 +340,7 @@ struct CSVPointVisitor: CSVVisitor {
             try assignRoles()
             return
         }
-        defer { row.categoryOK = true; rowFailed = false }
+        defer { row.categoryOK = true; row.conditionsOK = true; rowFailed = false }
         // A row of empty fields (`;;;`), as spreadsheets leave at the end of an export.
         guard hasData else { dropRowID(); rows.empty += 1; return }
         if fieldCount != header.count && !rowFailed {
@@ -479,7 +483,7 @@ struct CSVPointVisitor: CSVVisitor {
             // Not a plain row: forget what the loop took from it and read it whole with the
             // general state machine.
             if idCol >= 0 { rows.idBytes.removeLast(rows.idBytes.count - rowIDStart) }
-            rowFailed = false; rowError = nil; row.categoryOK = true
+            rowFailed = false; rowError = nil; row.categoryOK = true; row.conditionsOK = true
             let r = CSVScanning.recordEnd(b, rowStart, end)
             if r.inQuotes && !atFileEnd { return PartEnd(line: line, complete: false) }
             var state = CSVStreamParser.State()
@@ -521,6 +525,26 @@ struct CSVPointVisitor: CSVVisitor {
         try attach(ListingFilter.areaNames, .area, "--area", f.attributes.area != nil)
         try attach(ListingFilter.depositNames, .deposit, "--deposit", f.attributes.deposit != nil)
         try attach(ListingFilter.rentNames, .rent, "--rent", f.attributes.monthlyRent != nil)
+        try attachConditions(f.attributes.properties)
+    }
+
+    /// Gives the columns `--where` tests the `.condition` role and their conditions.
+    /// - Throws: `.missingFilterColumn` for a column the file lacks; `.invalidOption` for a
+    ///   column read as something else (coordinates, id, a listing attribute).
+    private mutating func attachConditions(_ list: [PropertyCondition]) throws(DatasetError) {
+        guard !list.isEmpty else { return }
+        conditions = Array(repeating: [], count: header.count)
+        for condition in list {
+            guard let c = header.firstIndex(of: condition.name) else {
+                throw .missingFilterColumn(path: path, option: "--where", wanted: condition.name, found: header)
+            }
+            guard roles[c] == .skip || roles[c] == .condition else {
+                throw .invalidOption(option: "--where", value: condition.description,
+                                     reason: "\(path): '\(condition.name)' holds the coordinates, the ids or a listing attribute; filter it with its own option (--bbox, --category, --area, --deposit, --rent)")
+            }
+            roles[c] = .condition
+            conditions[c].append(condition)
+        }
     }
 }
 

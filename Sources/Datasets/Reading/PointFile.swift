@@ -185,6 +185,8 @@ public struct PointFile: Sendable {
     /// Per-row values the filter looks at.
     struct RowValues {
         var categoryOK = true
+        /// Whether the row meets the filter's conditions on the user's own columns (`--where`).
+        var conditionsOK = true
         var area = 0.0, deposit = 0.0, rent = 0.0
         var lon = 0.0, lat = 0.0
     }
@@ -193,7 +195,7 @@ public struct PointFile: Sendable {
     /// is tested afterwards, over all such rows at once).
     @inline(__always)
     static func passes(_ r: RowValues, _ f: ListingFilter) -> Bool {
-        guard r.categoryOK, f.attributes.numbersPass(area: r.area, deposit: r.deposit, monthlyRent: r.rent) else { return false }
+        guard r.categoryOK, r.conditionsOK, f.attributes.numbersPass(area: r.area, deposit: r.deposit, monthlyRent: r.rent) else { return false }
         if let box = f.bbox, !box.contains(longitude: r.lon, latitude: r.lat) { return false }
         return true
     }
@@ -255,6 +257,18 @@ public struct PointFile: Sendable {
                     if f.attributes.area != nil { row.area = try number(ListingFilter.areaNames, "--area") }
                     if f.attributes.deposit != nil { row.deposit = try number(ListingFilter.depositNames, "--deposit") }
                     if f.attributes.monthlyRent != nil { row.rent = try number(ListingFilter.rentNames, "--rent") }
+                    for condition in f.attributes.properties {
+                        guard let m = p.properties.first(where: { $0.key == condition.name }) else {
+                            throw bad(condition.name, "is missing; --where \(condition.name)=… needs it in every feature")
+                        }
+                        var text: String
+                        switch m.value {
+                        case .number(let t), .string(let t): text = t
+                        case .bool(let v): text = v ? "true" : "false"
+                        default: text = ""
+                        }
+                        if !text.withUTF8({ condition.holds($0, decimalComma: options.decimalComma) }) { row.conditionsOK = false }
+                    }
                     if !passes(row, f) { b.total += 1; return }
                 }
                 // Everything that can fail before anything is kept, so a skipped feature leaves
