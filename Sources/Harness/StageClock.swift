@@ -29,10 +29,14 @@ public final class StageClock: StageObserver {
     /// Each stage's name and wall time in seconds, in the order they ran.
     public private(set) var stages: [(name: String, seconds: Double)] = []
 
+    /// Told each stage's name as it starts (a command's progress line); nil: nobody.
+    public var starting: ((String) -> Void)?
+
     public init() {}
 
     public func run<S: ClusteringStage, T, E: Error>(_ stage: S, _ body: () throws(E) -> T) throws(E) -> T {
         geoclusterStageMark()
+        starting?(stage.rawValue)
         let start = DispatchTime.now().uptimeNanoseconds
         let value = try body()
         if let extra = StageClock.extraWork, extra.stage == stage.rawValue { StageClock.spin(extra.iterations) }

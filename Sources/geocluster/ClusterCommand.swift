@@ -79,6 +79,9 @@ struct ClusterCommand: ParsableCommand {
 
     func run() throws {
         let clock = StageClock()
+        let progress = StageProgress()
+        defer { progress.finish() }
+        if progress.enabled { clock.starting = { progress.stage($0) } }
         try reportingErrors {
             // Refuse a bad destination before any work, so no output is written when another
             // one could not be.
@@ -117,6 +120,7 @@ struct ClusterCommand: ParsableCommand {
                 if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
             }
+            progress.finish()
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")
             if timings {
                 report(clock)

@@ -113,7 +113,10 @@ struct PinsCommand: ParsableCommand {
         settings.properties = try ownColumns.selection(privacy: settings.key != nil, positions: settings.columns)
         let request = PinsRequest(input: input, source: settings, radius: radius, minPoints: minPoints,
                                   zooms: levels, bbox: bbox, filter: try ownColumns.filter(adding: filters.filter), leaves: leaves, output: output)
-        let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) }
+        let progress = StageProgress()
+        defer { progress.finish() }
+        let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) { progress.stage($0) } }
+        progress.finish()
         note("\(summary.report); wrote \(output)")
     }
 }

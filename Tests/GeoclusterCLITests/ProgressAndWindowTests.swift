@@ -24,7 +24,7 @@ struct ProgressAndWindowTests {
         return (process.terminationStatus, String(decoding: shown, as: UTF8.self))
     }
 
-    @Test("map, hulls and privacy show their stages on a terminal, wiped before the last line; a pipe gets none of it")
+    @Test("map, hulls, privacy, pins and cluster show their stages on a terminal, wiped before the last line; a pipe gets none of it")
     func progressOnlyOnATerminal() throws {
         try withTemporaryFolder { folder throws in
             try MapCommandTests.clusterSeoul(in: folder)
@@ -34,12 +34,14 @@ struct ProgressAndWindowTests {
                 (["map", MapCommandTests.seoul, "--labels", "L.csv", "-o", "m.svg"], "outlining 33 clusters on "),
                 (["hulls", MapCommandTests.seoul, "--labels", "L.csv", "-o", "h.geojson"], "outlining the clusters of 5,000 points"),
                 (["privacy", MapCommandTests.seoul, "--key-file", "k", "-o", "p.csv"], "auditing the displayed positions"),
+                (["pins", MapCommandTests.seoul, "--key-file", "k", "--zooms", "10-12", "-o", "p.geojson"], "masking and building the index of 5,000 listings"),
+                (["cluster", MapCommandTests.seoul, "-o", "c.csv"], "core distances"),
             ]
             for run in runs {
                 let terminal = try Self.onTerminal(run.arguments, in: folder)
                 #expect(terminal.status == 0, "\(terminal.shown)")
                 #expect(terminal.shown.contains("\r" + run.stage) && terminal.shown.contains("\r\u{1B}[K"), "\(terminal.shown)")
-                #expect(terminal.shown.contains("writing "), "\(terminal.shown)")
+                #expect(terminal.shown.contains("\rwriting"), "\(terminal.shown)")
                 let piped = try folder.run(run.arguments)
                 #expect(piped.status == 0 && !piped.stderr.contains("\r") && !piped.stdout.contains("\r"), "\(piped)")
             }

@@ -5,10 +5,13 @@ import Pins
 /// FeatureCollection (every position a displayed one; no true coordinate is written).
 public enum PinsExport {
     /// Builds the index and writes every zoom's pins to `request.output` (whole or not at all).
+    /// - Parameter progress: told each stage as it starts ("building the index of …").
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
-    public static func write(_ request: PinsRequest) throws -> PinsSummary {
+    public static func write(_ request: PinsRequest, progress: (String) -> Void = { _ in }) throws -> PinsSummary {
         try AtomicFile.checkDestination(request.output)
+        progress("reading \(request.input)")
         var data = try request.source.read(request.input, filter: request.filter)
+        progress("masking and building the index of \(FormatNumber.grouped(data.count)) listings")
         let policy = try request.source.policy(for: data.listings)
         // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
         // farther than any other), so it skips the core distances.
@@ -19,6 +22,7 @@ public enum PinsExport {
         var writer = try GeoJSONWriter(path: request.output)
         var written: [(zoom: Int, pins: Int)] = []
         for z in request.zooms {
+            progress("writing the pins of zoom \(z)")
             let pins = try index.pins(zoom: Double(z), bbox: request.bbox, filter: request.filter)
             for pin in pins {
                 try PinFeature.write(pin, zoom: z, index: index, source: data, filter: request.filter,
