@@ -24,13 +24,10 @@ struct FilterOptions: ParsableArguments {
                                valueName: "file"))
     var within: String?
 
-    @Option(name: .customLong("where"), parsing: .singleValue,
-            help: ArgumentHelp("Keep rows whose column holds one of these texts (NAME=a,b) or a number in a range (NAME=MIN..MAX, either end open). Repeatable.",
-                               valueName: "name=value"))
-    var conditions: [String] = []
+    @OptionGroup
+    var wheres: WhereOptions
 
     func validate() throws {
-        for text in conditions { _ = try PropertyOptions.condition(text) }
         if let path = within {
             let ext = InputFile.nameExtension(path)
             guard ["geojson", "json", "wkt", ""].contains(ext) else {
@@ -40,7 +37,7 @@ struct FilterOptions: ParsableArguments {
     }
 
     /// Whether any filter option was given.
-    var isActive: Bool { attributes.isActive || bbox != nil || within != nil || !conditions.isEmpty }
+    var isActive: Bool { attributes.isActive || bbox != nil || within != nil || !wheres.conditions.isEmpty }
 
     /// The filter, reading the `--within` region; nil when no option was given.
     /// - Throws: `DatasetError` for a region file that is missing, unreadable or not polygons.
@@ -48,7 +45,7 @@ struct FilterOptions: ParsableArguments {
         guard isActive else { return nil }
         var filter = attributes.filter ?? AttributeFilter()
         // Validated already (`validate`), so parsing cannot fail here.
-        filter.properties = conditions.compactMap { try? PropertyOptions.condition($0) }
+        filter.properties = wheres.conditions.compactMap { try? WhereOptions.condition($0) }
         return ListingFilter(attributes: filter, bbox: bbox,
                              region: try within.map { (path) throws(DatasetError) in try Region.read(path: path) })
     }

@@ -46,7 +46,7 @@ struct GenerateCommand: ParsableCommand {
 
     func validate() throws {
         if count < 1 { throw ValidationError("--count must be at least 1") }
-        if !filters.conditions.isEmpty { throw ValidationError("--where filters your own columns; generated listings have none (use --category, --area, --deposit, --rent, --bbox)") }
+        if !filters.wheres.conditions.isEmpty { throw ValidationError("--where filters your own columns; generated listings have none (use --category, --area, --deposit, --rent, --bbox)") }
         if ListingFormat(path: output) == nil {
             throw ValidationError("--output '\(output)': the file name must end in .csv, .geojson or .json (or be - for standard output)")
         }

@@ -9,14 +9,8 @@ struct PropertyOptions: ParsableArguments {
                                valueName: "list"))
     var properties: String?
 
-    @Option(name: .customLong("where"), parsing: .singleValue,
-            help: ArgumentHelp("Keep listings whose column holds one of these texts (NAME=a,b) or a number in a range (NAME=MIN..MAX, either end open). Repeatable; the column must be among those carried (--properties).",
-                               valueName: "name=value"))
-    var conditions: [String] = []
-
-    func validate() throws {
-        for text in conditions { _ = try Self.condition(text) }
-    }
+    @OptionGroup
+    var wheres: WhereOptions
 
     /// The columns read, for a run with (`privacy`) or without the mask.
     /// - Parameter positions: the file's projected coordinate columns (`x`, `y` or as named):
@@ -35,7 +29,7 @@ struct PropertyOptions: ParsableArguments {
         if privacy, case .named(let names) = selection, let name = names.first(where: { coordinates.contains($0.lowercased()) }) {
             throw ValidationError("--properties \(name): that column holds positions, which the privacy mask never publishes; drop it from --properties")
         }
-        for condition in try propertyConditions() {
+        for condition in try wheres.propertyConditions() {
             switch selection {
             case .all: continue
             case .named(let names) where names.contains(condition.name): continue
@@ -46,15 +40,28 @@ struct PropertyOptions: ParsableArguments {
         return selection
     }
 
-    /// The `--where` conditions.
-    func propertyConditions() throws -> [PropertyCondition] { try conditions.map(Self.condition) }
-
     /// The filter `attributes` gives with the `--where` conditions added; nil when it has none.
     func filter(adding attributes: AttributeFilter?) throws -> AttributeFilter? {
         var filter = attributes ?? AttributeFilter()
-        filter.properties = try propertyConditions()
+        filter.properties = try wheres.propertyConditions()
         return filter.isEmpty ? nil : filter
     }
+}
+
+/// `--where NAME=a,b` / `--where NAME=MIN..MAX`: conditions on the user's own columns, for the
+/// file filters (`FilterOptions`) and for pins and nearby (`PropertyOptions`).
+struct WhereOptions: ParsableArguments {
+    @Option(name: .customLong("where"), parsing: .singleValue,
+            help: ArgumentHelp("Keep rows whose column holds one of these texts (NAME=a,b) or a number in a range (NAME=MIN..MAX, either end open). Repeatable; for pins and nearby the column must be among --properties.",
+                               valueName: "name=value"))
+    var conditions: [String] = []
+
+    func validate() throws {
+        for text in conditions { _ = try Self.condition(text) }
+    }
+
+    /// The conditions, in the order given.
+    func propertyConditions() throws -> [PropertyCondition] { try conditions.map(Self.condition) }
 
     /// `NAME=MIN..MAX` (numbers, either end open) is a range; any other `NAME=a,b` a set of texts.
     static func condition(_ text: String) throws -> PropertyCondition {
