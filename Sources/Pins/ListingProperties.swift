@@ -5,7 +5,9 @@
 
 /// A listing's value in one of the caller's own columns.
 public enum PropertyValue: Sendable, Hashable {
+    /// A value of a column of numbers.
     case number(Double)
+    /// A value of a column of texts.
     case text(String)
 }
 
@@ -110,6 +112,7 @@ public struct ListingProperties: Sendable {
 /// for a column of numbers, a set of texts for a column of texts. A listing whose value is
 /// missing fails it.
 public struct PropertyCondition: Sendable, Hashable, CustomStringConvertible {
+    /// What the column's value must satisfy.
     public enum Test: Sendable, Hashable {
         /// The number lies in the range (ends included).
         case range(ValueRange)
@@ -117,9 +120,12 @@ public struct PropertyCondition: Sendable, Hashable, CustomStringConvertible {
         case oneOf(Set<String>)
     }
 
+    /// The column's name, as in `ListingProperties.names`.
     public var name: String
+    /// What its value must satisfy.
     public var test: Test
 
+    /// The condition that column `name` passes `test`.
     public init(_ name: String, _ test: Test) { self.name = name; self.test = test }
 
     public var description: String {
