@@ -123,6 +123,27 @@ struct OwnColumnsTests {
         }
     }
 
+    @Test("a column named like a built-in property (count, distance_m) is written as own_NAME, with a warning, never over the built-in one")
+    func clashingNames() throws {
+        try withTemporaryFolder { folder throws in
+            let text = Self.stores().split(separator: "\n").enumerated().map { k, line in
+                line + (k == 0 ? ",count,distance_m" : ",\(k * 1000),\(k)")
+            }.joined(separator: "\n") + "\n"
+            try folder.write(text, to: "stores.csv")
+            let p = try folder.run(["pins", "stores.csv", "--no-privacy", "--zoom", "22", "-o", "p.geojson"])
+            try #require(p.status == 0, "\(p)")
+            #expect(p.stderr.contains("your column 'count' has the name of a property the output has already; written as 'own_count'"), "\(p.stderr)")
+            let json = try JSONSerialization.jsonObject(with: folder.data("p.geojson")) as! [String: Any]
+            for feature in json["features"] as! [[String: Any]] {
+                let props = feature["properties"] as! [String: Any]
+                #expect(props["count"] as? Int == 1 && props["own_count"] is Int && props["distance_m"] is Int, "\(props)")
+            }
+            let n = try folder.run(["nearby", "stores.csv", "--no-privacy", "-o", "n.csv"] + Self.query)
+            try #require(n.status == 0, "\(n)")
+            #expect(try folder.read("n.csv").hasPrefix("id,distance_m,lat,lon,category,area_m2,deposit,monthly_rent,name,brand,hours,price,zip,count,own_distance_m\n"))
+        }
+    }
+
     @Test("filter and cluster take --where on any column too: the rows brute force keeps, CSV or GeoJSON; a missing or taken column is refused")
     func fileFilters() throws {
         try withTemporaryFolder { folder throws in

@@ -19,13 +19,14 @@ public enum PinsExport {
                                              minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
         let index = try PinIndex(listings: data.takeListings(), options: options)
         request.source.report(index.setAside, source: data, input: request.input)
+        let names = PinFeature.ownNames(index.propertyNames, warn: request.source.warn)
         var writer = try GeoJSONWriter(path: request.output)
         var written: [(zoom: Int, pins: Int)] = []
         for z in request.zooms {
             progress("writing the pins of zoom \(z)")
             let pins = try index.pins(zoom: Double(z), bbox: request.bbox, filter: request.filter)
             for pin in pins {
-                try PinFeature.write(pin, zoom: z, index: index, source: data, filter: request.filter,
+                try PinFeature.write(pin, zoom: z, index: index, names: names, source: data, filter: request.filter,
                                      leaves: request.leaves, to: &writer)
             }
             written.append((z, pins.count))
@@ -38,8 +39,25 @@ public enum PinsExport {
 
 /// One pin as a GeoJSON feature (the properties `geocluster pins --help` lists).
 enum PinFeature {
-    static func write(_ pin: Pin, zoom: Int, index: PinIndex, source: PinSource, filter: AttributeFilter?, leaves: Bool,
-                      to w: inout GeoJSONWriter) throws {
+    /// The properties every pin feature has, whatever the input's columns.
+    static let builtInNames: Set<String> = [
+        "zoom", "id", "kind", "count", "diameter", "expansion_zoom", "same_location", "bbox", "median_deposit",
+        "median_monthly_rent", "categories", "listing_id", "category", "area_m2", "deposit", "monthly_rent", "leaves",
+    ]
+
+    /// The names the user's own columns are written under: their own, but `own_NAME` for one
+    /// that is already a pin property (a column named `count` must not overwrite the count),
+    /// with a warning naming each.
+    static func ownNames(_ names: [String], reserved: Set<String> = builtInNames, warn: (String) -> Void) -> [String] {
+        names.map { name in
+            guard reserved.contains(name) else { return name }
+            warn("your column '\(name)' has the name of a property the output has already; written as 'own_\(name)'")
+            return "own_" + name
+        }
+    }
+
+    static func write(_ pin: Pin, zoom: Int, index: PinIndex, names: [String], source: PinSource, filter: AttributeFilter?,
+                      leaves: Bool, to w: inout GeoJSONWriter) throws {
         w.beginFeature(lon: pin.longitude, lat: pin.latitude, decimals: 7)
         w.property("zoom", zoom)
         w.property("id", String(pin.id.rawValue))
@@ -55,7 +73,7 @@ enum PinFeature {
         w.property("categories", json: .object(pin.categoryCounts.nonZero.compactMap { code, count in
             ListingCategory(code: code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
         }))
-        writeSummaries(pin, names: index.propertyNames, to: &w)
+        writeSummaries(pin, names: names, to: &w)
         if let id = pin.listingID, let leaf = try index.listing(of: pin) {
             // The listing's own attributes, from the index (which holds them for leaves): the
             // listing that passed the filter, not the first of its building.
@@ -64,7 +82,7 @@ enum PinFeature {
             w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
             w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
             w.property("monthly_rent", json: leaf.monthlyRent.map { number($0, 2) } ?? .null)
-            for (name, value) in zip(index.propertyNames, leaf.properties) { w.property(name, json: json(value)) }
+            for (name, value) in zip(names, leaf.properties) { w.property(name, json: json(value)) }
         }
         if leaves { w.property("leaves", json: .array(try leafIDs(pin, index: index, source: source, filter: filter))) }
         try w.endFeature()

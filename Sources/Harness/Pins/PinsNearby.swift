@@ -24,7 +24,7 @@ public enum PinsNearby {
                     FormatNumber.fixed(l.longitude, decimals: 7), l.category.flatMap(ListingCategory.init(code:))?.rawValue ?? "",
                     text(l.area), text(l.deposit), text(l.monthlyRent)] + l.properties.map(propertyText)
         }
-        let header = Self.header + index.propertyNames
+        let header = Self.header + PinFeature.ownNames(index.propertyNames, reserved: Set(Self.header), warn: request.source.warn)
         var result = NearbyResult(total: page.total, listed: rows.count)
         if let output = request.output {
             if GeoJSON.isGeoJSONPath(output) {
