@@ -33,7 +33,10 @@ struct MapLayout {
     init(extent: (lo: (x: Double, y: Double), hi: (x: Double, y: Double)), subtitle: String, width: Double,
          minimumHeight: Double, frame: MapFrame? = nil, window: LongitudeWindow = .standard) {
         self.window = window
-        subtitleLines = subtitle.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        // Each line of the subtitle wrapped to the page (its 12 pt text), so none runs off it.
+        let page = frame.map { $0.size.width + 2 * Self.margin + Self.legendWidth + 16 } ?? width
+        subtitleLines = subtitle.split(separator: "\n", omittingEmptySubsequences: true)
+            .flatMap { ClusterMap.wrapped(String($0), width: page - 2 * Self.margin, size: 12) }
         mapX = Self.margin
         mapY = 42 + 17 * Double(subtitleLines.count)
         if let frame {

