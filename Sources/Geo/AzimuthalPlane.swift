@@ -8,9 +8,9 @@ import Glibc  // sin, cos, atan2, asin (FoundationEssentials does not re-export 
 /// from the centre are true on that sphere, and within a few hundred kilometres every shape is
 /// nearly true, wherever the centre is: across ±180° or at a pole as anywhere else.
 ///
-/// Written out here rather than asked of PROJ: a PROJ object per cluster (parsed from text)
-/// and PROJ's ellipsoidal geodesic per point were most of the time `hulls` and `map` took on
-/// world data with tens of thousands of clusters (docs/performance.md). A hull's vertices are
+/// Written out here rather than asked of PROJ because a measurement said so: a PROJ object per
+/// cluster (parsed from text) and PROJ's ellipsoidal geodesic per point cost more than the
+/// hulls themselves on world data of many clusters (docs/performance.md). A hull's vertices are
 /// the cluster's own points, unprojected back where they were, so the sphere's fraction of a
 /// per cent against the ellipsoid moves no vertex: at most it changes which points a concave
 /// hull picks. `AzimuthalPlaneTests` checks both directions against PROJ.

@@ -181,9 +181,8 @@ struct ClusterBoxes {
 
     /// For each cluster, the clusters whose boxes are at most `margin` apart along both axes,
     /// found by a sweep over the boxes in order of their left edge, run twice: once to count
-    /// each cluster's neighbours, once to write them into one flat array. (A world map's 21,000
-    /// clusters have millions of neighbour pairs; a growing list per cluster spent most of the
-    /// palette's time reallocating.)
+    /// each cluster's neighbours, once to write them into one flat array, so that the pairs of
+    /// a map of many clusters are each written once, with no list per cluster to grow.
     /// - Complexity: O(k log k + pairs whose x ranges come within `margin`).
     func neighbours(margin: Double) -> Adjacency {
         let k = labels.count
