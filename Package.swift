@@ -32,6 +32,9 @@ let package = Package(
             targets: ["Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports"]
         ),
         .executable(name: "geocluster", targets: ["geocluster"]),
+        // The pins server, which `geocluster serve` runs: its own executable, so that the
+        // command line's other commands link no HTTP stack (their start-up stays as it is).
+        .executable(name: "geocluster-serve", targets: ["geocluster-serve"]),
         // The C-callable library the Python package loads (python/geocluster/_capi.h).
         .library(name: "GeoclusterCAPI", type: .dynamic, targets: ["GeoclusterCAPI"]),
     ],
@@ -47,6 +50,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `make docs`: the DocC catalogs of Pins and ClusterCore (swift package generate-documentation).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `geocluster serve` (the PinsServer target and the geocluster-serve executable): HTTP,
+        // graceful shutdown, Prometheus metrics, the vector tile message.
+        // Without its default traits: no swift-configuration, no full Foundation.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // The C APIs of PROJ and GEOS (reentrant only), loaded with dlopen on first use rather
@@ -87,10 +99,44 @@ let package = Package(
         // the process, or for small inputs stay for the next stage to reuse) and fallocate, so
         // replacing an output file does not stall in rename.
         .target(name: "CSystemTuning"),
+        // What the geocluster and geocluster-serve executables share: the option groups (input
+        // columns, the privacy mask's key and rule, own columns, threads) and the error messages.
+        .target(
+            name: "CommandLineSupport",
+            dependencies: [
+                "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser",
+                         condition: .when(traits: ["CommandLine"])),
+            ]
+        ),
+        // The pins server: a PinIndex behind HTTP (Hummingbird), vector tiles (swift-protobuf's
+        // message, zlib's gzip), GeoJSON, filters from query parameters, live reloads, metrics.
+        .target(
+            name: "PinsServer",
+            dependencies: [
+                "Pins", "Datasets", "Harness", "CZlib",
+                .product(name: "Hummingbird", package: "hummingbird", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["CommandLine"])),
+                .product(name: "Prometheus", package: "swift-prometheus", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["CommandLine"])),
+            ],
+            exclude: ["VectorTile/vector_tile.proto"]
+        ),
+        .executableTarget(
+            name: "geocluster-serve",
+            dependencies: [
+                "PinsServer", "CommandLineSupport", "Harness", "Pins", "Datasets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLine"])),
+                .product(name: "Hummingbird", package: "hummingbird", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CommandLine"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["CommandLine"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["CommandLine"])),
+            ]
+        ),
         .executableTarget(
             name: "geocluster",
             dependencies: [
-                "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning",
+                "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser",
                          condition: .when(traits: ["CommandLine"])),
             ]
@@ -110,6 +156,15 @@ let package = Package(
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "Metrics", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Harness", "Pins", "TestSupport"]),
         .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "Pins", "TestSupport"]),
+        .testTarget(
+            name: "PinsServerTests",
+            dependencies: [
+                "PinsServer", "Pins", "Harness", "Datasets", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CommandLine"])),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["CommandLine"])),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

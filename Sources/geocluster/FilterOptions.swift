@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -81,17 +82,5 @@ struct AttributeFilterOptions: ParsableArguments {
     var filter: AttributeFilter? {
         guard isActive else { return nil }
         return AttributeFilter(categories: category, area: area, deposit: deposit, monthlyRent: rent)
-    }
-}
-
-/// Runs an option parser, turning its `DatasetError` into the `ValidationError` that
-/// ArgumentParser reports as a usage mistake (exit 64) after "The value '…' is invalid for
-/// '--option …':".
-func usage<T>(_ body: () throws(DatasetError) -> T) throws -> T {
-    do {
-        return try body()
-    } catch {
-        if case let .invalidOption(_, _, reason) = error { throw ValidationError(reason) }
-        throw ValidationError(error.description)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -39,48 +40,8 @@ struct Geocluster: ParsableCommand {
             Errors name the file, line and column and exit with status 1; usage mistakes exit with 64.
             """,
         version: version,
-        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, CheckCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self, FilterCommand.self, PinsCommand.self, PinsKeyCommand.self, PinsCellCommand.self, NearbyCommand.self, PrivacyCommand.self]
+        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, CheckCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self, FilterCommand.self, PinsCommand.self, PinsKeyCommand.self, PinsCellCommand.self, NearbyCommand.self, PrivacyCommand.self, ServeLauncher.self]
     )
-}
-
-/// Prints `message` as the command's error and exits with status 1 (a runtime failure, as
-/// opposed to a usage mistake, which ArgumentParser reports with status 64).
-func fail(_ message: CustomStringConvertible) -> ExitCode {
-    note("geocluster: error: \(message)")
-    return ExitCode(1)
-}
-
-/// Runs a command's work and turns the errors of the libraries it calls into the command's
-/// error message and exit status 1 (``fail(_:)``): a `HarnessError`, `DatasetError` or
-/// `MetricsError` as it is (it names its file or option), a `GeoError` after `input`, the file
-/// whose points it concerns. Anything else (the `ExitCode` of an earlier `fail`, a usage
-/// mistake) passes through unchanged. Every command's errors go through here.
-func reportingErrors<R>(input: String? = nil, _ body: () throws -> R) throws -> R {
-    do {
-        return try body()
-    } catch let e as HarnessError {
-        throw fail(e)
-    } catch let e as DatasetError {
-        throw fail(e)
-    } catch let e as MetricsError {
-        throw fail(e)
-    } catch let e as GeoError {
-        throw fail(input.map { "\($0): \(e)" } ?? "\(e)")
-    }
-}
-
-/// Writes a line to standard error (unbuffered: straight to file descriptor 2).
-func note(_ message: String) {
-    var line = message + "\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
-    }
 }
 
 /// Writes `text` to standard error as it is, without a newline: a line that `\r` updates in

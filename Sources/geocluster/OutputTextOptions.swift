@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Datasets
 
 /// How the rows a command echoes are written back (`cluster --append`, `filter`): in the

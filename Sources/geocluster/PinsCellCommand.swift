@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Harness
 
 /// `geocluster pins-cell`: one implementation of `bench --pins-zooms` in a process of its own

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Datasets
 import Harness
 import Pins
@@ -65,6 +66,9 @@ struct PinsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Merge threshold in pixels (256-pixel tiles): groups closer than this at a zoom are one pin.", valueName: "px"))
     var radius: Double = PinOptions.defaultRadius
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("The tile side in pixels that zoom levels count: 256 (Google-style web maps, Naver) or 512 (MapLibre, Mapbox GL: their zoom z is zoom z + 1 at 256; `geocluster serve`'s).", valueName: "px"))
+    var tileSize: Int = 256
+
     @Option(parsing: .unconditional, help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
     var minPoints: Int = 2
 
@@ -98,6 +102,7 @@ struct PinsCommand: ParsableCommand {
         }
         guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
         guard minPoints >= 1 else { throw ValidationError("--min-points must be at least 1") }
+        guard tileSize == 256 || tileSize == 512 else { throw ValidationError("--tile-size \(tileSize): give 256 or 512") }
     }
 
     /// The zoom levels asked for, ascending.
@@ -111,8 +116,9 @@ struct PinsCommand: ParsableCommand {
         Geocluster.keepFreedMemoryForPins()
         var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
         settings.properties = try ownColumns.selection(privacy: settings.key != nil, positions: settings.columns)
-        let request = PinsRequest(input: input, source: settings, radius: radius, minPoints: minPoints,
+        var request = PinsRequest(input: input, source: settings, radius: radius, minPoints: minPoints,
                                   zooms: levels, bbox: bbox, filter: try ownColumns.filter(adding: filters.filter), leaves: leaves, output: output)
+        request.tileSize = Double(tileSize)
         let progress = StageProgress()
         defer { progress.finish() }
         let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) { progress.stage($0) } }

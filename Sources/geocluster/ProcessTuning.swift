@@ -49,6 +49,7 @@
 //
 // `geocluster cluster --timings` shows the outcome on its last two lines: `huge pages on|off`
 // and `freed memory kept|returned`.
+import CommandLineSupport
 import ArgumentParser
 import CSystemTuning
 #if canImport(Glibc)

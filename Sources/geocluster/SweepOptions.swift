@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClusterCore
+import CommandLineSupport
 import Harness
 
 /// The parameter lists `bench` sweeps: per method the cross product of its lists is run.

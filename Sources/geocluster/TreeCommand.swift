@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClusterCore
+import CommandLineSupport
 import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials

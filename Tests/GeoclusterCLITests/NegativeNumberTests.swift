@@ -16,7 +16,7 @@ struct NegativeNumberTests {
         "threads", "area", "deposit", "rent", "bbox", "sizes", "repeat", "seed", "timeout", "sklearn-max-n",
         "pins-zooms", "min-probability", "ratio", "top", "count", "min-branch-width", "width", "height", "zoom",
         "zooms", "radius", "insecure-test-seed", "min-offset", "max-offset", "location-tolerance", "lat", "lon",
-        "limit", "noise-label", "min-anonymity", "anonymity-cap", "target", "max-pins", "center-lon",
+        "limit", "noise-label", "min-anonymity", "anonymity-cap", "target", "max-pins", "center-lon", "tile-size",
     ]
 
     /// Every other option: names, files, choices from a list.
@@ -118,6 +118,7 @@ struct NegativeNumberTests {
         add("pins", "zooms", "-3-5", ["a.csv", "--no-privacy", "-o", "p.geojson"], 64, "The value '-3-5' is invalid for '--zooms")
         add("pins", "bbox", nyc, pins, 0, "pins per zoom: z8")
         add("pins", "radius", "-40", pins, 64, "--radius must be a number of pixels > 0")
+        add("pins", "tile-size", "-512", pins, 64, "--tile-size -512: give 256 or 512")
         add("pins", "min-points", "-2", pins, 64, "--min-points must be at least 1")
         add("pins-cell", "zooms", "-1-5", ["a.csv", "--implementation", "grid", "--viewports", "v", "--pins", "p",
                                            "--labels", "l", "--report", "r"], 64, "The value '-1-5' is invalid for '--zooms")

@@ -47,3 +47,12 @@ public func withTemporaryFolder<R>(_ body: (TemporaryFolder) throws -> R) throws
     defer { try? FileManager.default.removeItem(at: url) }
     return try body(TemporaryFolder(url: url))
 }
+
+/// `withTemporaryFolder` for an async body.
+public func withTemporaryFolderAsync<R>(_ body: (TemporaryFolder) async throws -> R) async throws -> R {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("geocluster-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(TemporaryFolder(url: url))
+}

@@ -155,3 +155,24 @@ extension PropertyCondition {
         }
     }
 }
+
+extension PropertyCondition {
+    /// Parses a condition on one of the user's own columns: `NAME=MIN..MAX` (numbers, either
+    /// end open) is a range, any other `NAME=a,b` a set of texts.
+    /// - Parameter option: the option or parameter's name, for messages (`--where`).
+    /// - Throws: `.invalidOption` without a name before `=` or values after it.
+    public static func parse(_ text: String, option: String = "--where") throws(DatasetError) -> PropertyCondition {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw .invalidOption(option: option, value: text, reason: "write NAME=a,b (texts) or NAME=MIN..MAX (numbers)")
+        }
+        let name = String(text[..<equals]).trimmingWhitespace(), value = String(text[text.index(after: equals)...])
+        guard !name.isEmpty else {
+            throw .invalidOption(option: option, value: text, reason: "write NAME=a,b (texts) or NAME=MIN..MAX (numbers)")
+        }
+        guard !value.isEmpty else { throw .invalidOption(option: option, value: text, reason: "give the values to keep after '='") }
+        if value.contains(".."), let range = try? ValueRange.parse(value, option: option) {
+            return PropertyCondition(name, .range(range))
+        }
+        return PropertyCondition(name, .oneOf(Set(value.split(separator: ",").map(String.init))))
+    }
+}

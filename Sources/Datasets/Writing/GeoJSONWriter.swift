@@ -31,6 +31,35 @@ public struct GeoJSONWriter: ~Copyable {
         output.append(#"{"type":"FeatureCollection","features":["#)
     }
 
+    /// A collection built in memory, for an answer rather than a file: ``finish()`` gives its
+    /// bytes; ``commit()`` is not to be called.
+    public init() {
+        output = AtomicOutput(inMemoryCapacity: 1 << 16)
+        output.append(#"{"type":"FeatureCollection","features":["#)
+    }
+
+    /// Closes an in-memory collection (``init()``) and returns its bytes.
+    /// - Parameter members: members of the collection after `features` (RFC 7946 §6.1's
+    ///   foreign members: a page's cursor, a total).
+    public mutating func finish(members: [JSONMember] = []) -> [UInt8] {
+        output.append("\n]")
+        for m in members {
+            output.append(",")
+            output.append(JSONValue.string(m.key).jsonText)
+            output.append(":")
+            output.append(m.value.jsonText)
+        }
+        output.append("}\n")
+        return Array(output.bytes)
+    }
+
+    /// The one feature of an in-memory collection, as a GeoJSON Feature object on its own.
+    public mutating func finishFeature() -> [UInt8] {
+        precondition(features == 1, "finishFeature() needs exactly one feature")
+        let header = #"{"type":"FeatureCollection","features":["#.utf8.count + 1   // and the newline before the feature
+        return Array(output.bytes[header...]) + [0x0A]
+    }
+
     /// Starts a feature at (`lon`, `lat`) degrees, each written rounded to `decimals` places
     /// (nil: the shortest text that reads back exactly).
     public mutating func beginFeature(lon: Double, lat: Double, decimals: Int? = nil) {

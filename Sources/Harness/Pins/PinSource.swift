@@ -8,11 +8,13 @@ import Pins
 /// Nothing else of the file is kept: the index holds every attribute a pin or leaf shows, and
 /// the file's numeric columns become the listings' without a copy, so the listings and the
 /// file are never both in memory.
-public struct PinSource {
+public struct PinSource: Sendable {
     /// The listings, until `takeListings()` hands them to the index.
     public private(set) var listings: PinListings
     /// Listings read (less those dropped by `PinSourceSettings.skipBadRows`).
     public private(set) var count: Int
+    /// The listing attributes the file has a column for (a filter on another is refused).
+    public let attributes: Set<ListingAttribute>
     /// The file's id texts, and the rows sorted by listing id: only when some id text is not
     /// the decimal form of its 64-bit integer (then the id is a hash of its text); otherwise
     /// each id is its own text and nothing is kept.
@@ -61,6 +63,7 @@ public struct PinSource {
     ///   column (the benchmark's cells, which score labels by row).
     public init(file: consuming ListingFile, idsAreRows: Bool = false) {
         count = file.count
+        attributes = file.attributes
         var ids = [Int64](); ids.reserveCapacity(count)
         var canonical = true
         if idsAreRows {
@@ -214,8 +217,12 @@ public struct PinSourceSettings: Sendable {
     }
 
     /// The index options for these settings: `policy` and the location tolerance.
-    public func options(privacy policy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, minSamples: Int = 1) -> PinOptions {
-        PinOptions(privacy: policy, radius: radius, minSamples: minSamples, threads: threads, locationTolerance: locationTolerance)
+    /// - Parameter tileSize: the tiles' side in pixels that the zoom levels count (256, or 512
+    ///   for MapLibre's and Mapbox GL's zoom levels).
+    public func options(privacy policy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, minSamples: Int = 1,
+                        tileSize: Double = 256) -> PinOptions {
+        PinOptions(privacy: policy, radius: radius, tileSize: tileSize, minSamples: minSamples, threads: threads,
+                   locationTolerance: locationTolerance)
     }
 
     /// Warns about the listings a build left out (`PinIndex.setAside`), naming them by id.

@@ -9,17 +9,10 @@ public enum PinsExport {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func write(_ request: PinsRequest, progress: (String) -> Void = { _ in }) throws -> PinsSummary {
         try AtomicFile.checkDestination(request.output)
-        progress("reading \(request.input)")
-        var data = try request.source.read(request.input, filter: request.filter)
-        progress("masking and building the index of \(FormatNumber.grouped(data.count)) listings")
-        let policy = try request.source.policy(for: data.listings)
-        // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
-        // farther than any other), so it skips the core distances.
-        let options = request.source.options(privacy: policy, radius: request.radius,
-                                             minSamples: request.minPoints <= 2 ? 1 : request.minPoints)
-        let index = try PinIndex(listings: data.takeListings(), options: options)
-        request.source.report(index.setAside, source: data, input: request.input)
-        let names = PinFeature.ownNames(index.propertyNames, warn: request.source.warn)
+        let recipe = PinsDataset.Recipe(input: request.input, source: request.source, radius: request.radius, minPoints: request.minPoints,
+                                        tileSize: request.tileSize)
+        let dataset = try PinsDataset.build(recipe, filter: request.filter, progress: progress)
+        let index = dataset.index, data = dataset.source, names = dataset.propertyNames
         var writer = try GeoJSONWriter(path: request.output)
         var written: [(zoom: Int, pins: Int)] = []
         for z in request.zooms {
@@ -32,8 +25,7 @@ public enum PinsExport {
             written.append((z, pins.count))
         }
         try writer.commit()
-        let shown = data.count - index.setAside.conflicting.count - index.setAside.heldBack.count
-        return PinsSummary(listings: shown, locations: index.locationCount, pinsPerZoom: written)
+        return PinsSummary(listings: dataset.shown, locations: index.locationCount, pinsPerZoom: written)
     }
 }
 
@@ -74,18 +66,23 @@ enum PinFeature {
             ListingCategory(code: code).map { JSONMember(key: $0.rawValue, value: .number(String(count))) }
         }))
         writeSummaries(pin, names: names, to: &w)
-        if let id = pin.listingID, let leaf = try index.listing(of: pin) {
+        if pin.listingID != nil, let leaf = try index.listing(of: pin) {
             // The listing's own attributes, from the index (which holds them for leaves): the
             // listing that passed the filter, not the first of its building.
-            w.property("listing_id", id: source.idText(id))
-            w.property("category", json: leaf.category.flatMap(ListingCategory.init(code:)).map { .string($0.rawValue) } ?? .null)
-            w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
-            w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
-            w.property("monthly_rent", json: leaf.monthlyRent.map { number($0, 2) } ?? .null)
-            for (name, value) in zip(names, leaf.properties) { w.property(name, json: json(value)) }
+            writeListing(leaf, names: names, source: source, to: &w)
         }
         if leaves { w.property("leaves", json: .array(try leafIDs(pin, index: index, source: source, filter: filter))) }
         try w.endFeature()
+    }
+
+    /// A listing's properties: its id as the file writes it, its attributes and own columns.
+    static func writeListing(_ leaf: PinLeaf, names: [String], source: PinSource, to w: inout GeoJSONWriter) {
+        w.property("listing_id", id: source.idText(leaf.id))
+        w.property("category", json: leaf.category.flatMap(ListingCategory.init(code:)).map { .string($0.rawValue) } ?? .null)
+        w.property("area_m2", json: leaf.area.map { number($0, 2) } ?? .null)
+        w.property("deposit", json: leaf.deposit.map { number($0, 2) } ?? .null)
+        w.property("monthly_rent", json: leaf.monthlyRent.map { number($0, 2) } ?? .null)
+        for (name, value) in zip(names, leaf.properties) { w.property(name, json: json(value)) }
     }
 
     /// The ids of a pin's listings that pass `filter`, as JSON numbers where the id text is a
@@ -155,6 +152,8 @@ public struct PinsRequest {
     /// Add each pin's listing ids.
     public var leaves: Bool
     public var output: String
+    /// The tiles' side in pixels that the zoom levels count (256, or 512 as MapLibre counts).
+    public var tileSize: Double = 256
 
     public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minPoints: Int = 2, zooms: [Int],
                 bbox: BoundingBox? = nil, filter: AttributeFilter? = nil, leaves: Bool = false, output: String) {

@@ -3,30 +3,31 @@ import Foundation
 import Datasets
 import Harness
 import Pins
-import Reports
 
 /// The secret key of the privacy mask: a key file (`--key-file`, written by `geocluster
 /// pins-key`), else `GEOCLUSTER_PINS_KEY`, or for tests an insecure key made from an integer
 /// (`--insecure-test-seed`, with a warning on every run). The key is never printed.
-struct PinKeyOptions: ParsableArguments {
+public struct PinKeyOptions: ParsableArguments {
+    public init() {}
+
     @Option(help: ArgumentHelp("Secret key of the privacy mask: a file of 64 hexadecimal digits written by `geocluster pins-key -o FILE` (or set \(PinsKeyFile.environmentVariable) to the digits). It keys the order shared points are founded in, the mask file's integrity check and the pin ids (and, with --weak-plain-mask, each location's offset). Keep it, and never change it once pins are published.", valueName: "file"))
-    var keyFile: String?
+    public var keyFile: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("INSECURE, for tests only: a mask key made from this integer, which anyone can guess (a warning is printed on every run).", valueName: "n", visibility: .hidden))
-    var insecureTestSeed: UInt64?
+    public var insecureTestSeed: UInt64?
 
-    func validate() throws {
+    public func validate() throws {
         if keyFile != nil && insecureTestSeed != nil {
             throw ValidationError("--key-file and --insecure-test-seed are two keys; give one (--key-file for real data)")
         }
     }
 
     /// Whether a key was given (an option, or the environment variable).
-    var isGiven: Bool { keyFile != nil || insecureTestSeed != nil || PinsKeyFile.environmentHasKey }
+    public var isGiven: Bool { keyFile != nil || insecureTestSeed != nil || PinsKeyFile.environmentHasKey }
 
     /// The key given, nil when none; warns on standard error for an insecure test key.
     /// - Throws: `ExitCode(1)` after a message naming the file or variable that is not a key.
-    func key() throws -> PinsKey? {
+    public func key() throws -> PinsKey? {
         do {
             if let keyFile {
                 let key = try PinsKeyFile.read(path: keyFile)
@@ -50,53 +51,55 @@ struct PinKeyOptions: ParsableArguments {
 /// `--key-file` (or `GEOCLUSTER_PINS_KEY`) or says `--no-privacy` (never a silent default).
 /// The default mask is the safe one: points shared by at least 5 locations, kept in a mask
 /// file beside the key file; anything weaker is a flag whose name says so.
-struct PinSourceOptions: ParsableArguments {
+public struct PinSourceOptions: ParsableArguments {
+    public init() {}
+
     @OptionGroup
-    var keyOptions: PinKeyOptions
+    public var keyOptions: PinKeyOptions
 
     @Flag(help: "Show true positions (no privacy mask): only for data that is public anyway.")
-    var noPrivacy = false
+    public var noPrivacy = false
 
     @Option(help: ArgumentHelp("The mask file: every published location's group and displayed point, kept so that a rebuild never places a published location again (created if missing, mode 0600; as secret as the key). Default: beside the key file, its name ending in .mask (pins.key → pins.mask).", valueName: "file"))
-    var mask: String?
+    public var mask: String?
 
     @Flag(help: "WEAK: publish without a mask file: each run groups the locations afresh, so two publications of changed listings put a location in two groups whose intersection can name it.")
-    var weakNoMaskFile = false
+    public var weakNoMaskFile = false
 
     @Flag(help: "Use a mask file made with another key or rule: its stored positions stay, new locations are placed with this key and rule.")
-    var remask = false
+    public var remask = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("k-anonymity: every displayed point is shared by at least K locations lying pairwise more than 60 m apart, so an attacker who knows every building — or posts listings at buildings of its choice — comes within 30 m of a listing's true location for at most 1 in K (default \(AnonymityRule.defaultMinimum)).", valueName: "K"))
-    var minAnonymity: Int = AnonymityRule.defaultMinimum
+    public var minAnonymity: Int = AnonymityRule.defaultMinimum
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The farthest a shared point may lie from the true position of any of its locations, metres (default \(Int(AnonymityRule.defaultCap)), at most \(Int(PrivacyMask.maximumDistance))); a location with too few compatible neighbours within it is held back.", valueName: "metres"))
-    var anonymityCap: Double = AnonymityRule.defaultCap
+    public var anonymityCap: Double = AnonymityRule.defaultCap
 
     @Flag(help: "WEAK: instead of shared points, show each location alone 30–80 m (--min-offset, --max-offset) from its true position. An attacker who knows every building's position recovers most of them within 30 m, and one who posts a listing at a building sees which point is that building's.")
-    var weakPlainMask = false
+    public var weakPlainMask = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("With --weak-plain-mask: smallest displacement, metres (at least \(Int(PrivacyMask.minimumDistance))).", valueName: "metres"))
-    var minOffset: Double?
+    public var minOffset: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("With --weak-plain-mask: largest displacement, metres (at most \(Int(PrivacyMask.maximumDistance))).", valueName: "metres"))
-    var maxOffset: Double?
+    public var maxOffset: Double?
 
     @Option(parsing: .unconditional, help: "Worker threads for the index build (default 1; `map --labels`: for the outlines, default every core), 1...\(ThreadsOption.range.upperBound) (the output is the same for any number).")
-    var threads: Int?
+    public var threads: Int?
 
     /// The index build's workers.
-    var buildThreads: Int { threads ?? 1 }
+    public var buildThreads: Int { threads ?? 1 }
 
     @Option(help: ArgumentHelp("Column (GeoJSON property) whose value makes listings one location (one building). Default: building_id when the file has it, else the true coordinate.", valueName: "name"))
-    var locationColumn: String?
+    public var locationColumn: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("How far apart, in metres (0...\(Int(Self.largestTolerance))), the listings of one location (building id) may lie; a listing farther from its building's other listings, or from where a published building is shown, is left out on its own and named.", valueName: "metres"))
-    var locationTolerance: Double = PinOptions.defaultLocationTolerance
+    public var locationTolerance: Double = PinOptions.defaultLocationTolerance
 
     /// The largest `--location-tolerance`: twice the spot an attacker's guess covers.
-    static var largestTolerance: Double { 2 * AnonymityRule.defaultSpot }
+    public static var largestTolerance: Double { 2 * AnonymityRule.defaultSpot }
 
-    func validate() throws {
+    public func validate() throws {
         if let threads { try ThreadsOption.validate(threads) }
         guard locationTolerance.isFinite, (0...Self.largestTolerance).contains(locationTolerance) else {
             throw ValidationError("--location-tolerance \(locationTolerance) must be a distance of 0...\(Int(Self.largestTolerance)) metres (default 30)")
@@ -128,7 +131,7 @@ struct PinSourceOptions: ParsableArguments {
 
     /// Checks that a privacy choice was made (called by the commands that build an index,
     /// from their `validate()`, so a missing choice is a usage mistake).
-    func requirePrivacyChoice() throws {
+    public func requirePrivacyChoice() throws {
         if !noPrivacy && !keyOptions.isGiven {
             throw ValidationError("give --key-file FILE (a secret key; make one with `geocluster pins-key -o pins.key`, or set \(PinsKeyFile.environmentVariable)) to mask true positions, or --no-privacy to show them")
         }
@@ -139,7 +142,7 @@ struct PinSourceOptions: ParsableArguments {
 
     /// The mask file in use: `--mask`, else the one beside the key file (for a command that
     /// only reads it, only when it exists), nil with `--weak-no-mask-file` or no key file.
-    func maskFile(publishing: Bool) -> String? {
+    public func maskFile(publishing: Bool) -> String? {
         if let mask { return mask }
         guard !noPrivacy, !weakNoMaskFile, let keyFile = keyOptions.keyFile else { return nil }
         let beside = PinsMaskFile.defaultPath(forKeyFile: keyFile)
@@ -148,7 +151,7 @@ struct PinSourceOptions: ParsableArguments {
 
     /// What a run gives up, said on standard error every time (the weak flags, --no-privacy
     /// with a key in the environment).
-    func warnAboutWeakness() {
+    public func warnAboutWeakness() {
         if noPrivacy && PinsKeyFile.environmentHasKey {
             note("geocluster: warning: --no-privacy shows TRUE positions although \(PinsKeyFile.environmentVariable) holds a key; unset it or drop --no-privacy")
         }
@@ -171,7 +174,7 @@ struct PinSourceOptions: ParsableArguments {
     /// - Parameter publishing: the command publishes positions (`pins`, `nearby`, `map`) and
     ///   so writes the mask file; `privacy` only reads it.
     /// - Throws: `ExitCode(1)` after a message naming a key file that is not a key.
-    func settings(skipBadRows: Bool, columns: ColumnOptions, publishing: Bool = true) throws -> PinSourceSettings {
+    public func settings(skipBadRows: Bool, columns: ColumnOptions, publishing: Bool = true) throws -> PinSourceSettings {
         warnAboutWeakness()
         var settings = PinSourceSettings(locationColumn: locationColumn, key: noPrivacy ? nil : try keyOptions.key(),
                                          maskFile: maskFile(publishing: publishing), remask: remask)
@@ -184,22 +187,5 @@ struct PinSourceOptions: ParsableArguments {
         settings.skipBadRows = skipBadRows
         settings.warn = { note("geocluster: warning: " + $0) }
         return settings
-    }
-}
-
-/// Turns a Pins or Reports error into the command's error (exit 1), like `reportingErrors`
-/// does for the other libraries' errors. Pins' messages never repeat a true coordinate.
-func reportingPinErrors<R>(input: String, _ body: () throws -> R) throws -> R {
-    try reportingErrors(input: input) {
-        do {
-            return try body()
-        } catch let e as PinError {
-            switch e {
-            case .invalidCoordinate, .duplicateListingID: throw fail("\(input): \(e)")
-            default: throw fail(e)
-            }
-        } catch let e as ReportsError {
-            throw fail(e)
-        }
     }
 }

@@ -1,0 +1,109 @@
+import Harness
+import Hummingbird
+import Pins
+
+/// What the server is configured with beyond its data.
+public struct ServerSettings: Sendable {
+    /// The bearer token `POST /admin/reload` requires; nil: no admin endpoint.
+    public var adminToken: String?
+    /// MapLibre GL JS's build (maplibre-gl.js and maplibre-gl.css) for the map page; nil or
+    /// missing files: the page says how to install it.
+    public var mapLibre: MapLibreAssets?
+
+    public init(adminToken: String? = nil, mapLibre: MapLibreAssets? = nil) {
+        self.adminToken = adminToken
+        self.mapLibre = mapLibre
+    }
+}
+
+/// The server's endpoints, each a parsed query turned into one call of `PinsAnswers` or
+/// `PinTiles` on the snapshot current when the request came in.
+public enum PinsRoutes {
+    /// The router of every endpoint (docs/serve.md lists them).
+    public static func router(service: PinsService, settings: ServerSettings, metrics: ServerMetrics) -> Router<BasicRequestContext> {
+        let router = Router()
+        let answer = Answering(service: service, metrics: metrics)
+        let pinFilters = PinsQuery.filters
+        router.get("/tiles/:z/:x/{y}.mvt") { request, context in
+            answer.respond(request, route: "tiles", allowed: pinFilters, type: "application/vnd.mapbox-vector-tile") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinTiles.tile(data, try tileAddress(context.parameters), filter: query.filter)
+            }
+        }
+        router.get("/tiles.json") { request, _ in
+            answer.respond(request, route: "tilejson", allowed: pinFilters, type: "application/json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                TileJSON.document(for: data, host: request.head.authority, query: query)
+            }
+        }
+        router.get("/pins") { request, _ in
+            answer.respond(request, route: "pins", allowed: pinFilters.union([.zoom, .bbox]), type: "application/geo+json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.pins(data, query)
+            }
+        }
+        router.get("/pins/:id") { request, context in
+            answer.respond(request, route: "pin", allowed: [], type: "application/geo+json") { (data, _) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.pin(data, id: context.parameters.get("id") ?? "")
+            }
+        }
+        router.get("/pins/:id/children") { request, context in
+            answer.respond(request, route: "children", allowed: [], type: "application/geo+json") { (data, _) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.children(data, id: context.parameters.get("id") ?? "")
+            }
+        }
+        router.get("/pins/:id/leaves") { request, context in
+            answer.respond(request, route: "leaves", allowed: pinFilters.union([.limit, .cursor]), type: "application/geo+json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.leaves(data, id: context.parameters.get("id") ?? "", query)
+            }
+        }
+        router.get("/nearby") { request, _ in
+            answer.respond(request, route: "nearby", allowed: pinFilters.union([.lat, .lon, .radius, .limit, .cursor]),
+                           type: "application/geo+json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.nearby(data, query)
+            }
+        }
+        addOperations(to: router, service: service, settings: settings, metrics: metrics)
+        MapPage.add(to: router, assets: settings.mapLibre)
+        return router
+    }
+
+    /// `/health`, `/metrics` and, with a token, `POST /admin/reload`.
+    static func addOperations(to router: Router<BasicRequestContext>, service: PinsService, settings: ServerSettings, metrics: ServerMetrics) {
+        metrics.serving(service.snapshot)
+        router.get("/health") { _, _ in
+            let s = service.snapshot
+            return Answering.json(.ok, #"{"status":"ok","version":\#(s.version),"listings":\#(s.dataset.shown),"locations":\#(s.dataset.index.locationCount)}"#)
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+        guard let token = settings.adminToken else { return }
+        router.post("/admin/reload") { request, _ in
+            guard Answering.bearer(request.headers[.authorization], matches: token) else {
+                return Answering.error(.unauthorized, parameter: nil, "give the admin token: Authorization: Bearer TOKEN")
+            }
+            do throws(PinsService.ReloadFailure) {
+                let snapshot = try await service.reload()
+                metrics.reloaded("ok")
+                metrics.serving(snapshot)
+                return Answering.json(.ok, #"{"status":"reloaded","version":\#(snapshot.version),"listings":\#(snapshot.dataset.shown)}"#)
+            } catch {
+                if case .busy = error {
+                    metrics.reloaded("busy")
+                    return Answering.error(.conflict, parameter: nil, error.description)
+                }
+                metrics.reloaded("failed")
+                return Answering.error(.internalServerError, parameter: nil, error.description)
+            }
+        }
+    }
+
+    /// The tile address of a `/tiles/{z}/{x}/{y}.mvt` path.
+    static func tileAddress(_ p: Parameters) throws(PinsAnswers.Failure) -> TileAddress {
+        guard let z = p.get("z", as: Int.self), let x = p.get("x", as: Int.self), let y = p.get("y", as: Int.self),
+              let address = TileAddress(z: z, x: x, y: y) else {
+            let text = [p.get("z"), p.get("x"), p.get("y")].map { $0 ?? "?" }.joined(separator: "/")
+            throw .badQuery(PinsQueryError(parameter: "tile", message: "'\(text)' is not a tile: z 0...\(PinOptions.maxZoom), x and y 0...2^z−1"))
+        }
+        return address
+    }
+}
