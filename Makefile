@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo test test-slowest consumer docs warnings structure bench bench-check check peers python wheel wheel-check clean
+.PHONY: setup setup-test build demo serve serve-bench test test-slowest consumer docs warnings structure bench bench-check check peers python wheel wheel-check clean
 
 setup:
 	@scripts/setup.sh
@@ -26,6 +26,28 @@ build: setup
 demo: build
 	$(BIN) bench --scenarios seoul --sizes 10k,100k --repeat 3 --out $(OUT)
 	@echo "report: $(OUT)/index.html (tables: $(OUT)/summary.csv, $(OUT)/runs.csv; columns: $(OUT)/README.md)"
+
+# geocluster serve on the embedded default data (docs/serve.md): the release server, MapLibre GL
+# JS for its map page (scripts/serve/setup.sh: PyPI's maplibre wheel, pinned and checksummed),
+# a key made once into datasets/cache/serve.key; the map at http://127.0.0.1:8080/ until Ctrl-C.
+# SERVE_ARGS adds options (SERVE_ARGS="--port 9000").
+serve: build
+	@scripts/serve/setup.sh
+	$(SWIFT) build -c release --static-swift-stdlib --product geocluster-serve
+	@mkdir -p datasets/cache
+	@[ -f datasets/cache/serve.key ] || $(BIN) pins-key -o datasets/cache/serve.key
+	$(BIN) serve --key-file datasets/cache/serve.key $(SERVE_ARGS)
+
+# The server under load on seoul 1M listings (generated once into datasets/cache/): wrk over the
+# tiles of viewports at zooms 10-17, a reload under that load, the time to fill a viewport, peak
+# memory (scripts/serve/bench.py; about 2 minutes after the build). Installs wrk if missing.
+SERVE_BENCH_DATA = datasets/cache/seoul-1M-seed1.csv
+serve-bench: build
+	@scripts/serve/setup.sh --bench
+	$(SWIFT) build -c release --static-swift-stdlib --product geocluster-serve
+	@mkdir -p datasets/cache
+	@[ -f $(SERVE_BENCH_DATA) ] || $(BIN) generate --scenario seoul --count 1000000 --seed 1 -o $(SERVE_BENCH_DATA)
+	python3 scripts/serve/bench.py $(SERVE_BENCH_DATA)
 
 # The full build and test output goes to .build/test.log; the summary lists failures and the
 # result line. test-slowest runs the tests one at a time and lists the ten slowest.
@@ -109,12 +131,17 @@ bench-check: setup
 # package: the scikit-learn fixtures, bad input, parameters, threads, check_estimator, and the
 # PinIndex against the CLI's `pins` (so the CLI is built first; after `make test`, nothing to do);
 # then, with the same venv (which also has quitefastmst), the bench peers' cell script, the
-# privacy attack script's tests (scripts/privacy/) and the `bench --peers` test on the sphere,
-# which `make test` skips without those packages.
+# privacy attack script's tests (scripts/privacy/), the server's tests from outside
+# (scripts/serve/test_serve.py: a real geocluster-serve process, its tiles decoded by PyPI's
+# mapbox-vector-tile against `pins`, the map page clicked in headless chromium; MapLibre GL JS
+# installed first by scripts/serve/setup.sh) and the `bench --peers` test on the sphere, which
+# `make test` skips without those packages.
 PYVENV = .build/python-venv
 python:
 	@mkdir -p .build
 	$(SWIFT) build --product geocluster
+	$(SWIFT) build --product geocluster-serve
+	scripts/serve/setup.sh
 	python3 -m venv $(PYVENV)
 	$(PYVENV)/bin/pip install -q -r python/requirements-test.txt
 	SWIFT=$(SWIFT) $(PYVENV)/bin/pip install -v --no-deps --force-reinstall ./python > .build/python-build.log 2>&1 \
@@ -123,6 +150,7 @@ python:
 	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q python/tests
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q scripts/peers/test_peer_cell.py
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q -p no:cacheprovider scripts/privacy/test_attack.py
+	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q -p no:cacheprovider scripts/serve/test_serve.py
 	GEOCLUSTER_PEERS_PYTHON=$(abspath $(PYVENV))/bin/python $(SWIFT) test --filter GeodesicPeersCLITests
 
 # A wheel and an sdist for PyPI (docs/python.md, Installing), into .build/dist/: `python -m build`

@@ -120,7 +120,20 @@ extension PinIndex {
         propertySummaries = PropertySummaries(columns.properties)
         depositQuantiles = columns.depositQuantiles
         rentQuantiles = columns.rentQuantiles
+        nodeMedians = Self.nodeMedians(start: ranges.start, end: ranges.end, columns.depositQuantiles, columns.rentQuantiles)
         categoryCodes = columns.categoryCodes
         categoryCounts = columns.categoryCounts
+    }
+
+    /// Every node's median deposit and rent (NaN for none), in node order.
+    /// - Complexity: O(nodes · log σ).
+    private static func nodeMedians(start: [Int32], end: [Int32], _ deposit: RangeQuantiles, _ rent: RangeQuantiles) -> [Double] {
+        var out = [Double](repeating: .nan, count: 2 * start.count)
+        for v in start.indices {
+            let rows = Int(start[v])..<Int(end[v])
+            out[2 * v] = deposit.median(rows) ?? .nan
+            out[2 * v + 1] = rent.median(rows) ?? .nan
+        }
+        return out
     }
 }

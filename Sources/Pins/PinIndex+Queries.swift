@@ -152,8 +152,8 @@ extension PinIndex {
             zooms: lowZoom...max(lowZoom, highZoom),
             diameter: options.diameter(count: n),
             listingID: n == 1 ? rowID[s] : nil,
-            medianDeposit: depositQuantiles.median(s..<e),
-            medianMonthlyRent: rentQuantiles.median(s..<e),
+            medianDeposit: nodeMedians[2 * v].isNaN ? nil : nodeMedians[2 * v],
+            medianMonthlyRent: nodeMedians[2 * v + 1].isNaN ? nil : nodeMedians[2 * v + 1],
             categoryCounts: categories)
         if !propertySummaries.columns.isEmpty { pin.properties = propertySummaries.summaries(s..<e) }
         return pin

@@ -247,6 +247,10 @@ public struct PinIndex: Sendable {
     /// Exact medians of deposit and rent over any range of rows.
     let depositQuantiles: RangeQuantiles
     let rentQuantiles: RangeQuantiles
+    /// Each node's median deposit and rent, `nodeMedians[2v]` and `nodeMedians[2v + 1]` (NaN
+    /// when none is known): computed once at build, so that an unfiltered pin costs no
+    /// order-statistics query.
+    let nodeMedians: [Double]
     /// Listings per category present, per node: `categoryCounts[v · categoryCodes.count + k]`
     /// listings of `categoryCodes[k]` in node v.
     let categoryCodes: [UInt8]

@@ -226,10 +226,40 @@ struct RangeQuantiles: Sendable {
     func median(_ range: Range<Int>) -> Double? {
         let m = Int(presentPrefix[range.upperBound] - presentPrefix[range.lowerBound])
         if m == 0 { return nil }
+        if range.count <= Self.smallRange { return smallMedian(range, present: m) }
         let a = values[kth(range.lowerBound, range.upperBound, (m - 1) / 2)]
         if m % 2 == 1 { return a }
         let b = values[kth(range.lowerBound, range.upperBound, m / 2)]
         return a + (b - a) / 2
+    }
+}
+
+extension RangeQuantiles {
+    /// Ranges this short take their median from the ranks directly: a sort of at most this
+    /// many ranks costs less than the wavelet matrix's walk down every level.
+    static let smallRange = 24
+
+    /// The median of a short range (`m` values present) from its positions' ranks, sorted.
+    func smallMedian(_ range: Range<Int>, present m: Int) -> Double {
+        var buffer: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                     UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &buffer) { raw in
+            let r = raw.bindMemory(to: UInt32.self)
+            var n = 0
+            let absent = UInt32(values.count)
+            for i in range where ranks[i] != absent {
+                // Insertion sort as the ranks arrive.
+                var j = n
+                while j > 0 && r[j - 1] > ranks[i] { r[j] = r[j - 1]; j -= 1 }
+                r[j] = ranks[i]
+                n += 1
+            }
+            let a = values[Int(r[(m - 1) / 2])]
+            if m % 2 == 1 { return a }
+            let b = values[Int(r[m / 2])]
+            return a + (b - a) / 2
+        }
     }
 }
 

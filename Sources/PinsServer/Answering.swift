@@ -15,7 +15,7 @@ struct Answering: Sendable {
     static let cacheControl = "no-cache"
 
     func respond(_ request: Request, route: String, allowed: Set<PinsQuery.Parameter>, type: String,
-                 body: (PinsDataset, PinsQuery) throws(PinsAnswers.Failure) -> [UInt8]) -> Response {
+                 body: (PinsService.Snapshot, PinsQuery) throws(PinsAnswers.Failure) -> [UInt8]) -> Response {
         let start = ContinuousClock.now
         let response = answer(request, allowed: allowed, type: type, body: body)
         metrics.record(route: route, status: Int(response.status.code), duration: ContinuousClock.now - start)
@@ -23,7 +23,7 @@ struct Answering: Sendable {
     }
 
     private func answer(_ request: Request, allowed: Set<PinsQuery.Parameter>, type: String,
-                        body: (PinsDataset, PinsQuery) throws(PinsAnswers.Failure) -> [UInt8]) -> Response {
+                        body: (PinsService.Snapshot, PinsQuery) throws(PinsAnswers.Failure) -> [UInt8]) -> Response {
         let pairs = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         let query: PinsQuery
         do { query = try PinsQuery.parse(pairs, allowed: allowed) } catch { return Self.error(.badRequest, parameter: error.parameter, error.message) }
@@ -33,7 +33,7 @@ struct Answering: Sendable {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: Self.cacheControl, .vary: "Accept-Encoding"]
         if Self.matches(request.headers[.ifNoneMatch], etag) { return Response(status: .notModified, headers: headers) }
         var bytes: [UInt8]
-        do { bytes = try body(snapshot.dataset, query) } catch {
+        do { bytes = try body(snapshot, query) } catch {
             switch error {
             case .badQuery(let e): return Self.error(.badRequest, parameter: e.parameter, e.message)
             case .unknownPin: return Self.error(.notFound, parameter: "id", error.description)

@@ -132,8 +132,9 @@ enum MapPage {
         function drawCounts() {
           for (const m of markers) m.remove();
           markers = [];
-          const seen = new Set();
+          const seen = new Set(), drawn = new Set();
           for (const f of map.queryRenderedFeatures({ layers: ["pins"] })) {
+            drawn.add(f.id);
             if (seen.has(f.id) || f.properties.count < 2) continue;
             seen.add(f.id);
             const el = document.createElement("div");
@@ -142,9 +143,9 @@ enum MapPage {
             markers.push(new maplibregl.Marker({ element: el }).setLngLat(f.geometry.coordinates).addTo(map));
           }
           const status = document.getElementById("status");
-          status.textContent = `zoom ${map.getZoom().toFixed(1)} · ${seen.size} pins with counts`;
+          status.textContent = `zoom ${map.getZoom().toFixed(1)} · ${drawn.size} pins`;
           status.dataset.zoom = String(map.getZoom());
-          status.dataset.pins = String(seen.size);
+          status.dataset.pins = String(drawn.size);
         }
         map.on("idle", drawCounts);
         map.on("error", e => showError(e.error ? e.error.message : String(e)));

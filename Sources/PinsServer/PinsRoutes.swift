@@ -25,39 +25,39 @@ public enum PinsRoutes {
         let answer = Answering(service: service, metrics: metrics)
         let pinFilters = PinsQuery.filters
         router.get("/tiles/:z/:x/{y}.mvt") { request, context in
-            answer.respond(request, route: "tiles", allowed: pinFilters, type: "application/vnd.mapbox-vector-tile") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinTiles.tile(data, try tileAddress(context.parameters), filter: query.filter)
+            answer.respond(request, route: "tiles", allowed: pinFilters, type: "application/vnd.mapbox-vector-tile") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinTiles.tile(snapshot.dataset, try tileAddress(context.parameters), filter: query.filter, keys: snapshot.tileKeys)
             }
         }
         router.get("/tiles.json") { request, _ in
-            answer.respond(request, route: "tilejson", allowed: pinFilters, type: "application/json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                TileJSON.document(for: data, host: request.head.authority, query: query)
+            answer.respond(request, route: "tilejson", allowed: pinFilters, type: "application/json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                TileJSON.document(for: snapshot.dataset, host: request.head.authority, query: query)
             }
         }
         router.get("/pins") { request, _ in
-            answer.respond(request, route: "pins", allowed: pinFilters.union([.zoom, .bbox]), type: "application/geo+json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.pins(data, query)
+            answer.respond(request, route: "pins", allowed: pinFilters.union([.zoom, .bbox]), type: "application/geo+json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.pins(snapshot.dataset, query)
             }
         }
         router.get("/pins/:id") { request, context in
-            answer.respond(request, route: "pin", allowed: [], type: "application/geo+json") { (data, _) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.pin(data, id: context.parameters.get("id") ?? "")
+            answer.respond(request, route: "pin", allowed: [], type: "application/geo+json") { (snapshot, _) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.pin(snapshot.dataset, id: context.parameters.get("id") ?? "")
             }
         }
         router.get("/pins/:id/children") { request, context in
-            answer.respond(request, route: "children", allowed: [], type: "application/geo+json") { (data, _) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.children(data, id: context.parameters.get("id") ?? "")
+            answer.respond(request, route: "children", allowed: [], type: "application/geo+json") { (snapshot, _) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.children(snapshot.dataset, id: context.parameters.get("id") ?? "")
             }
         }
         router.get("/pins/:id/leaves") { request, context in
-            answer.respond(request, route: "leaves", allowed: pinFilters.union([.limit, .cursor]), type: "application/geo+json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.leaves(data, id: context.parameters.get("id") ?? "", query)
+            answer.respond(request, route: "leaves", allowed: pinFilters.union([.limit, .cursor]), type: "application/geo+json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.leaves(snapshot.dataset, id: context.parameters.get("id") ?? "", query)
             }
         }
         router.get("/nearby") { request, _ in
             answer.respond(request, route: "nearby", allowed: pinFilters.union([.lat, .lon, .radius, .limit, .cursor]),
-                           type: "application/geo+json") { (data, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.nearby(data, query)
+                           type: "application/geo+json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                try PinsAnswers.nearby(snapshot.dataset, query)
             }
         }
         addOperations(to: router, service: service, settings: settings, metrics: metrics)

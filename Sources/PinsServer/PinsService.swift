@@ -22,6 +22,15 @@ public final class PinsService: Sendable {
         /// Names this data in ETags: the process's start and the version, so that no answer
         /// of a restarted server or an older version is taken for a current one.
         public let tag: String
+        /// The property names its tiles may carry.
+        let tileKeys: TileKeys
+
+        init(dataset: PinsDataset, version: Int, tag: String) {
+            self.dataset = dataset
+            self.version = version
+            self.tag = tag
+            tileKeys = TileKeys(propertyNames: dataset.propertyNames)
+        }
     }
 
     /// How the data is built, again at each reload.

@@ -46,20 +46,10 @@ enum TileJSON {
         return box
     }
 
-    /// The layer's fields and their types, as TileJSON names them.
+    /// The layer's fields and their types, as TileJSON names them: every key a tile may carry
+    /// (category keys only for the named categories).
     static func fields(_ data: PinsDataset) -> [(String, String)] {
-        var out: [(String, String)] = [
-            ("cluster", "Boolean"), ("point_count", "Number"), ("point_count_abbreviated", "String"), ("count", "Number"),
-            ("kind", "String"), ("diameter", "Number"), ("expansion_zoom", "Number"), ("bbox_west", "Number"),
-            ("bbox_south", "Number"), ("bbox_east", "Number"), ("bbox_north", "Number"), ("median_deposit", "Number"),
-            ("median_monthly_rent", "Number"),
-        ]
-        out += ListingCategory.allCases.map { ("category_" + $0.rawValue, "Number") }
-        out += [("listing_id", "Number"), ("category", "String"), ("area_m2", "Number"), ("deposit", "Number"), ("monthly_rent", "Number")]
-        for name in data.propertyNames {
-            out += [(name + "_min", "Number"), (name + "_median", "Number"), (name + "_max", "Number"), (name + "_counts", "String"), (name, "String")]
-        }
-        return out
+        TileKeys(propertyNames: data.propertyNames).typed.filter { !$0.0.hasPrefix("category_") || ListingCategory(rawValue: String($0.0.dropFirst(9))) != nil }
     }
 
     private static func number(_ v: Double) -> JSONValue { .number(FormatNumber.trimmed(v, decimals: 6)) }

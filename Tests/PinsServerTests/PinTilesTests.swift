@@ -90,7 +90,7 @@ struct PinTilesTests {
             #expect(properties["count"]?.uintValue == UInt64(cluster.count))
             #expect(properties["expansion_zoom"]?.uintValue == UInt64(cluster.expansionZoom ?? -1))
             #expect(properties["kind"]?.stringValue == "cluster")
-            #expect(properties["bbox_west"]?.doubleValue == Double(FormatNumber.trimmed(cluster.bbox.minLongitude, decimals: 7)))
+            #expect(properties["bbox_west"]?.doubleValue == cluster.bbox.minLongitude)
         }
     }
 }

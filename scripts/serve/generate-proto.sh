@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates Sources/PinsServer/VectorTile/vector_tile.pb.swift from vector_tile.proto: protoc
+# Regenerates Tests/PinsServerTests/VectorTile/vector_tile.pb.swift from vector_tile.proto (the
+# tests decode the server's tiles with it): protoc
 # from PyPI's grpcio-tools (in a throw-away venv) and protoc-gen-swift built from the machine's
 # copy of swift-protobuf at the version Package.swift resolves. Run by hand after editing the
 # .proto; the generated file is committed, so builds need neither tool.
@@ -18,7 +19,7 @@ if [ ! -x "$work/swift-protobuf/.build/release/protoc-gen-swift" ]; then
   git -C "$work/swift-protobuf" checkout -q "$version"
   (cd "$work/swift-protobuf" && swift build -c release --product protoc-gen-swift)
 fi
-dir=Sources/PinsServer/VectorTile
+dir=Tests/PinsServerTests/VectorTile
 "$work/venv/bin/python" -m grpc_tools.protoc --plugin="$work/swift-protobuf/.build/release/protoc-gen-swift" \
   --swift_out="$dir" --swift_opt=Visibility=Internal -I "$dir" "$dir/vector_tile.proto"
 echo "wrote $dir/vector_tile.pb.swift"

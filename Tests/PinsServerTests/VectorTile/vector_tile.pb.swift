@@ -10,7 +10,8 @@
 
 /// The Mapbox Vector Tile message, version 2.1 of the specification
 /// (https://github.com/mapbox/vector-tile-spec/tree/master/2.1): the fields a tile encoder
-/// writes. vector_tile.pb.swift is generated from this file by scripts/serve/generate-proto.sh;
+/// writes; the tests decode tiles with vector_tile.pb.swift, generated from this file by
+/// scripts/serve/generate-proto.sh;
 /// edit this file, never the generated one.
 
 import SwiftProtobuf
