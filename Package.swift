@@ -80,6 +80,8 @@ let package = Package(
         .target(name: "Pins", dependencies: ["ClusterCore"]),
         // zlib, for gzip-compressed input (on every system; Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // libdeflate, for the server's gzipped answers (Debian: libdeflate-dev).
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning", "CZlib"]),
         .target(name: "Metrics"),
         // HDBSCAN, DBSCAN and the pin index behind @_cdecl functions for the Python package
@@ -110,12 +112,12 @@ let package = Package(
                          condition: .when(traits: ["CommandLine"])),
             ]
         ),
-        // The pins server: a PinIndex behind HTTP (Hummingbird), vector tiles (gzipped by zlib),
+        // The pins server: a PinIndex behind HTTP (Hummingbird), vector tiles (gzipped by libdeflate),
         // GeoJSON, filters from query parameters, live reloads, metrics.
         .target(
             name: "PinsServer",
             dependencies: [
-                "Pins", "Datasets", "Harness", "CZlib",
+                "Pins", "Datasets", "Harness", "CDeflate",
                 .product(name: "Hummingbird", package: "hummingbird", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
                 .product(name: "Prometheus", package: "swift-prometheus", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["CommandLine"])),

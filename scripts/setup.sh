@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what geocluster needs to build, if it is missing: GEOS and PROJ (C libraries and
-# headers) and pkg-config, from Debian's packages. With --test, also what the tests use: the
+# headers), libdeflate (the server's gzip) and pkg-config, from Debian's packages. With --test, also what the tests use: the
 # chromium browser (the HTML report is opened headless and screenshotted), a font for it to
 # render text with (fonts-dejavu-core), rsvg-convert (librsvg2-bin, renders SVG figures), and
 # valgrind and binutils' strip (the instruction and allocation counts of `geocluster check`).
@@ -17,8 +17,9 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if command -v pkg-config >/dev/null 2>&1; then
   pkg-config --exists geos || missing+=(libgeos-dev)
   pkg-config --exists proj || missing+=(libproj-dev)
+  pkg-config --exists libdeflate || missing+=(libdeflate-dev)
 else
-  missing+=(libgeos-dev libproj-dev)
+  missing+=(libgeos-dev libproj-dev libdeflate-dev)
 fi
 command -v swift >/dev/null 2>&1 || {
   echo "setup: the Swift toolchain (6.1 or newer) is not on PATH; install it from swift.org first" >&2

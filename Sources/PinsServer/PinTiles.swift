@@ -24,39 +24,41 @@ public enum PinTiles {
         }
         let keys = keys ?? TileKeys(propertyNames: data.propertyNames)
         var encoder = VectorTileEncoder(keys: keys)
-        var properties: [(key: Int, value: TileValue)] = []
         for pin in pins {
             let p = address.local(longitude: pin.longitude, latitude: pin.latitude)
             guard TileAddress.inBuffer(p) else { continue }
-            properties.removeAll(keepingCapacity: true)
-            append(pin, data, keys, to: &properties)
-            encoder.add(id: pin.id.rawValue, at: p, properties: properties)
+            encoder.beginFeature(id: pin.id.rawValue, at: p)
+            write(pin, data, keys, to: &encoder)
+            encoder.endFeature()
         }
         return encoder.serialized()
     }
 
-    /// A pin's feature properties (`VectorTileEncoder` says which), appended to `out`. Numbers
-    /// are as the index holds them (the GeoJSON answers round them for text).
-    static func append(_ pin: Pin, _ data: PinsDataset, _ keys: TileKeys, to out: inout [(key: Int, value: TileValue)]) {
-        out.append((TileKeys.cluster, .bool(pin.kind == .cluster)))
+    /// A pin's feature properties (`VectorTileEncoder` says which). Numbers are as the index
+    /// holds them (the GeoJSON answers round them for text).
+    static func write(_ pin: Pin, _ data: PinsDataset, _ keys: TileKeys, to out: inout VectorTileEncoder) {
+        out.property(TileKeys.cluster, .bool(pin.kind == .cluster))
         if pin.count > 1 {
-            out.append((TileKeys.pointCount, .integer(Int64(pin.count))))
-            out.append((TileKeys.pointCountAbbreviated, .string(abbreviated(pin.count))))
+            out.property(TileKeys.pointCount, .integer(Int64(pin.count)))
+            out.property(TileKeys.pointCountAbbreviated, .string(abbreviated(pin.count)))
         }
-        out.append((TileKeys.count, .integer(Int64(pin.count))))
-        out.append((TileKeys.kind, .string(pin.kind.rawValue)))
-        out.append((TileKeys.diameter, .double((pin.diameter * 10).rounded() / 10)))
-        if let z = pin.expansionZoom { out.append((TileKeys.expansionZoom, .integer(Int64(z)))) }
+        out.property(TileKeys.count, .integer(Int64(pin.count)))
+        out.property(TileKeys.kind, .kind(pin.kind))
+        out.property(TileKeys.diameter, .double((pin.diameter * 10).rounded() / 10))
+        if let z = pin.expansionZoom { out.property(TileKeys.expansionZoom, .integer(Int64(z))) }
         let b = pin.bbox
-        out.append((TileKeys.bboxWest, .double(b.minLongitude)))
-        out.append((TileKeys.bboxSouth, .double(b.minLatitude)))
-        out.append((TileKeys.bboxEast, .double(b.maxLongitude)))
-        out.append((TileKeys.bboxNorth, .double(b.maxLatitude)))
-        if let d = pin.medianDeposit { out.append((TileKeys.medianDeposit, .double(d))) }
-        if let r = pin.medianMonthlyRent { out.append((TileKeys.medianMonthlyRent, .double(r))) }
-        for (code, count) in pin.categoryCounts.nonZero { out.append((TileKeys.firstCategory + Int(code), .integer(Int64(count)))) }
-        appendSummaries(pin, keys, to: &out)
-        if pin.listingID != nil, let leaf = try? data.index.listing(of: pin) { appendListing(leaf, data, keys, to: &out) }
+        out.property(TileKeys.bboxWest, .double(b.minLongitude))
+        out.property(TileKeys.bboxSouth, .double(b.minLatitude))
+        out.property(TileKeys.bboxEast, .double(b.maxLongitude))
+        out.property(TileKeys.bboxNorth, .double(b.maxLatitude))
+        if let d = pin.medianDeposit { out.property(TileKeys.medianDeposit, .double(d)) }
+        if let r = pin.medianMonthlyRent { out.property(TileKeys.medianMonthlyRent, .double(r)) }
+        for code in 0..<ListingCategory.codeCount {
+            let n = pin.categoryCounts[UInt8(code)]
+            if n > 0 { out.property(TileKeys.firstCategory + code, .integer(Int64(n))) }
+        }
+        writeSummaries(pin, keys, to: &out)
+        if pin.listingID != nil, let leaf = try? data.index.listing(of: pin) { writeListing(leaf, data, keys, to: &out) }
     }
 
     /// supercluster's abbreviation of a count: 950, 1.2k, 12k.
@@ -69,31 +71,33 @@ public enum PinTiles {
         return String(count)
     }
 
-    private static func appendSummaries(_ pin: Pin, _ keys: TileKeys, to out: inout [(key: Int, value: TileValue)]) {
+    private static func writeSummaries(_ pin: Pin, _ keys: TileKeys, to out: inout VectorTileEncoder) {
         for (k, summary) in pin.properties.enumerated() {
             switch summary {
             case let .numbers(lo, median, hi):
-                out += [(keys.own(k, 0), .double(lo)), (keys.own(k, 1), .double(median)), (keys.own(k, 2), .double(hi))]
+                out.property(keys.own(k, 0), .double(lo))
+                out.property(keys.own(k, 1), .double(median))
+                out.property(keys.own(k, 2), .double(hi))
             case .counts(let counts):
                 let members = counts.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: .number(String($0.value))) }
-                out.append((keys.own(k, 3), .string(JSONValue.object(members).jsonText)))
+                out.property(keys.own(k, 3), .string(JSONValue.object(members).jsonText))
             case .none:
                 continue
             }
         }
     }
 
-    private static func appendListing(_ leaf: PinLeaf, _ data: PinsDataset, _ keys: TileKeys, to out: inout [(key: Int, value: TileValue)]) {
+    private static func writeListing(_ leaf: PinLeaf, _ data: PinsDataset, _ keys: TileKeys, to out: inout VectorTileEncoder) {
         let id = data.source.idText(leaf.id)
-        out.append((TileKeys.listingID, JSONText.isSafeInteger(id) ? .integer(Int64(id)!) : .string(id)))
-        if let c = leaf.category.flatMap(ListingCategory.init(code:)) { out.append((TileKeys.category, .string(c.rawValue))) }
-        if let a = leaf.area { out.append((TileKeys.area, .double(a))) }
-        if let d = leaf.deposit { out.append((TileKeys.deposit, .double(d))) }
-        if let r = leaf.monthlyRent { out.append((TileKeys.monthlyRent, .double(r))) }
+        out.property(TileKeys.listingID, JSONText.isSafeInteger(id) ? .integer(Int64(id)!) : .string(id))
+        if let c = leaf.category.flatMap(ListingCategory.init(code:)) { out.property(TileKeys.category, .string(c.rawValue)) }
+        if let a = leaf.area { out.property(TileKeys.area, .double(a)) }
+        if let d = leaf.deposit { out.property(TileKeys.deposit, .double(d)) }
+        if let r = leaf.monthlyRent { out.property(TileKeys.monthlyRent, .double(r)) }
         for (k, value) in leaf.properties.enumerated() {
             switch value {
-            case .number(let v)?: out.append((keys.own(k, 4), .double(v)))
-            case .text(let t)?: out.append((keys.own(k, 4), .string(t)))
+            case .number(let v)?: out.property(keys.own(k, 4), .double(v))
+            case .text(let t)?: out.property(keys.own(k, 4), .string(t))
             case nil: continue
             }
         }

@@ -10,8 +10,7 @@ import Pins
 /// Each feature's id is the pin's id and its properties use supercluster's and Tippecanoe's
 /// names where they have one, so existing MapLibre styles work (`TileKeys` lists them; the
 /// layer carries the keys its features use). A property whose value is unknown is left out (a
-/// tile value cannot be null). Texts and integers are stored once a tile; a tile's numbers
-/// (boxes, medians) rarely repeat, so each is stored as it comes.
+/// tile value cannot be null).
 struct VectorTileEncoder {
     /// The layer's name.
     static let layerName = "pins"
@@ -21,33 +20,50 @@ struct VectorTileEncoder {
     private var keyIndex: [Int32]
     private var keyCount: UInt32 = 0
     private var valueCount: UInt32 = 0
-    private var textIndex: [String: UInt32] = [:]
-    private var integerIndex: [Int64: UInt32] = [:]
-    private var boolIndex: [Int32] = [-1, -1]
+    /// The values stored once a tile: false, true, then each pin kind (−1: not yet).
+    private var sharedValues: [Int32] = [-1, -1, -1, -1, -1]
+    /// The numbers stored so far: an open-addressing table of bit patterns and their value
+    /// index (medians, diameters and counts repeat within a tile; a hashed dictionary cost more
+    /// than it saved).
+    private var numberBits: [UInt64], numberIndex: [Int32]
     /// The layer's features, keys and values, each field already written.
     private var features = ProtoWriter(), keyFields = ProtoWriter(), valueFields = ProtoWriter()
-    /// One feature's tags, then its body.
+    /// The feature being written: its tags, then its body.
     private var tags: [UInt32] = [], body = ProtoWriter()
+    private var featureID: UInt64 = 0, point: (u: Int, v: Int) = (0, 0)
     private(set) var featureCount = 0
 
     init(keys: TileKeys) {
         self.keys = keys
         keyIndex = [Int32](repeating: -1, count: keys.names.count)
+        tags.reserveCapacity(64)
+        numberBits = [UInt64](repeating: 0, count: 1024)
+        numberIndex = [Int32](repeating: -1, count: 1024)
     }
 
-    /// Adds a point feature at tile coordinates `p` with `properties` (key numbers of `keys`).
-    mutating func add(id: UInt64, at p: (u: Int, v: Int), properties: [(key: Int, value: TileValue)]) {
+    /// Starts a point feature at tile coordinates `p`; its properties follow, then `endFeature()`.
+    mutating func beginFeature(id: UInt64, at p: (u: Int, v: Int)) {
         tags.removeAll(keepingCapacity: true)
-        for (key, value) in properties {
-            tags.append(index(ofKey: key))
-            tags.append(index(of: value))
-        }
+        featureID = id
+        point = p
+    }
+
+    /// A property of the current feature (`key`, a number of `keys`).
+    mutating func property(_ key: Int, _ value: TileValue) {
+        tags.append(index(ofKey: key))
+        tags.append(index(of: value))
+    }
+
+    /// Writes the current feature.
+    mutating func endFeature() {
         body.removeAll()
-        body.varintField(1, id)
+        body.varintField(1, featureID)
         body.packedField(2, tags)
         body.varintField(3, 1)                                   // GeomType.POINT
-        body.packedField(4, [Self.command(id: 1, count: 1), Self.zigzag(p.u), Self.zigzag(p.v)])
-        features.bytesField(2, body.bytes)
+        let geometry = [Self.command(id: 1, count: 1), Self.zigzag(point.u), Self.zigzag(point.v)]
+        body.packedField(4, geometry)
+        features.lengthPrefix(2, body.bytes.count)
+        features.append(body.bytes)
         featureCount += 1
     }
 
@@ -74,31 +90,47 @@ struct VectorTileEncoder {
         return keyCount - 1
     }
 
+    /// A value's index: booleans, pin kinds, numbers and integers are stored once a tile (the
+    /// first 1,024 distinct numbers and integers; later ones as they come), texts as they come
+    /// (the format allows repeats).
     private mutating func index(of value: TileValue) -> UInt32 {
+        let slot: Int
         switch value {
-        case .string(let s):
-            if let k = textIndex[s] { return k }
-            let k = append(value); textIndex[s] = k; return k
-        case .integer(let i):
-            if let k = integerIndex[i] { return k }
-            let k = append(value); integerIndex[i] = k; return k
-        case .bool(let b):
-            let slot = b ? 1 : 0
-            if boolIndex[slot] >= 0 { return UInt32(boolIndex[slot]) }
-            let k = append(value); boolIndex[slot] = Int32(k); return k
-        case .double:
-            return append(value)
+        case .bool(let b): slot = b ? 1 : 0
+        case .kind(let k): slot = 2 + (k == .cluster ? 0 : k == .building ? 1 : 2)
+        case .double(let d): return number(d.bitPattern, value)
+        case .integer(let i): return number(UInt64(bitPattern: i) ^ 0x5555_5555_5555_5555, value)
+        case .string: return append(value)
         }
+        if sharedValues[slot] >= 0 { return UInt32(sharedValues[slot]) }
+        let k = append(value)
+        sharedValues[slot] = Int32(k)
+        return k
+    }
+
+    /// The index of a number or integer (`bits` tells them apart), stored the first time.
+    private mutating func number(_ bits: UInt64, _ value: TileValue) -> UInt32 {
+        let mask = numberBits.count - 1
+        var slot = Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 54) & mask
+        for _ in 0..<8 {
+            if numberIndex[slot] < 0 {
+                let k = append(value)
+                numberBits[slot] = bits
+                numberIndex[slot] = Int32(k)
+                return k
+            }
+            if numberBits[slot] == bits { return UInt32(numberIndex[slot]) }
+            slot = (slot + 1) & mask
+        }
+        return append(value)
     }
 
     /// Writes a Value message into the layer's values (field 4), its size worked out first so
     /// that it goes straight into place.
     private mutating func append(_ value: TileValue) -> UInt32 {
         switch value {
-        case .string(let s):
-            let n = s.utf8.count
-            valueFields.lengthPrefix(4, 1 + ProtoWriter.varintSize(UInt64(n)) + n)
-            valueFields.bytesField(1, Array(s.utf8))
+        case .string(let s): appendText(s)
+        case .kind(let k): appendText(k.rawValue)
         case .double(let d):
             valueFields.lengthPrefix(4, 9)
             valueFields.fixed64Field(3, d.bitPattern)
@@ -112,6 +144,12 @@ struct VectorTileEncoder {
         }
         valueCount += 1
         return valueCount - 1
+    }
+
+    private mutating func appendText(_ s: String) {
+        let n = s.utf8.count
+        valueFields.lengthPrefix(4, 1 + ProtoWriter.varintSize(UInt64(n)) + n)
+        valueFields.bytesField(1, Array(s.utf8))
     }
 
     /// A geometry command integer: the command id in the low 3 bits, the count above.
@@ -170,8 +208,9 @@ struct ProtoWriter {
 }
 
 /// A feature property's value as the tile stores it.
-enum TileValue: Hashable {
+enum TileValue {
     case string(String)
+    case kind(PinKind)
     case integer(Int64)
     case double(Double)
     case bool(Bool)

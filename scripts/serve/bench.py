@@ -2,7 +2,7 @@
 """`make serve-bench`: geocluster serve under load, as tile servers measure themselves.
 
 Starts the release server on LISTINGS (a key made beside it once), writes a list of the tiles
-that cover random 1920x1080 viewports over the listings' bounds at zooms 10-17 (about 20 tiles
+that cover random 2560x1440 viewports over the listings' bounds at zooms 10-17 (about 20 tiles
 a viewport), and runs wrk over it: tiles per second and latency percentiles at 64 connections
 (every request computes its tile; the server keeps no tile cache), with gzip asked as browsers
 ask and without; then the same load with a reload in the middle (failed requests counted), the
@@ -52,7 +52,7 @@ def tile_xy(lon, lat, z):
     return (lon / 360 + 0.5) * n, (0.5 - math.log((1 + s) / (1 - s)) / (4 * math.pi)) * n
 
 
-def viewport_tiles(lon, lat, z, width=1920, height=1080):
+def viewport_tiles(lon, lat, z, width=2560, height=1440):
     """The 512-pixel tiles of zoom z that a width x height view centred at lon, lat shows."""
     x, y = tile_xy(lon, lat, z)
     half_w, half_h = width / 2 / 512, height / 2 / 512
@@ -140,7 +140,7 @@ def main():
         url_file.write_text("\n".join(urls) + "\n")
         tiles_per_view = statistics.median(len(vp) for z in viewports for vp in viewports[z])
         print(f"server up in {startup:.1f} s on {args.listings}; {len(urls)} tile requests in the list "
-              f"({args.viewports} viewports of 1920x1080 px at each zoom 10-17, median {tiles_per_view:.0f} tiles each)")
+              f"({args.viewports} viewports of 2560x1440 px at each zoom 10-17, median {tiles_per_view:.0f} tiles each)")
         wrk(base, url_file, 5, args.connections, True)  # warm-up: page the index in
         rows = []
         for gzip in (True, False):
