@@ -3,11 +3,10 @@ import Synchronization
 
 /// gzip compression (RFC 1952) of whole answers, by libdeflate at its fastest level.
 ///
-/// libdeflate rather than zlib: on seoul 1M tiles (about 7 KB each) zlib's fastest level took
-/// about 200 µs a tile here, libdeflate's 86 µs for the same size (docs/performance.md, "Serving
-/// pins"); the answers are whole buffers, which is what libdeflate compresses. Level 1: the
-/// default level made a tile 2–3 % smaller for nearly twice the CPU. Compressors are kept for
-/// the next answer instead of made anew (each holds its tables).
+/// libdeflate rather than zlib because it measured several times faster on the server's tiles
+/// (docs/performance.md, "Serving pins"), and the answers are whole buffers, which is what it
+/// compresses; level 1 because higher levels saved little of a tile's bytes for much more CPU.
+/// Compressors are kept for the next answer instead of made anew (each holds its tables).
 enum Gzip {
     /// A compressor; used by one answer at a time (taken from `idle`, given back).
     private struct Compressor: @unchecked Sendable {

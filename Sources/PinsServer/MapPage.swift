@@ -58,6 +58,8 @@ enum MapPage {
         #panel fieldset { border: 1px solid #ddd; margin: 0 0 8px; padding: 4px 6px; }
         #panel input[type=number] { width: 70px; }
         #status { margin: 6px 0; color: #555; }
+        #legend { margin: 6px 0; line-height: 1.7; }
+        .dot { display: inline-block; width: 11px; height: 11px; border-radius: 50%; vertical-align: -1px; }
         #leaves { margin: 0; padding-left: 16px; }
         .count { pointer-events: none; font-weight: bold; color: #fff; text-shadow: 0 0 2px #0008; font-size: 12px; }
         .count.dark { color: #222; text-shadow: none; }
@@ -71,6 +73,9 @@ enum MapPage {
         <fieldset><legend>Deposit</legend><input type="number" name="deposit_min" placeholder="min"> – <input type="number" name="deposit_max" placeholder="max"></fieldset>
         <fieldset><legend>Monthly rent</legend><input type="number" name="rent_min" placeholder="min"> – <input type="number" name="rent_max" placeholder="max"></fieldset>
         </form>
+        <div id="legend"><span class="dot" style="background:#2b6cb0"></span> cluster: click to zoom in<br>
+        <span class="dot" style="background:#dd6b20"></span> shared point: a group of buildings, click for its listings<br>
+        <span class="dot" style="background:#38a169"></span> one listing</div>
         <div id="status">loading…</div>
         <div id="listing-title"></div>
         <ol id="leaves"></ol>

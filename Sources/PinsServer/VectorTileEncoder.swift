@@ -3,9 +3,9 @@ import Pins
 /// The pins of one tile as a Mapbox Vector Tile 2.1: one point layer, `pins`, written straight
 /// into protocol buffer wire format. Written here rather than through swift-protobuf's generated
 /// message: serialising that message (its size pass, required-field and extension checks, one
-/// object per feature and value) took 37 % of the server's CPU under load on seoul 1M tiles,
-/// more than finding the pins; the tests decode every tile with swift-protobuf's message and
-/// PyPI's mapbox-vector-tile (docs/performance.md, "Serving pins").
+/// object per feature and value) was the largest cost of a tile under load, more than finding
+/// the pins (docs/performance.md, "Serving pins"); the tests decode every tile with
+/// swift-protobuf's message and PyPI's mapbox-vector-tile.
 ///
 /// Each feature's id is the pin's id and its properties use supercluster's and Tippecanoe's
 /// names where they have one, so existing MapLibre styles work (`TileKeys` lists them; the

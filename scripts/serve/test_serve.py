@@ -160,11 +160,16 @@ def test_tiles_decode_to_the_cli_pins_each_inside_one_tile(served, zoom):
                 assert p.get("expansion_zoom") == q["expansion_zoom"]
                 assert p["cluster"] == (q["kind"] == "cluster")
                 assert p.get("point_count", 1) == q["count"]
-                assert [p["bbox_west"], p["bbox_south"], p["bbox_east"], p["bbox_north"]] == q["bbox"]
-                assert p.get("median_deposit") == q["median_deposit"]
+                # Tiles carry the index's numbers; the GeoJSON rounds them for text (7 and 2 places).
+                box = [p["bbox_west"], p["bbox_south"], p["bbox_east"], p["bbox_north"]]
+                assert all(abs(a - b) <= 5.1e-8 for a, b in zip(box, q["bbox"])), (box, q["bbox"])
+                if q["median_deposit"] is None:
+                    assert "median_deposit" not in p
+                else:
+                    assert abs(p["median_deposit"] - q["median_deposit"]) <= 0.0051
                 assert {k[len("category_"):]: v for k, v in p.items() if k.startswith("category_")} == q["categories"]
                 if q["kind"] == "listing":
-                    assert p["listing_id"] == q["listing_id"] and p.get("deposit") == q["deposit"]
+                    assert p["listing_id"] == q["listing_id"] and abs(p["deposit"] - q["deposit"]) <= 0.0051
     assert set(inside) == set(expected), f"zoom {zoom}: {len(set(expected) - set(inside))} pins in no tile"
     assert all(len(t) == 1 for t in inside.values()), "a pin inside two tiles"
 
