@@ -27,6 +27,9 @@ public struct PinsDataset: Sendable {
         /// The tiles' side in pixels that zoom levels count: 256 (`geocluster pins`'s default)
         /// or 512 (MapLibre's and Mapbox GL's zoom levels, the server's).
         public var tileSize: Double
+        /// The names the answers write themselves: an own column named like one is published
+        /// as `own_NAME` (`PinFeature.ownNames`).
+        public var reservedNames: Set<String> = PinFeature.builtInNames
 
         public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minPoints: Int = 2,
                     tileSize: Double = 256) {
@@ -52,7 +55,8 @@ public struct PinsDataset: Sendable {
         let index = try PinIndex(listings: data.takeListings(), options: options)
         recipe.source.report(index.setAside, source: data, input: recipe.input)
         let shown = data.count - index.setAside.conflicting.count - index.setAside.heldBack.count
-        return PinsDataset(index: index, source: data, propertyNames: PinFeature.ownNames(index.propertyNames, warn: recipe.source.warn),
+        return PinsDataset(index: index, source: data, propertyNames: PinFeature.ownNames(index.propertyNames, reserved: recipe.reservedNames,
+                                                                                    warn: recipe.source.warn),
                            shown: shown)
     }
 

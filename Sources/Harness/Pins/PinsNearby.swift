@@ -11,10 +11,10 @@ public enum PinsNearby {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func run(_ request: NearbyRequest) throws -> NearbyResult {
         if let output = request.output { try AtomicFile.checkDestination(output) }
-        var data = try request.source.read(request.input, filter: request.filter)
-        let policy = try request.source.policy(for: data.listings)
-        let index = try PinIndex(listings: data.takeListings(), options: request.source.options(privacy: policy))
-        request.source.report(index.setAside, source: data, input: request.input)
+        var recipe = PinsDataset.Recipe(input: request.input, source: request.source, minPoints: 1)
+        recipe.reservedNames = Set(Self.header)
+        let dataset = try PinsDataset.build(recipe, filter: request.filter)
+        let index = dataset.index, data = dataset.source
         let page = try index.nearby(longitude: request.longitude, latitude: request.latitude, radius: request.radius,
                                     filter: request.filter, limit: request.limit, cursor: nil)
         func text(_ v: Double?) -> String { v.map { FormatNumber.trimmed($0, decimals: 2) } ?? "" }
@@ -24,7 +24,7 @@ public enum PinsNearby {
                     FormatNumber.fixed(l.longitude, decimals: 7), l.category.flatMap(ListingCategory.init(code:))?.rawValue ?? "",
                     text(l.area), text(l.deposit), text(l.monthlyRent)] + l.properties.map(propertyText)
         }
-        let header = Self.header + PinFeature.ownNames(index.propertyNames, reserved: Set(Self.header), warn: request.source.warn)
+        let header = Self.header + dataset.propertyNames
         var result = NearbyResult(total: page.total, listed: rows.count)
         if let output = request.output {
             if GeoJSON.isGeoJSONPath(output) {
