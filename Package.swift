@@ -3,9 +3,9 @@
 // how well and how fast each method does it.
 //
 // Data flows one way: input (Datasets) -> projection (Geo) -> index ... labels (ClusterCore)
-// -> scores (Metrics) -> runs, timings and records (Harness) -> tables, maps, plots, HTML
+// -> scores (ClusterMetrics) -> runs, timings and records (Harness) -> tables, maps, plots, HTML
 // (Reports) -> the CLI (geocluster). The dependency graph below follows that flow but is not
-// a chain: ClusterCore and Metrics depend on nothing (pure Swift), Datasets on Geo and Pins,
+// a chain: ClusterCore and ClusterMetrics depend on nothing (pure Swift), Datasets on Geo and Pins,
 // Harness on the five below it, Reports on Harness, Geo and Pins; no module imports against the
 // flow. Pins (map pins per zoom level, privacy mask, supercluster baseline) sits beside that
 // flow and depends on ClusterCore only, with no Foundation and no C library, so an iOS or macOS
@@ -29,7 +29,7 @@ let package = Package(
         .library(name: "GeoclusterCore", targets: ["ClusterCore"]),
         .library(
             name: "GeoclusterKit",
-            targets: ["Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports"]
+            targets: ["Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics", "Harness", "Reports"]
         ),
         .executable(name: "geocluster", targets: ["geocluster"]),
         // The pins server, which `geocluster serve` runs: its own executable, so that the
@@ -83,7 +83,7 @@ let package = Package(
         // libdeflate, for the server's gzipped answers (Debian: libdeflate-dev).
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning", "CZlib"]),
-        .target(name: "Metrics"),
+        .target(name: "ClusterMetrics"),
         // HDBSCAN, DBSCAN and the pin index behind @_cdecl functions for the Python package
         // (ctypes); on ClusterCore and Pins only, no Foundation, so the Swift runtime links
         // statically into it.
@@ -92,7 +92,7 @@ let package = Package(
         // in their own processes, records and summaries; the map-pin glue (listing file to
         // PinIndex, the pins cell and the pins comparison).
         // SHA-256 is Harness's own (SHA256.swift): swift-crypto imports Foundation.
-        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Pins", "Datasets", "Metrics"]),
+        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics"]),
         // CSV tables, SVG maps and plots, the HTML report: from Harness records and Geo shapes.
         // SVG and HTML come from Reports' own XMLWriter, not Plot or swift-mustache: both import
         // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and
@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness",
+                "Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser",
                          condition: .when(traits: ["CommandLine"])),
             ]
@@ -118,8 +118,8 @@ let package = Package(
             name: "PinsServer",
             dependencies: [
                 "Pins", "Datasets", "Harness", "CDeflate",
-                .product(name: "Hummingbird", package: "hummingbird", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
-                .product(name: "Prometheus", package: "swift-prometheus", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["CommandLine"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["CommandLine"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["CommandLine"])),
             ],
         ),
@@ -128,7 +128,7 @@ let package = Package(
             dependencies: [
                 "PinsServer", "CommandLineSupport", "Harness", "Pins", "Datasets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLine"])),
-                .product(name: "Hummingbird", package: "hummingbird", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["CommandLine"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CommandLine"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["CommandLine"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["CommandLine"])),
@@ -137,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "geocluster",
             dependencies: [
-                "Geo", "ClusterCore", "Pins", "Datasets", "Metrics", "Harness", "Reports", "CSystemTuning", "CommandLineSupport",
+                "Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics", "Harness", "Reports", "CSystemTuning", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser",
                          condition: .when(traits: ["CommandLine"])),
             ]
@@ -153,15 +153,15 @@ let package = Package(
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore", "TestSupport"]),
         .testTarget(name: "PinsTests", dependencies: ["Pins", "TestSupport"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "Pins", "TestSupport"]),
-        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "TestSupport"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "Metrics", "TestSupport"]),
+        .testTarget(name: "ClusterMetricsTests", dependencies: ["ClusterMetrics", "TestSupport"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "ClusterMetrics", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Harness", "Pins", "TestSupport"]),
         .testTarget(name: "GeoclusterCLITests", dependencies: ["geocluster", "Pins", "TestSupport"]),
         .testTarget(
             name: "PinsServerTests",
             dependencies: [
                 "PinsServer", "Pins", "Harness", "Datasets", "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird", moduleAliases: ["Metrics": "SwiftMetrics"], condition: .when(traits: ["CommandLine"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["CommandLine"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CommandLine"])),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["CommandLine"])),
             ],

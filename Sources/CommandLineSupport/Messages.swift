@@ -7,7 +7,7 @@ import Darwin
 import Datasets
 import Geo
 import Harness
-import Metrics
+import ClusterMetrics
 
 /// Prints `message` as the command's error and exits with status 1 (a runtime failure, as
 /// opposed to a usage mistake, which ArgumentParser reports with status 64).

@@ -1,6 +1,6 @@
 import ClusterCore
 import Datasets
-import Metrics
+import ClusterMetrics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

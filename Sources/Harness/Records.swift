@@ -1,4 +1,4 @@
-import Metrics
+import ClusterMetrics
 
 // The records a benchmark produces: one `RunRow` per repeat of a cell (the long-format table
 // every CSV, plot and gate is derived from) and one `SummaryRow` per dataset × implementation

@@ -13,7 +13,7 @@ import Darwin
 import Datasets
 import Geo
 import Harness
-import Metrics
+import ClusterMetrics
 import Reports
 
 /// The `geocluster` command: one subcommand per job, one file per subcommand.

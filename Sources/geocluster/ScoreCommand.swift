@@ -6,7 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Metrics
+import ClusterMetrics
 
 /// Which noise modes `score` reports.
 enum NoiseChoice: String, ExpressibleByArgument, CaseIterable {

@@ -1,7 +1,7 @@
 import Datasets
 import Foundation
 @testable import Harness
-import Metrics
+import ClusterMetrics
 import Pins
 import TestSupport
 import Testing

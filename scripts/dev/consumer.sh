@@ -49,7 +49,7 @@ grep -q 'traits: \[\]' "$tmp/MapApp/Package.swift" || fail "the example no longe
 for module in Pins ClusterCore MapApp; do
     grep -qE -- "-module-name $module( |$)" "$log" || fail "no compile of $module in the log"
 done
-for module in Geo CGeoLibraries CSystemTuning Datasets Metrics Harness Reports ArgumentParser; do
+for module in Geo CGeoLibraries CSystemTuning Datasets ClusterMetrics Harness Reports ArgumentParser; do
     if grep -qE -- "-module-name $module( |$)" "$log"; then fail "$module was compiled"; fi
 done
 if grep -E '\.swift:[0-9]+:[0-9]+: warning: ' "$log" | grep -q .; then

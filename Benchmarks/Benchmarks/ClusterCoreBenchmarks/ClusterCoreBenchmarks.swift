@@ -16,7 +16,7 @@ import Benchmark
 import ClusterCore
 import Datasets
 import Foundation
-import Metrics
+import ClusterMetrics
 
 /// Estate-like planar points, deterministic for a seed (Datasets' SplitMix64).
 func estatePoints(_ n: Int, seed: UInt64) -> PointSet {

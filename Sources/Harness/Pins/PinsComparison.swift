@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Datasets
-import Metrics
+import ClusterMetrics
 import Pins
 
 /// `bench --pins-zooms`: map pins per zoom on one dataset, four ways — a PinIndex (privacy

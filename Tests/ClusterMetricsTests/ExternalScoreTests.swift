@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Metrics
+@testable import ClusterMetrics
 import TestSupport
 
 /// The textbook formulas, written the slow and obvious way (dense tables, explicit pairs,

@@ -1,5 +1,5 @@
 import Testing
-@testable import Metrics
+@testable import ClusterMetrics
 
 @Suite("DBCV and relative validity")
 struct ValidityTests {

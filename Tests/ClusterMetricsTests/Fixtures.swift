@@ -1,5 +1,5 @@
 import Foundation
-@testable import Metrics
+@testable import ClusterMetrics
 import TestSupport
 
 // Fixtures written by scripts/reference/make_dbscan_metrics_fixtures.py into Tests/Fixtures/metrics.
