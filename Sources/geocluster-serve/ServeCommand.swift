@@ -75,7 +75,12 @@ struct ServeCommand: AsyncParsableCommand {
         if source.noPrivacy {
             throw ValidationError("the server publishes to anyone who asks, so it always masks positions: give --key-file (make one with `geocluster pins-key -o pins.key`), not --no-privacy")
         }
-        if let input { try columns.validate(input: input) }
+        if let input {
+            guard input != "-" else {
+                throw ValidationError("the server reads its listings again at every reload, which standard input cannot give twice; give a file (a .gz is read as is)")
+            }
+            try columns.validate(input: input)
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0...65535") }
         guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
         guard minPoints >= 1 else { throw ValidationError("--min-points must be at least 1") }

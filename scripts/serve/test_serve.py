@@ -360,3 +360,17 @@ def test_map_page_shows_pins_and_zooms_into_a_clicked_cluster(served):
         browser.screenshot(SCREENS / "map-after-click.png")
     finally:
         browser.close()
+
+
+def test_standard_input_is_refused_and_a_gz_serves_the_same_pins(served):
+    _, folder, listings = served
+    refused = subprocess.run([SERVE, "-", "--key-file", str(folder / "pins.key")], capture_output=True, text=True)
+    assert refused.returncode == 64 and "reads its listings again at every reload" in refused.stderr
+    gz = folder / "listings.csv.gz"
+    subprocess.run(f"gzip -c {listings} > {gz}", shell=True, check=True)
+    plain_server, gz_server = served[0], Server(folder, str(gz))
+    try:
+        for path in ("/pins?zoom=12", "/tiles/11/1746/793.mvt"):
+            assert plain_server.get(path)[2] == gz_server.get(path)[2], path
+    finally:
+        assert gz_server.stop() == 0
