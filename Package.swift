@@ -132,6 +132,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CommandLine"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["CommandLine"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["CommandLine"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CommandLine"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CommandLine"])),
             ]
         ),
         .executableTarget(

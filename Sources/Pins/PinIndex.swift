@@ -45,6 +45,19 @@
 
 import ClusterCore
 
+/// How a map app sizes the pins' discs, which decides how far apart the cut keeps them.
+public enum DiscSizing: String, Sendable, CaseIterable {
+    /// By the pin's own count (`PinOptions.diameter(count:)`, the `diameter` every pin
+    /// carries): a pin's size does not depend on what else is in view. Discs drawn so never
+    /// overlap.
+    case count
+    /// By anything between `minDiameter` and `maxDiameter`, such as the count relative to
+    /// the largest count in view (as many listing apps draw them): pins are cut as if every
+    /// disc were `maxDiameter` across, so no such rule makes two discs overlap. Coarser pins
+    /// at city zooms than `.count`.
+    case view
+}
+
 /// Options of a `PinIndex`. Every pixel is a 1/256 of a tile side at `tileSize` 256 (a
 /// point on iOS/Android maps).
 public struct PinOptions: Sendable, Equatable {
@@ -71,6 +84,9 @@ public struct PinOptions: Sendable, Equatable {
     /// square root of the count between 1 and this fixed bound, so a pin's size does not depend
     /// on what else is in view and does not change with the zoom.
     public var saturationCount: Int
+    /// How the app that draws the pins sizes their discs (default `.count`); the cut keeps
+    /// the discs of that rule apart.
+    public var discSizing: DiscSizing
     /// HDBSCAN's `minSamples` (scikit-learn's convention, the location itself counted) for
     /// the mutual-reachability distance of the hierarchy; 1 (default) is plain single linkage.
     public var minSamples: Int
@@ -99,7 +115,7 @@ public struct PinOptions: Sendable, Equatable {
     /// the build does).
     public init(privacy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
                 maxSpread: Double = 120, minDiameter: Double = 25, maxDiameter: Double = 50,
-                saturationCount: Int = 1000, minSamples: Int = 1, threads: Int = 1,
+                saturationCount: Int = 1000, discSizing: DiscSizing = .count, minSamples: Int = 1, threads: Int = 1,
                 locationTolerance: Double = PinOptions.defaultLocationTolerance) {
         self.privacy = privacy
         self.radius = radius
@@ -109,16 +125,19 @@ public struct PinOptions: Sendable, Equatable {
         self.minDiameter = minDiameter
         self.maxDiameter = maxDiameter
         self.saturationCount = saturationCount
+        self.discSizing = discSizing
         self.minSamples = minSamples
         self.threads = threads
         self.locationTolerance = locationTolerance
     }
 
-    /// The drawn diameter in points of a pin of `count` listings:
-    /// `minDiameter + (maxDiameter − minDiameter) · √((min(count, saturationCount) − 1) / (saturationCount − 1))`.
+    /// The drawn diameter in points of a pin of `count` listings: with `.count` sizing
+    /// `minDiameter + (maxDiameter − minDiameter) · √((min(count, saturationCount) − 1) / (saturationCount − 1))`,
+    /// with `.view` sizing `maxDiameter` (the most any rule between the two may draw).
     /// - Complexity: O(1).
     @inline(__always)
     public func diameter(count: Int) -> Double {
+        if discSizing == .view { return maxDiameter }
         let c = Double(min(max(count, 1), saturationCount))
         let s = saturationCount > 1 ? ((c - 1) / Double(saturationCount - 1)).squareRoot() : 1
         return minDiameter + (maxDiameter - minDiameter) * s

@@ -12,7 +12,6 @@ import UnixSignals
 
 /// `geocluster serve` (this executable, which `geocluster serve` runs): a listing file's pins
 /// over HTTP until SIGTERM or SIGINT; SIGHUP (or `POST /admin/reload`) rebuilds the index.
-@main
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geocluster serve",
@@ -54,6 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy, as for `geocluster pins`.", valueName: "n"))
     var minPoints: Int = 2
+
+    @OptionGroup var discs: DiscSizingOption
 
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
@@ -117,7 +118,9 @@ struct ServeCommand: AsyncParsableCommand {
         var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
         settings.properties = try PropertyOptions.selection(properties, privacy: true, positions: settings.columns, conditions: [])
         let path = try input ?? BenchDataset.scenario(.seoul, count: 100_000, seed: 1, cache: "datasets/cache").path
-        return PinsDataset.Recipe(input: path, source: settings, radius: radius, minPoints: minPoints, tileSize: PinTiles.tileSize)
+        var recipe = PinsDataset.Recipe(input: path, source: settings, radius: radius, minPoints: minPoints, tileSize: PinTiles.tileSize)
+        recipe.discSizing = discs.discSizing
+        return recipe
     }
 
     /// The admin token from `--admin-token-file` (surrounding whitespace dropped), nil without it.

@@ -19,6 +19,7 @@ struct PinsCellCommand: ParsableCommand {
     @Option var pins: String
     @Option var labels: String
     @Option var report: String
+    @OptionGroup var discs: DiscSizingOption
 
     func validate() throws {
         if implementation == "pinindex" && !keyOptions.isGiven {
@@ -29,8 +30,9 @@ struct PinsCellCommand: ParsableCommand {
     func run() throws {
         Geocluster.keepFreedMemoryForPins()
         let key = implementation == "pinindex" ? try keyOptions.key() : nil
-        let request = PinsCellRequest(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
+        var request = PinsCellRequest(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
                                       key: key, pins: pins, labels: labels, report: report, version: Geocluster.version)
+        request.discSizing = discs.discSizing
         let written: PinsCellReport
         do { written = try PinsCell.run(request) } catch { throw fail("\(error)") }
         if written.status != "ok" { throw ExitCode(1) }

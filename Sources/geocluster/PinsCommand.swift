@@ -69,6 +69,8 @@ struct PinsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The tile side in pixels that zoom levels count: 256 (Google-style web maps, Naver) or 512 (MapLibre, Mapbox GL: their zoom z is zoom z + 1 at 256; `geocluster serve`'s).", valueName: "px"))
     var tileSize: Int = 256
 
+    @OptionGroup var discs: DiscSizingOption
+
     @Option(parsing: .unconditional, help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
     var minPoints: Int = 2
 
@@ -119,6 +121,7 @@ struct PinsCommand: ParsableCommand {
         var request = PinsRequest(input: input, source: settings, radius: radius, minPoints: minPoints,
                                   zooms: levels, bbox: bbox, filter: try ownColumns.filter(adding: filters.filter), leaves: leaves, output: output)
         request.tileSize = Double(tileSize)
+        request.discSizing = discs.discSizing
         let progress = StageProgress()
         defer { progress.finish() }
         let summary = try reportingPinErrors(input: input) { try PinsExport.write(request) { progress.stage($0) } }

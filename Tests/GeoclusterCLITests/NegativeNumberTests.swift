@@ -26,7 +26,7 @@ struct NegativeNumberTests {
         "within", "scenarios", "input", "methods", "peers", "out", "cache", "peer-script", "key-file", "method",
         "parameters", "labels", "record", "baseline", "suite", "lanes", "against", "format", "report", "scenario",
         "truth", "truth-column", "labels-column", "noise", "lambda-scale", "title", "mask", "location-column", "hull",
-        "implementation", "viewports", "pins", "encoding", "ties", "output-encoding",
+        "implementation", "viewports", "pins", "encoding", "ties", "output-encoding", "disc-sizing",
     ]
 
     struct Case: CustomStringConvertible {

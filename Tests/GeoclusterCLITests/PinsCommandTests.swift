@@ -177,6 +177,48 @@ struct PinsCommandTests {
         }
     }
 
+    @Test("--disc-sizing view: every pin 50 pt across and at least 50 pt from every other, so discs sized by the counts in view never overlap; fewer pins than the default cut; a bad rule is exit 64")
+    func discSizingView() throws {
+        try withTemporaryFolder { folder throws in
+            let view = try folder.run("pins", Self.seoul, "--zooms", "11-15", "--insecure-test-seed", "7", "--disc-sizing", "view", "-o", "view.geojson")
+            try #require(view.status == 0, "\(view)")
+            let count = try folder.run("pins", Self.seoul, "--zooms", "11-15", "--insecure-test-seed", "7", "-o", "count.geojson")
+            try #require(count.status == 0, "\(count)")
+            let pins = try Self.features(try folder.read("view.geojson")), defaults = try Self.features(try folder.read("count.geojson"))
+            var relativeOverlapsOfDefault = 0
+            for z in 11...15 {
+                let world = 256 * pow(2, Double(z))
+                func overlaps(_ pins: [PinFeature], _ diameter: (PinFeature) -> Double) -> Int {
+                    let xy = pins.map { (WebMercator.x(longitude: $0.lon) * world, WebMercator.y(latitude: $0.lat) * world) }
+                    var hits = 0
+                    for i in pins.indices {
+                        for j in pins.indices where j > i {
+                            let need = (diameter(pins[i]) + diameter(pins[j])) / 2 - 1e-3
+                            if pow(xy[i].0 - xy[j].0, 2) + pow(xy[i].1 - xy[j].1, 2) < need * need { hits += 1 }
+                        }
+                    }
+                    return hits
+                }
+                let atZoom = pins.filter { $0.zoom == z }, defaultAtZoom = defaults.filter { $0.zoom == z }
+                #expect(atZoom.allSatisfy { $0.diameter == 50 }, "zoom \(z)")
+                #expect(atZoom.reduce(0) { $0 + $1.count } == defaultAtZoom.reduce(0) { $0 + $1.count }, "zoom \(z): the same listings")
+                #expect(overlaps(atZoom) { _ in 50 } == 0, "zoom \(z)")
+                // As an app sizes them: 25–50 pt by the square root of the count relative to the largest.
+                func relative(_ pins: [PinFeature]) -> (PinFeature) -> Double {
+                    let most = Double(pins.map(\.count).max() ?? 1)
+                    return { 25 + 25 * (Double($0.count) / most).squareRoot() }
+                }
+                #expect(overlaps(atZoom, relative(atZoom)) == 0, "zoom \(z)")
+                relativeOverlapsOfDefault += overlaps(defaultAtZoom, relative(defaultAtZoom))
+                #expect(atZoom.count <= defaultAtZoom.count, "zoom \(z)")
+            }
+            #expect(relativeOverlapsOfDefault > 0, "the default cut is for discs sized by their own count")
+            let bad = try folder.run("pins", Self.seoul, "--zoom", "12", "--insecure-test-seed", "7", "--disc-sizing", "screen", "-o", "bad.geojson")
+            #expect(bad.status == 64 && bad.stderr.contains("--disc-sizing screen: give count or view"), "\(bad)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("bad.geojson")))
+        }
+    }
+
     @Test("no true coordinate in the output under the privacy mask; with --no-privacy the same check finds them")
     func noTrueCoordinates() throws {
         try withTemporaryFolder { folder throws in

@@ -112,21 +112,25 @@ import TestSupport
         #expect(checked > 100)
     }
 
+    /// The pins of `index` at `zoom` as points of a 256·2^z-point world (independent pixel
+    /// maths, Foundation).
+    static func points(_ pins: [Pin], zoom z: Int) -> [(x: Double, y: Double)] {
+        let world = 256 * pow(2, Double(z))
+        return pins.map { p in
+            let s = sin(p.latitude * .pi / 180)
+            return ((p.longitude / 360 + 0.5) * world, (0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi) * world)
+        }
+    }
+
     @Test func drawnDiscsNeverOverlap() throws {
         var clusters = 0
         for z in 0...PinOptions.maxZoom {
             let pins = try Self.index.pins(zoom: Double(z))
-            // Independent pixel maths (Foundation): world of 256·2^z points.
-            let world = 256 * pow(2, Double(z))
-            let px = pins.map { ($0.longitude / 360 + 0.5) * world }
-            let py = pins.map { p -> Double in
-                let s = sin(p.latitude * .pi / 180)
-                return (0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi) * world
-            }
+            let at = Self.points(pins, zoom: z)
             for i in pins.indices {
                 #expect(pins[i].diameter >= 25 && pins[i].diameter <= 50)
                 for j in pins.indices where j > i {
-                    let d = hypot(px[i] - px[j], py[i] - py[j])
+                    let d = hypot(at[i].x - at[j].x, at[i].y - at[j].y)
                     #expect(d >= (pins[i].diameter + pins[j].diameter) / 2 - 1e-6, "zoom \(z): pins \(pins[i].id) and \(pins[j].id) overlap")
                 }
             }
@@ -138,6 +142,42 @@ import TestSupport
         let o = PinOptions(privacy: .disabled)
         #expect(o.diameter(count: 1) == 25 && o.diameter(count: 1000) == 50 && o.diameter(count: 5000) == 50)
         #expect(abs(o.diameter(count: 250) - (25 + 25 * (249.0 / 999).squareRoot())) < 1e-12)
+    }
+
+    /// An app that sizes discs by the counts in view (25–50 pt by the square root of the count
+    /// relative to the largest in view) draws discs larger than the pins' own: with `.count`
+    /// sizing some overlap at city zooms; with `.view` every two pins lie at least 50 pt apart,
+    /// so no viewport's sizing overlaps, and the pins still nest and hold every listing once.
+    @Test func viewSizingKeepsDiscsApartForAnySizeUpToTheLargest() throws {
+        let s = Self.scenario
+        let view = try PinIndex(listings: s.listings(), options: PinOptions(privacy: .displaced(PinScenario.mask), discSizing: .view))
+        func relativeOverlaps(_ index: PinIndex, zoom z: Int) throws -> Int {
+            let pins = try index.pins(zoom: Double(z))
+            let at = Self.points(pins, zoom: z)
+            let most = Double(pins.map(\.count).max() ?? 1)
+            let d = pins.map { 25 + 25 * (Double($0.count) / most).squareRoot() }
+            var hits = 0
+            for i in pins.indices {
+                for j in pins.indices where j > i && hypot(at[i].x - at[j].x, at[i].y - at[j].y) < (d[i] + d[j]) / 2 { hits += 1 }
+            }
+            return hits
+        }
+        var countSized = 0
+        for z in 0...PinOptions.maxZoom {
+            let pins = try view.pins(zoom: Double(z))
+            let at = Self.points(pins, zoom: z)
+            #expect(pins.allSatisfy { $0.diameter == 50 })
+            #expect(pins.reduce(0) { $0 + $1.count } == s.count)
+            for i in pins.indices {
+                for j in pins.indices where j > i {
+                    #expect(hypot(at[i].x - at[j].x, at[i].y - at[j].y) >= 50 - 1e-6, "zoom \(z): pins \(pins[i].id) and \(pins[j].id) closer than 50 pt")
+                }
+            }
+            #expect(try relativeOverlaps(view, zoom: z) == 0)
+            countSized += try relativeOverlaps(Self.index, zoom: z)
+        }
+        #expect(countSized > 0, "the scenario should show why the rule exists")
+        #expect(try view.pins(zoom: 14).count < Self.index.pins(zoom: 14).count)
     }
 
     /// Three single listings in a row at zoom 16, 20 and 23 px apart: A–B and B–C overlap

@@ -220,8 +220,8 @@ public struct PinSourceSettings: Sendable {
     /// - Parameter tileSize: the tiles' side in pixels that the zoom levels count (256, or 512
     ///   for MapLibre's and Mapbox GL's zoom levels).
     public func options(privacy policy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, minSamples: Int = 1,
-                        tileSize: Double = 256) -> PinOptions {
-        PinOptions(privacy: policy, radius: radius, tileSize: tileSize, minSamples: minSamples, threads: threads,
+                        tileSize: Double = 256, discSizing: DiscSizing = .count) -> PinOptions {
+        PinOptions(privacy: policy, radius: radius, tileSize: tileSize, discSizing: discSizing, minSamples: minSamples, threads: threads,
                    locationTolerance: locationTolerance)
     }
 

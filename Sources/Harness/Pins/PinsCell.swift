@@ -78,8 +78,8 @@ public enum PinsCell {
                          _ r: inout PinsCellReport, _ entries: inout [PinsCellReport.Zoom]) throws -> [Output] {
         guard let key = q.key else { throw HarnessError.bench("the PinIndex cell masks the listings: give it the key (--key-file FILE or GEOCLUSTER_PINS_KEY)") }
         let mask = try PrivacyMask.benchAnnulus(key: key)
-        let options = PinOptions(privacy: .displaced(mask))
-        r.settings = "PinIndex: privacy mask (\(FormatNumber.trimmed(mask.minDistance, decimals: 1))–\(FormatNumber.trimmed(mask.maxDistance, decimals: 1)) m), then pins cut from one single-linkage hierarchy; radius \(FormatNumber.trimmed(options.radius, decimals: 1)) px, discs \(FormatNumber.trimmed(options.minDiameter, decimals: 1))–\(FormatNumber.trimmed(options.maxDiameter, decimals: 1)) pt"
+        let options = PinOptions(privacy: .displaced(mask), discSizing: q.discSizing)
+        r.settings = "PinIndex: privacy mask (\(FormatNumber.trimmed(mask.minDistance, decimals: 1))–\(FormatNumber.trimmed(mask.maxDistance, decimals: 1)) m), then pins cut from one single-linkage hierarchy; radius \(FormatNumber.trimmed(options.radius, decimals: 1)) px, discs \(FormatNumber.trimmed(options.minDiameter, decimals: 1))–\(FormatNumber.trimmed(options.maxDiameter, decimals: 1)) pt sized by \(options.discSizing.rawValue)"
         let n = file.count
         var source = PinSource(file: consume file, idsAreRows: true)
         let t0 = StageClock.now()
@@ -199,6 +199,8 @@ public struct PinsCellRequest: Sendable {
     public var report: String
     /// The version the report names.
     public var version: String
+    /// How the PinIndex cuts for the discs (the baselines ignore it).
+    public var discSizing: DiscSizing = .count
 
     public init(input: String, implementation: String, zooms: ClosedRange<Int>, viewports: String, key: PinsKey?,
                 pins: String, labels: String, report: String, version: String) {

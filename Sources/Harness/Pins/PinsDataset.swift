@@ -27,6 +27,8 @@ public struct PinsDataset: Sendable {
         /// The tiles' side in pixels that zoom levels count: 256 (`geocluster pins`'s default)
         /// or 512 (MapLibre's and Mapbox GL's zoom levels, the server's).
         public var tileSize: Double
+        /// How the app sizes the discs (`--disc-sizing`), which sets how far apart pins are cut.
+        public var discSizing: DiscSizing = .count
         /// The names the answers write themselves: an own column named like one is published
         /// as `own_NAME` (`PinFeature.ownNames`).
         public var reservedNames: Set<String> = PinFeature.builtInNames
@@ -51,7 +53,8 @@ public struct PinsDataset: Sendable {
         // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
         // farther than any other), so it skips the core distances.
         let options = recipe.source.options(privacy: policy, radius: recipe.radius,
-                                            minSamples: recipe.minPoints <= 2 ? 1 : recipe.minPoints, tileSize: recipe.tileSize)
+                                            minSamples: recipe.minPoints <= 2 ? 1 : recipe.minPoints, tileSize: recipe.tileSize,
+                                            discSizing: recipe.discSizing)
         let index = try PinIndex(listings: data.takeListings(), options: options)
         recipe.source.report(index.setAside, source: data, input: recipe.input)
         let shown = data.count - index.setAside.conflicting.count - index.setAside.heldBack.count

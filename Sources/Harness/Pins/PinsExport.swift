@@ -9,8 +9,9 @@ public enum PinsExport {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func write(_ request: PinsRequest, progress: (String) -> Void = { _ in }) throws -> PinsSummary {
         try AtomicFile.checkDestination(request.output)
-        let recipe = PinsDataset.Recipe(input: request.input, source: request.source, radius: request.radius, minPoints: request.minPoints,
+        var recipe = PinsDataset.Recipe(input: request.input, source: request.source, radius: request.radius, minPoints: request.minPoints,
                                         tileSize: request.tileSize)
+        recipe.discSizing = request.discSizing
         let dataset = try PinsDataset.build(recipe, filter: request.filter, progress: progress)
         let index = dataset.index, data = dataset.source, names = dataset.propertyNames
         var writer = try GeoJSONWriter(path: request.output)
@@ -154,6 +155,8 @@ public struct PinsRequest {
     public var output: String
     /// The tiles' side in pixels that the zoom levels count (256, or 512 as MapLibre counts).
     public var tileSize: Double = 256
+    /// How the app sizes the discs, which sets how far apart pins are cut.
+    public var discSizing: DiscSizing = .count
 
     public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minPoints: Int = 2, zooms: [Int],
                 bbox: BoundingBox? = nil, filter: AttributeFilter? = nil, leaves: Bool = false, output: String) {
