@@ -78,21 +78,26 @@ let package = Package(
         // positions, with queries and filters, plus a supercluster-compatible baseline. Pure
         // Swift on ClusterCore alone: no Foundation, no C library (Web Mercator maths is its own).
         .target(name: "Pins", dependencies: ["ClusterCore"]),
+        // Requests on a pin index as text gives them (a URL's query, the command line's
+        // option values, the C API's arguments): parsed and validated once, then turned into
+        // one index call (PinsCall) that the server, the CLI and the Python package share.
+        // Pure Swift on Pins: no Foundation.
+        .target(name: "PinsQueries", dependencies: ["Pins"]),
         // zlib, for gzip-compressed input (on every system; Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // libdeflate, for the server's gzipped answers (Debian: libdeflate-dev).
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", providers: [.apt(["libdeflate-dev"])]),
-        .target(name: "Datasets", dependencies: ["Geo", "Pins", "CSystemTuning", "CZlib"]),
+        .target(name: "Datasets", dependencies: ["Geo", "Pins", "PinsQueries", "CSystemTuning", "CZlib"]),
         .target(name: "ClusterMetrics"),
         // HDBSCAN, DBSCAN and the pin index behind @_cdecl functions for the Python package
         // (ctypes); on ClusterCore and Pins only, no Foundation, so the Swift runtime links
         // statically into it.
-        .target(name: "GeoclusterCAPI", dependencies: ["ClusterCore", "Pins"]),
+        .target(name: "GeoclusterCAPI", dependencies: ["ClusterCore", "Pins", "PinsQueries"]),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
         // in their own processes, records and summaries; the map-pin glue (listing file to
         // PinIndex, the pins cell and the pins comparison).
         // SHA-256 is Harness's own (SHA256.swift): swift-crypto imports Foundation.
-        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics"]),
+        .target(name: "Harness", dependencies: ["Geo", "ClusterCore", "Pins", "PinsQueries", "Datasets", "ClusterMetrics"]),
         // CSV tables, SVG maps and plots, the HTML report: from Harness records and Geo shapes.
         // SVG and HTML come from Reports' own XMLWriter, not Plot or swift-mustache: both import
         // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and
@@ -117,7 +122,7 @@ let package = Package(
         .target(
             name: "PinsServer",
             dependencies: [
-                "Pins", "Datasets", "Harness", "CDeflate",
+                "Pins", "PinsQueries", "Datasets", "Harness", "CDeflate",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["CommandLine"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["CommandLine"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["CommandLine"])),
@@ -154,6 +159,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore", "TestSupport"]),
         .testTarget(name: "PinsTests", dependencies: ["Pins", "TestSupport"]),
+        .testTarget(name: "PinsQueriesTests", dependencies: ["PinsQueries", "Pins", "TestSupport"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "Pins", "TestSupport"]),
         .testTarget(name: "ClusterMetricsTests", dependencies: ["ClusterMetrics", "TestSupport"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Pins", "Datasets", "ClusterMetrics", "TestSupport"]),

@@ -2,6 +2,7 @@
 // JSON text (GeoJSON features for pins) in a text handle the caller copies and frees. The
 // declarations and their documentation: python/geocluster/_capi.h.
 import Pins
+import PinsQueries
 
 /// A query's answer, owned by the C caller until `gc_text_free`.
 final class TextResult {
@@ -205,123 +206,64 @@ public func gc_pins_set_aside(
     }
 }
 
-/// The query's filter from the C arguments: `categories` a bit set of codes (negative: no
-/// category condition); each range's ends NaN when open, the range unset when both are.
-private func filter(_ categories: Int32, _ ranges: UnsafePointer<Double>?) -> AttributeFilter? {
-    func range(_ k: Int) -> ValueRange? {
-        guard let ranges else { return nil }
-        let lo = ranges[2 * k], hi = ranges[2 * k + 1]
-        if lo.isNaN && hi.isNaN { return nil }
-        return ValueRange(lower: lo.isNaN ? nil : lo, upper: hi.isNaN ? nil : hi)
-    }
-    let f = AttributeFilter(categories: categories < 0 ? nil : CategorySet(mask: UInt16(truncatingIfNeeded: categories)),
-                            area: range(0), deposit: range(1), monthlyRent: range(2))
-    return f.isEmpty ? nil : f
-}
-
 /// Hands `text` to the caller as a text handle.
 private func give(_ text: String, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) throws(CAPIError) {
     guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
     out.pointee = Unmanaged.passRetained(TextResult(text)).toOpaque()
 }
 
-@_cdecl("gc_pins_query")
-public func gc_pins_query(
-    _ handle: UnsafeRawPointer?, _ zoom: Double, _ bbox: UnsafePointer<Double>?, _ categories: Int32,
-    _ ranges: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
-) -> Int32 {
-    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
-        out?.pointee = nil
-        let built = try index(handle)
-        let box = bbox.map { BoundingBox(minLongitude: $0[0], minLatitude: $0[1], maxLongitude: $0[2], maxLatitude: $0[3]) }
-        try pinsCall("bbox") { () throws(PinError) in try box?.validate() }
-        let z = zoom
-        let f = filter(categories, ranges)
-        let pins = try pinsCall("zoom") { () throws(PinError) in try built.pins(zoom: z, bbox: box, filter: f) }
-        try give(try PinsJSON.features(pins, zoom: Int(zoom.rounded(.down)), index: built), out)
+/// The endpoint named `name` (the server's route names), for the pin `id` where it needs one.
+private func endpoint(_ name: String, id: String) throws(CAPIError) -> PinsCall.Endpoint {
+    switch name {
+    case "pins": return .pins
+    case "pin": return .pin(id)
+    case "children": return .children(id)
+    case "leaves": return .leaves(id)
+    case "nearby": return .nearby
+    default: throw CAPIError(.invalidArgument, "endpoint: '\(name)' is not one of pins, pin, children, leaves, nearby")
     }
 }
 
-@_cdecl("gc_pins_children")
-public func gc_pins_children(
-    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
-) -> Int32 {
-    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
-        out?.pointee = nil
-        let built = try index(handle)
-        let id = PinID(rawValue: pin)
-        let children = try pinsCall("pin_id") { () throws(PinError) in try built.children(of: id) }
-        let zoom = try pinsCall("pin_id") { () throws(PinError) in try built.expansionZoom(of: id) }
-        try give(try PinsJSON.features(children, zoom: zoom, index: built), out)
+/// The `count` name and value pairs of the C arrays, as text.
+private func pairs(_ names: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?,
+                   _ count: Int64) throws(CAPIError) -> [(String, String)] {
+    guard count >= 0, count == 0 || (names != nil && values != nil) else {
+        throw CAPIError(.invalidArgument, "names and values must hold count (\(count)) texts")
+    }
+    return try (0..<Int(count)).map { (k: Int) throws(CAPIError) -> (String, String) in
+        guard let name = names?[k], let value = values?[k] else { throw CAPIError(.invalidArgument, "names[\(k)] and values[\(k)] must not be null") }
+        return (String(cString: name), String(cString: value))
     }
 }
 
-@_cdecl("gc_pins_pin")
-public func gc_pins_pin(
-    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
-) -> Int32 {
-    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
-        out?.pointee = nil
-        let built = try index(handle)
-        let found = try pinsCall("pin_id") { () throws(PinError) in try built.pin(id: PinID(rawValue: pin)) }
-        try give(try PinsJSON.features([found], zoom: nil, index: built), out)
+/// A failed request as the Python package reports it: the parameter's name first.
+private func requestError(_ failure: PinsCall.Failure) -> CAPIError {
+    switch failure {
+    case .badQuery(let e): CAPIError(.invalidParameter, e.description)
+    case .unknownPin(let id): CAPIError(.invalidParameter, "pin_id: no pin has id \(id) in this index (ids change when the index is rebuilt)")
     }
 }
 
-@_cdecl("gc_pins_leaves")
-public func gc_pins_leaves(
-    _ handle: UnsafeRawPointer?, _ pin: UInt64, _ limit: Int64, _ cursor: UnsafePointer<CChar>?,
+@_cdecl("gc_pins_request")
+public func gc_pins_request(
+    _ handle: UnsafeRawPointer?, _ endpointName: UnsafePointer<CChar>?, _ pin: UnsafePointer<CChar>?,
+    _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int64,
     _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         out?.pointee = nil
         let built = try index(handle)
-        let start = try PinsJSON.cursor(cursor)
-        let page = try pinsCall("limit, cursor") { () throws(PinError) in
-            guard limit >= 1 else { throw .invalidParameter(name: "limit", value: "\(limit)", requirement: "must be at least 1") }
-            return try built.leaves(of: PinID(rawValue: pin), limit: Int(limit), cursor: start)
+        guard let endpointName else { throw CAPIError(.invalidArgument, "endpoint must not be null") }
+        let call = try endpoint(String(cString: endpointName), id: pin.map { String(cString: $0) } ?? "")
+        let text = try pairs(names, values, count)
+        let answer: PinsCall.Answer
+        do throws(PinsCall.Failure) {
+            answer = try PinsCall.answer(call, try PinsCall.query(text, for: call), index: built)
+        } catch {
+            throw requestError(error)
         }
-        var json = JSONBuilder()
-        json.open("{")
-        json.key("leaves")
-        json.open("[")
-        for leaf in page.leaves { PinsJSON.leaf(leaf, distance: nil, into: &json) }
-        json.close("]")
-        json.member("next", string: page.next?.token)
-        json.close("}")
-        try give(json.text, out)
-    }
-}
-
-@_cdecl("gc_pins_nearby")
-public func gc_pins_nearby(
-    _ handle: UnsafeRawPointer?, _ lon: Double, _ lat: Double, _ radius: Double, _ categories: Int32,
-    _ ranges: UnsafePointer<Double>?, _ limit: Int64, _ cursor: UnsafePointer<CChar>?,
-    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
-) -> Int32 {
-    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
-        out?.pointee = nil
-        let built = try index(handle)
-        let start = try PinsJSON.cursor(cursor)
-        let f = filter(categories, ranges)
-        let page = try pinsCall("nearby") { () throws(PinError) in
-            try built.nearby(longitude: lon, latitude: lat, radius: radius, filter: f, limit: Int(limit), cursor: start)
-        }
-        var json = JSONBuilder()
-        json.open("{")
-        json.key("listings")
-        json.open("[")
-        for near in page.listings { PinsJSON.leaf(near.leaf, distance: near.distance, into: &json) }
-        json.close("]")
-        json.member("total", integer: Int64(page.total))
-        json.member("next", string: page.next?.token)
-        json.close("}")
-        try give(json.text, out)
+        try give(try PinsJSON.answer(answer, index: built), out)
     }
 }
 

@@ -1,8 +1,41 @@
 // The pin queries' answers as JSON: pins as GeoJSON features with the properties the CLI's
 // `pins` command writes (docs/commands.md), leaves and nearby listings as plain objects.
 import Pins
+import PinsQueries
 
 enum PinsJSON {
+    /// The JSON text of a request's answer: pins as a FeatureCollection (one pin as a
+    /// collection of one, without `zoom`), a page of leaves as `{"leaves", "next"}`, nearby
+    /// listings as `{"listings", "total", "next"}`.
+    static func answer(_ answer: PinsCall.Answer, index: PinIndex) throws(CAPIError) -> String {
+        switch answer {
+        case let .pins(pins, zoom): return try features(pins, zoom: zoom, index: index)
+        case .pin(let pin): return try features([pin], zoom: nil, index: index)
+        case .children(let pins): return try features(pins, zoom: pins.first?.zooms.lowerBound, index: index)
+        case .leaves(let page):
+            var json = JSONBuilder()
+            json.open("{")
+            json.key("leaves")
+            json.open("[")
+            for leaf in page.leaves { Self.leaf(leaf, distance: nil, into: &json) }
+            json.close("]")
+            json.member("next", string: page.next?.token)
+            json.close("}")
+            return json.text
+        case .nearby(let page):
+            var json = JSONBuilder()
+            json.open("{")
+            json.key("listings")
+            json.open("[")
+            for near in page.listings { leaf(near.leaf, distance: near.distance, into: &json) }
+            json.close("]")
+            json.member("total", integer: Int64(page.total))
+            json.member("next", string: page.next?.token)
+            json.close("}")
+            return json.text
+        }
+    }
+
     /// A FeatureCollection of `pins`, each a Point at its displayed centroid; `zoom` is the
     /// zoom they are shown at (nil: not written).
     static func features(_ pins: [Pin], zoom: Int?, index: PinIndex) throws(CAPIError) -> String {
@@ -82,14 +115,4 @@ enum PinsJSON {
 
     /// A category's name, or its code as text for a code no category has.
     static func categoryName(_ code: UInt8) -> String { ListingCategory(code: code)?.rawValue ?? String(code) }
-
-    /// The cursor of a NUL-terminated token; nil for a null pointer.
-    static func cursor(_ text: UnsafePointer<CChar>?) throws(CAPIError) -> PinCursor? {
-        guard let text else { return nil }
-        let token = String(cString: text)
-        guard let cursor = PinCursor(token: token) else {
-            throw CAPIError(.invalidParameter, "cursor: \(token.prefix(40)) is not a cursor; pass the `next` of the previous page, or None for the first")
-        }
-        return cursor
-    }
 }

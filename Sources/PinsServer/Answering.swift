@@ -2,6 +2,7 @@ import Datasets
 import Harness
 import Hummingbird
 import Pins
+import PinsQueries
 
 /// How every data endpoint answers: the query parsed (400 naming the parameter), the current
 /// snapshot taken, `If-None-Match` against the ETag (304 before any work), the body computed

@@ -1,6 +1,7 @@
 import Datasets
 import Harness
 import Pins
+import PinsQueries
 
 /// The vector tiles of a pin index: tile `z/x/y` holds the pins of zoom z that its buffered
 /// box shows, each at its displayed position; the pins it owns (`TileAddress.owner`) lie inside

@@ -1,6 +1,7 @@
 import Harness
 import Hummingbird
 import Pins
+import PinsQueries
 
 /// What the server is configured with beyond its data.
 public struct ServerSettings: Sendable {
@@ -34,30 +35,19 @@ public enum PinsRoutes {
                 TileJSON.document(for: snapshot.dataset, host: request.head.authority, query: query)
             }
         }
-        router.get("/pins") { request, _ in
-            answer.respond(request, route: "pins", allowed: pinFilters.union([.zoom, .bbox]), type: "application/geo+json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.pins(snapshot.dataset, query)
-            }
-        }
-        router.get("/pins/:id") { request, context in
-            answer.respond(request, route: "pin", allowed: [], type: "application/geo+json") { (snapshot, _) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.pin(snapshot.dataset, id: context.parameters.get("id") ?? "")
-            }
-        }
-        router.get("/pins/:id/children") { request, context in
-            answer.respond(request, route: "children", allowed: [], type: "application/geo+json") { (snapshot, _) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.children(snapshot.dataset, id: context.parameters.get("id") ?? "")
-            }
-        }
-        router.get("/pins/:id/leaves") { request, context in
-            answer.respond(request, route: "leaves", allowed: pinFilters.union([.limit, .cursor]), type: "application/geo+json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.leaves(snapshot.dataset, id: context.parameters.get("id") ?? "", query)
-            }
-        }
-        router.get("/nearby") { request, _ in
-            answer.respond(request, route: "nearby", allowed: pinFilters.union([.lat, .lon, .radius, .limit, .cursor]),
-                           type: "application/geo+json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
-                try PinsAnswers.nearby(snapshot.dataset, query)
+        let calls: [(path: String, route: String, endpoint: @Sendable (Parameters) -> PinsCall.Endpoint)] = [
+            ("/pins", "pins", { _ in .pins }),
+            ("/pins/:id", "pin", { .pin($0.get("id") ?? "") }),
+            ("/pins/:id/children", "children", { .children($0.get("id") ?? "") }),
+            ("/pins/:id/leaves", "leaves", { .leaves($0.get("id") ?? "") }),
+            ("/nearby", "nearby", { _ in .nearby }),
+        ]
+        for call in calls {
+            router.get(RouterPath(call.path)) { request, context in
+                let endpoint = call.endpoint(context.parameters)
+                return answer.respond(request, route: call.route, allowed: endpoint.allowed, type: "application/geo+json") { (snapshot, query) throws(PinsAnswers.Failure) -> [UInt8] in
+                    try PinsAnswers.answer(endpoint, snapshot.dataset, query)
+                }
             }
         }
         addOperations(to: router, service: service, settings: settings, metrics: metrics)

@@ -1,6 +1,7 @@
 import Datasets
 import Harness
 import Pins
+import PinsQueries
 
 /// The TileJSON 3.0.0 document of the tiles (`GET /tiles.json`): their URL (with the request's
 /// filters, so a map source can be given a filtered URL), zooms, the bounds and centre of the

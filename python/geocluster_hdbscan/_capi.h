@@ -162,32 +162,22 @@ void gc_pins_counts(const gc_pins *index, int64_t *listings, int64_t *locations)
 int32_t gc_pins_set_aside(const gc_pins *index, gc_text **out, char *message, int64_t message_capacity);
 
 /*
- * A filter (gc_pins_query, gc_pins_nearby) is `categories`, a bit set of category codes (-1:
- * no condition), and `ranges`, 6 doubles: area, deposit and monthly rent as (low, high),
- * ends included, NaN for an open end, a range with both ends NaN unset (NULL: none).
+ * One request on the index, the same requests `geocluster serve` answers (docs/serve.md):
+ * `endpoint` is "pins", "pin", "children", "leaves" or "nearby"; `pin` the pin's id in decimal
+ * (pin, children, leaves; NULL otherwise); `names` and `values` `count` query parameters as
+ * text, as the server's query string gives them: zoom, bbox (min_lon,min_lat,max_lon,max_lat),
+ * category (names, comma-separated), area / deposit / rent (MIN..MAX, either end open), limit,
+ * cursor (the previous page's next), lat, lon, radius (metres). A parameter the endpoint does
+ * not take, one given twice, or a malformed value is an error naming it. The answer, as JSON:
+ * pins and children a GeoJSON FeatureCollection with the properties of `geocluster pins`
+ * (docs/commands.md; pin: a collection of one feature, without zoom); leaves {"leaves": [{id,
+ * lon, lat, category, area_m2, deposit, monthly_rent}], "next": cursor or null}; nearby
+ * {"listings": [... with distance_m, by distance rounded to 100 m, then id], "total": n,
+ * "next": cursor or null}.
  */
-
-/* The pins shown at zoom (0 <= zoom < 23, floored) whose centroid lies in bbox (4 doubles
- * min_lon, min_lat, max_lon, max_lat; NULL: the world): a GeoJSON FeatureCollection with
- * the properties of the CLI's `geocluster pins` (docs/commands.md). */
-int32_t gc_pins_query(const gc_pins *index, double zoom, const double *bbox, int32_t categories,
-                      const double *ranges, gc_text **out, char *message, int64_t message_capacity);
-/* The pins a pin splits into at its expansion zoom (a FeatureCollection). */
-int32_t gc_pins_children(const gc_pins *index, uint64_t pin, gc_text **out, char *message,
-                         int64_t message_capacity);
-/* One pin, unfiltered (a FeatureCollection of one feature, without zoom). */
-int32_t gc_pins_pin(const gc_pins *index, uint64_t pin, gc_text **out, char *message,
-                    int64_t message_capacity);
-/* One page of a pin's listings: {"leaves": [{id, lon, lat, category, area_m2, deposit,
- * monthly_rent}], "next": cursor or null}; cursor NULL for the first page, else the
- * previous page's next (NUL-terminated). */
-int32_t gc_pins_leaves(const gc_pins *index, uint64_t pin, int64_t limit, const char *cursor,
-                       gc_text **out, char *message, int64_t message_capacity);
-/* Listings within radius metres of (lon, lat), by distance rounded to 100 m, then id:
- * {"listings": [... with distance_m], "total": n, "next": cursor or null}. */
-int32_t gc_pins_nearby(const gc_pins *index, double lon, double lat, double radius, int32_t categories,
-                       const double *ranges, int64_t limit, const char *cursor, gc_text **out,
-                       char *message, int64_t message_capacity);
+int32_t gc_pins_request(const gc_pins *index, const char *endpoint, const char *pin, const char *const *names,
+                        const char *const *values, int64_t count, gc_text **out, char *message,
+                        int64_t message_capacity);
 /* The category names by code, comma-separated. */
 void gc_pins_category_names(gc_text **out);
 

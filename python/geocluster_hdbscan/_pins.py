@@ -139,24 +139,21 @@ class PinIndex:
         """The pins shown at `zoom` (0 <= zoom < 23, floored) whose centroid lies in `bbox`
         (min_lon, min_lat, max_lon, max_lat; None: the world), over the listings passing
         `filter`, as a GeoJSON FeatureCollection dict: the CLI's `pins` properties."""
-        zoom = _real("zoom", zoom)
-        box = None
+        parameters = [("zoom", _number(_real("zoom", zoom)))]
         if bbox is not None:
             box = np.asarray(bbox, dtype=np.float64)
             if box.shape != (4,):
                 raise ValueError(f"bbox must be (min_lon, min_lat, max_lon, max_lat), got {bbox!r}")
-        categories, ranges = self._filter(filter)
-        return json.loads(_native.call_for_text(_native._lib.gc_pins_query, self._handle, zoom,
-                                                _native.f64_pointer(box), categories, _native.f64_pointer(ranges)))
+            parameters.append(("bbox", ",".join(_number(v) for v in box)))
+        return self._request("pins", None, parameters + self._filter(filter))
 
     def children(self, pin_id):
         """The pins `pin_id` splits into at its expansion zoom (FeatureCollection dict)."""
-        return json.loads(_native.call_for_text(_native._lib.gc_pins_children, self._handle, _pin_id(pin_id)))
+        return self._request("children", _pin_id(pin_id), [])
 
     def pin(self, pin_id):
         """The pin with this id, unfiltered (a GeoJSON Feature dict)."""
-        return json.loads(_native.call_for_text(_native._lib.gc_pins_pin, self._handle,
-                                                _pin_id(pin_id)))["features"][0]
+        return self._request("pin", _pin_id(pin_id), [])["features"][0]
 
     def expansion_zoom(self, pin_id):
         """The first zoom at which the pin splits (23: only beyond the deepest zoom), or None
@@ -166,24 +163,29 @@ class PinIndex:
     def leaves(self, pin_id, limit=100, cursor=None):
         """One page of the pin's listings at their displayed positions: {"leaves": [...],
         "next": cursor of the next page or None}. Pass None first, then each page's next."""
-        limit = _count("limit", limit)
-        return json.loads(_native.call_for_text(_native._lib.gc_pins_leaves, self._handle, _pin_id(pin_id), limit,
-                                                _cursor(cursor)))
+        return self._request("leaves", _pin_id(pin_id), [("limit", str(_count("limit", limit)))] + _cursor(cursor))
 
     def nearby(self, lon, lat, radius=5000.0, filter=None, limit=20, cursor=None):
         """Listings within `radius` metres of (lon, lat), by distance to their displayed
         position rounded to 100 m, then id: {"listings": [...], "total": n, "next": cursor}."""
-        lon, lat, radius = _real("lon", lon), _real("lat", lat), _real("radius", radius)
-        limit = _count("limit", limit)
-        categories, ranges = self._filter(filter)
-        return json.loads(_native.call_for_text(_native._lib.gc_pins_nearby, self._handle, lon, lat, radius,
-                                                categories, _native.f64_pointer(ranges), limit, _cursor(cursor)))
+        parameters = [("lon", _number(_real("lon", lon))), ("lat", _number(_real("lat", lat))),
+                      ("radius", _number(_real("radius", radius))), ("limit", str(_count("limit", limit)))]
+        return self._request("nearby", None, parameters + _cursor(cursor) + self._filter(filter))
+
+    def _request(self, endpoint, pin_id, parameters):
+        """The answer to one request, made with the query parameters `geocluster serve` takes
+        (the same parsing and the same index call in the library), as a dict."""
+        names = (ctypes.c_char_p * max(len(parameters), 1))(*[name.encode() for name, _ in parameters])
+        values = (ctypes.c_char_p * max(len(parameters), 1))(*[value.encode("utf-8") for _, value in parameters])
+        pin = None if pin_id is None else str(pin_id).encode()
+        return json.loads(_native.call_for_text(_native._lib.gc_pins_request, self._handle, endpoint.encode(), pin,
+                                                names, values, len(parameters)))
 
     def _filter(self, filter):
-        """(category bit set or -1, ranges as 6 doubles, NaN for an open end) of a filter dict:
-        {"category": name or names, "area_m2" / "deposit" / "monthly_rent": (low, high)}."""
+        """The query parameters of a filter dict: {"category": name or names, "area_m2" /
+        "deposit" / "monthly_rent": (low, high), None for an open end}."""
         if filter is None:
-            return -1, None
+            return []
         if not isinstance(filter, dict):
             raise TypeError(f"filter must be a dict, got {type(filter).__name__}")
         for name in filter:
@@ -191,27 +193,25 @@ class PinIndex:
                 raise ValueError(f"filter: unknown attribute {name!r}; one of {', '.join(ATTRIBUTES)}")
             if name not in self._given:
                 raise ValueError(f"filter: {name!r} needs attributes[{name!r}] when the index is built")
-        categories = -1
+        parameters = []
         if "category" in filter:
             names = filter["category"]
             names = [names] if isinstance(names, str) else list(names)
-            categories = 0
             for name in names:
                 if name not in CATEGORIES:
                     raise ValueError(f"filter['category']: {name!r} is not a category; one of {', '.join(CATEGORIES)}")
-                categories |= 1 << CATEGORIES.index(name)
-        ranges = np.full(6, np.nan)
-        for k, name in enumerate(ATTRIBUTES[1:]):
+            parameters.append(("category", ",".join(names)))
+        for name, parameter in (("area_m2", "area"), ("deposit", "deposit"), ("monthly_rent", "rent")):
             if name not in filter:
                 continue
             bounds = filter[name]
             if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
                 raise ValueError(f"filter[{name!r}] must be (low, high), either None for open, got {bounds!r}")
-            for j, bound in enumerate(bounds):
-                if bound is not None:
-                    ranges[2 * k + j] = _real(f"filter[{name!r}]", bound)
-        return categories, ranges
-
+            ends = ["" if bound is None else _number(_real(f"filter[{name!r}]", bound)) for bound in bounds]
+            if ends == ["", ""]:
+                continue
+            parameters.append((parameter, "..".join(ends)))
+        return parameters
 
 def _secret(key, privacy):
     """The key's bytes under the CLI's rules, or None without privacy."""
@@ -375,12 +375,19 @@ def _pin_id(pin_id):
 
 
 def _cursor(cursor):
+    """The cursor parameter: none for the first page, else the previous page's next."""
     if cursor is None:
-        return None
+        return []
     if not isinstance(cursor, str):
         raise TypeError(f"cursor must be the 'next' string of the previous page or None, got {cursor!r}")
-    return cursor.encode("ascii", "replace")
+    return [("cursor", cursor)]
 
+
+def _number(value):
+    """A float as the query text gives it: the shortest text that reads back as the same double."""
+    if not np.isfinite(value):
+        return str(value)
+    return repr(float(value))
 
 def _warn_set_aside(set_aside):
     """Says what the build left out, as the CLI does on standard error (ids, the first ten)."""

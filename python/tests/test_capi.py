@@ -63,7 +63,7 @@ def test_pins_null_handles_are_errors_not_crashes():
     assert lib.gc_text_length(None) == 0
     message = ctypes.create_string_buffer(200)
     text = _native._handle()
-    code = lib.gc_pins_query(None, 10.0, None, -1, None, ctypes.byref(text), message, 200)
+    code = lib.gc_pins_request(None, b"pins", None, None, None, 0, ctypes.byref(text), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"index must not be null" and not text.value
     handle = _native._handle()
     code = lib.gc_pins_build(None, None, 3, None, None, None, None, None, None, None, None, 0, 5, 1500.0, 12.5, 1,

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Pins
+import PinsQueries
 
 extension ValueRange {
     /// Parses `MIN..MAX` with either end optional (`..50`, `100..`), both ends included.
@@ -11,26 +12,7 @@ extension ValueRange {
     /// - Throws: `.invalidOption` for a missing `..`, a non-numeric or non-finite end, no
     ///   end at all, or an inverted range (min > max).
     public static func parse(_ text: String, option: String) throws(DatasetError) -> ValueRange {
-        let parts = text.components(separatedBy: "..")
-        guard parts.count == 2 else {
-            throw .invalidOption(option: option, value: text, reason: "write a range as MIN..MAX, ..MAX or MIN..")
-        }
-        func end(_ s: String, _ which: String) throws(DatasetError) -> Double? {
-            let t = s.trimmingWhitespace()
-            if t.isEmpty { return nil }
-            guard let v = Double(t), v.isFinite else {
-                throw .invalidOption(option: option, value: text, reason: "the \(which) '\(t)' is not a finite number")
-            }
-            return v
-        }
-        let lower = try end(parts[0], "minimum"), upper = try end(parts[1], "maximum")
-        guard lower != nil || upper != nil else {
-            throw .invalidOption(option: option, value: text, reason: "give at least one end, e.g. 100.. or ..50")
-        }
-        if let l = lower, let u = upper, l > u {
-            throw .invalidOption(option: option, value: text, reason: "the minimum \(l) is above the maximum \(u); swap them")
-        }
-        return ValueRange(lower: lower, upper: upper)
+        do { return try ValueRange(parsing: text) } catch { throw .invalidOption(option: option, value: error.value, reason: error.reason) }
     }
 
 }
@@ -43,26 +25,7 @@ extension BoundingBox {
     /// - Throws: `.invalidOption` unless there are four finite numbers, longitudes within
     ///   ±180, latitudes within ±90, and minLat ≤ maxLat.
     public static func parse(_ text: String, option: String = "--bbox") throws(DatasetError) -> BoundingBox {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingWhitespace() }
-        guard parts.count == 4 else {
-            throw .invalidOption(option: option, value: text, reason: "give four numbers: minLon,minLat,maxLon,maxLat")
-        }
-        var v: [Double] = []
-        for (k, name) in ["minLon", "minLat", "maxLon", "maxLat"].enumerated() {
-            guard let x = Double(parts[k]), x.isFinite else {
-                throw .invalidOption(option: option, value: text, reason: "\(name) '\(parts[k])' is not a finite number")
-            }
-            let limit = k % 2 == 0 ? 180.0 : 90.0
-            guard abs(x) <= limit else {
-                throw .invalidOption(option: option, value: text, reason: "\(name) \(x) is outside ±\(Int(limit)) degrees")
-            }
-            v.append(x)
-        }
-        guard v[1] <= v[3] else {
-            throw .invalidOption(option: option, value: text, reason: "minLat \(v[1]) is greater than maxLat \(v[3]); swap them")
-        }
-        return BoundingBox(minLongitude: v[0], minLatitude: v[1], maxLongitude: v[2], maxLatitude: v[3])
+        do { return try BoundingBox(parsing: text) } catch { throw .invalidOption(option: option, value: error.value, reason: error.reason) }
     }
 }
 
@@ -107,16 +70,7 @@ public struct ListingFilter {
     /// Parses a comma-separated category list such as `apartment,officetel`.
     /// - Throws: `.invalidOption` naming an unknown category and listing the known ones.
     public static func parseCategories(_ text: String, option: String = "--category") throws(DatasetError) -> CategorySet {
-        var set = CategorySet(mask: 0)
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let name = part.trimmingWhitespace().lowercased()
-            guard let c = ListingCategory(rawValue: name) else {
-                throw .invalidOption(option: option, value: text,
-                                     reason: "unknown category '\(name)'; choose from \(ListingCategory.names)")
-            }
-            set.insert(c)
-        }
-        return set
+        do { return try CategorySet(parsing: text) } catch { throw .invalidOption(option: option, value: error.value, reason: error.reason) }
     }
 
     /// The UTF-8 names of the kept categories, for matching fields without making strings.
@@ -162,17 +116,6 @@ extension PropertyCondition {
     /// - Parameter option: the option or parameter's name, for messages (`--where`).
     /// - Throws: `.invalidOption` without a name before `=` or values after it.
     public static func parse(_ text: String, option: String = "--where") throws(DatasetError) -> PropertyCondition {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw .invalidOption(option: option, value: text, reason: "write NAME=a,b (texts) or NAME=MIN..MAX (numbers)")
-        }
-        let name = String(text[..<equals]).trimmingWhitespace(), value = String(text[text.index(after: equals)...])
-        guard !name.isEmpty else {
-            throw .invalidOption(option: option, value: text, reason: "write NAME=a,b (texts) or NAME=MIN..MAX (numbers)")
-        }
-        guard !value.isEmpty else { throw .invalidOption(option: option, value: text, reason: "give the values to keep after '='") }
-        if value.contains(".."), let range = try? ValueRange.parse(value, option: option) {
-            return PropertyCondition(name, .range(range))
-        }
-        return PropertyCondition(name, .oneOf(Set(value.split(separator: ",").map(String.init))))
+        do { return try PropertyCondition(parsing: text) } catch { throw .invalidOption(option: option, value: error.value, reason: error.reason) }
     }
 }

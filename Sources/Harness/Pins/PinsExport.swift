@@ -1,5 +1,6 @@
 import Datasets
 import Pins
+import PinsQueries
 
 /// `geocluster pins`: the map pins of a listing file at some zooms, written as one GeoJSON
 /// FeatureCollection (every position a displayed one; no true coordinate is written).
@@ -18,7 +19,9 @@ public enum PinsExport {
         var written: [(zoom: Int, pins: Int)] = []
         for z in request.zooms {
             progress("writing the pins of zoom \(z)")
-            let pins = try index.pins(zoom: Double(z), bbox: request.bbox, filter: request.filter)
+            var query = PinsQuery()
+            query.zoom = Double(z); query.bbox = request.bbox; query.filter = request.filter
+            guard case let .pins(pins, _) = try PinsCall.call(.pins, query, index: index) else { preconditionFailure("pins answers pins") }
             for pin in pins {
                 try PinFeature.write(pin, zoom: z, index: index, names: names, source: data, filter: request.filter,
                                      leaves: request.leaves, to: &writer)

@@ -1,5 +1,6 @@
 import Datasets
 import Pins
+import PinsQueries
 
 /// `geocluster nearby`: the listings near a point, nearest first, by distance to each
 /// listing's displayed position rounded to 100 m (so repeated queries cannot triangulate one).
@@ -15,8 +16,10 @@ public enum PinsNearby {
         recipe.reservedNames = Set(Self.header)
         let dataset = try PinsDataset.build(recipe, filter: request.filter)
         let index = dataset.index, data = dataset.source
-        let page = try index.nearby(longitude: request.longitude, latitude: request.latitude, radius: request.radius,
-                                    filter: request.filter, limit: request.limit, cursor: nil)
+        var query = PinsQuery()
+        query.longitude = request.longitude; query.latitude = request.latitude; query.radius = request.radius
+        query.filter = request.filter; query.limit = request.limit
+        guard case let .nearby(page) = try PinsCall.call(.nearby, query, index: index) else { preconditionFailure("nearby answers nearby") }
         func text(_ v: Double?) -> String { v.map { FormatNumber.trimmed($0, decimals: 2) } ?? "" }
         let rows = page.listings.map { n -> [String] in
             let l = n.leaf

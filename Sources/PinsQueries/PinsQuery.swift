@@ -1,4 +1,3 @@
-import Datasets
 import Pins
 
 /// A query on a pin index as a client writes it in a URL's query string: the viewport, the
@@ -57,20 +56,17 @@ public struct PinsQuery: Sendable, Equatable {
 
     private mutating func set(_ parameter: Parameter, _ value: String, filter: inout AttributeFilter) throws(PinsQueryError) {
         let name = parameter.rawValue
-        func parsing<T>(_ body: () throws(DatasetError) -> T) throws(PinsQueryError) -> T {
-            do { return try body() } catch {
-                if case let .invalidOption(_, _, reason) = error { throw PinsQueryError(parameter: name, message: "'\(value)': \(reason)") }
-                throw PinsQueryError(parameter: name, message: "'\(value)': \(error)")
-            }
+        func parsing<T>(_ body: () throws(QueryValueError) -> T) throws(PinsQueryError) -> T {
+            do { return try body() } catch { throw PinsQueryError(parameter: name, message: "'\(value)': \(error.reason)") }
         }
         switch parameter {
         case .zoom: zoom = try Self.number(value, name, within: 0...Double(PinOptions.maxZoom) + 0.999_999)
-        case .bbox: bbox = try parsing { () throws(DatasetError) in try BoundingBox.parse(value, option: name) }
-        case .category: filter.categories = try parsing { () throws(DatasetError) in try ListingFilter.parseCategories(value, option: name) }
-        case .area: filter.area = try parsing { () throws(DatasetError) in try ValueRange.parse(value, option: name) }
-        case .deposit: filter.deposit = try parsing { () throws(DatasetError) in try ValueRange.parse(value, option: name) }
-        case .rent: filter.monthlyRent = try parsing { () throws(DatasetError) in try ValueRange.parse(value, option: name) }
-        case .where: filter.properties.append(try parsing { () throws(DatasetError) in try PropertyCondition.parse(value, option: name) })
+        case .bbox: bbox = try parsing { () throws(QueryValueError) in try BoundingBox(parsing: value) }
+        case .category: filter.categories = try parsing { () throws(QueryValueError) in try CategorySet(parsing: value) }
+        case .area: filter.area = try parsing { () throws(QueryValueError) in try ValueRange(parsing: value) }
+        case .deposit: filter.deposit = try parsing { () throws(QueryValueError) in try ValueRange(parsing: value) }
+        case .rent: filter.monthlyRent = try parsing { () throws(QueryValueError) in try ValueRange(parsing: value) }
+        case .where: filter.properties.append(try parsing { () throws(QueryValueError) in try PropertyCondition(parsing: value) })
         case .limit:
             guard let n = Int(value), (1...Self.largestLimit).contains(n) else {
                 throw PinsQueryError(parameter: name, message: "'\(value)' must be a whole number 1...\(Self.largestLimit)")
@@ -78,7 +74,7 @@ public struct PinsQuery: Sendable, Equatable {
             limit = n
         case .cursor:
             guard let c = PinCursor(token: value) else {
-                throw PinsQueryError(parameter: name, message: "'\(value)' is not a cursor this server gave (pass the `next` of the previous page as it is)")
+                throw PinsQueryError(parameter: name, message: "'\(value)' is not a cursor: pass the `next` of the previous page as it is (none for the first page)")
             }
             cursor = c
         case .lat: latitude = try Self.number(value, name, within: -85...85)
@@ -89,8 +85,8 @@ public struct PinsQuery: Sendable, Equatable {
 
     private static func number(_ text: String, _ name: String, within range: ClosedRange<Double>) throws(PinsQueryError) -> Double {
         guard let v = Double(text), v.isFinite, range.contains(v) else {
-            let hi = range.upperBound == range.upperBound.rounded() ? FormatNumber.trimmed(range.upperBound, decimals: 0) : "below \(Int(range.upperBound.rounded(.up)))"
-            throw PinsQueryError(parameter: name, message: "'\(text)' must be a number \(FormatNumber.trimmed(range.lowerBound, decimals: 0))...\(hi)")
+            let hi = range.upperBound == range.upperBound.rounded() ? "\(Int(range.upperBound))" : "below \(Int(range.upperBound.rounded(.up)))"
+            throw PinsQueryError(parameter: name, message: "'\(text)' must be a number \(Int(range.lowerBound))...\(hi)")
         }
         return v
     }
