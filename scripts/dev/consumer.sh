@@ -26,6 +26,8 @@ fail() { echo "consumer: FAILED: $*"; exit 1; }
 
 scripts/dev/check_imports.sh || fail "a source of the pins product imports a module outside the allow-list"
 scripts/dev/check_imports.sh --self-test || fail "the import check's self-test"
+EXTRA_ALLOWED=Pins scripts/dev/check_imports.sh Sources/PinsQueries \
+    || fail "PinsQueries imports a module beyond Pins (the C library behind the Python package links it without Foundation)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
