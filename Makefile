@@ -155,17 +155,24 @@ python:
 
 # A wheel and an sdist for PyPI (docs/python.md, Installing), into .build/dist/: `python -m build`
 # (python/requirements-wheel.txt, in a venv of its own) builds the sdist, then the wheel from
-# the unpacked sdist, so the sdist is proven to build; auditwheel gives the wheel its manylinux
-# tag. wheel-check installs that wheel into a fresh venv and runs the tests with no Swift
-# toolchain on PATH (the CLI the PinIndex tests compare with is the binary `make python` built).
+# the unpacked sdist, its library compiled from this checkout's sources (GEOCLUSTER_SWIFT_ROOT:
+# the same files the sdist carries under swift/, and the same scratch folder `pip install
+# ./python` uses, so after `make python` nothing is compiled twice); SwiftPM then loads the
+# sdist's own package (`swift package describe`: every target's folder is there). auditwheel
+# gives the wheel its manylinux tag. wheel-check installs that wheel into a fresh venv and runs
+# the tests with no Swift toolchain on PATH (the CLI the PinIndex tests compare with is the
+# binary `make python` built).
 WHEELVENV = .build/wheel-venv
 wheel:
 	python3 -m venv $(WHEELVENV)
 	$(WHEELVENV)/bin/pip install -q -r python/requirements-wheel.txt
-	rm -rf .build/dist .build/dist-raw
-	SWIFT=$$(command -v $(SWIFT)) $(WHEELVENV)/bin/python -m build --outdir .build/dist-raw python > .build/wheel-build.log 2>&1 \
-		|| { tail -40 .build/wheel-build.log; exit 1; }
+	rm -rf .build/dist .build/dist-raw .build/sdist-check
+	GEOCLUSTER_SWIFT_ROOT=$(CURDIR) SWIFT=$$(command -v $(SWIFT)) $(WHEELVENV)/bin/python -m build --outdir .build/dist-raw python \
+		> .build/wheel-build.log 2>&1 || { tail -40 .build/wheel-build.log; exit 1; }
 	@scripts/dev/warnings.sh .build/wheel-build.log
+	mkdir -p .build/sdist-check && tar -xzf .build/dist-raw/*.tar.gz -C .build/sdist-check
+	cd .build/sdist-check/*/swift && $(SWIFT) package describe > ../../describe.txt 2>&1 \
+		|| { tail -20 ../../describe.txt; echo "the sdist's Swift package does not load"; exit 1; }
 	PATH="$(abspath $(WHEELVENV))/bin:$$PATH" auditwheel repair -w .build/dist .build/dist-raw/*.whl
 	cp .build/dist-raw/*.tar.gz .build/dist/
 	@ls -l .build/dist
