@@ -11,9 +11,12 @@ final class HDBSCANFit {
     /// What a distance of the result is multiplied by on the way out: 1, or 1/R for a
     /// haversine fit (the core measures metres; the caller gave and gets radians).
     let distanceScale: Double
+    /// What prediction needs, when the fit was asked for it (GC_OUTPUT_PREDICTION).
+    let model: PredictionModel?
 
-    init(result: HDBSCANResult, distanceScale: Double = 1) {
+    init(result: HDBSCANResult, distanceScale: Double = 1, model: PredictionModel? = nil) {
         self.distanceScale = distanceScale
+        self.model = model
         // The core distances are no output of the C API: not kept for the handle's lifetime.
         var kept = result
         kept.coreDistances = []
@@ -79,12 +82,12 @@ private func hdbscanParameters(
 /// The trees a fit keeps, from the header's GC_OUTPUT_* bits: each costs time and memory
 /// (docs/python.md, "Speed").
 private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
-    guard outputs >= 0 && outputs <= 3 else {
-        throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1) and GC_OUTPUT_CONDENSED_TREE (2)")
+    guard outputs >= 0 && outputs <= 7 else {
+        throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1), GC_OUTPUT_CONDENSED_TREE (2) and GC_OUTPUT_PREDICTION (4)")
     }
     var keeping: HDBSCANOutputs = []
     if outputs & 1 != 0 { keeping.insert(.mst) }
-    if outputs & 2 != 0 { keeping.insert(.clusterTree) }
+    if outputs & 6 != 0 { keeping.insert(.clusterTree) }
     return keeping
 }
 
@@ -144,21 +147,27 @@ private func hdbscanFit(
             ties: ties)
         let workers = try checkedThreads(threads)
         let keeping = try kept(outputs)
+        let predicting = outputs & 4 != 0
         let points = try read()
-        let result: HDBSCANResult, scale: Double
+        if predicting, case .sphere = points {
+            throw CAPIError(.invalidArgument, "prediction data is for planar fits only: metric=\"haversine\" has none yet")
+        }
+        let result: HDBSCANResult, scale: Double, model: PredictionModel?
         do throws(ClusterCoreError) {
             switch points {
             case let .planar(p):
                 result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
                 scale = 1
+                model = predicting ? try PredictionModel(points: p, result: result, parameters: parameters, threads: workers) : nil
             case let .sphere(p):
                 result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
                 scale = 1 / SpherePoints.earthRadius
+                model = nil
             }
         } catch {
             throw CAPIError(error)
         }
-        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result, distanceScale: scale)).toOpaque()
+        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result, distanceScale: scale, model: model)).toOpaque()
     }
 }
 

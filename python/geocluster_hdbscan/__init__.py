@@ -11,6 +11,9 @@ its base classes when scikit-learn is installed. See docs/python.md.
 from ._dbscan import DBSCAN
 from ._hdbscan import CONDENSED_TREE_DTYPE, HDBSCAN, MST_DTYPE
 from ._pins import PinIndex
+from .prediction import (all_points_membership_vectors, approximate_predict, approximate_predict_scores,
+                         membership_vector)
 
-__all__ = ["HDBSCAN", "DBSCAN", "PinIndex", "CONDENSED_TREE_DTYPE", "MST_DTYPE"]
+__all__ = ["HDBSCAN", "DBSCAN", "PinIndex", "CONDENSED_TREE_DTYPE", "MST_DTYPE", "approximate_predict",
+           "approximate_predict_scores", "membership_vector", "all_points_membership_vectors"]
 __version__ = "0.1.0"

@@ -42,6 +42,8 @@ extern "C" {
 #define GC_OUTPUT_CONDENSED_TREE 2   /* the condensed tree and cluster persistence (kept
                                         without point rows: no cost to the fit; the copy
                                         writes them) */
+#define GC_OUTPUT_PREDICTION 4       /* what gc_hdbscan_predict and the membership vectors
+                                        need (planar fits only; implies the condensed tree) */
 
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;
@@ -109,6 +111,26 @@ void gc_hdbscan_copy_condensed_tree(const gc_hdbscan *result, int64_t *parent, i
  * for fewer than 2 points): endpoints as point rows with a < b, weight ascending.
  */
 void gc_hdbscan_copy_mst(const gc_hdbscan *result, int64_t *a, int64_t *b, double *weight);
+
+/*
+ * New points against a fit made with GC_OUTPUT_PREDICTION, by the hdbscan library's rules
+ * (approximate_predict with its connecting points, approximate_predict_scores), m being the
+ * fit's min_samples: per new point its label (the fit's numbering, -1 noise), probability,
+ * outlier score and the fitted row it joins (a NULL destination is skipped).
+ */
+int32_t gc_hdbscan_predict(const gc_hdbscan *result, const double *x, const double *y, int64_t n,
+                           int64_t stride, int64_t threads, int32_t *labels, double *probabilities,
+                           double *outlier_scores, int64_t *connecting, char *message,
+                           int64_t message_capacity);
+
+/* hdbscan's membership_vector: n * cluster_count values, row-major, columns by label. */
+int32_t gc_hdbscan_membership_vectors(const gc_hdbscan *result, const double *x, const double *y,
+                                      int64_t n, int64_t stride, int64_t threads, double *out,
+                                      char *message, int64_t message_capacity);
+
+/* hdbscan's all_points_membership_vectors: point_count * cluster_count values, row-major. */
+int32_t gc_hdbscan_all_points_membership_vectors(const gc_hdbscan *result, int64_t threads, double *out,
+                                                 char *message, int64_t message_capacity);
 
 /*
  * DBSCAN exactly as scikit-learn computes it (eps inclusive, min_samples counting the point

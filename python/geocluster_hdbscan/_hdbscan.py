@@ -67,6 +67,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         metric_params raises ValueError.
     store_centers : {None, "centroid", "medoid", "both"}, default=None
         As scikit-learn's: ``centroids_`` and/or ``medoids_``, one row per cluster.
+    prediction_data : bool, default=False
+        As the hdbscan library's: keep what ``approximate_predict``, ``membership_vector`` and
+        ``all_points_membership_vectors`` need (planar fits only). Pickling keeps it.
 
     Attributes
     ----------
@@ -90,7 +93,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", cluster_selection_method="eom",
                  allow_single_cluster=False, n_jobs=None, gen_min_span_tree=False, metric_params=None, alpha=1.0,
-                 algorithm="auto", leaf_size=40, store_centers=None, copy="warn", ties="all-at-once"):
+                 algorithm="auto", leaf_size=40, store_centers=None, copy="warn", ties="all-at-once",
+                 prediction_data=False):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -107,6 +111,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.store_centers = store_centers
         self.copy = copy
         self.ties = ties
+        self.prediction_data = prediction_data
 
     def _checked_parameters(self):
         haversine = check_metric("HDBSCAN", self.metric)
@@ -119,7 +124,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             check_choice("store_centers", self.store_centers, ("centroid", "medoid", "both"))
         if self.copy != "warn" and not isinstance(self.copy, (bool, np.bool_)):
             raise TypeError(f"copy must be a bool, got {self.copy!r}")
-        for name in ("allow_single_cluster", "gen_min_span_tree"):
+        for name in ("allow_single_cluster", "gen_min_span_tree", "prediction_data"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
         return dict(
@@ -134,6 +139,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             keep_mst=bool(self.gen_min_span_tree),
             haversine=haversine,
             one_at_a_time=check_choice("ties", self.ties, ("all-at-once", "one-at-a-time")) == "one-at-a-time",
+            prediction_data=bool(self.prediction_data),
         )
 
     def fit(self, X, y=None):
@@ -149,6 +155,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                 row_sums = X.sum(axis=1)
             finite_rows = np.isfinite(row_sums).nonzero()[0]
         points = X if all_finite else X[finite_rows]
+        if parameters["haversine"] and parameters["prediction_data"]:
+            raise ValueError('prediction_data=True is for planar fits only: metric="haversine" has no prediction yet')
         if parameters["haversine"]:
             check_haversine_distance("cluster_selection_epsilon", parameters["cluster_selection_epsilon"])
             check_haversine_points(points)
@@ -163,6 +171,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             self.__dict__.pop(_LAZY[name], None)
         self._native = result
         self._mst_kept = parameters["keep_mst"]
+        # What rebuilds the prediction data after unpickling (a refit: the same model).
+        self._prediction_fit = (np.array(points), parameters) if parameters["prediction_data"] else None
         self._rows = (X.shape[0], finite_rows, np.isnan(row_sums) if finite_rows is not None else None)
         labels, probabilities = result.labels()
         if finite_rows is not None:
@@ -220,8 +230,18 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                     state[key] = getattr(self, name)
                 except AttributeError:
                     pass
-            del state["_native"], state["_rows"]
+            del state["_native"]
         return state
+
+    def _prediction_native(self):
+        """The library's result holding the prediction data, refitted once after unpickling."""
+        saved = self.__dict__.get("_prediction_fit")
+        if saved is None:
+            raise ValueError("Clusterer does not have prediction data! Try fitting with prediction_data=True set")
+        if "_native" not in self.__dict__:
+            points, parameters = saved
+            self.__dict__["_native"] = _native.hdbscan_fit(points, **parameters)
+        return self._native, self._rows
 
     def fit_predict(self, X, y=None):
         """Clusters X and returns labels_."""

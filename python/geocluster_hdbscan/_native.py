@@ -20,6 +20,7 @@ GC_TOO_FEW_POINTS = 3
 GC_INVALID_ARGUMENT = 4
 GC_OUTPUT_MST = 1
 GC_OUTPUT_CONDENSED_TREE = 2
+GC_OUTPUT_PREDICTION = 4
 
 _LIBRARY_NAME = "libGeoclusterCAPI.dylib" if sys.platform == "darwin" else "libGeoclusterCAPI.so"
 _MESSAGE_CAPACITY = 1024
@@ -55,6 +56,11 @@ def _load():
         "gc_hdbscan_copy_cluster_persistence": (None, [_handle, _f64]),
         "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
         "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
+        "gc_hdbscan_predict": (_i32t, [_handle, _f64, _f64, _i64t, _i64t, _i64t, _i32, _f64, _f64, _i64,
+                                       ctypes.c_char_p, _i64t]),
+        "gc_hdbscan_membership_vectors": (_i32t, [_handle, _f64, _f64, _i64t, _i64t, _i64t, _f64,
+                                                  ctypes.c_char_p, _i64t]),
+        "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, ctypes.c_char_p, _i64t]),
         "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
         "gc_dbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
         "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _i64t, _dbl,
@@ -114,11 +120,13 @@ def _check(code, message):
 
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
-                leaf, allow_single_cluster, threads, keep_mst=True, haversine=False, one_at_a_time=False):
+                leaf, allow_single_cluster, threads, keep_mst=True, haversine=False, one_at_a_time=False,
+                prediction_data=False):
     """Runs the library's HDBSCAN on a validated float64 (n, 2) array (with haversine:
     latitude, longitude in radians, distances in radians). Returns an HDBSCANResult: the
     library's result, whose arrays are copied out when asked for."""
-    outputs = GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
+    outputs = (GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
+               | (GC_OUTPUT_PREDICTION if prediction_data else 0))
     X, x, y, stride = point_arguments(X)
     handle = _handle()
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
@@ -183,6 +191,38 @@ class HDBSCANResult:
         _lib.gc_hdbscan_copy_mst(self._handle, _pointer(mst["a"], _i64), _pointer(mst["b"], _i64),
                                  _pointer(mst["weight"], _f64))
         return mst
+
+    def predict(self, X, threads):
+        """(labels, probabilities, outlier scores, connecting rows) of new points."""
+        X, x, y, stride = point_arguments(X)
+        n = X.shape[0]
+        out = (np.empty(n, dtype=np.int32), np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64),
+               np.empty(n, dtype=np.int64))
+        message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+        code = _lib.gc_hdbscan_predict(self._handle, x, y, n, stride, threads, _pointer(out[0], _i32),
+                                       _pointer(out[1], _f64), _pointer(out[2], _f64), _pointer(out[3], _i64),
+                                       message, _MESSAGE_CAPACITY)
+        _check(code, message)
+        return out
+
+    def membership_vectors(self, X, threads):
+        """(n, clusters) soft memberships of new points."""
+        X, x, y, stride = point_arguments(X)
+        out = np.empty((X.shape[0], _lib.gc_hdbscan_cluster_count(self._handle)), dtype=np.float64)
+        message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+        code = _lib.gc_hdbscan_membership_vectors(self._handle, x, y, X.shape[0], stride, threads,
+                                                  _pointer(out, _f64), message, _MESSAGE_CAPACITY)
+        _check(code, message)
+        return out
+
+    def all_points_membership_vectors(self, threads):
+        """(point_count, clusters) soft memberships of the fitted points."""
+        out = np.empty((self.n, _lib.gc_hdbscan_cluster_count(self._handle)), dtype=np.float64)
+        message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+        code = _lib.gc_hdbscan_all_points_membership_vectors(self._handle, threads, _pointer(out, _f64),
+                                                             message, _MESSAGE_CAPACITY)
+        _check(code, message)
+        return out
 
 
 def dbscan_fit(X, eps, min_samples, threads, haversine=False):

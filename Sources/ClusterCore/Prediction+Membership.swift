@@ -1,0 +1,153 @@
+// Soft clustering with the hdbscan library's semantics (`membership_vector`,
+// `all_points_membership_vectors`): for each point, a probability per fitted cluster that
+// combines how near the point is to the cluster's exemplars with how high in the condensed tree
+// it merges with the cluster, scaled by how likely the point is to be in any cluster at all.
+// The formulas, constants and their quirks (a new point's lambda rounded to single precision
+// for one factor, the squared and square-rooted factors for new points only) are hdbscan's, so
+// that code written against it gets its numbers.
+//
+// Where hdbscan divides infinity by infinity (a point at infinite lambda, such as one of at
+// least m coincident copies, in a cluster whose largest lambda is infinite) it returns NaN for
+// the whole vector; here that point belongs wholly to its own label (and to none when noise).
+
+extension PredictionModel {
+    /// Membership vectors of new points: row-major, `clusterCount` values a point (hdbscan's
+    /// `membership_vector`; its columns follow this model's labels).
+    /// - Parameter threads: workers; the values are the same for any number.
+    public func membershipVectors(_ newPoints: PointSet, threads: Int = 1) -> [Double] {
+        let c = clusterCount
+        guard c > 0, points.count > 0 else { return [] }
+        return [Double].initialized(count: newPoints.count * c) { base in
+            let out = SharedBuffer(base: base)
+            Parallel.forEachChunk(count: newPoints.count, grain: 1024, threads: threads) { chunk, _ in
+                var buffer = KNNBuffer(k: min(2 * minSamples, points.count), tree: tree)
+                for i in chunk {
+                    let row = membershipVector(x: newPoints.xs[i], y: newPoints.ys[i], buffer: &buffer)
+                    for j in 0..<c { out[i * c + j] = row[j] }
+                }
+            }
+        }
+    }
+
+    /// One new point's membership vector; `buffer` is scratch (k = min(2m, n)).
+    public func membershipVector(x: Double, y: Double, buffer: inout KNNBuffer) -> [Double] {
+        let join = joining(x: x, y: y, buffer: &buffer)
+        let row = Int(join.row), cluster = Int(fallCluster[row])
+        let lambda = min(fallLambda[row], join.lambda)
+        let top = groupMaxLambda[cluster], rounded = Double(Float(lambda))
+        let outlier = Self.softmaxNormalised(selected.map { s in
+            Self.safeRatio(top, top - mergeHeight(cluster, rounded, Int(s)))
+        })
+        let near = exemplarWeights(x: x, y: y)
+        var vector = (0..<clusterCount).map { near[$0].squareRoot() * (outlier[$0] * outlier[$0]) }
+        Self.normalise(&vector)
+        let inAny = probabilityInSomeCluster(cluster, lambda, extra: 1e-8, topFirst: false)
+        let answer = vector.map { $0 * inAny }
+        return answer.contains(where: \.isNaN) ? oneHot(predict(x: x, y: y, buffer: &buffer).label) : answer
+    }
+
+    /// Membership vectors of the fitted points: row-major, `clusterCount` values a row
+    /// (hdbscan's `all_points_membership_vectors`); empty when there are no clusters.
+    /// - Parameters:
+    ///   - labels: the fit's labels, by row (for the rows hdbscan leaves undefined).
+    ///   - threads: workers; the values are the same for any number.
+    public func allPointsMembershipVectors(labels: [Int32], threads: Int = 1) -> [Double] {
+        let c = clusterCount, n = points.count
+        guard c > 0, n > 0 else { return [] }
+        var result = [Double](repeating: 0, count: n * c)
+        // Pass 1: each cluster's score by merge height; hdbscan's softmax subtracts the largest
+        // score of the whole matrix, so pass 2 waits for it.
+        let grain = 1024
+        var chunkTop = [Double](repeating: -.infinity, count: (n + grain - 1) / grain)
+        result.withUnsafeMutableBufferPointer { out in
+        chunkTop.withUnsafeMutableBufferPointer { tops in
+            let shared = SharedBuffer(base: out.baseAddress!), sharedTops = SharedBuffer(base: tops.baseAddress!)
+            Parallel.forEachChunk(count: n, grain: grain, threads: threads) { chunk, _ in
+                for i in chunk {
+                    let cluster = Int(fallCluster[i]), lambda = fallLambda[i], limit = groupMaxLambda[cluster] + 1e-8
+                    for j in 0..<c {
+                        let v = ElementaryMath.exp(-(limit / mergeHeight(cluster, lambda, Int(selected[j]))))
+                        shared[i * c + j] = v
+                        if v > sharedTops[i / grain] { sharedTops[i / grain] = v }
+                    }
+                }
+            }
+        }}
+        let top = chunkTop.max() ?? 0
+        result.withUnsafeMutableBufferPointer { out in
+            let shared = SharedBuffer(base: out.baseAddress!)
+            Parallel.forEachChunk(count: n, grain: grain, threads: threads) { chunk, _ in
+                for i in chunk { finishRow(i, shared, top: top, label: labels[i]) }
+            }
+        }
+        return result
+    }
+
+    /// Pass 2 of `allPointsMembershipVectors` for row `i`.
+    private func finishRow(_ i: Int, _ out: SharedBuffer<Double>, top: Double, label: Int32) {
+        let c = clusterCount
+        var outlier = (0..<c).map { ElementaryMath.exp(out[i * c + $0] - top) }
+        Self.normalise(&outlier)
+        let near = exemplarWeights(x: points.xs[i], y: points.ys[i])
+        var vector = (0..<c).map { near[$0] * outlier[$0] }
+        Self.normalise(&vector)
+        let inAny = probabilityInSomeCluster(Int(fallCluster[i]), fallLambda[i], extra: 0, topFirst: true)
+        var row = vector.map { $0 * inAny }
+        if row.contains(where: \.isNaN) { row = oneHot(label) }
+        for j in 0..<c { out[i * c + j] = row[j] }
+    }
+
+    /// By label, the inverse of the distance to its nearest exemplar, normalised to sum 1
+    /// (a point on an exemplar weighs the largest double over the number of clusters).
+    func exemplarWeights(x: Double, y: Double) -> [Double] {
+        var weights = exemplarRows.map { rows -> Double in
+            var nearest = Double.greatestFiniteMagnitude
+            for r in rows {
+                let dx = points.xs[Int(r)] - x, dy = points.ys[Int(r)] - y
+                nearest = min(nearest, (dx * dx + dy * dy).squareRoot())
+            }
+            return nearest != 0 ? 1 / nearest : Double.greatestFiniteMagnitude / Double(exemplarRows.count)
+        }
+        Self.normalise(&weights)
+        return weights
+    }
+
+    /// How likely a point falling out of `cluster` at `lambda` is to be in some cluster: its
+    /// highest merge height with a selected cluster over the larger of its lambda and that
+    /// cluster's group maximum (plus `extra`; hdbscan orders the two operands differently for
+    /// fitted and new points, which matters only for NaN).
+    func probabilityInSomeCluster(_ cluster: Int, _ lambda: Double, extra: Double, topFirst: Bool) -> Double {
+        var best = -Double.infinity, bestLabel = 0
+        for (j, s) in selected.enumerated() {
+            let h = mergeHeight(cluster, lambda, Int(s))
+            if h > best || (best.isNaN == false && h.isNaN) { (best, bestLabel) = (h, j) }
+        }
+        let top = groupMaxLambda[Int(selected[bestLabel])]
+        let larger = topFirst ? (lambda > top ? lambda : top) : (top > lambda ? top : lambda)
+        return best / (larger + extra)
+    }
+
+    /// A vector with 1 at `label` (all zeros for noise).
+    func oneHot(_ label: Int32) -> [Double] {
+        (0..<clusterCount).map { $0 == Int(label) ? 1 : 0 }
+    }
+
+    /// hdbscan's `safe_always_positive_division`: a non-positive denominator counts as 1e-8.
+    static func safeRatio(_ numerator: Double, _ denominator: Double) -> Double {
+        numerator / (denominator <= 0 ? 1e-8 : denominator)
+    }
+
+    /// exp(v − largest) normalised to sum 1, NaNs ignored in the largest (numpy's `nanmax`).
+    static func softmaxNormalised(_ values: [Double]) -> [Double] {
+        let top = values.reduce(-Double.infinity) { $1.isNaN ? $0 : max($0, $1) }
+        var result = values.map { ElementaryMath.exp($0 - top) }
+        normalise(&result)
+        return result
+    }
+
+    /// Divides every value by their sum.
+    static func normalise(_ values: inout [Double]) {
+        let sum = values.reduce(0, +)
+        for i in values.indices { values[i] /= sum }
+    }
+}

@@ -1,0 +1,59 @@
+// Prediction and soft clustering for C callers, from a fit made with GC_OUTPUT_PREDICTION:
+// the hdbscan library's approximate_predict, approximate_predict_scores, membership_vector and
+// all_points_membership_vectors. The declarations: python/geocluster_hdbscan/_capi.h.
+import ClusterCore
+
+/// The handle's prediction model, or the error a fit without one gets.
+private func model(_ handle: UnsafeRawPointer?) throws(CAPIError) -> PredictionModel {
+    guard let handle else { throw CAPIError(.invalidArgument, "result must not be null") }
+    guard let model = Unmanaged<HDBSCANFit>.fromOpaque(handle).takeUnretainedValue().model else {
+        throw CAPIError(.invalidArgument, "this fit has no prediction data: fit with GC_OUTPUT_PREDICTION (prediction_data=True)")
+    }
+    return model
+}
+
+@_cdecl("gc_hdbscan_predict")
+public func gc_hdbscan_predict(
+    _ handle: UnsafeRawPointer?, _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64,
+    _ stride: Int64, _ threads: Int64, _ labels: UnsafeMutablePointer<Int32>?,
+    _ probabilities: UnsafeMutablePointer<Double>?, _ outlierScores: UnsafeMutablePointer<Double>?,
+    _ connecting: UnsafeMutablePointer<Int64>?, _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        let model = try model(handle)
+        let workers = try checkedThreads(threads)
+        let answers = model.predict(try readPoints(x: x, y: y, n: n, stride: stride), threads: workers)
+        for (i, a) in answers.enumerated() {
+            labels?[i] = a.label
+            probabilities?[i] = a.probability
+            outlierScores?[i] = a.outlierScore
+            connecting?[i] = Int64(a.connectingRow)
+        }
+    }
+}
+
+@_cdecl("gc_hdbscan_membership_vectors")
+public func gc_hdbscan_membership_vectors(
+    _ handle: UnsafeRawPointer?, _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64,
+    _ stride: Int64, _ threads: Int64, _ out: UnsafeMutablePointer<Double>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        let model = try model(handle)
+        let workers = try checkedThreads(threads)
+        copy(model.membershipVectors(try readPoints(x: x, y: y, n: n, stride: stride), threads: workers), to: out)
+    }
+}
+
+@_cdecl("gc_hdbscan_all_points_membership_vectors")
+public func gc_hdbscan_all_points_membership_vectors(
+    _ handle: UnsafeRawPointer?, _ threads: Int64, _ out: UnsafeMutablePointer<Double>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        let model = try model(handle)
+        let workers = try checkedThreads(threads)
+        let labels = Unmanaged<HDBSCANFit>.fromOpaque(handle!).takeUnretainedValue().result.labeling.labels
+        copy(model.allPointsMembershipVectors(labels: labels, threads: workers), to: out)
+    }
+}
