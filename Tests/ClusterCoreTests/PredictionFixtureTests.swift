@@ -155,3 +155,31 @@ struct PredictionFixtureTests {
         }
     }
 }
+
+@Suite("Prediction: the same answers for any thread count")
+struct PredictionThreadTests {
+    @Test func oneAndTwoThreadsAgree() throws {
+        var random = SplitMix64(seed: 42)
+        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) * 1000 }
+        // Three dense patches and a thin background, on a 1 cm grid so that ties occur.
+        let centres = [(200.0, 200.0), (700.0, 300.0), (450.0, 800.0)]
+        var xs = [Double](), ys = [Double]()
+        for i in 0..<3000 {
+            let (cx, cy) = i < 300 ? (0, 0) : centres[i % 3]
+            let spread = i < 300 ? 1.0 : 0.08
+            xs.append(((cx + (uniform() - 500) * spread) * 100).rounded() / 100)
+            ys.append(((cy + (uniform() - 500) * spread) * 100).rounded() / 100)
+        }
+        let points = try PointSet(xs: xs, ys: ys)
+        let parameters = HDBSCANParameters(minClusterSize: 25, minSamples: 10)
+        let result = try HDBSCAN.fit(points, parameters: parameters, keeping: .clusterTree)
+        let model = try PredictionModel(points: points, result: result, parameters: parameters)
+        let newPoints = try PointSet(xs: (0..<2000).map { _ in uniform() }, ys: (0..<2000).map { _ in uniform() })
+        #expect(model.clusterCount >= 3)
+        #expect(model.predict(newPoints, threads: 1) == model.predict(newPoints, threads: 2))
+        #expect(model.membershipVectors(newPoints, threads: 1) == model.membershipVectors(newPoints, threads: 2))
+        let labels = result.labeling.labels
+        #expect(model.allPointsMembershipVectors(labels: labels, threads: 1)
+                == model.allPointsMembershipVectors(labels: labels, threads: 2))
+    }
+}

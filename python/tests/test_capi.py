@@ -52,8 +52,12 @@ def test_null_handles_and_pointers_are_errors_not_crashes():
     code = lib.gc_hdbscan_fit(None, None, 10, 2, 5, -1, 0.0, -1, 7, 0, 0, 1, 3, ctypes.byref(handle), message, 8)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"selecti"  # cut to the buffer
     assert not handle.value
-    code = lib.gc_hdbscan_fit(None, None, 0, 2, 5, -1, 0.0, -1, 0, 0, 0, 1, 4, ctypes.byref(handle), message, 200)
-    assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 4 is invalid")
+    code = lib.gc_hdbscan_fit(None, None, 0, 2, 5, -1, 0.0, -1, 0, 0, 0, 1, 8, ctypes.byref(handle), message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 8 is invalid")
+    code = lib.gc_hdbscan_predict(None, None, None, 0, 2, 1, None, None, None, None, message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"result must not be null"
+    code = lib.gc_hdbscan_all_points_membership_vectors(None, 1, None, message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"result must not be null"
 
 
 def test_pins_null_handles_are_errors_not_crashes():

@@ -19,9 +19,15 @@ def test_hdbscan_names_and_defaults_are_scikit_learns():
     ours = inspect.signature(geocluster_hdbscan.HDBSCAN).parameters
     theirs = inspect.signature(sklearn_cluster.HDBSCAN).parameters
     for name, parameter in ours.items():
-        if name in ("n_jobs", "gen_min_span_tree", "ties"):
+        if name in ("n_jobs", "gen_min_span_tree", "ties", "prediction_data"):
             continue
         assert name in theirs and theirs[name].default == parameter.default, name
+
+
+def test_prediction_data_is_the_hdbscan_librarys():
+    hdbscan = pytest.importorskip("hdbscan")
+    default = inspect.signature(hdbscan.HDBSCAN).parameters["prediction_data"].default
+    assert inspect.signature(geocluster_hdbscan.HDBSCAN).parameters["prediction_data"].default == default is False
 
 
 def test_gen_min_span_tree_is_the_hdbscan_librarys():
