@@ -77,6 +77,9 @@ public struct HDBSCANResult: Sendable {
     public var condensedTree: CondensedTree?
     /// Selected cluster ids in the condensed tree, ascending (label i ↔ selectedClusters[i]).
     public var selectedClusters: [Int32]
+    /// What prediction and soft clustering need, when kept (`HDBSCANOutputs.prediction`,
+    /// planar fits).
+    public var prediction: PredictionModel? = nil
 }
 
 /// Which intermediate trees `HDBSCAN.fit` keeps in its result. Each is freed as soon as the
@@ -96,7 +99,11 @@ public struct HDBSCANOutputs: OptionSet, Sendable {
     /// Keep the condensed tree without its point rows (`CondensedTree.hasPointRows` false):
     /// `CondensedTree.fallingOut()` gives them on demand, at no cost to the fit.
     public static let clusterTree = HDBSCANOutputs(rawValue: 8)
-    /// Keep all three.
+    /// Keep what prediction and soft clustering need (`HDBSCANResult.prediction`; planar fits
+    /// only): the fitted points, their index and where they fall out of the tree. Costs a
+    /// second index and k-NN pass over the points.
+    public static let prediction = HDBSCANOutputs(rawValue: 16)
+    /// Keep all three trees.
     public static let all: HDBSCANOutputs = [.mst, .linkage, .condensedTree]
 }
 
@@ -165,10 +172,17 @@ public enum HDBSCAN: Sendable {
         keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver(), groupLocations: Bool
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
+        let kept = keeping.contains(.prediction) ? copy points : nil
         let spanning = try spanningTree(consume points, parameters: parameters, grouping: groupLocations,
                                         threads: threads, observer: observer)
-        return hierarchy(consume spanning, parameters: parameters, threads: threads, keeping: keeping,
-                         observer: observer)
+        let trees = kept == nil ? keeping : keeping.union(.clusterTree)
+        var result = hierarchy(consume spanning, parameters: parameters, threads: threads, keeping: trees,
+                               observer: observer)
+        if let kept {
+            result.prediction = try PredictionModel(points: kept, result: result, parameters: parameters, threads: threads)
+            if keeping.isDisjoint(with: [.condensedTree, .clusterTree]) { result.condensedTree = nil }
+        }
+        return result
     }
 
     /// The stages after the MST, on any spanning tree: single linkage, condense, select, label.

@@ -12,16 +12,17 @@ struct ClusterShape {
     let subtreeMax: [Double]
     let hasChildren: [Bool]
 
-    init(_ tree: CondensedTree, fallCluster: [Int32], fallLambda: [Double]) {
-        let c = tree.clusterCount, n = Int32(tree.pointCount)
-        var parent = [Int32](repeating: -1, count: c), depth = [Int32](repeating: 0, count: c)
+    /// The shape of clusters with these parents (indices, -1 for the root; every parent's
+    /// index below its child's) and birth lambdas, and rows falling out of them so.
+    init(parent: [Int32], birth: [Double], fallCluster: [Int32], fallLambda: [Double]) {
+        let c = parent.count
+        var depth = [Int32](repeating: 0, count: c)
         var groupMax = [Double](repeating: 0, count: c), hasChildren = [Bool](repeating: false, count: c)
         for k in 1..<max(c, 1) {  // parents have smaller indices, so they are done first
-            let p = Int(tree.clusterParent[k] - n)
-            parent[k] = Int32(p)
+            let p = Int(parent[k])
             depth[k] = depth[p] + 1
             hasChildren[p] = true
-            groupMax[p] = max(groupMax[p], tree.clusterBirth[k])
+            groupMax[p] = max(groupMax[p], birth[k])
         }
         for (k, lambda) in zip(fallCluster, fallLambda) { groupMax[Int(k)] = max(groupMax[Int(k)], lambda) }
         var subtreeMax = groupMax
@@ -29,7 +30,7 @@ struct ClusterShape {
             subtreeMax[Int(parent[k])] = max(subtreeMax[Int(parent[k])], subtreeMax[k])
         }
         self.parent = parent
-        self.birth = tree.clusterBirth
+        self.birth = birth
         self.depth = depth
         self.groupMax = groupMax
         self.subtreeMax = subtreeMax

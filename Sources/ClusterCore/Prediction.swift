@@ -76,17 +76,51 @@ public struct PredictionModel: Sendable {
                                     requirement: "must be the \(condensed.pointCount) points of the fit")
         }
         let m = max(1, parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples) - 1)
-        minSamples = m
-        self.points = points
-        tree = KDTree(points: points, threads: threads)
-        core = points.count == 0 ? [] : try Self.coreDistances(tree, min(m, points.count), threads)
-        (fallCluster, fallLambda) = Self.fallingOut(condensed)
-        let shape = ClusterShape(condensed, fallCluster: fallCluster, fallLambda: fallLambda)
+        let tree = KDTree(points: points, threads: threads)
+        let (fallCluster, fallLambda) = Self.fallingOut(condensed)
+        let n = Int32(points.count)
+        let parts = Parts(
+            minSamples: m, points: points,
+            core: points.count == 0 ? [] : try Self.coreDistances(tree, min(m, points.count), threads),
+            fallCluster: fallCluster, fallLambda: fallLambda,
+            parent: condensed.clusterParent.map { $0 < 0 ? -1 : $0 - n }, birth: condensed.clusterBirth,
+            selected: result.selectedClusters.map { $0 - n })
+        self.init(parts, tree: tree)
+    }
+
+    /// What a model is made of; the rest is derived from it (`init(_:tree:)`).
+    struct Parts {
+        var minSamples: Int
+        var points: PointSet
+        var core: [Double]
+        var fallCluster: [Int32]
+        var fallLambda: [Double]
+        /// By cluster index: parent index (-1 for the root), lambda at birth.
+        var parent: [Int32]
+        var birth: [Double]
+        /// By label: the selected cluster's index.
+        var selected: [Int32]
+    }
+
+    /// The model of `parts`, over `tree` (the k-d tree of `parts.points`).
+    init(_ parts: Parts, tree: KDTree) {
+        minSamples = parts.minSamples
+        points = parts.points
+        self.tree = tree
+        core = parts.core
+        (fallCluster, fallLambda) = (parts.fallCluster, parts.fallLambda)
+        let shape = ClusterShape(parent: parts.parent, birth: parts.birth, fallCluster: fallCluster, fallLambda: fallLambda)
         (parent, birth, depth) = (shape.parent, shape.birth, shape.depth)
         (groupMaxLambda, subtreeMaxLambda) = (shape.groupMax, shape.subtreeMax)
-        selected = result.selectedClusters.map { $0 - Int32(points.count) }
+        selected = parts.selected
         labelOfCluster = shape.labels(selected: selected)
         exemplarRows = shape.exemplars(selected: selected, fallCluster: fallCluster, fallLambda: fallLambda)
+    }
+
+    /// The parts this model was made of.
+    var parts: Parts {
+        Parts(minSamples: minSamples, points: points, core: core, fallCluster: fallCluster, fallLambda: fallLambda,
+              parent: parent, birth: birth, selected: selected)
     }
 
     /// Core distances by row with k = m, the point itself included.

@@ -87,7 +87,8 @@ private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
     }
     var keeping: HDBSCANOutputs = []
     if outputs & 1 != 0 { keeping.insert(.mst) }
-    if outputs & 6 != 0 { keeping.insert(.clusterTree) }
+    if outputs & 2 != 0 { keeping.insert(.clusterTree) }
+    if outputs & 4 != 0 { keeping.insert(.prediction) }
     return keeping
 }
 
@@ -152,21 +153,21 @@ private func hdbscanFit(
         if predicting, case .sphere = points {
             throw CAPIError(.invalidArgument, "prediction data is for planar fits only: metric=\"haversine\" has none yet")
         }
-        let result: HDBSCANResult, scale: Double, model: PredictionModel?
+        var result: HDBSCANResult, scale: Double
         do throws(ClusterCoreError) {
             switch points {
             case let .planar(p):
                 result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
                 scale = 1
-                model = predicting ? try PredictionModel(points: p, result: result, parameters: parameters, threads: workers) : nil
             case let .sphere(p):
                 result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
                 scale = 1 / SpherePoints.earthRadius
-                model = nil
             }
         } catch {
             throw CAPIError(error)
         }
+        let model = result.prediction
+        result.prediction = nil
         out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result, distanceScale: scale, model: model)).toOpaque()
     }
 }

@@ -22,6 +22,9 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
     /// Listings whose location key (building id) is empty, or names places farther apart than
     /// the tolerance (the message names the file, the lines and the key).
     case location(String)
+    /// A model file (`cluster --save-model`) is not one, is damaged, or does not fit the
+    /// points it is asked about (the message names the file).
+    case model(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -40,6 +43,8 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
                 + "would be \(ground) m on the ground there; use a local metric CRS (EPSG:5179 in Korea), or --metric geodesic to measure great-circle metres"
         case let .bench(message), let .privacy(message), let .location(message):
             return message
+        case let .model(path, reason):
+            return "\(path): \(reason)"
         }
     }
 }

@@ -20,6 +20,8 @@ public enum RunStage: String, ClusteringStage {
     case reading
     case projecting
     case writing
+    /// New points placed against a saved model (`geocluster predict`).
+    case predicting
 }
 
 /// Times each stage of a run with a monotonic clock. ClusterCore never reads a clock; every

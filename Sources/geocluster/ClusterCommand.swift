@@ -57,6 +57,9 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: "Also write the MST as CSV: a,b,weight (a, b: 0-based rows of the clustered points, after filters; metres).")
     var mst: String?
 
+    @Option(help: "Also save what prediction needs (HDBSCAN on planar or projected points): `geocluster predict` places new points against it without a refit. A binary file, versioned and checksummed.")
+    var saveModel: String?
+
     @Flag(help: "Print the wall time of every stage and the peak memory to standard error.")
     var timings = false
 
@@ -64,8 +67,11 @@ struct ClusterCommand: ParsableCommand {
     var filters: FilterOptions
 
     func validate() throws {
-        if methodOptions.algorithm != .hdbscan && (condensedTree != nil || mst != nil) {
-            throw ValidationError("--condensed-tree and --mst are HDBSCAN outputs; drop them with --algorithm \(methodOptions.algorithm.rawValue)")
+        if methodOptions.algorithm != .hdbscan && (condensedTree != nil || mst != nil || saveModel != nil) {
+            throw ValidationError("--condensed-tree, --mst and --save-model are HDBSCAN outputs; drop them with --algorithm \(methodOptions.algorithm.rawValue)")
+        }
+        if saveModel != nil && runOptions.metric == .geodesic {
+            throw ValidationError("--save-model is for planar fits (x,y, or lat,lon projected with --metric planar); --metric geodesic has no prediction yet")
         }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
@@ -86,12 +92,13 @@ struct ClusterCommand: ParsableCommand {
         try reportingErrors {
             // Refuse a bad destination before any work, so no output is written when another
             // one could not be.
-            for path in [output, condensedTree, mst].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
+            for path in [output, condensedTree, mst, saveModel].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
             let filter = try filters.makeFilter()
             Geocluster.tuneMemory(forInput: input)
             var keeping: HDBSCANOutputs = []
             if mst != nil { keeping.insert(.mst) }
             if condensedTree != nil { keeping.insert(.condensedTree) }
+            if saveModel != nil { keeping.insert(.prediction) }
             // GeoJSON output carries each point's longitude/latitude: read them first, so a file
             // without them fails before any clustering.
             let positions = GeoJSON.isGeoJSONPath(output) && !append ? try readPositions(filter: filter) : nil
@@ -104,6 +111,9 @@ struct ClusterCommand: ParsableCommand {
                 record = try Harness.run(runInput, method: method, threads: runOptions.threads, keeping: keeping, clock: clock)
             } catch {
                 throw fail(methodOptions.hdbscan.explain(error))
+            }
+            if saveModel != nil && record.metric == .geodesic {
+                throw fail("--save-model: \(input) was clustered on the sphere (\(record.metricReason ?? "--metric geodesic")), which has no prediction yet; give --metric planar (and a --crs) to save a model")
             }
             reportSkipped(record.file)
             warnAboutCoordinates(record, inputOptions)
@@ -120,6 +130,11 @@ struct ClusterCommand: ParsableCommand {
                 }
                 if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
+            }
+            if let path = saveModel, let model = record.hdbscan?.prediction {
+                try clock.run(RunStage.writing) { () throws(HarnessError) in
+                    try SavedModel(model: model, projectedCRS: record.projectedCRS).write(to: path)
+                }
             }
             progress.finish()
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")

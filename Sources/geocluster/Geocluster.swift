@@ -40,7 +40,7 @@ struct Geocluster: ParsableCommand {
             Errors name the file, line and column and exit with status 1; usage mistakes exit with 64.
             """,
         version: version,
-        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, CheckCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self, FilterCommand.self, PinsCommand.self, PinsKeyCommand.self, PinsCellCommand.self, NearbyCommand.self, PrivacyCommand.self, ServeLauncher.self]
+        subcommands: [ClusterCommand.self, BenchCommand.self, BenchCellCommand.self, CheckCommand.self, ProjectCommand.self, HullsCommand.self, GenerateCommand.self, ScoreCommand.self, TreeCommand.self, MapCommand.self, FilterCommand.self, PinsCommand.self, PinsKeyCommand.self, PinsCellCommand.self, NearbyCommand.self, PrivacyCommand.self, ServeLauncher.self, PredictCommand.self]
     )
 }
 

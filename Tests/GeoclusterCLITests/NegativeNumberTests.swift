@@ -26,7 +26,7 @@ struct NegativeNumberTests {
         "within", "scenarios", "input", "methods", "peers", "out", "cache", "peer-script", "key-file", "method",
         "parameters", "labels", "record", "baseline", "suite", "lanes", "against", "format", "report", "scenario",
         "truth", "truth-column", "labels-column", "noise", "lambda-scale", "title", "mask", "location-column", "hull",
-        "implementation", "viewports", "pins", "encoding", "ties", "output-encoding", "disc-sizing",
+        "implementation", "viewports", "pins", "encoding", "ties", "output-encoding", "disc-sizing", "save-model",
     ]
 
     struct Case: CustomStringConvertible {
@@ -101,6 +101,7 @@ struct NegativeNumberTests {
         add("tree", "epsilon", "-3", tree, 64, "--epsilon -3.0 is invalid")
         add("tree", "max-cluster-size", "-4", tree, 64, "--max-cluster-size -4 is invalid")
         add("tree", "threads", "-1", tree, 64, "--threads must be at least 1")
+        add("predict", "threads", "-1", ["m.gcm", "a.csv", "-o", "o.csv"], 64, "--threads must be at least 1")
         add("tree", "min-branch-width", "-2", tree, 64, "--min-branch-width must be a width >= 0")
         add("tree", "width", "-1000", tree, 64, "--width and --height must be within 200…20000 px")
         add("tree", "height", "-700", tree, 64, "--width and --height must be within 200…20000 px")

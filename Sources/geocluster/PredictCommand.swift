@@ -1,0 +1,59 @@
+import ArgumentParser
+import ClusterCore
+import CommandLineSupport
+import Datasets
+import Harness
+
+/// `geocluster predict`: new points against a model `cluster --save-model` wrote.
+struct PredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Place new points in the clusters of a saved HDBSCAN model, without a refit.",
+        discussion: """
+            Each point joins the fitted point nearest to it by mutual reachability among its \
+            2·m nearest and takes the cluster the condensed tree holds there: the hdbscan \
+            library's approximate_predict (m: its min_samples of the same fit, one less than \
+            --min-samples). Output has one row per input row, in input order: \
+            id,label,probability,outlier_score, label -1 for noise and the labels those of the \
+            cluster run that saved the model. Longitude/latitude are projected to the CRS the \
+            model was fitted in.
+            """
+    )
+
+    @Argument(help: "The model file (geocluster cluster --save-model).")
+    var model: String
+
+    @Argument(help: "Input CSV or GeoJSON of new points, with the kind of coordinates the model was fitted on.")
+    var input: String
+
+    @OptionGroup(title: "Input columns")
+    var inputOptions: InputOptions
+
+    @Option(help: "Coordinate columns to use when a file has both: xy or lonlat.")
+    var coordinates: CoordinateKind?
+
+    @Option(parsing: .unconditional, help: "Worker threads, 1...\(ThreadsOption.range.upperBound) (output is identical for any value).")
+    var threads: Int = ThreadsOption.machineDefault
+
+    @Option(name: .shortAndLong, help: "Output CSV (id,label,probability,outlier_score), or - for standard output.")
+    var output: String
+
+    func validate() throws {
+        try ThreadsOption.validate(threads)
+        try inputOptions.validate(input: input)
+        try checkOutputName(output, flag: "--output", extensions: ["csv"])
+    }
+
+    func run() throws {
+        try reportingErrors {
+            try AtomicFile.checkDestination(output)
+            let clock = StageClock()
+            let saved = try SavedModel.read(path: model, threads: threads)
+            let runInput = RunInput(path: input, coordinates: coordinates, options: inputOptions.readOptions)
+            let record = try Harness.predict(runInput, model: saved, modelPath: model, threads: threads, clock: clock)
+            try record.writeLabels(to: output, threads: threads)
+            let placed = record.predictions.filter { $0.label >= 0 }.count
+            note("\(record.file.count) points: \(placed) in the model's \(record.clusterCount) clusters, \(record.file.count - placed) noise; wrote \(output)")
+        }
+    }
+}

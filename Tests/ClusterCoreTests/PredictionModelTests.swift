@@ -1,0 +1,66 @@
+import Testing
+@testable import ClusterCore
+import TestSupport
+
+@Suite("PredictionModel: kept by the fit, encoded and read back")
+struct PredictionModelTests {
+    /// Three patches and a thin background on a 1 cm grid, and points to predict around them.
+    static func data() throws -> (fit: PointSet, new: PointSet) {
+        var random = SplitMix64(seed: 9)
+        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        var xs = [Double](), ys = [Double]()
+        for i in 0..<2400 {
+            let centre = [(200.0, 200.0), (700.0, 300.0), (450.0, 800.0)][i % 3]
+            let spread = i < 240 ? 1000.0 : 90.0
+            let (cx, cy) = i < 240 ? (500.0, 500.0) : centre
+            xs.append(((cx + (uniform() - 0.5) * spread) * 100).rounded() / 100)
+            ys.append(((cy + (uniform() - 0.5) * spread) * 100).rounded() / 100)
+        }
+        let new = try PointSet(xs: (0..<500).map { _ in uniform() * 1000 }, ys: (0..<500).map { _ in uniform() * 1000 })
+        return (try PointSet(xs: xs, ys: ys), new)
+    }
+
+    @Test("the fit's kept model is the model built from its result")
+    func keptByTheFit() throws {
+        let (points, new) = try Self.data()
+        let parameters = HDBSCANParameters(minClusterSize: 20, minSamples: 8)
+        let kept = try #require(try HDBSCAN.fit(points, parameters: parameters, keeping: .prediction).prediction)
+        let result = try HDBSCAN.fit(points, parameters: parameters, keeping: .clusterTree)
+        let built = try PredictionModel(points: points, result: result, parameters: parameters)
+        #expect(kept.clusterCount == result.labeling.clusterCount && kept.clusterCount >= 3)
+        #expect(kept.predict(new) == built.predict(new))
+        #expect(try HDBSCAN.fit(points, parameters: parameters, keeping: .prediction).condensedTree == nil)
+    }
+
+    @Test("encoded and read back, it answers exactly as before")
+    func roundTrip() throws {
+        let (points, new) = try Self.data()
+        let parameters = HDBSCANParameters(minClusterSize: 20, minSamples: 8)
+        let model = try #require(try HDBSCAN.fit(points, parameters: parameters, keeping: .prediction).prediction)
+        let back = try PredictionModel(encoded: model.encoded(), threads: 2)
+        #expect(back.predict(new) == model.predict(new))
+        #expect(back.membershipVectors(new) == model.membershipVectors(new))
+        #expect(back.exemplarRows == model.exemplarRows)
+        #expect(back.encoded() == model.encoded())
+    }
+
+    @Test("cut or damaged bytes are an error, never a crash")
+    func damaged() throws {
+        let (points, new) = try Self.data()
+        let parameters = HDBSCANParameters(minClusterSize: 20)
+        let bytes = try #require(try HDBSCAN.fit(points, parameters: parameters, keeping: .prediction).prediction).encoded()
+        for cut in [0, 7, 32, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: ClusterCoreError.self) { try PredictionModel(encoded: Array(bytes.prefix(cut))) }
+        }
+        #expect(throws: ClusterCoreError.self) { try PredictionModel(encoded: bytes + [0]) }
+        // Every byte of the counts, and bytes spread over the arrays, set to 0xFF: refused, or
+        // (a coordinate that is still a number) a model that answers.
+        var random = SplitMix64(seed: 3)
+        let spots = Array(0..<32) + (0..<40).map { _ in Int(random.next() % UInt64(bytes.count)) }
+        for spot in spots {
+            var broken = bytes
+            broken[spot] = 0xFF
+            if let model = try? PredictionModel(encoded: broken) { _ = model.predict(new) }
+        }
+    }
+}
