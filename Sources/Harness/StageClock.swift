@@ -20,6 +20,8 @@ public enum RunStage: String, ClusteringStage {
     case reading
     case projecting
     case writing
+    /// A saved model read and its index rebuilt (`geocluster predict`).
+    case loadingModel = "loading model"
     /// New points placed against a saved model (`geocluster predict`).
     case predicting
 }

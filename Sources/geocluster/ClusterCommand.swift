@@ -60,6 +60,15 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: "Also save what prediction needs (HDBSCAN on planar or projected points): `geocluster predict` places new points against it without a refit. A binary file, versioned and checksummed.")
     var saveModel: String?
 
+    @Option(help: "Keep the labels of this earlier run's label file (id,label,…) where clusters correspond: matched by shared ids, a cluster that kept most of an earlier cluster's points keeps its label, others get fresh labels.")
+    var previous: String?
+
+    @Option(parsing: .unconditional, help: "With --previous: the least fresh label (the `next label` the previous run reported), so that no label of a cluster that vanished is used again.")
+    var nextLabel: Int32?
+
+    @Option(help: "With --previous: also write what changed as CSV: change (kept, merged, split, appeared, vanished),label,previous_labels,shared,size.")
+    var changes: String?
+
     @Flag(help: "Print the wall time of every stage and the peak memory to standard error.")
     var timings = false
 
@@ -79,7 +88,13 @@ struct ClusterCommand: ParsableCommand {
             throw ValidationError("--output-encoding and --bom are for --append, which writes the input's rows back; the label file is UTF-8")
         }
         try outputText.validate(input: inputOptions)
-        for (path, flag) in [(condensedTree, "--condensed-tree"), (mst, "--mst")] {
+        if previous == nil && (nextLabel != nil || changes != nil) {
+            throw ValidationError("--next-label and --changes go with --previous (the earlier run's label file)")
+        }
+        if let nextLabel, nextLabel < 0 {
+            throw ValidationError("--next-label \(nextLabel) is invalid: must be at least 0")
+        }
+        for (path, flag) in [(condensedTree, "--condensed-tree"), (mst, "--mst"), (changes, "--changes")] {
             if let path { try checkOutputName(path, flag: flag, extensions: ["csv"]) }
         }
     }
@@ -92,7 +107,10 @@ struct ClusterCommand: ParsableCommand {
         try reportingErrors {
             // Refuse a bad destination before any work, so no output is written when another
             // one could not be.
-            for path in [output, condensedTree, mst, saveModel].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
+            for path in [output, condensedTree, mst, saveModel, changes].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
+            let earlier = try previous.map { path throws(DatasetError) in
+                try LabelFile.read(path: path, columns: ["label"], option: "--previous", idColumn: "id", requireIDColumn: true)
+            }
             let filter = try filters.makeFilter()
             Geocluster.tuneMemory(forInput: input)
             var keeping: HDBSCANOutputs = []
@@ -106,12 +124,13 @@ struct ClusterCommand: ParsableCommand {
                                     options: inputOptions.readOptions)
             runInput.distanceOption = methodOptions.distanceOption
             let method = try methodOptions.method()
-            let record: RunRecord
+            var record: RunRecord
             do throws(HarnessError) {
                 record = try Harness.run(runInput, method: method, threads: runOptions.threads, keeping: keeping, clock: clock)
             } catch {
                 throw fail(methodOptions.hdbscan.explain(error))
             }
+            let stable = try earlier.map { file throws(HarnessError) in try record.relabel(after: file, nextLabel: nextLabel ?? 0) }
             if saveModel != nil && record.metric == .geodesic {
                 throw fail("--save-model: \(input) was clustered on the sphere (\(record.metricReason ?? "--metric geodesic")), which has no prediction yet; give --metric planar (and a --crs) to save a model")
             }
@@ -130,6 +149,7 @@ struct ClusterCommand: ParsableCommand {
                 }
                 if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
                 if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
+                if let path = changes, let stable { try stable.writeChanges(to: path) }
             }
             if let path = saveModel, let model = record.hdbscan?.prediction {
                 try clock.run(RunStage.writing) { () throws(HarnessError) in
@@ -137,6 +157,7 @@ struct ClusterCommand: ParsableCommand {
                 }
             }
             progress.finish()
+            if let stable, let previous { note("labels after \(previous): \(stable.summary)") }
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")
             if timings {
                 report(clock)

@@ -38,6 +38,9 @@ struct PredictCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output CSV (id,label,probability,outlier_score), or - for standard output.")
     var output: String
 
+    @Flag(help: "Print the wall time of every stage to standard error.")
+    var timings = false
+
     func validate() throws {
         try ThreadsOption.validate(threads)
         try inputOptions.validate(input: input)
@@ -48,12 +51,17 @@ struct PredictCommand: ParsableCommand {
         try reportingErrors {
             try AtomicFile.checkDestination(output)
             let clock = StageClock()
-            let saved = try SavedModel.read(path: model, threads: threads)
+            let saved = try clock.run(RunStage.loadingModel) { () throws(HarnessError) in
+                try SavedModel.read(path: model, threads: threads)
+            }
             let runInput = RunInput(path: input, coordinates: coordinates, options: inputOptions.readOptions)
             let record = try Harness.predict(runInput, model: saved, modelPath: model, threads: threads, clock: clock)
-            try record.writeLabels(to: output, threads: threads)
+            try clock.run(RunStage.writing) { () throws(DatasetError) in try record.writeLabels(to: output, threads: threads) }
             let placed = record.predictions.filter { $0.label >= 0 }.count
             note("\(record.file.count) points: \(placed) in the model's \(record.clusterCount) clusters, \(record.file.count - placed) noise; wrote \(output)")
+            if timings {
+                for (name, seconds) in clock.stages { note(name.padded(to: 20) + cFormat("%9.4f s", seconds)) }
+            }
         }
     }
 }

@@ -17,6 +17,7 @@ struct NegativeNumberTests {
         "pins-zooms", "min-probability", "ratio", "top", "count", "min-branch-width", "width", "height", "zoom",
         "zooms", "radius", "insecure-test-seed", "min-offset", "max-offset", "location-tolerance", "lat", "lon",
         "limit", "noise-label", "min-anonymity", "anonymity-cap", "target", "max-pins", "center-lon", "tile-size",
+        "next-label",
     ]
 
     /// Every other option: names, files, choices from a list.
@@ -26,7 +27,7 @@ struct NegativeNumberTests {
         "within", "scenarios", "input", "methods", "peers", "out", "cache", "peer-script", "key-file", "method",
         "parameters", "labels", "record", "baseline", "suite", "lanes", "against", "format", "report", "scenario",
         "truth", "truth-column", "labels-column", "noise", "lambda-scale", "title", "mask", "location-column", "hull",
-        "implementation", "viewports", "pins", "encoding", "ties", "output-encoding", "disc-sizing", "save-model",
+        "implementation", "viewports", "pins", "encoding", "ties", "output-encoding", "disc-sizing", "save-model", "previous", "changes",
     ]
 
     struct Case: CustomStringConvertible {
@@ -101,6 +102,7 @@ struct NegativeNumberTests {
         add("tree", "epsilon", "-3", tree, 64, "--epsilon -3.0 is invalid")
         add("tree", "max-cluster-size", "-4", tree, 64, "--max-cluster-size -4 is invalid")
         add("tree", "threads", "-1", tree, 64, "--threads must be at least 1")
+        add("cluster", "next-label", "-3", cluster + ["--previous", "p.csv"], 64, "--next-label -3 is invalid")
         add("predict", "threads", "-1", ["m.gcm", "a.csv", "-o", "o.csv"], 64, "--threads must be at least 1")
         add("tree", "min-branch-width", "-2", tree, 64, "--min-branch-width must be a width >= 0")
         add("tree", "width", "-1000", tree, 64, "--width and --height must be within 200…20000 px")
