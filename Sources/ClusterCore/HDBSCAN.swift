@@ -172,16 +172,34 @@ public enum HDBSCAN: Sendable {
         keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver(), groupLocations: Bool
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
-        let kept = keeping.contains(.prediction) ? copy points : nil
+        if keeping.contains(.prediction) {
+            return try fitKeepingPrediction(consume points, parameters: parameters, threads: threads, keeping: keeping,
+                                            observer: observer, grouping: groupLocations)
+        }
         let spanning = try spanningTree(consume points, parameters: parameters, grouping: groupLocations,
                                         threads: threads, observer: observer)
-        let trees = kept == nil ? keeping : keeping.union(.clusterTree)
-        var result = hierarchy(consume spanning, parameters: parameters, threads: threads, keeping: trees,
-                               observer: observer)
-        if let kept {
-            result.prediction = try PredictionModel(points: kept, result: result, parameters: parameters, threads: threads)
-            if keeping.isDisjoint(with: [.condensedTree, .clusterTree]) { result.condensedTree = nil }
-        }
+        return hierarchy(consume spanning, parameters: parameters, threads: threads, keeping: keeping,
+                         observer: observer)
+    }
+
+    /// `fit` with `HDBSCANOutputs.prediction`: the stages one by one, so that the model takes
+    /// the fit's own index and reads its sites' core distances off the fit's neighbour lists.
+    private static func fitKeepingPrediction(
+        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int, keeping: HDBSCANOutputs,
+        observer: some StageObserver, grouping: Bool
+    ) throws(ClusterCoreError) -> HDBSCANResult {
+        let kept = copy points
+        let indexed = indexStage(consume points, grouping: grouping, canonical: parameters.ties == .oneAtATime,
+                                 threads: threads, observer: observer)
+        let nearest = try coreDistanceStage(indexed, parameters: parameters, threads: threads, observer: observer)
+        let siteCore2 = try PredictionModel.siteCore2(indexed, nearest, m: PredictionModel.neighbourNumber(parameters),
+                                                      threads: threads)
+        let spanning = mstStage(copy indexed, consume nearest, threads: threads, observer: observer)
+        var result = hierarchy(consume spanning, parameters: parameters, threads: threads,
+                               keeping: keeping.union(.clusterTree), observer: observer)
+        result.prediction = try PredictionModel(sites: Sites(indexed.locations, points: kept), tree: indexed.tree,
+                                                core2ByPosition: siteCore2, result: result, parameters: parameters)
+        if keeping.isDisjoint(with: [.condensedTree, .clusterTree]) { result.condensedTree = nil }
         return result
     }
 

@@ -10,8 +10,11 @@ extension PredictionModel {
     public func encoded() -> [UInt8] {
         let p = parts
         var out = ByteWriter()
-        for count in [p.minSamples, p.points.count, p.parent.count, p.selected.count] { out.append([UInt64(count)]) }
-        out.append(p.points.xs); out.append(p.points.ys); out.append(p.core)
+        let sites = p.sites
+        for count in [p.minSamples, sites.siteOfRow.count, sites.points.count, p.parent.count, p.selected.count] {
+            out.append([UInt64(count)])
+        }
+        out.append(sites.siteOfRow); out.append(sites.points.xs); out.append(sites.points.ys); out.append(p.core)
         out.append(p.fallCluster); out.append(p.fallLambda)
         out.append(p.parent); out.append(p.birth); out.append(p.selected)
         return out.bytes
@@ -23,22 +26,34 @@ extension PredictionModel {
     /// - Complexity: O(n log n): the index is rebuilt.
     public init(encoded bytes: [UInt8], threads: Int = 1) throws(ClusterCoreError) {
         var input = ByteReader(bytes)
-        let counts = try (0..<4).map { _ throws(ClusterCoreError) in try input.count() }
-        let (m, n, c, s) = (counts[0], counts[1], counts[2], counts[3])
-        let points = try PointSet(xs: try input.doubles(n), ys: try input.doubles(n))
-        let parts = Parts(minSamples: m, points: points, core: try input.doubles(n),
-                          fallCluster: try input.int32s(n), fallLambda: try input.doubles(n),
+        let counts = try (0..<5).map { _ throws(ClusterCoreError) in try input.count() }
+        let (m, n, sites, c, s) = (counts[0], counts[1], counts[2], counts[3], counts[4])
+        let siteOfRow = try input.int32s(n)
+        let points = try PointSet(xs: try input.doubles(sites), ys: try input.doubles(sites))
+        try Self.checkSites(siteOfRow, count: sites)
+        let parts = Parts(minSamples: m, sites: Sites(points: points, siteOfRow: siteOfRow), core: try input.doubles(sites),
+                          fallCluster: try input.int32s(sites), fallLambda: try input.doubles(sites),
                           parent: try input.int32s(c), birth: try input.doubles(c), selected: try input.int32s(s))
         guard input.atEnd else { throw Self.damaged("\(bytes.count - input.offset) bytes after the model") }
         try Self.check(parts)
         self.init(parts, tree: KDTree(points: points, threads: threads))
     }
 
+    /// Refuses a row at no site, or a site without rows.
+    private static func checkSites(_ siteOfRow: [Int32], count: Int) throws(ClusterCoreError) {
+        var held = [Bool](repeating: false, count: count)
+        for site in siteOfRow {
+            guard (0..<Int32(count)).contains(site) else { throw damaged("a row's site \(site)") }
+            held[Int(site)] = true
+        }
+        guard !held.contains(false) else { throw damaged("a site without points") }
+    }
+
     /// Refuses parts whose indices point outside their arrays or whose tree is not a tree.
     private static func check(_ p: Parts) throws(ClusterCoreError) {
         let c = p.parent.count
         guard p.minSamples >= 1 else { throw damaged("min_samples \(p.minSamples)") }
-        guard c >= 1 || p.points.count == 0, c == 0 || p.parent[0] == -1 else { throw damaged("no root cluster") }
+        guard c >= 1 || p.sites.points.count == 0, c == 0 || p.parent[0] == -1 else { throw damaged("no root cluster") }
         for k in 1..<max(c, 1) where !(0..<Int32(k)).contains(p.parent[k]) { throw damaged("cluster \(k)'s parent") }
         for k in p.fallCluster where !(0..<Int32(c)).contains(k) { throw damaged("a point's cluster \(k)") }
         for (i, k) in p.selected.enumerated() where !(0..<Int32(c)).contains(k) || (i > 0 && p.selected[i - 1] >= k) {

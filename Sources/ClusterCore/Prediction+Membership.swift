@@ -16,11 +16,11 @@ extension PredictionModel {
     /// - Parameter threads: workers; the values are the same for any number.
     public func membershipVectors(_ newPoints: PointSet, threads: Int = 1) -> [Double] {
         let c = clusterCount
-        guard c > 0, points.count > 0 else { return [] }
+        guard c > 0, pointCount > 0 else { return [] }
         return [Double].initialized(count: newPoints.count * c) { base in
             let out = SharedBuffer(base: base)
             Parallel.forEachChunk(count: newPoints.count, grain: 1024, threads: threads) { chunk, _ in
-                var buffer = KNNBuffer(k: min(2 * minSamples, points.count), tree: tree)
+                var buffer = queryBuffer()
                 for i in chunk {
                     let row = membershipVector(x: newPoints.xs[i], y: newPoints.ys[i], buffer: &buffer)
                     for j in 0..<c { out[i * c + j] = row[j] }
@@ -29,11 +29,11 @@ extension PredictionModel {
         }
     }
 
-    /// One new point's membership vector; `buffer` is scratch (k = min(2m, n)).
+    /// One new point's membership vector; `buffer` is scratch from `queryBuffer()`.
     public func membershipVector(x: Double, y: Double, buffer: inout KNNBuffer) -> [Double] {
         let join = joining(x: x, y: y, buffer: &buffer)
-        let row = Int(join.row), cluster = Int(fallCluster[row])
-        let lambda = min(fallLambda[row], join.lambda)
+        let site = Int(join.site), cluster = Int(fallCluster[site])
+        let lambda = min(fallLambda[site], join.lambda)
         let top = groupMaxLambda[cluster], rounded = Double(Float(lambda))
         let outlier = Self.softmaxNormalised(selected.map { s in
             Self.safeRatio(top, top - mergeHeight(cluster, rounded, Int(s)))
@@ -52,17 +52,32 @@ extension PredictionModel {
     ///   - labels: the fit's labels, by row (for the rows hdbscan leaves undefined).
     ///   - threads: workers; the values are the same for any number.
     public func allPointsMembershipVectors(labels: [Int32], threads: Int = 1) -> [Double] {
-        let c = clusterCount, n = points.count
+        let c = clusterCount, n = pointCount
         guard c > 0, n > 0 else { return [] }
-        var result = [Double](repeating: 0, count: n * c)
+        let bySite = siteMembershipVectors(labels: labels, threads: threads)
+        return [Double].initialized(count: n * c) { base in
+            let out = SharedBuffer(base: base)
+            Parallel.forEachChunk(count: n, grain: 4096, threads: threads) { chunk, _ in
+                for row in chunk {
+                    let site = Int(sites.siteOfRow[row])
+                    for j in 0..<c { out[row * c + j] = bySite[site * c + j] }
+                }
+            }
+        }
+    }
+
+    /// `allPointsMembershipVectors` by site (every point of a site has its site's vector).
+    private func siteMembershipVectors(labels: [Int32], threads: Int) -> [Double] {
+        let c = clusterCount, count = sites.weight.count
+        var result = [Double](repeating: 0, count: count * c)
         // Pass 1: each cluster's score by merge height; hdbscan's softmax subtracts the largest
         // score of the whole matrix, so pass 2 waits for it.
         let grain = 1024
-        var chunkTop = [Double](repeating: -.infinity, count: (n + grain - 1) / grain)
+        var chunkTop = [Double](repeating: -.infinity, count: (count + grain - 1) / grain)
         result.withUnsafeMutableBufferPointer { out in
         chunkTop.withUnsafeMutableBufferPointer { tops in
             let shared = SharedBuffer(base: out.baseAddress!), sharedTops = SharedBuffer(base: tops.baseAddress!)
-            Parallel.forEachChunk(count: n, grain: grain, threads: threads) { chunk, _ in
+            Parallel.forEachChunk(count: count, grain: grain, threads: threads) { chunk, _ in
                 for i in chunk {
                     let cluster = Int(fallCluster[i]), lambda = fallLambda[i], limit = groupMaxLambda[cluster] + 1e-8
                     for j in 0..<c {
@@ -76,19 +91,19 @@ extension PredictionModel {
         let top = chunkTop.max() ?? 0
         result.withUnsafeMutableBufferPointer { out in
             let shared = SharedBuffer(base: out.baseAddress!)
-            Parallel.forEachChunk(count: n, grain: grain, threads: threads) { chunk, _ in
-                for i in chunk { finishRow(i, shared, top: top, label: labels[i]) }
+            Parallel.forEachChunk(count: count, grain: grain, threads: threads) { chunk, _ in
+                for i in chunk { finishSite(i, shared, top: top, label: labels[Int(sites.firstRow[i])]) }
             }
         }
         return result
     }
 
-    /// Pass 2 of `allPointsMembershipVectors` for row `i`.
-    private func finishRow(_ i: Int, _ out: SharedBuffer<Double>, top: Double, label: Int32) {
+    /// Pass 2 of `siteMembershipVectors` for site `i`.
+    private func finishSite(_ i: Int, _ out: SharedBuffer<Double>, top: Double, label: Int32) {
         let c = clusterCount
         var outlier = (0..<c).map { ElementaryMath.exp(out[i * c + $0] - top) }
         Self.normalise(&outlier)
-        let near = exemplarWeights(x: points.xs[i], y: points.ys[i])
+        let near = exemplarWeights(x: sites.points.xs[i], y: sites.points.ys[i])
         var vector = (0..<c).map { near[$0] * outlier[$0] }
         Self.normalise(&vector)
         let inAny = probabilityInSomeCluster(Int(fallCluster[i]), fallLambda[i], extra: 0, topFirst: true)
@@ -100,13 +115,14 @@ extension PredictionModel {
     /// By label, the inverse of the distance to its nearest exemplar, normalised to sum 1
     /// (a point on an exemplar weighs the largest double over the number of clusters).
     func exemplarWeights(x: Double, y: Double) -> [Double] {
-        var weights = exemplarRows.map { rows -> Double in
+        let points = sites.points
+        var weights = exemplarSites.map { list -> Double in
             var nearest = Double.greatestFiniteMagnitude
-            for r in rows {
-                let dx = points.xs[Int(r)] - x, dy = points.ys[Int(r)] - y
+            for site in list {
+                let dx = points.xs[Int(site)] - x, dy = points.ys[Int(site)] - y
                 nearest = min(nearest, (dx * dx + dy * dy).squareRoot())
             }
-            return nearest != 0 ? 1 / nearest : Double.greatestFiniteMagnitude / Double(exemplarRows.count)
+            return nearest != 0 ? 1 / nearest : Double.greatestFiniteMagnitude / Double(exemplarSites.count)
         }
         Self.normalise(&weights)
         return weights

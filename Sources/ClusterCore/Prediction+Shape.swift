@@ -45,8 +45,8 @@ struct ClusterShape {
         return label
     }
 
-    /// By label, the rows of its exemplars: in each leaf cluster under it, the points that
-    /// fall out at the leaf's largest lambda (hdbscan's `exemplars_`), in row order.
+    /// By label, its exemplars: in each leaf cluster under it, the sites (or rows: the indices of
+    /// `fallCluster`) that fall out at the leaf's largest lambda (hdbscan's `exemplars_`), in order.
     func exemplars(selected: [Int32], fallCluster: [Int32], fallLambda: [Double]) -> [[Int32]] {
         let label = labels(selected: selected)
         var rows = [[Int32]](repeating: [], count: selected.count)

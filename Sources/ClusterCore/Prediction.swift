@@ -11,6 +11,9 @@
 //   nearest fitted point.
 // - group maximum lambda: the largest lambda among a cluster's own rows (points leaving it and
 //   child clusters born from it); hdbscan's `leaf_max_lambdas`.
+// - site: a distinct fitted location, standing for every fitted point at those coordinates
+//   (all of them fall out of the tree together and have one core distance): the model indexes
+//   and stores sites, as the fit does, and answers for points.
 
 /// One new point's answer from `PredictionModel.predict`.
 public struct Prediction: Sendable, Equatable, BitwiseCopyable {
@@ -25,17 +28,17 @@ public struct Prediction: Sendable, Equatable, BitwiseCopyable {
 }
 
 /// What prediction and soft clustering need from a fitted HDBSCAN (hdbscan's `prediction_data_`):
-/// the fitted points and their index, each point's core distance and where it falls out of the
+/// the fitted sites and their index, each site's core distance and where it falls out of the
 /// condensed tree, the cluster tree and the selected clusters' exemplars.
 public struct PredictionModel: Sendable {
     /// The neighbour number m of the rules: the hdbscan library's `min_samples` of the fit.
     public let minSamples: Int
-    /// The fitted points.
-    public let points: PointSet
+    /// The sites (see the file's header), and the index over them.
+    let sites: Sites
     let tree: KDTree
-    /// By row: distance to the m-th nearest fitted point, itself included.
+    /// By site: distance to the m-th nearest fitted point, its own included.
     let core: [Double]
-    /// By row: the cluster index (`id - pointCount`) the point falls out of, and the lambda.
+    /// By site: the cluster index (`id - pointCount`) its points fall out of, and the lambda.
     let fallCluster: [Int32]
     let fallLambda: [Double]
     /// By cluster index: parent index (-1 for the root), lambda at birth, depth (root 0).
@@ -49,11 +52,25 @@ public struct PredictionModel: Sendable {
     let labelOfCluster: [Int32]
     /// By label: its selected cluster's index.
     let selected: [Int32]
-    /// By label: the rows of its exemplars (`exemplarRows`).
-    public let exemplarRows: [[Int32]]
+    /// By label: the sites of its exemplars.
+    let exemplarSites: [[Int32]]
 
     /// The number of fitted clusters (labels 0 ..< clusterCount).
     public var clusterCount: Int { selected.count }
+    /// The number of fitted points.
+    public var pointCount: Int { sites.siteOfRow.count }
+
+    /// By label, the fitted rows of its exemplars (hdbscan's `exemplars_`: in each leaf
+    /// cluster under it, the points that fall out at the leaf's largest lambda), ascending.
+    public var exemplarRows: [[Int32]] {
+        var labelOfSite = [Int32](repeating: -1, count: sites.weight.count)
+        for (label, list) in exemplarSites.enumerated() { for site in list { labelOfSite[Int(site)] = Int32(label) } }
+        var rows = [[Int32]](repeating: [], count: clusterCount)
+        for (row, site) in sites.siteOfRow.enumerated() where labelOfSite[Int(site)] >= 0 {
+            rows[Int(labelOfSite[Int(site)])].append(Int32(row))
+        }
+        return rows
+    }
 
     /// The model of a fit.
     /// - Parameters:
@@ -64,34 +81,81 @@ public struct PredictionModel: Sendable {
     ///   - threads: workers for the index and the core distances; the model is the same for any.
     /// - Throws: `.invalidParameter` when the result has no condensed tree or another number
     ///   of points.
-    /// - Complexity: O(n log n): an index and a k-NN pass over the fitted points.
+    /// - Complexity: O(n log n): an index and a k-NN pass over the fitted sites (the fit's
+    ///   `HDBSCANOutputs.prediction` reuses its own).
     public init(points: PointSet, result: HDBSCANResult, parameters: HDBSCANParameters,
                 threads: Int = 1) throws(ClusterCoreError) {
+        let sites = Sites(Locations.group(points, threads: threads), points: points)
+        let tree = KDTree(points: sites.points, threads: threads)
+        let m = Self.neighbourNumber(parameters)
+        let byPosition = try CoreDistances.computeWithNeighbours(
+            tree: tree, minSamples: min(m, points.count), convention: .sklearn, threads: threads, keepNeighbours: false,
+            extra: 0, weights: tree.index.map { sites.weight[Int($0)] }).core2
+        try self.init(sites: sites, tree: tree, core2ByPosition: byPosition, result: result, parameters: parameters)
+    }
+
+    /// The model of a fit over `tree` (the k-d tree of `sites.points`), given each tree
+    /// position's squared core distance (k = m, weighted).
+    init(sites: Sites, tree: KDTree, core2ByPosition: [Double], result: HDBSCANResult,
+         parameters: HDBSCANParameters) throws(ClusterCoreError) {
         guard let condensed = result.condensedTree else {
             throw .invalidParameter(name: "result", value: "a fit without its condensed tree",
                                     requirement: "must keep .condensedTree or .clusterTree")
         }
-        guard condensed.pointCount == points.count else {
-            throw .invalidParameter(name: "points", value: "\(points.count) points",
+        guard condensed.pointCount == sites.siteOfRow.count else {
+            throw .invalidParameter(name: "points", value: "\(sites.siteOfRow.count) points",
                                     requirement: "must be the \(condensed.pointCount) points of the fit")
         }
-        let m = max(1, parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples) - 1)
-        let tree = KDTree(points: points, threads: threads)
-        let (fallCluster, fallLambda) = Self.fallingOut(condensed)
-        let n = Int32(points.count)
+        var core = [Double](repeating: 0, count: tree.count)
+        for p in 0..<tree.count { core[Int(tree.index[p])] = core2ByPosition[p].squareRoot() }
+        let (cluster, lambda) = condensed.fallingOut()
+        let n = Int32(condensed.pointCount), first = sites.firstRow
         let parts = Parts(
-            minSamples: m, points: points,
-            core: points.count == 0 ? [] : try Self.coreDistances(tree, min(m, points.count), threads),
-            fallCluster: fallCluster, fallLambda: fallLambda,
+            minSamples: Self.neighbourNumber(parameters), sites: sites, core: core,
+            fallCluster: first.map { cluster[Int($0)] - n }, fallLambda: first.map { lambda[Int($0)] },
             parent: condensed.clusterParent.map { $0 < 0 ? -1 : $0 - n }, birth: condensed.clusterBirth,
             selected: result.selectedClusters.map { $0 - n })
         self.init(parts, tree: tree)
     }
 
+    /// Each tree position's squared distance to its m-th nearest fitted point (its own
+    /// included), read off the fit's neighbour lists where they reach that far (they hold the
+    /// fit's neighbour count, m + 1 points or more), else computed.
+    static func siteCore2(_ indexed: IndexedLocations, _ nearest: NearestNeighbours, m: Int,
+                          threads: Int) throws(ClusterCoreError) -> [Double] {
+        let tree = indexed.tree, length = nearest.listLength, lists = nearest.lists
+        let weights = indexed.weightAt
+        if lists.count == tree.count * length && length > 0 {
+            var core2 = [Double](repeating: -1, count: tree.count)
+            for p in 0..<tree.count {
+                var counted = 0
+                for j in 0..<length {
+                    let q = Int(lists[p * length + j])
+                    counted += weights.map { Int($0[q]) } ?? 1
+                    if counted >= m {
+                        let dx = tree.xs[q] - tree.xs[p], dy = tree.ys[q] - tree.ys[p]
+                        core2[p] = dx * dx + dy * dy
+                        break
+                    }
+                }
+            }
+            if !core2.contains(-1) { return core2 }
+        }
+        let pointCount = weights.map { $0.reduce(0) { $0 + Int($1) } } ?? tree.count
+        return try CoreDistances.computeWithNeighbours(
+            tree: tree, minSamples: min(m, pointCount), convention: .sklearn, threads: threads, keepNeighbours: false,
+            extra: 0, weights: weights).core2
+    }
+
+    /// m: the fit's neighbour count less the point itself, at least 1.
+    static func neighbourNumber(_ parameters: HDBSCANParameters) -> Int {
+        max(1, parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples) - 1)
+    }
+
     /// What a model is made of; the rest is derived from it (`init(_:tree:)`).
     struct Parts {
         var minSamples: Int
-        var points: PointSet
+        var sites: Sites
         var core: [Double]
         var fallCluster: [Int32]
         var fallLambda: [Double]
@@ -102,10 +166,10 @@ public struct PredictionModel: Sendable {
         var selected: [Int32]
     }
 
-    /// The model of `parts`, over `tree` (the k-d tree of `parts.points`).
+    /// The model of `parts`, over `tree` (the k-d tree of `parts.sites.points`).
     init(_ parts: Parts, tree: KDTree) {
         minSamples = parts.minSamples
-        points = parts.points
+        sites = parts.sites
         self.tree = tree
         core = parts.core
         (fallCluster, fallLambda) = (parts.fallCluster, parts.fallLambda)
@@ -114,28 +178,49 @@ public struct PredictionModel: Sendable {
         (groupMaxLambda, subtreeMaxLambda) = (shape.groupMax, shape.subtreeMax)
         selected = parts.selected
         labelOfCluster = shape.labels(selected: selected)
-        exemplarRows = shape.exemplars(selected: selected, fallCluster: fallCluster, fallLambda: fallLambda)
+        exemplarSites = shape.exemplars(selected: selected, fallCluster: fallCluster, fallLambda: fallLambda)
     }
 
     /// The parts this model was made of.
     var parts: Parts {
-        Parts(minSamples: minSamples, points: points, core: core, fallCluster: fallCluster, fallLambda: fallLambda,
+        Parts(minSamples: minSamples, sites: sites, core: core, fallCluster: fallCluster, fallLambda: fallLambda,
               parent: parent, birth: birth, selected: selected)
     }
+}
 
-    /// Core distances by row with k = m, the point itself included.
-    private static func coreDistances(_ tree: KDTree, _ m: Int, _ threads: Int) throws(ClusterCoreError) -> [Double] {
-        let byPosition = try CoreDistances.compute(tree: tree, minSamples: m, convention: .sklearn, threads: threads)
-        var byRow = [Double](repeating: 0, count: byPosition.count)
-        for p in 0..<byPosition.count { byRow[Int(tree.index[p])] = byPosition[p] }
-        return byRow
+/// The distinct locations of the fitted points (each point its own when none share
+/// coordinates): their coordinates, and which site each row is at.
+struct Sites {
+    let points: PointSet
+    let siteOfRow: [Int32]
+    /// By site: its number of points, and its smallest row.
+    let weight: [Int32]
+    let firstRow: [Int32]
+
+    /// The sites of a fit's grouping (nil: every point a site of its own).
+    init(_ locations: Locations?, points: PointSet) {
+        guard let locations else {
+            self.init(points: points, siteOfRow: (0..<Int32(points.count)).map { $0 })
+            return
+        }
+        var siteOfRow = [Int32](repeating: 0, count: points.count)
+        for l in 0..<locations.count {
+            for k in Int(locations.start[l])..<Int(locations.start[l + 1]) { siteOfRow[Int(locations.rows[k])] = Int32(l) }
+        }
+        self.init(points: locations.points, siteOfRow: siteOfRow)
     }
 
-    /// Where each row falls out, as cluster indices.
-    private static func fallingOut(_ tree: CondensedTree) -> ([Int32], [Double]) {
-        let (cluster, lambda) = tree.fallingOut()
-        let n = Int32(tree.pointCount)
-        return (cluster.map { $0 - n }, lambda)
+    /// Sites with these coordinates, and the site of each row (every site holding a row).
+    init(points: PointSet, siteOfRow: [Int32]) {
+        self.points = points
+        self.siteOfRow = siteOfRow
+        var weight = [Int32](repeating: 0, count: points.count), firstRow = [Int32](repeating: -1, count: points.count)
+        for (row, site) in siteOfRow.enumerated().reversed() {
+            weight[Int(site)] += 1
+            firstRow[Int(site)] = Int32(row)
+        }
+        self.weight = weight
+        self.firstRow = firstRow
     }
 }
 
@@ -146,56 +231,70 @@ extension PredictionModel {
     /// - Complexity: O(q (log n + m + depth)) for q new points.
     public func predict(_ newPoints: PointSet, threads: Int = 1) -> [Prediction] {
         let blank = Prediction(label: -1, probability: 0, outlierScore: 1, connectingRow: -1)
-        guard points.count > 0 else { return [Prediction](repeating: blank, count: newPoints.count) }
+        guard pointCount > 0 else { return [Prediction](repeating: blank, count: newPoints.count) }
         return [Prediction].initialized(count: newPoints.count) { base in
             let out = SharedBuffer(base: base)
             Parallel.forEachChunk(count: newPoints.count, grain: 4096, threads: threads) { chunk, _ in
-                var buffer = KNNBuffer(k: min(2 * minSamples, points.count), tree: tree)
+                var buffer = queryBuffer()
                 for i in chunk { out[i] = predict(x: newPoints.xs[i], y: newPoints.ys[i], buffer: &buffer) }
             }
         }
     }
 
-    /// One point's answer; `buffer` is scratch (k = min(2m, n)) reused across calls.
+    /// Scratch for `predict(x:y:buffer:)` and `membershipVector(x:y:buffer:)`.
+    public func queryBuffer() -> KNNBuffer {
+        KNNBuffer(k: max(1, min(2 * minSamples, tree.count)), tree: tree)
+    }
+
+    /// One point's answer; `buffer` is scratch from `queryBuffer()`, reused across calls.
     public func predict(x: Double, y: Double, buffer: inout KNNBuffer) -> Prediction {
         let join = joining(x: x, y: y, buffer: &buffer)
-        let row = Int(join.row)
-        let cluster = clusterAt(row: row, lambda: join.lambda)
+        let site = Int(join.site)
+        let cluster = clusterAt(site: site, lambda: join.lambda)
         let label = labelOfCluster[cluster]
         var probability = 0.0
         if label >= 0 {
             let top = groupMaxLambda[Int(selected[Int(label)])]
             probability = top > 0 ? min(top, join.lambda) / top : 1
         }
-        let lambda = join.nearestDistance == 0 ? fallLambda[row] : join.lambda
+        let lambda = join.nearestDistance == 0 ? fallLambda[site] : join.lambda
         return Prediction(label: label, probability: probability,
-                          outlierScore: Self.outlierScore(death: subtreeMaxLambda[Int(fallCluster[row])], lambda: lambda),
-                          connectingRow: join.row)
+                          outlierScore: Self.outlierScore(death: subtreeMaxLambda[Int(fallCluster[site])], lambda: lambda),
+                          connectingRow: sites.firstRow[site])
     }
 
-    /// The fitted row a new point joins, the lambda at which it does, and the distance to its
-    /// nearest fitted point. Neighbours at equal distance are taken in row order, and the first
-    /// of equally reachable neighbours wins (hdbscan takes its tree's order).
-    func joining(x: Double, y: Double, buffer: inout KNNBuffer) -> (row: Int32, lambda: Double, nearestDistance: Double) {
+    /// The fitted site a new point joins, the lambda at which it does, and the distance to its
+    /// nearest fitted point. The neighbours are the 2m nearest fitted points, sites counting
+    /// for as many points as they hold, at equal distance in row order; the first of equally
+    /// reachable neighbours wins (hdbscan takes its tree's order).
+    func joining(x: Double, y: Double, buffer: inout KNNBuffer) -> (site: Int32, lambda: Double, nearestDistance: Double) {
         tree.nearest(x: x, y: y, into: &buffer)
-        let found = buffer.found
-        var neighbours = (0..<found).map { (d: buffer.squaredDistances[$0].squareRoot(), row: tree.index[Int(buffer.positions[$0])]) }
-        neighbours.sort { ($0.d, $0.row) < ($1.d, $1.row) }
-        let own = neighbours[min(minSamples, found - 1)].d
-        var best = Double.infinity, bestRow: Int32 = -1
-        for (d, row) in neighbours {
-            let reach = max(core[Int(row)], own, d)
-            if reach < best { (best, bestRow) = (reach, row) }
+        var near = (0..<buffer.found).map { i -> (d: Double, site: Int32) in
+            (buffer.squaredDistances[i].squareRoot(), tree.index[Int(buffer.positions[i])])
+        }
+        near.sort { ($0.d, sites.firstRow[Int($0.site)]) < ($1.d, sites.firstRow[Int($1.site)]) }
+        // The new point's core distance: the (m+1)-th nearest fitted point's (the last there is
+        // when fewer points were fitted).
+        var own = near[near.count - 1].d, counted = 0
+        for (d, site) in near {
+            counted += Int(sites.weight[Int(site)])
+            if counted > minSamples { own = d; break }
+        }
+        var best = Double.infinity, bestSite: Int32 = -1, before = 0
+        for (d, site) in near where before < 2 * minSamples {
+            let reach = max(core[Int(site)], own, d)
+            if reach < best { (best, bestSite) = (reach, site) }
+            before += Int(sites.weight[Int(site)])
         }
         let lambda = best > 0 ? 1 / best : Double.greatestFiniteMagnitude
-        return (bestRow, lambda, neighbours[0].d)
+        return (bestSite, lambda, near[0].d)
     }
 
-    /// The cluster index a point joining `row` at `lambda` lands in: where the row falls out,
+    /// The cluster index a point joining `site` at `lambda` lands in: where the site falls out,
     /// or, when the new point joins at a lower lambda, the highest ancestor born at or after it.
-    func clusterAt(row: Int, lambda: Double) -> Int {
-        var cluster = Int(fallCluster[row])
-        guard fallLambda[row] > lambda else { return cluster }
+    func clusterAt(site: Int, lambda: Double) -> Int {
+        var cluster = Int(fallCluster[site])
+        guard fallLambda[site] > lambda else { return cluster }
         while cluster > 0 && birth[cluster] >= lambda { cluster = Int(parent[cluster]) }
         return cluster
     }

@@ -84,10 +84,12 @@ def side_by_side(fit_path, new_path, n, ties):
             votes.setdefault(int(o), Counter())[int(t)] += 1
     to_theirs = {o: c.most_common(1)[0][0] for o, c in votes.items()}
     agree = sum((to_theirs.get(int(o), -2) if o >= 0 else -1) == int(t) for o, t in zip(our_labels, their_labels))
+    fitted_agree = sum((to_theirs.get(int(o), -2) if o >= 0 else -1) == int(t) for o, t in zip(ours.labels_, theirs.labels_))
     print(f"side by side, {len(fitted)} fitted, {len(new)} new points, one thread, geocluster ties={ties}:")
     print(f"  hdbscan approximate_predict      {their_seconds:8.3f} s")
     print(f"  geocluster approximate_predict   {our_seconds:8.3f} s   ({their_seconds / our_seconds:.0f}x)")
-    print(f"  same label on {agree} of {len(new)} new points ({100 * agree / len(new):.2f} %)")
+    print(f"  same label on {agree} of {len(new)} new points ({100 * agree / len(new):.2f} %); "
+          f"the fits agree on {100 * fitted_agree / len(fitted):.2f} % of the fitted points")
 
 
 def main():
