@@ -269,25 +269,38 @@ extension PredictionModel {
     /// reachable neighbours wins (hdbscan takes its tree's order).
     func joining(x: Double, y: Double, buffer: inout KNNBuffer) -> (site: Int32, lambda: Double, nearestDistance: Double) {
         tree.nearest(x: x, y: y, into: &buffer)
-        var near = (0..<buffer.found).map { i -> (d: Double, site: Int32) in
-            (buffer.squaredDistances[i].squareRoot(), tree.index[Int(buffer.positions[i])])
-        }
-        near.sort { ($0.d, sites.firstRow[Int($0.site)]) < ($1.d, sites.firstRow[Int($1.site)]) }
-        // The new point's core distance: the (m+1)-th nearest fitted point's (the last there is
-        // when fewer points were fitted).
-        var own = near[near.count - 1].d, counted = 0
-        for (d, site) in near {
-            counted += Int(sites.weight[Int(site)])
-            if counted > minSamples { own = d; break }
-        }
-        var best = Double.infinity, bestSite: Int32 = -1, before = 0
-        for (d, site) in near where before < 2 * minSamples {
-            let reach = max(core[Int(site)], own, d)
-            if reach < best { (best, bestSite) = (reach, site) }
-            before += Int(sites.weight[Int(site)])
-        }
-        let lambda = best > 0 ? 1 / best : Double.greatestFiniteMagnitude
-        return (bestSite, lambda, near[0].d)
+        let found = buffer.found, m = minSamples
+        return buffer.squaredDistances.withUnsafeMutableBufferPointer { d2 in
+        buffer.positions.withUnsafeMutableBufferPointer { position in
+        sites.firstRow.withUnsafeBufferPointer { first in
+        sites.weight.withUnsafeBufferPointer { weight in
+        core.withUnsafeBufferPointer { core in
+        tree.index.withUnsafeBufferPointer { index in
+            // By distance (the query's order), equal distances by first row.
+            func site(_ i: Int) -> Int { Int(index[Int(position[i])]) }
+            for i in 1..<max(found, 1) {
+                var j = i
+                while j > 0 && d2[j - 1] == d2[j] && first[site(j - 1)] > first[site(j)] {
+                    d2.swapAt(j - 1, j); position.swapAt(j - 1, j); j -= 1
+                }
+            }
+            // The new point's core distance: the (m+1)-th nearest fitted point's (the last there
+            // is when fewer points were fitted).
+            var own = d2[found - 1], counted = 0
+            for i in 0..<found {
+                counted += Int(weight[site(i)])
+                if counted > m { own = d2[i]; break }
+            }
+            own = own.squareRoot()
+            var best = Double.infinity, bestSite = -1, before = 0
+            for i in 0..<found where before < 2 * m {
+                let reach = max(core[site(i)], own, d2[i].squareRoot())
+                if reach < best { (best, bestSite) = (reach, site(i)) }
+                before += Int(weight[site(i)])
+            }
+            let lambda = best > 0 ? 1 / best : Double.greatestFiniteMagnitude
+            return (Int32(bestSite), lambda, d2[0].squareRoot())
+        }}}}}}
     }
 
     /// The cluster index a point joining `site` at `lambda` lands in: where the site falls out,

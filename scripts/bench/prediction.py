@@ -2,7 +2,7 @@
 """Prediction speed: geocluster's fit with and without prediction data, `geocluster predict`,
 and the hdbscan library's approximate_predict beside geocluster's on the same arrays.
 
-Usage: prediction.py FIT.csv NEW.csv BINARY [--runs 5] [--side-by-side N]
+Usage: prediction.py FIT.csv NEW.csv BINARY [--runs 5] [--side-by-side N] [--membership MIN_CLUSTER_SIZE]
 
 1. `BINARY cluster FIT.csv --min-cluster-size 15 --min-samples 5 --threads 1 --timings`, with
    and without `--save-model`, interleaved RUNS times: the process's wall time less its
@@ -14,6 +14,9 @@ Usage: prediction.py FIT.csv NEW.csv BINARY [--runs 5] [--side-by-side N]
    same clustering as geocluster's min_samples 5, ties aside) and by geocluster_hdbscan (prediction_data=True), then approximate_predict of
    every row of NEW.csv by both, one thread, timed in this process; and how many labels agree
    (up to the numbering of clusters: hdbscan's cluster for each of ours, from the fitted rows).
+
+4. With --membership MCS: all_points_membership_vectors of FIT.csv and membership_vector of
+   NEW.csv (geocluster_hdbscan, one thread), fitted with min_cluster_size MCS.
 
 x,y columns (metres) throughout. Prints medians; run it on a quiet machine.
 """
@@ -92,6 +95,23 @@ def side_by_side(fit_path, new_path, n, ties):
           f"the fits agree on {100 * fitted_agree / len(fitted):.2f} % of the fitted points")
 
 
+def membership(fit_path, new_path, min_cluster_size):
+    import geocluster_hdbscan
+
+    fitted, new = xy(fit_path), xy(new_path)
+    model = geocluster_hdbscan.HDBSCAN(min_cluster_size=min_cluster_size, min_samples=5, prediction_data=True,
+                                       n_jobs=1).fit(fitted)
+    for name, call in (("all_points_membership_vectors", lambda: geocluster_hdbscan.all_points_membership_vectors(model)),
+                       ("membership_vector of the new points", lambda: geocluster_hdbscan.membership_vector(model, new))):
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            result = call()
+            times.append(time.perf_counter() - start)
+        print(f"{name}: {result.shape[0]} x {result.shape[1]} clusters (min_cluster_size {min_cluster_size}), "
+              f"one thread, median of 3: {statistics.median(times):.3f} s")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("fit")
@@ -99,6 +119,9 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--side-by-side", type=int, default=0, metavar="N")
+    parser.add_argument("--membership", type=int, default=0, metavar="MIN_CLUSTER_SIZE",
+                        help="also time the soft memberships of every fitted point and of the new points, fitted "
+                             "with this min_cluster_size (the matrix is points x clusters: keep the clusters few)")
     parser.add_argument("--ties", default="one-at-a-time", choices=["one-at-a-time", "all-at-once"],
                         help="geocluster's tie rule in the side-by-side fit (hdbscan's is one at a time)")
     args = parser.parse_args()
@@ -119,6 +142,8 @@ def main():
               f"loading the model {statistics.median(loading):.3f} s (medians of {args.runs})")
     if args.side_by_side:
         side_by_side(args.fit, args.new, args.side_by_side, args.ties)
+    if args.membership:
+        membership(args.fit, args.new, args.membership)
 
 
 if __name__ == "__main__":

@@ -34,12 +34,13 @@ def run_cluster(binary, path, output, extra=()):
 
 def parse_timings(stderr):
     """{stage: value} from the lines `--timings` writes to standard error ("MST   0.9123 s",
-    "peak memory   124.0 MB"): seconds, and megabytes for peak memory."""
+    "peak memory   124.0 MB"): seconds, and megabytes for peak memory; a stage listed twice
+    (writing the labels, then a model) counts its total."""
     stages = {}
     for line in stderr.splitlines():
         m = re.match(r"\s*([A-Za-z][A-Za-z ]*?)\s+([0-9.]+) (s|MB)$", line)
         if m:
-            stages[m.group(1)] = float(m.group(2))
+            stages[m.group(1)] = stages.get(m.group(1), 0) + float(m.group(2))
     return stages
 
 
