@@ -17,12 +17,13 @@ extension PredictionModel {
     public func membershipVectors(_ newPoints: PointSet, threads: Int = 1) -> [Double] {
         let c = clusterCount
         guard c > 0, pointCount > 0 else { return [] }
+        let context = SoftContext(self)
         return [Double].initialized(count: newPoints.count * c) { base in
             let out = SharedBuffer(base: base)
             Parallel.forEachChunk(count: newPoints.count, grain: 1024, threads: threads) { chunk, _ in
-                var buffer = queryBuffer()
+                var buffer = queryBuffer(), near = context.scratch()
                 for i in chunk {
-                    let row = membershipVector(x: newPoints.xs[i], y: newPoints.ys[i], buffer: &buffer)
+                    let row = membershipVector(x: newPoints.xs[i], y: newPoints.ys[i], buffer: &buffer, context, &near)
                     for j in 0..<c { out[i * c + j] = row[j] }
                 }
             }
@@ -31,17 +32,25 @@ extension PredictionModel {
 
     /// One new point's membership vector; `buffer` is scratch from `queryBuffer()`.
     public func membershipVector(x: Double, y: Double, buffer: inout KNNBuffer) -> [Double] {
+        let context = SoftContext(self)
+        var near = context.scratch()
+        return membershipVector(x: x, y: y, buffer: &buffer, context, &near)
+    }
+
+    /// `membershipVector(x:y:buffer:)` with the call's context and exemplar scratch.
+    func membershipVector(x: Double, y: Double, buffer: inout KNNBuffer, _ context: SoftContext,
+                          _ scratch: inout KNNBuffer?) -> [Double] {
         let join = joining(x: x, y: y, buffer: &buffer)
         let site = Int(join.site), cluster = Int(fallCluster[site])
         let lambda = min(fallLambda[site], join.lambda)
-        let top = groupMaxLambda[cluster], rounded = Double(Float(lambda))
-        let outlier = Self.softmaxNormalised(selected.map { s in
-            Self.safeRatio(top, top - mergeHeight(cluster, rounded, Int(s)))
+        let top = groupMaxLambda[cluster]
+        let outlier = Self.softmaxNormalised(context.heights(cluster, Double(Float(lambda))).map { h in
+            Self.safeRatio(top, top - h)
         })
-        let near = exemplarWeights(x: x, y: y)
+        let near = context.exemplarWeights(x: x, y: y, &scratch)
         var vector = (0..<clusterCount).map { near[$0].squareRoot() * (outlier[$0] * outlier[$0]) }
         Self.normalise(&vector)
-        let inAny = probabilityInSomeCluster(cluster, lambda, extra: 1e-8, topFirst: false)
+        let inAny = probabilityInSomeCluster(context.heights(cluster, lambda), lambda, extra: 1e-8, topFirst: false)
         let answer = vector.map { $0 * inAny }
         return answer.contains(where: \.isNaN) ? oneHot(predict(x: x, y: y, buffer: &buffer).label) : answer
     }
@@ -69,6 +78,7 @@ extension PredictionModel {
     /// `allPointsMembershipVectors` by site (every point of a site has its site's vector).
     private func siteMembershipVectors(labels: [Int32], threads: Int) -> [Double] {
         let c = clusterCount, count = sites.weight.count
+        let context = SoftContext(self)
         var result = [Double](repeating: 0, count: count * c)
         // Pass 1: each cluster's score by merge height; hdbscan's softmax subtracts the largest
         // score of the whole matrix, so pass 2 waits for it.
@@ -80,8 +90,9 @@ extension PredictionModel {
             Parallel.forEachChunk(count: count, grain: grain, threads: threads) { chunk, _ in
                 for i in chunk {
                     let cluster = Int(fallCluster[i]), lambda = fallLambda[i], limit = groupMaxLambda[cluster] + 1e-8
+                    let heights = context.heights(cluster, lambda)
                     for j in 0..<c {
-                        let v = ElementaryMath.exp(-(limit / mergeHeight(cluster, lambda, Int(selected[j]))))
+                        let v = ElementaryMath.exp(-(limit / heights[j]))
                         shared[i * c + j] = v
                         if v > sharedTops[i / grain] { sharedTops[i / grain] = v }
                     }
@@ -92,51 +103,37 @@ extension PredictionModel {
         result.withUnsafeMutableBufferPointer { out in
             let shared = SharedBuffer(base: out.baseAddress!)
             Parallel.forEachChunk(count: count, grain: grain, threads: threads) { chunk, _ in
-                for i in chunk { finishSite(i, shared, top: top, label: labels[Int(sites.firstRow[i])]) }
+                var near = context.scratch()
+                for i in chunk { finishSite(i, shared, top: top, label: labels[Int(sites.firstRow[i])], context, &near) }
             }
         }
         return result
     }
 
     /// Pass 2 of `siteMembershipVectors` for site `i`.
-    private func finishSite(_ i: Int, _ out: SharedBuffer<Double>, top: Double, label: Int32) {
+    private func finishSite(_ i: Int, _ out: SharedBuffer<Double>, top: Double, label: Int32, _ context: SoftContext,
+                            _ scratch: inout KNNBuffer?) {
         let c = clusterCount
         var outlier = (0..<c).map { ElementaryMath.exp(out[i * c + $0] - top) }
         Self.normalise(&outlier)
-        let near = exemplarWeights(x: sites.points.xs[i], y: sites.points.ys[i])
+        let near = context.exemplarWeights(x: sites.points.xs[i], y: sites.points.ys[i], &scratch)
         var vector = (0..<c).map { near[$0] * outlier[$0] }
         Self.normalise(&vector)
-        let inAny = probabilityInSomeCluster(Int(fallCluster[i]), fallLambda[i], extra: 0, topFirst: true)
+        let inAny = probabilityInSomeCluster(context.heights(Int(fallCluster[i]), fallLambda[i]), fallLambda[i],
+                                             extra: 0, topFirst: true)
         var row = vector.map { $0 * inAny }
         if row.contains(where: \.isNaN) { row = oneHot(label) }
         for j in 0..<c { out[i * c + j] = row[j] }
     }
 
-    /// By label, the inverse of the distance to its nearest exemplar, normalised to sum 1
-    /// (a point on an exemplar weighs the largest double over the number of clusters).
-    func exemplarWeights(x: Double, y: Double) -> [Double] {
-        let points = sites.points
-        var weights = exemplarSites.map { list -> Double in
-            var nearest = Double.greatestFiniteMagnitude
-            for site in list {
-                let dx = points.xs[Int(site)] - x, dy = points.ys[Int(site)] - y
-                nearest = min(nearest, (dx * dx + dy * dy).squareRoot())
-            }
-            return nearest != 0 ? 1 / nearest : Double.greatestFiniteMagnitude / Double(exemplarSites.count)
-        }
-        Self.normalise(&weights)
-        return weights
-    }
-
-    /// How likely a point falling out of `cluster` at `lambda` is to be in some cluster: its
-    /// highest merge height with a selected cluster over the larger of its lambda and that
+    /// How likely a point at `lambda`, merging with the selected clusters at `heights`, is to
+    /// be in some cluster: its highest merge height over the larger of its lambda and that
     /// cluster's group maximum (plus `extra`; hdbscan orders the two operands differently for
     /// fitted and new points, which matters only for NaN).
-    func probabilityInSomeCluster(_ cluster: Int, _ lambda: Double, extra: Double, topFirst: Bool) -> Double {
+    func probabilityInSomeCluster(_ heights: [Double], _ lambda: Double, extra: Double, topFirst: Bool) -> Double {
         var best = -Double.infinity, bestLabel = 0
-        for (j, s) in selected.enumerated() {
-            let h = mergeHeight(cluster, lambda, Int(s))
-            if h > best || (best.isNaN == false && h.isNaN) { (best, bestLabel) = (h, j) }
+        for (j, h) in heights.enumerated() where h > best || (best.isNaN == false && h.isNaN) {
+            (best, bestLabel) = (h, j)
         }
         let top = groupMaxLambda[Int(selected[bestLabel])]
         let larger = topFirst ? (lambda > top ? lambda : top) : (top > lambda ? top : lambda)

@@ -64,3 +64,42 @@ struct PredictionModelTests {
         }
     }
 }
+
+@Suite("Soft clustering's prepared context")
+struct SoftContextTests {
+    @Test("merge heights from the table and nearest exemplars from the index equal the walk and the scan")
+    func tableAndIndex() throws {
+        var random = SplitMix64(seed: 21)
+        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        // Dense patches of coincident points: their leaves' largest lambda is infinite and
+        // shared by many sites, so some labels have many exemplars.
+        var xs = [Double](), ys = [Double]()
+        for i in 0..<3000 {
+            let centre = [(200.0, 200.0), (700.0, 300.0), (450.0, 800.0)][i % 3]
+            xs.append((centre.0 + (uniform() - 0.5) * 120).rounded())
+            ys.append((centre.1 + (uniform() - 0.5) * 120).rounded())
+        }
+        let points = try PointSet(xs: xs, ys: ys)
+        let model = try #require(try HDBSCAN.fit(points, parameters: HDBSCANParameters(minClusterSize: 30, minSamples: 3),
+                                                 keeping: .prediction).prediction)
+        let context = SoftContext(model)
+        #expect(context.exemplarTrees.contains { $0 != nil }, "some label looks its exemplars up in an index")
+        var scratch = context.scratch()
+        for _ in 0..<300 {
+            let (x, y) = (uniform() * 1000, uniform() * 1000)
+            let weights = context.exemplarWeights(x: x, y: y, &scratch)
+            let scanned: [Double] = context.exemplarXs.indices.map { label in
+                zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
+                    ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
+                }.min() ?? .greatestFiniteMagnitude
+            }
+            var expected = scanned.map { $0 != 0 ? 1 / $0 : Double.greatestFiniteMagnitude / Double(scanned.count) }
+            PredictionModel.normalise(&expected)
+            #expect(weights == expected)
+        }
+        for a in 0..<model.parent.count {
+            let lambda = uniform()
+            #expect(context.heights(a, lambda) == model.selected.map { model.mergeHeight(a, lambda, Int($0)) })
+        }
+    }
+}
