@@ -19,6 +19,7 @@ public struct SavedModel: Sendable {
     public static let version: UInt32 = 1
     static let magic = Array("GCMODEL\n".utf8)
 
+    /// A model and the CRS its points were projected to (nil: planar x,y input).
     public init(model: PredictionModel, projectedCRS: String?) {
         self.model = model
         self.projectedCRS = projectedCRS
