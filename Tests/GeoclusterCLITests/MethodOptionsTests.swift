@@ -38,7 +38,7 @@ struct MethodOptionsTests {
         .init(arguments: ["--algorithm", "grid", "--cell-size", "100", "--allow-single-cluster"],
               fragments: ["--allow-single-cluster is not used by --algorithm grid"]),
         .init(arguments: ["--cell-size", "100", "--grid-merge"], fragments: ["--cell-size, --grid-merge are not used by --algorithm hdbscan"]),
-        .init(arguments: ["--algorithm", "dbscan", "--eps", "100", "--mst", "m.csv"], fragments: ["--condensed-tree and --mst are HDBSCAN outputs"]),
+        .init(arguments: ["--algorithm", "dbscan", "--eps", "100", "--mst", "m.csv"], fragments: ["--condensed-tree, --mst and --save-model are HDBSCAN outputs"]),
     ]
 
     @Test("bad or foreign method options exit 64 naming the flag, and write nothing", arguments: usageCases)
