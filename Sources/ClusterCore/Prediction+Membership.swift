@@ -13,7 +13,9 @@
 extension PredictionModel {
     /// Membership vectors of new points: row-major, `clusterCount` values a point (hdbscan's
     /// `membership_vector`; its columns follow this model's labels).
-    /// - Parameter threads: workers; the values are the same for any number.
+    /// - Parameters:
+    ///   - newPoints: the points, in the fit's coordinates.
+    ///   - threads: workers; the values are the same for any number.
     public func membershipVectors(_ newPoints: PointSet, threads: Int = 1) -> [Double] {
         let c = clusterCount
         guard c > 0, pointCount > 0 else { return [] }

@@ -227,7 +227,9 @@ struct Sites {
 extension PredictionModel {
     /// Predicts every point of `newPoints` (hdbscan's `approximate_predict` and
     /// `approximate_predict_scores`, and its connecting points).
-    /// - Parameter threads: workers for the queries; the answers are the same for any value.
+    /// - Parameters:
+    ///   - newPoints: the points, in the fit's coordinates.
+    ///   - threads: workers for the queries; the answers are the same for any value.
     /// - Complexity: O(q (log n + m + depth)) for q new points.
     public func predict(_ newPoints: PointSet, threads: Int = 1) -> [Prediction] {
         let blank = Prediction(label: -1, probability: 0, outlierScore: 1, connectingRow: -1)
