@@ -34,6 +34,7 @@ extension PredictionModel {
 
     /// One new point's membership vector; `buffer` is scratch from `queryBuffer()`.
     public func membershipVector(x: Double, y: Double, buffer: inout KNNBuffer) -> [Double] {
+        guard clusterCount > 0, pointCount > 0 else { return [] }
         let context = SoftContext(self)
         var near = context.scratch()
         return membershipVector(x: x, y: y, buffer: &buffer, context, &near)

@@ -232,8 +232,7 @@ extension PredictionModel {
     ///   - threads: workers for the queries; the answers are the same for any value.
     /// - Complexity: O(q (log n + m + depth)) for q new points.
     public func predict(_ newPoints: PointSet, threads: Int = 1) -> [Prediction] {
-        let blank = Prediction(label: -1, probability: 0, outlierScore: 1, connectingRow: -1)
-        guard pointCount > 0 else { return [Prediction](repeating: blank, count: newPoints.count) }
+        guard pointCount > 0 else { return [Prediction](repeating: Self.blank, count: newPoints.count) }
         return [Prediction].initialized(count: newPoints.count) { base in
             let out = SharedBuffer(base: base)
             Parallel.forEachChunk(count: newPoints.count, grain: 4096, threads: threads) { chunk, _ in
@@ -248,8 +247,12 @@ extension PredictionModel {
         KNNBuffer(k: max(1, min(2 * minSamples, tree.count)), tree: tree)
     }
 
+    /// The answer when nothing was fitted: noise, joining no row.
+    static let blank = Prediction(label: -1, probability: 0, outlierScore: 1, connectingRow: -1)
+
     /// One point's answer; `buffer` is scratch from `queryBuffer()`, reused across calls.
     public func predict(x: Double, y: Double, buffer: inout KNNBuffer) -> Prediction {
+        guard pointCount > 0 else { return Self.blank }
         let join = joining(x: x, y: y, buffer: &buffer)
         let site = Int(join.site)
         let cluster = clusterAt(site: site, lambda: join.lambda)

@@ -44,6 +44,20 @@ struct PredictionModelTests {
         #expect(back.encoded() == model.encoded())
     }
 
+    @Test("a model of no points answers noise, point by point too")
+    func empty() throws {
+        // No fit gives one (too few points for any neighbour count), but model bytes can.
+        let counts: [UInt64] = [1, 0, 0, 0, 0]
+        let model = try PredictionModel(encoded: counts.flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } })
+        var buffer = model.queryBuffer()
+        #expect(model.pointCount == 0 && model.clusterCount == 0)
+        #expect(model.predict(x: 1, y: 2, buffer: &buffer).label == -1)
+        #expect(model.predict(try PointSet([(1, 2), (3, 4)])).map(\.label) == [-1, -1])
+        #expect(model.membershipVector(x: 1, y: 2, buffer: &buffer).isEmpty)
+        let back = try PredictionModel(encoded: model.encoded())
+        #expect(back.predict(x: 1, y: 2, buffer: &buffer).connectingRow == -1)
+    }
+
     @Test("cut or damaged bytes are an error, never a crash")
     func damaged() throws {
         let (points, new) = try Self.data()
