@@ -38,6 +38,9 @@ struct LeafView {
     let inner: UnsafePointer<Double>
     let rowStart: UnsafePointer<Int32>
     let rows: UnsafePointer<Int32>
+    /// Each input row's sample weight (nil: 1 each), and the sum of the leaves' weights.
+    let rowWeight: UnsafePointer<Int32>?
+    let totalWeight: Int
 }
 
 /// Raw per-cluster output buffers of the condensing loop, sized by the bound in

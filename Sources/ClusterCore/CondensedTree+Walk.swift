@@ -117,7 +117,10 @@ struct CondenseWalk {
             dropCount += 1
             return
         }
-        for k in leafRows(Int(leaf)) { addRow(parent: cid, child: leafRow(k), lambda: lam, size: 1) }
+        for k in leafRows(Int(leaf)) {
+            let row = leafRow(k)
+            addRow(parent: cid, child: row, lambda: lam, size: located?.rowWeight.map { $0[Int(row)] } ?? 1)
+        }
     }
 
     @inline(__always) func minRowOf(_ id: Int32) -> Int32 {
@@ -208,7 +211,7 @@ extension CondenseWalk {
     /// the same order. Clusters then get provisional ids, renumbered breadth-first at the end
     /// (`renumberBreadthFirst`).
     mutating func run(rootNode: Int) {
-        _ = addCluster(parent: -1, birth: 0, size: points)
+        _ = addCluster(parent: -1, birth: 0, size: located?.totalWeight ?? points)
         allocateWalk(rootNode: rootNode)
         while let (node, cid, depth) = nextNode() {
             let top = merges[Int(node) - n]

@@ -2,8 +2,10 @@
 /// scikit-learn and the hdbscan library use, plus per-cluster summaries.
 ///
 /// Rows: `(parent, child, lambda, childSize)`. `parent` is a cluster id; `child` is an input
-/// row (`< pointCount`, `childSize == 1`: the point falls out of `parent` at `lambda`) or a
-/// cluster id (`>= pointCount`: a child cluster born at `lambda`). Cluster ids start at
+/// row (`< pointCount`, `childSize` 1, or the row's sample weight: the point falls out of
+/// `parent` at `lambda`) or a cluster id (`>= pointCount`: a child cluster born at `lambda`).
+/// With sample weights, sizes and stabilities count weight: a row of weight w counts as w
+/// points. Cluster ids start at
 /// `pointCount` (the root, holding every point) and every child's id is larger than its
 /// parent's. `lambda = 1 / distance`, infinite at distance 0.
 ///
@@ -26,7 +28,7 @@ public struct CondensedTree: Sendable, Equatable {
     public private(set) var child: [Int32] = []
     /// Each row's lambda (1 / distance) at which the child leaves its parent.
     public private(set) var lambda: [Double] = []
-    /// Each row's number of points in the child (1 for a point).
+    /// Each row's number of points in the child (1 for a point; with sample weights, weights).
     public private(set) var childSize: [Int32] = []
 
     /// Per cluster (index `id - pointCount`): parent cluster id (-1 for the root), lambda at
@@ -90,7 +92,10 @@ public struct CondensedTree: Sendable, Equatable {
         // are at most 2n/minClusterSize clusters besides the root; every point and every
         // non-root cluster has one row. The hot loop writes through raw buffers of those
         // sizes (array appends spent much of this stage's time in uniqueness checks).
-        let maxClusters = 2 * (n / minClusterSize) + 1
+        // With sample weights the parts' sizes are weights: every cluster is still a distinct
+        // node of the linkage, so there are also fewer than twice as many as its leaves.
+        let weightTotal = leaves?.rowWeight == nil ? n : leaves!.weight.reduce(0) { $0 + Int($1) }
+        let maxClusters = 2 * min(weightTotal / minClusterSize, max(n, linkage.pointCount)) + 1
         // The per-row arrays (and rowOfPoint) are the final arrays, written through their
         // buffers and cut to length at the end: copying them out of scratch buffers cost time
         // and peak memory.

@@ -72,13 +72,18 @@ public struct DBSCANResult: Sendable, Equatable {
 /// DBSCAN as scikit-learn computes it, through square cells (see the file's header).
 public enum DBSCAN: Sendable {
     /// Runs DBSCAN on planar points.
+    ///
+    /// With `sampleWeight` (scikit-learn's meaning) a point is core when the weights of the
+    /// points within eps of it, its own included, add up to at least `minSamples`; a weight may
+    /// be any finite number, negative too.
     /// - Parameters:
     ///   - points: the points, in metres (the unit of `eps`).
     ///   - parameters: `eps` and `minSamples`, scikit-learn's meanings.
+    ///   - sampleWeight: by row; nil weighs every row 1.
     ///   - threads: worker threads for the core and border stages; the output is identical for
     ///     any value.
     ///   - observer: sees each stage (`DBSCANStage`) run.
-    /// - Throws: `ClusterCoreError.invalidParameter` for an out-of-range parameter, or when
+    /// - Throws: `ClusterCoreError.invalidParameter` for an out-of-range parameter or weight, or when
     ///   `eps` is so small against the extent of the data that the grid would exceed 2³¹
     ///   cells along an axis (for example eps < 1 mm over 2,000 km).
     /// - Complexity: O(n) memory. Time O(n) for the grid plus, per cell that is not already
@@ -86,24 +91,26 @@ public enum DBSCAN: Sendable {
     ///   The worst case (two dense cells two apart with no neighbour pair between them) costs
     ///   the product of their core counts.
     public static func fit(
-        _ points: PointSet, parameters: DBSCANParameters, threads: Int = 1,
+        _ points: PointSet, parameters: DBSCANParameters, sampleWeight: [Double]? = nil, threads: Int = 1,
         observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> DBSCANResult {
         // Just under eps/√2: a cell's diagonal stays below eps even after the rounding of the
         // cell coordinates, so cells are normally all-neighbour ("compact"); that is checked
         // per cell, never assumed.
-        try fit(points, parameters: parameters, threads: threads, observer: observer, cellScale: 1 - 1e-9)
+        try fit(points, parameters: parameters, sampleWeight: sampleWeight, threads: threads, observer: observer,
+                cellScale: 1 - 1e-9)
     }
 
     /// `fit` with cells of side `cellScale · eps/√2`. Any scale in [0.75, 2] gives the same
     /// result (neighbours are then at most two cells apart); scales above 1 make cells that are
     /// not all-neighbour, which is how the tests reach the point-by-point paths.
     static func fit(
-        _ points: PointSet, parameters: DBSCANParameters, threads: Int,
+        _ points: PointSet, parameters: DBSCANParameters, sampleWeight: [Double]? = nil, threads: Int,
         observer: some StageObserver, cellScale: Double
     ) throws(ClusterCoreError) -> DBSCANResult {
         precondition(cellScale >= 0.75 && cellScale <= 2, "neighbours must stay within two cells")
         try parameters.validate()
+        if let sampleWeight { try SampleWeights.check(sampleWeight, rows: points.count) }
         let n = points.count
         if n == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
         let eps = parameters.eps
@@ -114,7 +121,7 @@ public enum DBSCAN: Sendable {
             for i in 0..<n { x0 = min(x0, points.xs[i]); y0 = min(y0, points.ys[i]) }
             var grid = try CellIndex(xs: points.xs, ys: points.ys, side: side, originX: x0, originY: y0,
                                      parameterName: "eps", keepCoordinates: true)
-            return DBSCANWorkspace(grid: &grid, eps: eps, minSamples: parameters.minSamples)
+            return DBSCANWorkspace(grid: &grid, eps: eps, minSamples: parameters.minSamples, sampleWeight: sampleWeight)
         }
         let workers = Parallel.workers(threads)
         observer.run(DBSCANStage.corePoints) { w.findCorePoints(threads: workers) }
@@ -148,6 +155,12 @@ private final class DBSCANWorkspace: @unchecked Sendable {
     let px: UnsafeMutablePointer<Double>
     let py: UnsafeMutablePointer<Double>
     let row: UnsafeMutablePointer<Int32>
+    /// With sample weights: the weight at each position (read by the core stage only), each
+    /// cell's total, and whether no weight is negative (only then can a count stop early or a
+    /// full cell be core on its own weight).
+    let weight: UnsafeMutablePointer<Double>?
+    let cellWeight: UnsafeMutablePointer<Double>?
+    let monotone: Bool
     let core: UnsafeMutablePointer<Bool>
     let label: UnsafeMutablePointer<Int32>
     /// Per cell: first position, end of its core points (`cellStart[c]..<coreEnd[c]`), and
@@ -162,7 +175,7 @@ private final class DBSCANWorkspace: @unchecked Sendable {
     let by1: UnsafeMutablePointer<Double>
 
     /// Takes over the grid, moving its per-point arrays into the workspace's buffers.
-    init(grid: inout CellIndex, eps: Double, minSamples: Int) {
+    init(grid: inout CellIndex, eps: Double, minSamples: Int, sampleWeight: [Double]?) {
         n = grid.rows.count
         cellCount = grid.cellCount
         eps2 = eps * eps
@@ -176,6 +189,20 @@ private final class DBSCANWorkspace: @unchecked Sendable {
         grid.rows = []; grid.sortedXs = []; grid.sortedYs = []
         px = x; py = y; row = r
         self.grid = grid
+        monotone = sampleWeight?.allSatisfy { $0 >= 0 } ?? true
+        if let sampleWeight {
+            let w = UnsafeMutablePointer<Double>.allocate(capacity: m)
+            for p in 0..<m { w[p] = sampleWeight[Int(r[p])] }
+            let cw = UnsafeMutablePointer<Double>.allocate(capacity: grid.cellCount)
+            for c in 0..<grid.cellCount {
+                var total = 0.0
+                for p in Int(grid.cellStart[c])..<Int(grid.cellStart[c + 1]) { total += w[p] }
+                cw[c] = total
+            }
+            weight = w; cellWeight = cw
+        } else {
+            weight = nil; cellWeight = nil
+        }
         core = .allocate(capacity: n); label = .allocate(capacity: n)
         cellStart = .allocate(capacity: cellCount + 1); coreEnd = .allocate(capacity: cellCount)
         compact = .allocate(capacity: cellCount)
@@ -196,6 +223,7 @@ private final class DBSCANWorkspace: @unchecked Sendable {
 
     deinit {
         px.deallocate(); py.deallocate(); row.deallocate(); core.deallocate(); label.deallocate()
+        weight?.deallocate(); cellWeight?.deallocate()
         cellStart.deallocate(); coreEnd.deallocate(); compact.deallocate()
         bx0.deallocate(); bx1.deallocate(); by0.deallocate(); by1.deallocate()
     }
@@ -267,12 +295,12 @@ private final class DBSCANWorkspace: @unchecked Sendable {
             var sweep = Sweep(grid: grid, startingAt: chunk.lowerBound, rowOffsets: -2...2)
             for c in chunk {
                 let s = Int(cellStart[c]), e = Int(cellStart[c + 1])
-                if compact[c] && e - s >= minSamples {
+                if compact[c] && monotone && (cellWeight?[c] ?? Double(e - s)) >= Double(minSamples) {
                     for p in s..<e { core[p] = true }
                     continue
                 }
                 sweep.move(to: c, in: grid)
-                for p in s..<e { core[p] = countReaches(p, sweep.ranges) }
+                for p in s..<e { core[p] = weight == nil ? countReaches(p, sweep.ranges) : weighReaches(p, sweep.ranges) }
             }
         }
         // A second pass: the first reads every cell's points and box.
@@ -306,6 +334,27 @@ private final class DBSCANWorkspace: @unchecked Sendable {
             }
         }
         return false
+    }
+
+    /// Whether the weights of the points within eps of position `p` in the cells `ranges` add
+    /// up to at least `minSamples` (summed in cell order, whole cells by their totals).
+    private func weighReaches(_ p: Int, _ ranges: [Range<Int>]) -> Bool {
+        let x = px[p], y = py[p], weight = weight!, cellWeight = cellWeight!
+        let needed = Double(minSamples)
+        var total = 0.0
+        for r in ranges {
+            for d in r {
+                if boxOutside(x, y, d) { continue }
+                let s = Int(cellStart[d]), e = Int(cellStart[d + 1])
+                if boxInside(x, y, d) {
+                    total += cellWeight[d]
+                } else {
+                    for q in s..<e where within(x, y, q) { total += weight[q] }
+                }
+                if monotone && total >= needed { return true }
+            }
+        }
+        return total >= needed
     }
 
     private func swapPositions(_ a: Int, _ b: Int) {

@@ -11,17 +11,25 @@ extension HDBSCAN {
     /// - Throws: as the planar `fit`.
     /// - Complexity: O(n log n) expected; the output is identical for any `threads`.
     public static func fit(
-        _ points: SpherePoints, parameters: HDBSCANParameters, threads: Int = 1,
+        _ points: SpherePoints, parameters: HDBSCANParameters, sampleWeight: [Double]? = nil, threads: Int = 1,
         keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
+        var effective = parameters, counts: [Int32]? = nil
+        if let sampleWeight {
+            counts = try SampleWeights.counts(sampleWeight, rows: points.count)
+            let planar = try PointSet(xs: points.longitudes, ys: points.latitudes)
+            effective = try weightedParameters(parameters, counts: counts!, points: planar)
+            if effective != parameters { counts = nil }
+        }
         if points.count < 2 {
             // No distances: the planar pipeline gives the same answer on any coordinates.
             let origin = try PointSet(xs: points.longitudes.map { _ in 0 }, ys: points.latitudes.map { _ in 0 })
-            return try fit(origin, parameters: parameters, threads: threads, keeping: keeping, observer: observer)
+            return try fit(origin, parameters: effective, threads: threads, keeping: keeping, observer: observer)
         }
-        let spanning = try sphereSpanningTree(points, parameters: parameters, threads: threads, observer: observer)
-        return hierarchy(consume spanning, parameters: parameters, threads: threads, keeping: keeping,
+        let spanning = try sphereSpanningTree(points, parameters: effective, sampleWeight: counts, threads: threads,
+                                              observer: observer)
+        return hierarchy(consume spanning, parameters: effective, threads: threads, keeping: keeping,
                          observer: observer)
     }
 
@@ -42,15 +50,16 @@ extension HDBSCAN {
 
     /// Index, core distances and MST on the sphere, each under its stage's name.
     static func sphereSpanningTree(
-        _ points: SpherePoints, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver
+        _ points: SpherePoints, parameters: HDBSCANParameters, sampleWeight: [Int32]? = nil, threads: Int,
+        observer: some StageObserver
     ) throws(ClusterCoreError) -> SpanningTree {
         let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
-        guard k <= points.count else {
+        guard k <= points.count || sampleWeight != nil else {
             throw .tooFewPoints(count: points.count, required: k,
                 reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")
         }
         let indexed = observer.run(HDBSCANStage.index) {
-            SphereLocations(points, leafSize: SphereTree.hdbscanLeafSize, threads: threads)
+            SphereLocations(points, sampleWeight: sampleWeight, leafSize: SphereTree.hdbscanLeafSize, threads: threads)
         }
         let tree = indexed.tree
         var lists: [Int32] = []
@@ -78,9 +87,9 @@ struct SphereLocations {
     let weightAt: [Int32]?
     let pointCount: Int
 
-    init(_ input: SpherePoints, leafSize: Int = KDTree.defaultLeafSize, threads: Int) {
+    init(_ input: SpherePoints, sampleWeight: [Int32]? = nil, leafSize: Int = KDTree.defaultLeafSize, threads: Int) {
         pointCount = input.count
-        let (at, grouped) = Self.group(input, threads: threads)
+        let (at, grouped) = Self.group(input, sampleWeight: sampleWeight, threads: threads)
         if let grouped {
             points = at
             tree = SphereTree(at, leafSize: leafSize, threads: threads)
@@ -99,9 +108,9 @@ struct SphereLocations {
 extension SphereLocations {
     /// The locations of `input` (co-located points grouped) and their points, or the input
     /// and nil when grouping buys nothing.
-    static func group(_ input: SpherePoints, threads: Int) -> (SpherePoints, Locations?) {
+    static func group(_ input: SpherePoints, sampleWeight: [Int32]? = nil, threads: Int) -> (SpherePoints, Locations?) {
         let grouped = (try? PointSet(xs: input.longitudes, ys: input.latitudes)).flatMap {
-            Locations.group($0, threads: threads)
+            Locations.group($0, sampleWeight: sampleWeight, threads: threads)
         }
         if let grouped, grouped.count >= 2,
            let at = try? SpherePoints(longitudes: grouped.points.xs, latitudes: grouped.points.ys) {

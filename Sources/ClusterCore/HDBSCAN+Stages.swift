@@ -30,8 +30,12 @@ extension HDBSCAN {
     /// Groups co-located points into weighted locations (when `grouping` and at least two
     /// locations result) and builds the k-d tree over them; the grouping is timed as part of
     /// the index.
+    /// With `sampleWeight` (point counts by row) the locations are always made, each weighing
+    /// its rows' weights, unless every row is at one location: then every core distance is 0
+    /// whatever the weights, and the points are indexed as they are.
     static func indexStage(
-        _ points: consuming PointSet, grouping: Bool, canonical: Bool, threads: Int, observer: some StageObserver
+        _ points: consuming PointSet, sampleWeight: [Int32]? = nil, grouping: Bool, canonical: Bool, threads: Int,
+        observer: some StageObserver
     ) -> IndexedLocations {
         let input = points
         let n = input.count
@@ -39,7 +43,9 @@ extension HDBSCAN {
         // copy of the coordinates.)
         let (locations, tree) = withExtendedLifetime(input) {
             observer.run(HDBSCANStage.index) { () -> (Locations?, KDTree) in
-                if grouping, let locations = Locations.group(input, threads: threads), locations.count >= 2 {
+                if grouping || sampleWeight != nil,
+                   let locations = Locations.group(input, sampleWeight: sampleWeight, threads: threads),
+                   locations.count >= 2 {
                     return (locations, KDTree(points: locations.points, threads: threads, canonical: canonical))
                 }
                 return (nil, KDTree(points: input, threads: threads, canonical: canonical))
@@ -111,13 +117,13 @@ extension HDBSCAN {
 
     /// Group, index, core distances and MST, in order.
     static func spanningTree(
-        _ points: consuming PointSet, parameters: HDBSCANParameters, grouping: Bool, threads: Int,
-        observer: some StageObserver
+        _ points: consuming PointSet, parameters: HDBSCANParameters, sampleWeight: [Int32]? = nil, grouping: Bool,
+        threads: Int, observer: some StageObserver
     ) throws(ClusterCoreError) -> SpanningTree {
         // One at a time, the order of tied merges follows tree positions: those must not depend
         // on the rows' order.
-        let indexed = indexStage(consume points, grouping: grouping, canonical: parameters.ties == .oneAtATime,
-                                 threads: threads, observer: observer)
+        let indexed = indexStage(consume points, sampleWeight: sampleWeight, grouping: grouping,
+                                 canonical: parameters.ties == .oneAtATime, threads: threads, observer: observer)
         let nearest = try coreDistanceStage(indexed, parameters: parameters, threads: threads, observer: observer)
         return mstStage(consume indexed, consume nearest, threads: threads, observer: observer)
     }

@@ -143,22 +143,65 @@ public enum HDBSCAN: Sendable {
     /// root keep its densest points, as in scikit-learn). A neighbour count (`minSamples`,
     /// after the convention) larger than the number of points is an error, as in
     /// scikit-learn; no points give empty results.
+    /// With `sampleWeight`, a row of weight w counts as w identical rows (fast_hdbscan's
+    /// meaning): core distances, cluster sizes and stabilities count weight, and every label,
+    /// probability and outlier score is that of the data with each row repeated w times.
     /// - Parameters:
     ///   - points: the points, in metres (consumed: pass `consume points` to free them early).
     ///   - parameters: scikit-learn's parameters (`HDBSCANParameters`), validated first.
+    ///   - sampleWeight: by row, whole numbers of at least 1; nil weighs every row 1.
     ///   - threads: worker threads for the index, the k-NN queries, the MST rounds and the
     ///     labelling; the output is identical for any value.
     ///   - keeping: which intermediate trees to return (all by default).
     ///   - observer: sees each stage (`HDBSCANStage`) run.
-    /// - Throws: `ClusterCoreError.invalidParameter` for a parameter out of range;
-    ///   `.tooFewPoints` for fewer points than the neighbour count.
+    /// - Throws: `ClusterCoreError.invalidParameter` for a parameter out of range, or weights
+    ///   that are not whole numbers of at least 1 (or with `.prediction`: a weighted model is
+    ///   not supported); `.tooFewPoints` for fewer points (weights) than the neighbour count.
     /// - Complexity: O(n log n) expected on 2-D data.
     public static func fit(
-        _ points: consuming PointSet, parameters: HDBSCANParameters, threads: Int = 1,
+        _ points: consuming PointSet, parameters: HDBSCANParameters, sampleWeight: [Double]? = nil, threads: Int = 1,
         keeping: HDBSCANOutputs = .all, observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> HDBSCANResult {
-        try fit(consume points, parameters: parameters, threads: threads, keeping: keeping, observer: observer,
-                groupLocations: true)
+        guard let sampleWeight else {
+            return try fit(consume points, parameters: parameters, threads: threads, keeping: keeping,
+                           observer: observer, groupLocations: true)
+        }
+        try parameters.validate()
+        let counts = try SampleWeights.counts(sampleWeight, rows: points.count)
+        if keeping.contains(.prediction) {
+            throw .invalidParameter(name: "keeping", value: ".prediction with sample weights",
+                                    requirement: "prediction data is kept for unweighted fits only")
+        }
+        let input = points
+        let effective = try weightedParameters(parameters, counts: counts, points: input)
+        if input.count < 2 {
+            return try fit(input, parameters: effective, threads: threads, keeping: keeping, observer: observer,
+                           groupLocations: true)
+        }
+        let spanning = try spanningTree(input, parameters: effective, sampleWeight: counts, grouping: true,
+                                        threads: threads, observer: observer)
+        return hierarchy(consume spanning, parameters: effective, threads: threads, keeping: keeping,
+                         observer: observer)
+    }
+
+    /// The parameters a weighted fit runs with: the neighbour count checked against the total
+    /// weight; when every row is at one place, `minSamples` 1 (every core distance is 0 then,
+    /// whatever the weights, and the points are indexed unweighted).
+    static func weightedParameters(
+        _ parameters: HDBSCANParameters, counts: [Int32], points: PointSet
+    ) throws(ClusterCoreError) -> HDBSCANParameters {
+        let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
+        let total = counts.reduce(0) { $0 + Int($1) }
+        guard k <= total || points.count == 0 else {
+            throw .tooFewPoints(count: total, required: k,
+                reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs a total weight of \(k) including the point itself; lower minSamples")
+        }
+        let oneSpot = points.count > 0 && points.xs.allSatisfy { $0 == points.xs[0] } && points.ys.allSatisfy { $0 == points.ys[0] }
+        guard oneSpot else { return parameters }
+        var effective = parameters
+        effective.minSamples = 1
+        effective.minSamplesConvention = .sklearn
+        return effective
     }
 
     /// `fit`, with the grouping of co-located points switchable (tests compare both ways).

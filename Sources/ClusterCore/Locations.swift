@@ -13,13 +13,21 @@
 struct Locations {
     /// Coordinates of each location, in order of its first row.
     let points: PointSet
-    /// Points at each location.
+    /// Weight of each location: its number of points, or with sample weights the sum of its
+    /// rows' weights (each row standing for that many co-located points).
     let weight: [Int32]
     /// The rows of location l are `rows[start[l] ..< start[l + 1]]`, ascending.
     let start: [Int32]
     let rows: [Int32]
+    /// The sample weight of each row, when the rows have weights (nil: 1 each).
+    var rowWeight: [Int32]? = nil
+    /// The sum of the locations' weights.
+    var totalWeight: Int { weight.reduce(0) { $0 + Int($1) } }
 
     var count: Int { weight.count }
+
+    /// Rows at location l.
+    @inline(__always) func rowCount(_ l: Int) -> Int32 { start[l + 1] - start[l] }
 
     /// Groups the rows by coordinates (bit for bit, -0 equal to +0); nil when every point has
     /// coordinates of its own (then the grouping buys nothing). Locations are numbered in order
@@ -27,9 +35,13 @@ struct Locations {
     /// - Complexity: O(n) expected: open addressing on the coordinates' bits, the rows split
     ///   between two workers by one bit of their hash, each with a table of its own (at 10M
     ///   rows the table lookups are cache misses, and a worker's table is half the size).
-    static func group(_ points: PointSet, threads: Int = 1) -> Locations? {
+    ///
+    /// With `sampleWeight` (by row, each at least 1) the grouping is always made, even when
+    /// every row has a location of its own, and each location weighs the sum of its rows'
+    /// weights.
+    static func group(_ points: PointSet, sampleWeight: [Int32]? = nil, threads: Int = 1) -> Locations? {
         let n = points.count
-        if n < 2 || !worthGrouping(points) { return nil }
+        if sampleWeight == nil && (n < 2 || !worthGrouping(points)) { return nil }
         let parts = threads >= 2 ? 2 : 1
         var locationOf = [Int32](repeating: 0, count: n)
         var found = [Part](repeating: Part(), count: parts)
@@ -45,7 +57,7 @@ struct Locations {
             }
         }}}}
         let count = found.reduce(0) { $0 + $1.firstRow.count }
-        if count == n { return nil }
+        if count == n && sampleWeight == nil { return nil }
         // Global numbering by first row: merge the parts' ascending first rows.
         var globalOf = found.map { [Int32](repeating: 0, count: $0.firstRow.count) }
         var xs = [Double](), ys = [Double]()
@@ -73,10 +85,15 @@ struct Locations {
             }
         }
         // Counting sort of the rows by location: each location's rows stay ascending.
-        var weight = [Int32](repeating: 0, count: count)
-        for row in 0..<n { weight[Int(locationOf[row])] += 1 }
+        var rowCount = [Int32](repeating: 0, count: count)
+        for row in 0..<n { rowCount[Int(locationOf[row])] += 1 }
         var start = [Int32](repeating: 0, count: count + 1)
-        for l in 0..<count { start[l + 1] = start[l] + weight[l] }
+        for l in 0..<count { start[l + 1] = start[l] + rowCount[l] }
+        var weight = rowCount
+        if let sampleWeight {
+            weight = [Int32](repeating: 0, count: count)
+            for row in 0..<n { weight[Int(locationOf[row])] += sampleWeight[row] }
+        }
         var fill = Array(start.dropLast())
         var rows = [Int32](repeating: 0, count: n)
         for row in 0..<n {
@@ -86,7 +103,7 @@ struct Locations {
         }
         // The first row's coordinates are finite (the point set checked them).
         let located = try! PointSet(xs: xs, ys: ys)
-        return Locations(points: located, weight: weight, start: start, rows: rows)
+        return Locations(points: located, weight: weight, start: start, rows: rows, rowWeight: sampleWeight)
     }
 
     /// Whether enough rows share coordinates for the grouping to pay: the rows whose

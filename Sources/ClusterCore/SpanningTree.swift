@@ -11,6 +11,8 @@ struct LocatedLeaves: Sendable, Equatable {
     let inner: [Double]
     let rowStart: [Int32]
     let rows: [Int32]
+    /// The sample weight of each input row (nil: 1 each; then `weight` counts rows).
+    var rowWeight: [Int32]? = nil
 
     /// Calls `body` with the leaves seen through pointers (nil for nil leaves: each leaf a point).
     static func withView<R>(_ leaves: LocatedLeaves?, _ body: (LeafView?) -> R) -> R {
@@ -19,9 +21,12 @@ struct LocatedLeaves: Sendable, Equatable {
         leaves.inner.withUnsafeBufferPointer { inner in
         leaves.rowStart.withUnsafeBufferPointer { rowStart in
         leaves.rows.withUnsafeBufferPointer { rows in
+        (leaves.rowWeight ?? []).withUnsafeBufferPointer { rowWeight in
             body(LeafView(pointCount: leaves.pointCount, weight: weight.baseAddress!, inner: inner.baseAddress!,
-                          rowStart: rowStart.baseAddress!, rows: rows.baseAddress!))
-        }}}}
+                          rowStart: rowStart.baseAddress!, rows: rows.baseAddress!,
+                          rowWeight: leaves.rowWeight == nil ? nil : rowWeight.baseAddress,
+                          totalWeight: leaves.rowWeight == nil ? leaves.pointCount : leaves.weight.reduce(0) { $0 + Int($1) }))
+        }}}}}
     }
 
     /// The leaf (location, by tree position) of each input row.
@@ -101,14 +106,14 @@ struct SpanningTree {
          weightAt: [Int32], pointCount n: Int, inner: [Double], threads: Int) {
         let count = locations.count
         var offset = [Int32](repeating: 0, count: count + 1)
-        for t in 0..<count { offset[t + 1] = offset[t] + weightAt[t] }
+        for t in 0..<count { offset[t + 1] = offset[t] + locations.rowCount(Int(index[t])) }
         let rowOf = [Int32].initialized(count: n) { out in
             let shared = SharedBuffer(base: out)
             Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
                 for t in chunk {
                     let l = Int(index[t])
                     let s = Int(locations.start[l]), o = Int(offset[t])
-                    for j in 0..<Int(weightAt[t]) { shared[o + j] = locations.rows[s + j] }
+                    for j in 0..<Int(offset[t + 1] - offset[t]) { shared[o + j] = locations.rows[s + j] }
                 }
             }
         }
@@ -121,11 +126,12 @@ struct SpanningTree {
             }
         }
         var multi: [Int32] = []
-        for t in 0..<count where weightAt[t] > 1 { multi.append(Int32(t)) }
+        for t in 0..<count where offset[t + 1] - offset[t] > 1 { multi.append(Int32(t)) }
         let order = RadixSort.stableOrder(of: multi.map { inner[Int($0)] }, threads: threads)
         multi = order.map { multi[Int($0)] }
         self.init(weight: weight, positionA: positionA, positionB: positionB,
-                  leaves: LocatedLeaves(pointCount: n, weight: weightAt, inner: inner, rowStart: offset, rows: rowOf),
+                  leaves: LocatedLeaves(pointCount: n, weight: weightAt, inner: inner, rowStart: offset, rows: rowOf,
+                                        rowWeight: locations.rowWeight),
                   rowOf: rowOf, coreByRow: coreByRow, multi: multi, multiWeight: multi.map { inner[Int($0)] },
                   rowMST: nil)
     }
@@ -159,7 +165,7 @@ struct SpanningTree {
         var total = 0.0
         merged(inner: { j in
             let t = Int(multi[j]), w = multiWeight[j]
-            for _ in 1..<Int(leaves!.weight[t]) { total += w }
+            for _ in 1..<Int(leaves!.rowStart[t + 1] - leaves!.rowStart[t]) { total += w }
         }, between: { i in total += weight[i] })
         return total
     }
@@ -204,7 +210,23 @@ struct SpanningTree {
             })
             precondition(out == m, "the expanded MST has n - 1 edges")
         }}}}}}
+        let rowMST = MinimumSpanningTree(a: a, b: b, weight: w)
+        if let rowWeight = leaves.rowWeight {
+            return weightedRows(rowMST, rowWeight: rowWeight)
+        }
         return SpanningTree(weight: w, positionA: pa, positionB: pb, leaves: nil, rowOf: leaves.rows,
-                            coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: MinimumSpanningTree(a: a, b: b, weight: w))
+                            coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: rowMST)
+    }
+
+    /// Over rows with sample weights: every row a leaf of its own, numbered by row, weighing
+    /// its weight and parting into its copies at its core distance.
+    private func weightedRows(_ rowMST: MinimumSpanningTree, rowWeight: [Int32]) -> SpanningTree {
+        let n = pointCount
+        let identity = (0..<Int32(n)).map { $0 }
+        let start = (0...Int32(n)).map { $0 }
+        return SpanningTree(weight: rowMST.weight, positionA: rowMST.a, positionB: rowMST.b,
+                            leaves: LocatedLeaves(pointCount: n, weight: rowWeight, inner: coreByRow, rowStart: start,
+                                                  rows: identity, rowWeight: rowWeight),
+                            rowOf: identity, coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: rowMST)
     }
 }
