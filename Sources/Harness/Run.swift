@@ -125,6 +125,8 @@ public enum Harness {
         /// How distances are measured (never `.auto`) and, for `--metric auto`, why.
         public var metric: DistanceMetric = .planar
         public var metricReason: String?
+        /// The column the rows' sample weights came from (`file.weights`), for messages.
+        public var weightColumn: String?
     }
 
     /// Reads (and filters) the points of `input` and projects longitude/latitude: the `reading`
@@ -153,7 +155,8 @@ public enum Harness {
         do {
             var prepared = PreparedPoints(file: file, points: .empty, projectedCRS: placed.projectedCRS,
                                           scaleFactor: placed.scaleFactor, degreesLikeExtent: placed.degreesLikeExtent,
-                                          sphere: nil, metric: placed.metric, metricReason: placed.reason)
+                                          sphere: nil, metric: placed.metric, metricReason: placed.reason,
+                                          weightColumn: input.options.weight)
             if placed.metric == .geodesic {
                 prepared.sphere = try SpherePoints(longitudes: placed.xs, latitudes: placed.ys)
             } else {
@@ -179,17 +182,20 @@ public enum Harness {
                                hdbscan: nil, isCore: nil, projectedCRS: prepared.projectedCRS,
                                scaleFactor: prepared.scaleFactor, degreesLikeExtent: prepared.degreesLikeExtent,
                                metric: prepared.metric, metricReason: prepared.metricReason, stages: [], peakMegabytes: nil)
+        let weights = try sampleWeights(prepared, method: method, path: path)
         do {
             if let sphere = prepared.sphere {
-                try clusterOnSphere(sphere, method: method, threads: threads, keeping: keeping, clock: clock, into: &record)
+                try clusterOnSphere(sphere, method: method, weights: weights, threads: threads, keeping: keeping,
+                                    clock: clock, into: &record)
                 return record
             }
             switch method {
             case let .hdbscan(parameters):
-                record.take(try HDBSCAN.fit(consume points, parameters: parameters, threads: threads, keeping: keeping,
-                                            observer: clock))
+                record.take(try HDBSCAN.fit(consume points, parameters: parameters, sampleWeight: weights, threads: threads,
+                                            keeping: keeping, observer: clock))
             case let .dbscan(parameters):
-                record.take(try DBSCAN.fit(points, parameters: parameters, threads: threads, observer: clock))
+                record.take(try DBSCAN.fit(points, parameters: parameters, sampleWeight: weights, threads: threads,
+                                           observer: clock))
             case let .grid(parameters):
                 record.take(try GridClustering.fit(points, parameters: parameters, observer: clock))
             }
@@ -202,12 +208,13 @@ public enum Harness {
 
     /// `cluster` for points on the sphere (grid: equal-area cells, see `GridClustering`).
     private static func clusterOnSphere(
-        _ sphere: SpherePoints, method: Method, threads: Int, keeping: HDBSCANOutputs, clock: StageClock,
-        into record: inout RunRecord
+        _ sphere: SpherePoints, method: Method, weights: [Double]?, threads: Int, keeping: HDBSCANOutputs,
+        clock: StageClock, into record: inout RunRecord
     ) throws(ClusterCoreError) {
         switch method {
         case let .hdbscan(parameters):
-            record.take(try HDBSCAN.fit(sphere, parameters: parameters, threads: threads, keeping: keeping, observer: clock))
+            record.take(try HDBSCAN.fit(sphere, parameters: parameters, sampleWeight: weights, threads: threads,
+                                        keeping: keeping, observer: clock))
         case let .dbscan(parameters):
             record.take(try DBSCAN.fit(sphere, parameters: parameters, threads: threads, observer: clock))
         case let .grid(parameters):
@@ -261,5 +268,33 @@ public struct PlanarExtent: Sendable, Equatable {
     public var looksLikeDegrees: Bool {
         minX >= -180 && maxX <= 180 && minY >= -90 && maxY <= 90 && maxX - minX < 5 && maxY - minY < 5
             && (maxX - minX > 0 || maxY - minY > 0)
+    }
+}
+
+extension Harness {
+    /// The rows' sample weights for `method` (nil when none were read), checked against what
+    /// the method takes, a bad one named by its file line and column.
+    /// - Throws: `HarnessError.dataset(.outOfRange)` for an HDBSCAN weight that is not a whole
+    ///   number of at least 1; `.cluster` for weights with a method that takes none.
+    static func sampleWeights(_ prepared: PreparedPoints, method: Method, path: String) throws(HarnessError) -> [Double]? {
+        guard let weights = prepared.file.weights else { return nil }
+        let column = prepared.weightColumn ?? "weight"
+        func unsupported(_ why: String) -> HarnessError {
+            .cluster(path: path, .invalidParameter(name: "--weight-column", value: column, requirement: why))
+        }
+        switch method {
+        case .hdbscan:
+            if let row = weights.firstIndex(where: { !($0 >= 1 && $0.rounded() == $0) }) {
+                throw .dataset(.outOfRange(path: path, line: Int(prepared.file.lines[row]), column: column, value: weights[row],
+                                           limit: "HDBSCAN counts a row of weight w as w identical rows: a weight must be a whole number of at least 1"))
+            }
+        case .dbscan:
+            if prepared.sphere != nil {
+                throw unsupported("DBSCAN on the sphere takes no weights yet; cluster planar points (--metric planar) or use HDBSCAN")
+            }
+        case .grid:
+            throw unsupported("grid clustering takes no weights; use --algorithm hdbscan or dbscan")
+        }
+        return weights
     }
 }

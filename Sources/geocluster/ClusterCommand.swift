@@ -45,6 +45,9 @@ struct ClusterCommand: ParsableCommand {
     @OptionGroup
     var runOptions: RunOptions
 
+    @Option(help: ArgumentHelp("Column (GeoJSON property) of each row's sample weight. HDBSCAN counts a row of weight w as w identical rows (whole numbers of at least 1); DBSCAN makes a point core when the weights within --eps add up to --min-samples (any number, negative too), as scikit-learn's sample_weight.", valueName: "name"))
+    var weightColumn: String?
+
     @Option(name: .shortAndLong, help: "Output: CSV (id,label,probability,outlier_score; dbscan id,label,is_core; grid id,label) for .csv or - (standard output), or GeoJSON Point features with those properties for .geojson or .json.")
     var output: String
 
@@ -78,6 +81,12 @@ struct ClusterCommand: ParsableCommand {
     func validate() throws {
         if methodOptions.algorithm != .hdbscan && (condensedTree != nil || mst != nil || saveModel != nil) {
             throw ValidationError("--condensed-tree, --mst and --save-model are HDBSCAN outputs; drop them with --algorithm \(methodOptions.algorithm.rawValue)")
+        }
+        if weightColumn != nil && methodOptions.algorithm == .grid {
+            throw ValidationError("--weight-column is for --algorithm hdbscan and dbscan; grid clustering takes no weights")
+        }
+        if weightColumn != nil && saveModel != nil {
+            throw ValidationError("--save-model is for unweighted fits: prediction with sample weights is not supported; drop --weight-column or --save-model")
         }
         if saveModel != nil && runOptions.metric == .geodesic {
             throw ValidationError("--save-model is for planar fits (x,y, or lat,lon projected with --metric planar); --metric geodesic has no prediction yet")
@@ -122,6 +131,7 @@ struct ClusterCommand: ParsableCommand {
             let positions = GeoJSON.isGeoJSONPath(output) && !append ? try readPositions(filter: filter) : nil
             var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric, filter: filter,
                                     options: inputOptions.readOptions)
+            runInput.options.weight = weightColumn
             runInput.distanceOption = methodOptions.distanceOption
             let method = try methodOptions.method()
             var record: RunRecord

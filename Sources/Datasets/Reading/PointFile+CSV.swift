@@ -174,6 +174,7 @@ extension PointFile {
         appendShifted(part.rows.rowNumbers, to: &j.rows.rowNumbers, by: rowShift)
         j.rows.regionLon.append(contentsOf: part.rows.regionLon)
         j.rows.regionLat.append(contentsOf: part.rows.regionLat)
+        j.rows.weights.append(contentsOf: part.rows.weights)
         j.rows.total += part.rows.total
         j.rows.skipped += part.rows.skipped
         j.rows.empty += part.rows.empty
@@ -189,12 +190,12 @@ extension PointFile {
 
 /// What the CSV reader does with each column.
 enum CSVColumnRole: UInt8 {
-    case skip, x, y, lon, lat, id, category, area, deposit, rent, condition
+    case skip, x, y, lon, lat, id, category, area, deposit, rent, condition, weight
 
     /// Whether the column holds a number the reader parses.
     var isNumber: Bool {
         switch self {
-        case .x, .y, .lon, .lat, .area, .deposit, .rent: true
+        case .x, .y, .lon, .lat, .area, .deposit, .rent, .weight: true
         default: false
         }
     }
@@ -306,6 +307,7 @@ struct CSVPointVisitor: CSVVisitor {
         case .area: row.area = v
         case .deposit: row.deposit = v
         case .rent: row.rent = v
+        case .weight: row.weight = v
         default: break
         }
     }
@@ -372,6 +374,7 @@ struct CSVPointVisitor: CSVVisitor {
             rows.xOrLongitude.append(row.lon); rows.yOrLatitude.append(row.lat)
         }
         if keepsRegion { rows.regionLon.append(row.lon); rows.regionLat.append(row.lat) }
+        if rows.hasWeights { rows.weights.append(row.weight) }
         rows.lines.append(Int32(truncatingIfNeeded: line))
     }
 
@@ -506,6 +509,7 @@ struct CSVPointVisitor: CSVVisitor {
         if rows.kind == .xy { roles[c.first] = .x; roles[c.second] = .y } else { roles[c.first] = .lon; roles[c.second] = .lat }
         idCol = c.id ?? -1
         if idCol >= 0 { roles[idCol] = .id }
+        try attachWeight()
         guard let f = filter else { return }
         if f.needsLonLat && rows.kind == .xy {
             guard let lon = c.longitude, let lat = c.latitude else {
@@ -526,6 +530,23 @@ struct CSVPointVisitor: CSVVisitor {
         try attach(ListingFilter.depositNames, .deposit, "--deposit", f.attributes.deposit != nil)
         try attach(ListingFilter.rentNames, .rent, "--rent", f.attributes.monthlyRent != nil)
         try attachConditions(f.attributes.properties)
+    }
+
+    /// Gives the `--weight-column` its role.
+    /// - Throws: `.missingColumns` when the file lacks it; `.invalidOption` when it holds the
+    ///   coordinates or the ids.
+    private mutating func attachWeight() throws(DatasetError) {
+        guard let name = options.weight else { return }
+        let wanted = name.trimmingWhitespace().lowercased()
+        guard let c = header.firstIndex(where: { $0.trimmingWhitespace().lowercased() == wanted }) else {
+            throw .missingColumns(path: path, wanted: "'\(name)' (--weight-column)", found: header)
+        }
+        guard roles[c] == .skip else {
+            throw .invalidOption(option: "--weight-column", value: name,
+                                 reason: "\(path): '\(name)' holds the coordinates or the ids; name the column of the weights")
+        }
+        roles[c] = .weight
+        rows.hasWeights = true
     }
 
     /// Gives the columns `--where` tests the `.condition` role and their conditions.
@@ -554,6 +575,7 @@ extension PointFile.Builder {
         xOrLongitude.reserveCapacity(rows)
         yOrLatitude.reserveCapacity(rows)
         lines.reserveCapacity(rows)
+        if hasWeights { weights.reserveCapacity(rows) }
         if id {
             idEnds.reserveCapacity(rows)
             // Room for ids of up to 8 bytes (row numbers below 10^8); longer ones grow it.

@@ -36,6 +36,9 @@ public struct PointFile: Sendable {
     /// or a filter was applied, in which case the kept rows' 0-based row numbers in the file
     /// are stored as their ids. Otherwise `id(i)` is `i`.
     public var hasIDColumn: Bool
+    /// The sample weight of each kept row (`ReadOptions.weight`'s column); nil when none was
+    /// asked for.
+    public var weights: [Double]?
     /// Number of data rows (features) in the file, kept or not (entirely empty rows aside).
     public var totalRows: Int
     /// The field separator of a CSV file (a comma for GeoJSON).
@@ -110,6 +113,7 @@ public struct PointFile: Sendable {
         var out = self
         out.coordinates.xOrLongitude = []; out.coordinates.yOrLatitude = []
         out.lines = []; out.idBytes = []; out.idEnds = []; out.featureIndices = []
+        if weights != nil { out.weights = [] }
         let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
         out.coordinates.xOrLongitude.reserveCapacity(kept)
         out.coordinates.yOrLatitude.reserveCapacity(kept)
@@ -119,6 +123,7 @@ public struct PointFile: Sendable {
             out.coordinates.yOrLatitude.append(coordinates.yOrLatitude[i])
             out.lines.append(lines[i])
             if !featureIndices.isEmpty { out.featureIndices.append(featureIndices[i]) }
+            if let weights { out.weights!.append(weights[i]) }
             if hasIDColumn {
                 withIDBytes(i) { out.idBytes.append(contentsOf: $0) }
                 out.idEnds.append(UInt32(out.idBytes.count))
@@ -148,6 +153,9 @@ public struct PointFile: Sendable {
         /// The 0-based row numbers of the kept rows, when they are the ids (CSV without an id
         /// column, read with a filter or skipping bad rows); written out as id text by `file`.
         var rowNumbers: [Int] = []
+        /// Whether a weight column is read, and the kept rows' weights.
+        var hasWeights = false
+        var weights: [Double] = []
 
         func file(path: String) -> PointFile {
             var idBytes = idBytes, idEnds = idEnds
@@ -160,7 +168,7 @@ public struct PointFile: Sendable {
             }
             return PointFile(path: path, header: header,
                       coordinates: TableCoordinates(kind: kind, xOrLongitude: xOrLongitude, yOrLatitude: yOrLatitude),
-                      lines: lines, hasIDColumn: hasID, totalRows: total, delimiter: delimiter,
+                      lines: lines, hasIDColumn: hasID, weights: hasWeights ? weights : nil, totalRows: total, delimiter: delimiter,
                       skippedRows: skipped, firstSkipped: firstSkipped, emptyRows: empty, featureIndices: featureIndices,
                       idBytes: idBytes, idEnds: idEnds)
         }
@@ -189,6 +197,7 @@ public struct PointFile: Sendable {
         var conditionsOK = true
         var area = 0.0, deposit = 0.0, rent = 0.0
         var lon = 0.0, lat = 0.0
+        var weight = 1.0
     }
 
     /// Whether a row passes the filter's attribute and bounding-box conditions (the region
@@ -278,6 +287,7 @@ public struct PointFile: Sendable {
                     x = try number([xName], options.x == nil ? "--coordinates xy" : "--x-column")
                     y = try number([yName], options.y == nil ? "--coordinates xy" : "--y-column")
                 }
+                let weight = try options.weight.map { (name) throws(DatasetError) in try number([name], "--weight-column") }
                 var id: JSONValue?
                 for name in idNames where id == nil { id = p.properties.first(where: { $0.key == name })?.value }
                 if id == nil, let given = options.id {
@@ -291,6 +301,7 @@ public struct PointFile: Sendable {
                 b.idEnds.append(UInt32(b.idBytes.count))
                 b.lines.append(Int32(truncatingIfNeeded: p.line))
                 b.featureIndices.append(Int32(truncatingIfNeeded: p.index))
+                if let weight { b.weights.append(weight) }
             } catch {
                 guard options.skipBadRows else { throw error }
                 skip(error)
@@ -300,6 +311,7 @@ public struct PointFile: Sendable {
         if b.lines.isEmpty && b.skipped == b.total, let first = b.firstSkipped { throw first }
         b.header = ["lon", "lat"] + keys.filter { $0 != "lon" && $0 != "lat" }
         b.hasID = true
+        b.hasWeights = options.weight != nil
         return b
     }
 }

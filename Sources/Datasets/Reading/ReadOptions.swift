@@ -8,6 +8,9 @@ public struct ReadOptions: Sendable, Equatable {
     public var x: String?
     public var y: String?
     public var id: String?
+    /// The column (GeoJSON property) of each row's sample weight (`--weight-column`); nil: no
+    /// weights are read.
+    public var weight: String?
     /// The field separator (`,`, `;` or tab); nil: detected from the header line.
     public var delimiter: UInt8?
     /// A malformed row (bad number, out-of-range coordinate, wrong field count) is skipped and
@@ -26,8 +29,9 @@ public struct ReadOptions: Sendable, Equatable {
 
     public init(latitude: String? = nil, longitude: String? = nil, x: String? = nil, y: String? = nil,
                 id: String? = nil, delimiter: UInt8? = nil, skipBadRows: Bool = false, threads: Int? = nil,
-                encoding: TextEncoding = .utf8, decimalComma: Bool = false) {
+                encoding: TextEncoding = .utf8, decimalComma: Bool = false, weight: String? = nil) {
         self.latitude = latitude; self.longitude = longitude; self.x = x; self.y = y; self.id = id
+        self.weight = weight
         self.delimiter = delimiter; self.skipBadRows = skipBadRows; self.threads = threads
         self.encoding = encoding; self.decimalComma = decimalComma
     }
