@@ -72,6 +72,12 @@ func reportingErrors(
 /// `y[0], y[stride], ...` (a C-ordered (n, 2) array is x = base, y = base + 1, stride 2; a
 /// Fortran-ordered one x = base, y = base + n, stride 1), copied once into the core's
 /// struct of arrays.
+/// The n sample weights at `weights` (contiguous), or nil for NULL: every point weighs 1.
+func readWeights(_ weights: UnsafePointer<Double>?, n: Int64) -> [Double]? {
+    guard let weights, n > 0 else { return nil }
+    return Array(UnsafeBufferPointer(start: weights, count: Int(n)))
+}
+
 func readPoints(
     x: UnsafePointer<Double>?, y: UnsafePointer<Double>?, n: Int64, stride: Int64
 ) throws(CAPIError) -> PointSet {

@@ -5,11 +5,12 @@ import ClusterCore
 @_cdecl("gc_dbscan_fit")
 public func gc_dbscan_fit(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ eps: Double, _ minSamples: Int64, _ threads: Int64,
+    _ sampleWeight: UnsafePointer<Double>?, _ eps: Double, _ minSamples: Int64, _ threads: Int64,
     _ labels: UnsafeMutablePointer<Int32>?, _ isCore: UnsafeMutablePointer<UInt8>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
-    dbscanFit(eps: eps, minSamples: minSamples, threads: threads, n: n, labels: labels, isCore: isCore,
+    dbscanFit(eps: eps, minSamples: minSamples, weights: readWeights(sampleWeight, n: n), threads: threads, n: n,
+              labels: labels, isCore: isCore,
               message: message, capacity: messageCapacity) { () throws(CAPIError) in
         .planar(try readPoints(x: x, y: y, n: n, stride: stride))
     }
@@ -20,11 +21,12 @@ public func gc_dbscan_fit(
 @_cdecl("gc_dbscan_fit_haversine")
 public func gc_dbscan_fit_haversine(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ eps: Double, _ minSamples: Int64, _ threads: Int64,
+    _ sampleWeight: UnsafePointer<Double>?, _ eps: Double, _ minSamples: Int64, _ threads: Int64,
     _ labels: UnsafeMutablePointer<Int32>?, _ isCore: UnsafeMutablePointer<UInt8>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
-    dbscanFit(eps: eps * SpherePoints.earthRadius, minSamples: minSamples, threads: threads, n: n, labels: labels,
+    dbscanFit(eps: eps * SpherePoints.earthRadius, minSamples: minSamples, weights: readWeights(sampleWeight, n: n),
+              threads: threads, n: n, labels: labels,
               isCore: isCore, message: message, capacity: messageCapacity) { () throws(CAPIError) in
         .sphere(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride))
     }
@@ -32,7 +34,7 @@ public func gc_dbscan_fit_haversine(
 
 /// Both DBSCAN exports: parameters checked, points read and fitted, results copied out.
 private func dbscanFit(
-    eps: Double, minSamples: Int64, threads: Int64, n: Int64, labels: UnsafeMutablePointer<Int32>?,
+    eps: Double, minSamples: Int64, weights: [Double]?, threads: Int64, n: Int64, labels: UnsafeMutablePointer<Int32>?,
     isCore: UnsafeMutablePointer<UInt8>?, message: UnsafeMutablePointer<CChar>?, capacity: Int64,
     points read: () throws(CAPIError) -> Points
 ) -> Int32 {
@@ -48,10 +50,13 @@ private func dbscanFit(
         guard n == 0 || (labels != nil && isCore != nil) else {
             throw CAPIError(.invalidArgument, "labels and is_core must not be null when n > 0")
         }
+        if case .sphere = points, weights != nil {
+            throw CAPIError(.invalidArgument, "sample_weight with metric=\"haversine\" is not supported by DBSCAN yet: project the points or use HDBSCAN")
+        }
         let result: DBSCANResult
         do throws(ClusterCoreError) {
             switch points {
-            case let .planar(p): result = try DBSCAN.fit(p, parameters: parameters, threads: workers)
+            case let .planar(p): result = try DBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers)
             case let .sphere(p): result = try DBSCAN.fit(p, parameters: parameters, threads: workers)
             }
         } catch {

@@ -13,10 +13,14 @@ final class HDBSCANFit {
     let distanceScale: Double
     /// What prediction needs, when the fit was asked for it (GC_OUTPUT_PREDICTION).
     let model: PredictionModel?
+    /// The points' sample weights, when the fit had them: a point's row in the condensed tree
+    /// carries its weight as its size.
+    let weights: [Double]?
 
-    init(result: HDBSCANResult, distanceScale: Double = 1, model: PredictionModel? = nil) {
+    init(result: HDBSCANResult, distanceScale: Double = 1, model: PredictionModel? = nil, weights: [Double]? = nil) {
         self.distanceScale = distanceScale
         self.model = model
+        self.weights = weights
         // The core distances are no output of the C API: not kept for the handle's lifetime.
         var kept = result
         kept.coreDistances = []
@@ -95,12 +99,13 @@ private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
 @_cdecl("gc_hdbscan_fit")
 public func gc_hdbscan_fit(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
+    _ sampleWeight: UnsafePointer<Double>?, _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
     _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ ties: Int32, _ threads: Int64, _ outputs: Int32,
     _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     hdbscanFit(out: out, message: message, capacity: messageCapacity, epsilon: clusterSelectionEpsilon,
+               weights: readWeights(sampleWeight, n: n),
                minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
                selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, ties: ties, threads: threads,
                outputs: outputs) { () throws(CAPIError) in
@@ -113,13 +118,13 @@ public func gc_hdbscan_fit(
 @_cdecl("gc_hdbscan_fit_haversine")
 public func gc_hdbscan_fit_haversine(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
+    _ sampleWeight: UnsafePointer<Double>?, _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
     _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ ties: Int32, _ threads: Int64, _ outputs: Int32,
     _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     hdbscanFit(out: out, message: message, capacity: messageCapacity,
-               epsilon: clusterSelectionEpsilon * SpherePoints.earthRadius,
+               epsilon: clusterSelectionEpsilon * SpherePoints.earthRadius, weights: readWeights(sampleWeight, n: n),
                minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
                selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, ties: ties, threads: threads,
                outputs: outputs) { () throws(CAPIError) in
@@ -136,7 +141,7 @@ enum Points {
 /// Both HDBSCAN exports: parameters checked first, then the points read and fitted.
 private func hdbscanFit(
     out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, message: UnsafeMutablePointer<CChar>?, capacity: Int64,
-    epsilon: Double, minClusterSize: Int64, minSamples: Int64, maxClusterSize: Int64, selectionMethod: Int32,
+    epsilon: Double, weights: [Double]?, minClusterSize: Int64, minSamples: Int64, maxClusterSize: Int64, selectionMethod: Int32,
     allowSingleCluster: Int32, ties: Int32, threads: Int64, outputs: Int32, points read: () throws(CAPIError) -> Points
 ) -> Int32 {
     reportingErrors(message: message, capacity: capacity) { () throws(CAPIError) in
@@ -157,10 +162,10 @@ private func hdbscanFit(
         do throws(ClusterCoreError) {
             switch points {
             case let .planar(p):
-                result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
+                result = try HDBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers, keeping: keeping)
                 scale = 1
             case let .sphere(p):
-                result = try HDBSCAN.fit(p, parameters: parameters, threads: workers, keeping: keeping)
+                result = try HDBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers, keeping: keeping)
                 scale = 1 / SpherePoints.earthRadius
             }
         } catch {
@@ -168,7 +173,8 @@ private func hdbscanFit(
         }
         let model = result.prediction
         result.prediction = nil
-        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result, distanceScale: scale, model: model)).toOpaque()
+        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result, distanceScale: scale, model: model,
+                                                        weights: weights)).toOpaque()
     }
 }
 
@@ -236,7 +242,7 @@ public func gc_hdbscan_copy_condensed_tree(
     copy(lambdaScale == 1 ? leaving : leaving.map { $0 * lambdaScale }, to: lambda.map { $0 + rows })
     for i in 0..<tree.pointCount {
         child?[rows + i] = Int64(i)
-        childSize?[rows + i] = 1
+        childSize?[rows + i] = held.weights.map { Int64($0[i]) } ?? 1
     }
 }
 

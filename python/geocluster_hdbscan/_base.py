@@ -103,6 +103,27 @@ def _check_array(name, X, ensure_all_finite):
     return X
 
 
+def check_sample_weight(sample_weight, n, whole=False):
+    """sample_weight as a contiguous float64 array of n finite weights (a number: that weight
+    for every sample), or None. With whole (HDBSCAN, where a sample of weight w counts as w
+    identical samples): whole numbers of at least 1."""
+    if sample_weight is None:
+        return None
+    weights = np.asarray(sample_weight, dtype=np.float64)
+    if weights.ndim == 0:
+        weights = np.full(n, float(weights))
+    if weights.ndim != 1 or weights.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == {weights.shape}, expected ({n},)")
+    if not np.isfinite(weights).all():
+        raise ValueError("sample_weight must be finite (no NaN or infinity)")
+    if whole:
+        bad = np.flatnonzero((weights < 1) | (weights != np.round(weights)))
+        if bad.size:
+            raise ValueError(f"sample_weight[{bad[0]}] = {weights[bad[0]]!r}: HDBSCAN counts a sample of weight w as "
+                             "w identical samples, so weights must be whole numbers of at least 1")
+    return np.ascontiguousarray(weights)
+
+
 def check_int(name, value, minimum, allow_none=False):
     """An integer parameter (None allowed when `allow_none`), at least `minimum`."""
     if value is None and allow_none:

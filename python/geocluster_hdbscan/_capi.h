@@ -54,9 +54,11 @@ typedef struct gc_hdbscan gc_hdbscan;
  * ties: GC_TIES_*;
  * threads >= 1 (the result is identical for any value); outputs: GC_OUTPUT_* bits, the trees
  * to keep (each costs time and memory; without one, its counts are 0). On GC_OK, *out holds
- * the result.
+ * the result. sample_weight: NULL, or n contiguous weights, whole numbers >= 1, a point of
+ * weight w counting as w identical points (fast_hdbscan's meaning; not with
+ * GC_OUTPUT_PREDICTION).
  */
-int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stride,
+int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stride, const double *sample_weight,
                        int64_t min_cluster_size, int64_t min_samples,
                        double cluster_selection_epsilon, int64_t max_cluster_size,
                        int32_t selection_method, int32_t allow_single_cluster, int32_t ties, int64_t threads,
@@ -69,7 +71,7 @@ int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stri
  * metres on a sphere of radius 6,371,008.8 m and divided by it.
  */
 int32_t gc_hdbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride,
-                                 int64_t min_cluster_size, int64_t min_samples,
+                                 const double *sample_weight, int64_t min_cluster_size, int64_t min_samples,
                                  double cluster_selection_epsilon, int64_t max_cluster_size,
                                  int32_t selection_method, int32_t allow_single_cluster, int32_t ties,
                                  int64_t threads,
@@ -134,15 +136,18 @@ int32_t gc_hdbscan_all_points_membership_vectors(const gc_hdbscan *result, int64
 
 /*
  * DBSCAN exactly as scikit-learn computes it (eps inclusive, min_samples counting the point
- * itself). Writes n labels (-1 noise) and n core flags (1 core, 0 not).
+ * itself). Writes n labels (-1 noise) and n core flags (1 core, 0 not). sample_weight: NULL,
+ * or n contiguous finite weights: a point is core when the weights within eps add up to
+ * min_samples (scikit-learn's sample_weight; not on the sphere yet).
  */
-int32_t gc_dbscan_fit(const double *x, const double *y, int64_t n, int64_t stride, double eps,
+int32_t gc_dbscan_fit(const double *x, const double *y, int64_t n, int64_t stride, const double *sample_weight, double eps,
                       int64_t min_samples, int64_t threads, int32_t *labels, uint8_t *is_core,
                       char *message, int64_t message_capacity);
 
 /* gc_dbscan_fit by great-circle distance (metric="haversine"): x latitudes, y longitudes and
  * eps in radians. */
-int32_t gc_dbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride, double eps,
+int32_t gc_dbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride, const double *sample_weight,
+                                double eps,
                                 int64_t min_samples, int64_t threads, int32_t *labels, uint8_t *is_core,
                                 char *message, int64_t message_capacity);
 

@@ -5,7 +5,8 @@ import numpy as np
 
 from . import _native
 from ._base import (BaseEstimator, ClusterMixin, check_haversine_distance, check_haversine_points, check_int,
-                    check_metric, check_metric_params, check_real, check_search, check_X, threads_for)
+                    check_metric, check_metric_params, check_real, check_sample_weight, check_search, check_X,
+                    threads_for)
 
 
 class DBSCAN(ClusterMixin, BaseEstimator):
@@ -49,8 +50,10 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         self.p = p
         self.n_jobs = n_jobs
 
-    def fit(self, X, y=None):
-        """Clusters X, an array of shape (n_samples, 2); y is ignored. Returns self."""
+    def fit(self, X, y=None, sample_weight=None):
+        """Clusters X, an array of shape (n_samples, 2); y is ignored. With sample_weight (as
+        scikit-learn's), a point is core when the weights within eps, its own included, add up to
+        min_samples; weights may be any finite number, negative too. Returns self."""
         eps = check_real("eps", self.eps, 0, inclusive=False)
         min_samples = check_int("min_samples", self.min_samples, 1)
         haversine = check_metric("DBSCAN", self.metric)
@@ -64,12 +67,16 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         if haversine:
             check_haversine_distance("eps", eps)
             check_haversine_points(X)
-        labels, core = _native.dbscan_fit(X, eps, min_samples, threads, haversine=haversine)
+        weights = check_sample_weight(sample_weight, X.shape[0])
+        if haversine and weights is not None:
+            raise ValueError('sample_weight with metric="haversine" is not supported yet: project the points '
+                             '(metric="euclidean") or use HDBSCAN')
+        labels, core = _native.dbscan_fit(X, eps, min_samples, threads, haversine=haversine, sample_weight=weights)
         self.labels_ = labels
         self.core_sample_indices_ = np.flatnonzero(core)
         self.components_ = X[self.core_sample_indices_].copy()
         return self
 
-    def fit_predict(self, X, y=None):
+    def fit_predict(self, X, y=None, sample_weight=None):
         """Clusters X and returns labels_."""
-        return self.fit(X).labels_
+        return self.fit(X, sample_weight=sample_weight).labels_

@@ -5,7 +5,8 @@ import numpy as np
 
 from . import _native
 from ._base import (BaseEstimator, ClusterMixin, check_choice, check_haversine_distance, check_haversine_points,
-                    check_int, check_metric, check_metric_params, check_real, check_search, check_X, threads_for)
+                    check_int, check_metric, check_metric_params, check_real, check_sample_weight, check_search, check_X,
+                    threads_for)
 
 #: dtype of ``condensed_tree_``: the hdbscan library's ``condensed_tree_.to_numpy()`` rows.
 #: ``child < n_samples`` is a point (input row, ``child_size`` 1) leaving ``parent`` at
@@ -142,8 +143,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             prediction_data=bool(self.prediction_data),
         )
 
-    def fit(self, X, y=None):
-        """Clusters X, an array of shape (n_samples, 2); y is ignored. Returns self."""
+    def fit(self, X, y=None, sample_weight=None):
+        """Clusters X, an array of shape (n_samples, 2); y is ignored. With sample_weight, a
+        sample of weight w counts as w identical samples (fast_hdbscan's meaning: core distances,
+        cluster sizes and stabilities count weight); weights must be whole numbers of at least 1.
+        Returns self."""
         parameters = self._checked_parameters()
         X = check_X(self, X, ensure_all_finite=False)
         # As scikit-learn: rows with NaN or inf take no part and get labels of their own.
@@ -155,6 +159,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                 row_sums = X.sum(axis=1)
             finite_rows = np.isfinite(row_sums).nonzero()[0]
         points = X if all_finite else X[finite_rows]
+        weights = check_sample_weight(sample_weight, X.shape[0], whole=True)
+        if weights is not None and not all_finite:
+            weights = np.ascontiguousarray(weights[finite_rows])
+        if weights is not None and parameters["prediction_data"]:
+            raise ValueError("prediction_data=True with sample_weight is not supported: fit without weights to predict")
         if parameters["haversine"] and parameters["prediction_data"]:
             raise ValueError('prediction_data=True is for planar fits only: metric="haversine" has no prediction yet')
         if parameters["haversine"]:
@@ -163,10 +172,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if points.shape[0] == 1:
             raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")
         min_samples = parameters["min_samples"] or parameters["min_cluster_size"]
-        if min_samples > points.shape[0]:
+        available = points.shape[0] if weights is None else int(weights.sum())
+        if min_samples > available:
             raise ValueError(f"min_samples ({min_samples}) must be at most the number of samples in X "
-                             f"({points.shape[0]})")
-        result = _native.hdbscan_fit(points, **parameters)
+                             f"({available}{'' if weights is None else ', counted by weight'})")
+        result = _native.hdbscan_fit(points, sample_weight=weights, **parameters)
         for name in _LAZY:
             self.__dict__.pop(_LAZY[name], None)
         self._native = result
@@ -243,9 +253,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             self.__dict__["_native"] = _native.hdbscan_fit(points, **parameters)
         return self._native, self._rows
 
-    def fit_predict(self, X, y=None):
+    def fit_predict(self, X, y=None, sample_weight=None):
         """Clusters X and returns labels_."""
-        return self.fit(X).labels_
+        return self.fit(X, sample_weight=sample_weight).labels_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

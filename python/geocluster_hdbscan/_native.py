@@ -42,9 +42,9 @@ def _library_path():
 def _load():
     lib = ctypes.CDLL(str(_library_path()))
     signatures = {
-        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t, _i32t,
+        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t, _i32t,
                                    ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
-        "gc_hdbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t,
+        "gc_hdbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t,
                                              _i32t,
                                    ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
         "gc_hdbscan_free": (None, [_handle]),
@@ -61,8 +61,8 @@ def _load():
         "gc_hdbscan_membership_vectors": (_i32t, [_handle, _f64, _f64, _i64t, _i64t, _i64t, _f64,
                                                   ctypes.c_char_p, _i64t]),
         "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, ctypes.c_char_p, _i64t]),
-        "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
-        "gc_dbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
+        "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
+        "gc_dbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
         "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _i64t, _dbl,
                                   _dbl, _i64t, _dbl, _i64t, _u8, _i64t, _i32t, ctypes.POINTER(_handle),
                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
@@ -121,7 +121,7 @@ def _check(code, message):
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
                 leaf, allow_single_cluster, threads, keep_mst=True, haversine=False, one_at_a_time=False,
-                prediction_data=False):
+                prediction_data=False, sample_weight=None):
     """Runs the library's HDBSCAN on a validated float64 (n, 2) array (with haversine:
     latitude, longitude in radians, distances in radians). Returns an HDBSCANResult: the
     library's result, whose arrays are copied out when asked for."""
@@ -131,8 +131,9 @@ def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max
     handle = _handle()
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
     fit = _lib.gc_hdbscan_fit_haversine if haversine else _lib.gc_hdbscan_fit
+    weights = None if sample_weight is None else _pointer(sample_weight, _f64)
     code = fit(
-        x, y, X.shape[0], stride, min_cluster_size, -1 if min_samples is None else min_samples,
+        x, y, X.shape[0], stride, weights, min_cluster_size, -1 if min_samples is None else min_samples,
         cluster_selection_epsilon, -1 if max_cluster_size is None else max_cluster_size,
         1 if leaf else 0, 1 if allow_single_cluster else 0, 1 if one_at_a_time else 0, threads, outputs,
         ctypes.byref(handle), message,
@@ -225,7 +226,7 @@ class HDBSCANResult:
         return out
 
 
-def dbscan_fit(X, eps, min_samples, threads, haversine=False):
+def dbscan_fit(X, eps, min_samples, threads, haversine=False, sample_weight=None):
     """Runs the library's DBSCAN on a validated float64 (n, 2) array (with haversine:
     latitude, longitude and eps in radians): (labels int32, core bool)."""
     X, x, y, stride = point_arguments(X)
@@ -234,7 +235,8 @@ def dbscan_fit(X, eps, min_samples, threads, haversine=False):
     core = np.empty(n, dtype=np.uint8)
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
     fit = _lib.gc_dbscan_fit_haversine if haversine else _lib.gc_dbscan_fit
-    code = fit(x, y, n, stride, eps, min_samples, threads, _pointer(labels, _i32),
+    weights = None if sample_weight is None else _pointer(sample_weight, _f64)
+    code = fit(x, y, n, stride, weights, eps, min_samples, threads, _pointer(labels, _i32),
                               _pointer(core, _u8), message, _MESSAGE_CAPACITY)
     _check(code, message)
     return labels, core.astype(bool)

@@ -14,7 +14,7 @@ int main(void) {
     for (long i = 0; i < 2 * n; i++) if (scanf("%lf", &points[i]) != 1) return 2;
     char message[256];
     gc_hdbscan *result = NULL;
-    int32_t code = gc_hdbscan_fit(points, points + 1, n, 2, min_cluster_size, min_samples, 0.0, -1, GC_SELECTION_EOM, 0,
+    int32_t code = gc_hdbscan_fit(points, points + 1, n, 2, NULL, min_cluster_size, min_samples, 0.0, -1, GC_SELECTION_EOM, 0,
                                   GC_TIES_ALL_AT_ONCE, 1, GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE, &result, message, sizeof message);
     if (code != GC_OK) { printf("error %d %s\n", code, message); return 1; }
     int32_t *labels = malloc(sizeof(int32_t) * (size_t)n);
@@ -23,11 +23,11 @@ int main(void) {
     printf("\n");
     gc_hdbscan_free(result);
     uint8_t *core = malloc((size_t)n);
-    code = gc_dbscan_fit(points, points + 1, n, 2, eps, dbscan_min_samples, 1, labels, core, message, sizeof message);
+    code = gc_dbscan_fit(points, points + 1, n, 2, NULL, eps, dbscan_min_samples, 1, labels, core, message, sizeof message);
     if (code != GC_OK) { printf("error %d %s\n", code, message); return 1; }
     for (long i = 0; i < n; i++) printf("%d ", labels[i]);
     printf("\n");
-    code = gc_hdbscan_fit(points, points + 1, n, 2, 1, -1, 0.0, -1, GC_SELECTION_EOM, 0, GC_TIES_ALL_AT_ONCE, 1, 0, &result,
+    code = gc_hdbscan_fit(points, points + 1, n, 2, NULL, 1, -1, 0.0, -1, GC_SELECTION_EOM, 0, GC_TIES_ALL_AT_ONCE, 1, 0, &result,
                           message, sizeof message);
     printf("%d %s\n", code, message);
     free(points); free(labels); free(core);

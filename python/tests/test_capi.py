@@ -44,15 +44,15 @@ def test_null_handles_and_pointers_are_errors_not_crashes():
     lib.gc_hdbscan_copy_labels(None, None, None, None)
     lib.gc_hdbscan_free(None)
     message = ctypes.create_string_buffer(200)
-    code = lib.gc_hdbscan_fit(None, None, 10, 2, 5, -1, 0.0, -1, 0, 0, 0, 1, 3, None, message, 200)
+    code = lib.gc_hdbscan_fit(None, None, 10, 2, None, 5, -1, 0.0, -1, 0, 0, 0, 1, 3, None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"out must not be null"
     handle = _native._handle()
-    code = lib.gc_hdbscan_fit(None, None, 10, 2, 5, -1, 0.0, -1, 0, 0, 0, 1, 3, ctypes.byref(handle), message, 200)
+    code = lib.gc_hdbscan_fit(None, None, 10, 2, None, 5, -1, 0.0, -1, 0, 0, 0, 1, 3, ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"x and y must not be null when n > 0"
-    code = lib.gc_hdbscan_fit(None, None, 10, 2, 5, -1, 0.0, -1, 7, 0, 0, 1, 3, ctypes.byref(handle), message, 8)
+    code = lib.gc_hdbscan_fit(None, None, 10, 2, None, 5, -1, 0.0, -1, 7, 0, 0, 1, 3, ctypes.byref(handle), message, 8)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"selecti"  # cut to the buffer
     assert not handle.value
-    code = lib.gc_hdbscan_fit(None, None, 0, 2, 5, -1, 0.0, -1, 0, 0, 0, 1, 8, ctypes.byref(handle), message, 200)
+    code = lib.gc_hdbscan_fit(None, None, 0, 2, None, 5, -1, 0.0, -1, 0, 0, 0, 1, 8, ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 8 is invalid")
     code = lib.gc_hdbscan_predict(None, None, None, 0, 2, 1, None, None, None, None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"result must not be null"

@@ -58,7 +58,7 @@ def test_python_threads_run_during_a_fit():
 
     def dbscan_holding_the_gil():
         for _ in range(3):
-            fit(x, y, len(X), stride, 3.0, 5, 1, labels.ctypes.data_as(_native._i32),
+            fit(x, y, len(X), stride, None, 3.0, 5, 1, labels.ctypes.data_as(_native._i32),
                 core.ctypes.data_as(_native._u8), None, 0)
 
     pause, duration = longest_main_thread_pause(dbscan_holding_the_gil)
