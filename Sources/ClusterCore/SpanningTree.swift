@@ -106,7 +106,12 @@ struct SpanningTree {
          weightAt: [Int32], pointCount n: Int, inner: [Double], threads: Int) {
         let count = locations.count
         var offset = [Int32](repeating: 0, count: count + 1)
-        for t in 0..<count { offset[t + 1] = offset[t] + locations.rowCount(Int(index[t])) }
+        // Rows at each position: its weight, unless the rows have sample weights.
+        if locations.rowWeight == nil {
+            for t in 0..<count { offset[t + 1] = offset[t] + weightAt[t] }
+        } else {
+            for t in 0..<count { offset[t + 1] = offset[t] + locations.rowCount(Int(index[t])) }
+        }
         let rowOf = [Int32].initialized(count: n) { out in
             let shared = SharedBuffer(base: out)
             Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in

@@ -285,8 +285,9 @@ extension Harness {
         switch method {
         case .hdbscan:
             if let row = weights.firstIndex(where: { !($0 >= 1 && $0.rounded() == $0) }) {
+                let zero = weights[row] == 0 ? "; a row of weight 0 stands for no point: leave such rows out (--where \(column)=1..)" : ""
                 throw .dataset(.outOfRange(path: path, line: Int(prepared.file.lines[row]), column: column, value: weights[row],
-                                           limit: "HDBSCAN counts a row of weight w as w identical rows: a weight must be a whole number of at least 1"))
+                                           limit: "HDBSCAN counts a row of weight w as w identical rows: a weight must be a whole number of at least 1\(zero)"))
             }
         case .dbscan:
             if prepared.sphere != nil {

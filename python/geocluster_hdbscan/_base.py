@@ -105,8 +105,8 @@ def _check_array(name, X, ensure_all_finite):
 
 def check_sample_weight(sample_weight, n, whole=False):
     """sample_weight as a contiguous float64 array of n finite weights (a number: that weight
-    for every sample), or None. With whole (HDBSCAN, where a sample of weight w counts as w
-    identical samples): whole numbers of at least 1."""
+    for every sample), not all zero, or None. With whole (HDBSCAN, where a sample of weight w
+    counts as w identical samples): whole numbers of at least 0."""
     if sample_weight is None:
         return None
     weights = np.asarray(sample_weight, dtype=np.float64)
@@ -116,11 +116,13 @@ def check_sample_weight(sample_weight, n, whole=False):
         raise ValueError(f"sample_weight.shape == {weights.shape}, expected ({n},)")
     if not np.isfinite(weights).all():
         raise ValueError("sample_weight must be finite (no NaN or infinity)")
+    if n and not weights.any():
+        raise ValueError("Sample weights must contain at least one non-zero number.")
     if whole:
-        bad = np.flatnonzero((weights < 1) | (weights != np.round(weights)))
+        bad = np.flatnonzero((weights < 0) | (weights != np.round(weights)))
         if bad.size:
             raise ValueError(f"sample_weight[{bad[0]}] = {weights[bad[0]]!r}: HDBSCAN counts a sample of weight w as "
-                             "w identical samples, so weights must be whole numbers of at least 1")
+                             "w identical samples, so weights must be whole numbers of at least 0")
     return np.ascontiguousarray(weights)
 
 

@@ -146,21 +146,26 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def fit(self, X, y=None, sample_weight=None):
         """Clusters X, an array of shape (n_samples, 2); y is ignored. With sample_weight, a
         sample of weight w counts as w identical samples (fast_hdbscan's meaning: core distances,
-        cluster sizes and stabilities count weight); weights must be whole numbers of at least 1.
-        Returns self."""
+        cluster sizes and stabilities count weight); weights must be whole numbers. A sample of
+        weight 0 takes no part (as if removed) and is labelled noise. Returns self."""
         parameters = self._checked_parameters()
         X = check_X(self, X, ensure_all_finite=False)
+        weights = check_sample_weight(sample_weight, X.shape[0], whole=True)
         # As scikit-learn: rows with NaN or inf take no part and get labels of their own.
         # (One pass over X when all is finite, the usual case: the row sums cost 4 % of a fit.)
-        all_finite = bool(np.isfinite(X).all())
-        finite_rows = row_sums = None
-        if not all_finite:
+        # Rows of weight 0 take no part either and are noise.
+        excluded = infinite = missing = None
+        if not bool(np.isfinite(X).all()):
             with np.errstate(invalid="ignore"):  # inf + -inf is NaN: such a row counts as missing
                 row_sums = X.sum(axis=1)
-            finite_rows = np.isfinite(row_sums).nonzero()[0]
-        points = X if all_finite else X[finite_rows]
-        weights = check_sample_weight(sample_weight, X.shape[0], whole=True)
-        if weights is not None and not all_finite:
+            missing = np.isnan(row_sums)
+            infinite = np.isinf(row_sums)
+            excluded = missing | infinite
+        if weights is not None and not weights.all():
+            excluded = (weights == 0) if excluded is None else (excluded | (weights == 0))
+        finite_rows = None if excluded is None else np.flatnonzero(~excluded)
+        points = X if finite_rows is None else X[finite_rows]
+        if weights is not None and finite_rows is not None:
             weights = np.ascontiguousarray(weights[finite_rows])
         if weights is not None and parameters["prediction_data"]:
             raise ValueError("prediction_data=True with sample_weight is not supported: fit without weights to predict")
@@ -183,13 +188,15 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self._mst_kept = parameters["keep_mst"]
         # What rebuilds the prediction data after unpickling (a refit: the same model).
         self._prediction_fit = (np.array(points), parameters) if parameters["prediction_data"] else None
-        self._rows = (X.shape[0], finite_rows, np.isnan(row_sums) if finite_rows is not None else None)
+        self._rows = (X.shape[0], finite_rows, missing)
         labels, probabilities = result.labels()
         if finite_rows is not None:
-            labels = _spread(labels, finite_rows, X.shape[0], _INFINITE_LABEL)
+            labels = _spread(labels, finite_rows, X.shape[0], -1)
             probabilities = _spread(probabilities, finite_rows, X.shape[0], 0.0)
-            labels[self._rows[2]] = _MISSING_LABEL
-            probabilities[self._rows[2]] = np.nan
+            if infinite is not None:
+                labels[infinite] = _INFINITE_LABEL
+                labels[missing] = _MISSING_LABEL
+                probabilities[missing] = np.nan
         self.labels_ = labels
         self.probabilities_ = probabilities
         for name in ("centroids_", "medoids_"):

@@ -24,6 +24,7 @@ EXPECTED_FAILURES = {name: TWO_D for name in (
     "check_pipeline_consistency", "check_estimators_nan_inf", "check_estimators_pickle",
     "check_f_contiguous_array_estimator", "check_methods_sample_order_invariance",
     "check_methods_subset_invariance", "check_fit2d_1sample", "check_dict_unchanged", "check_fit2d_predict1d",
+    "check_sample_weights_list", "check_all_zero_sample_weights_error", "check_sample_weight_equivalence_on_dense_data",
 )}
 EXPECTED_FAILURES["check_fit2d_1feature"] = ONE_FEATURE
 
@@ -35,26 +36,26 @@ def folded(X):
 
 
 class TwoFeaturesHDBSCAN(geocluster_hdbscan.HDBSCAN):
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
         features, X2 = folded(X)
-        super().fit(X2)
+        super().fit(X2, sample_weight=sample_weight)
         self.n_features_in_ = features
         return self
 
-    def fit_predict(self, X, y=None):
-        return self.fit(X).labels_
+    def fit_predict(self, X, y=None, sample_weight=None):
+        return self.fit(X, sample_weight=sample_weight).labels_
 
 
 class TwoFeaturesDBSCAN(geocluster_hdbscan.DBSCAN):
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
         X = check_array(X, dtype=np.float64)
         features, X2 = folded(X)
-        super().fit(X2)
+        super().fit(X2, sample_weight=sample_weight)
         self.n_features_in_ = features
         return self
 
-    def fit_predict(self, X, y=None):
-        return self.fit(X).labels_
+    def fit_predict(self, X, y=None, sample_weight=None):
+        return self.fit(X, sample_weight=sample_weight).labels_
 
 
 def failures(estimator, expected):

@@ -63,13 +63,15 @@ def test_hdbscan_weights_of_one_change_nothing_and_bad_weights_are_refused():
     ones = geocluster_hdbscan.HDBSCAN(min_cluster_size=20).fit(X, sample_weight=np.ones(len(X)))
     np.testing.assert_array_equal(plain.labels_, ones.labels_)
     np.testing.assert_array_equal(plain.labels_, geocluster_hdbscan.HDBSCAN(min_cluster_size=20).fit_predict(X, sample_weight=1))
-    for bad in (0.5, 0, -1, np.nan):
+    for bad in (0.5, -1, np.nan):
         w = np.ones(len(X))
         w[7] = bad
         with pytest.raises(ValueError, match=r"sample_weight\[7\]|finite"):
             geocluster_hdbscan.HDBSCAN(min_cluster_size=20).fit(X, sample_weight=w)
     with pytest.raises(ValueError, match="shape"):
         geocluster_hdbscan.HDBSCAN(min_cluster_size=20).fit(X, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="non-zero"):
+        geocluster_hdbscan.HDBSCAN(min_cluster_size=20).fit(X, sample_weight=np.zeros(len(X)))
     with pytest.raises(ValueError, match="prediction_data"):
         geocluster_hdbscan.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(X, sample_weight=np.ones(len(X)))
     # Weights that alone reach min_samples.
@@ -134,3 +136,22 @@ def test_dbscan_weight_errors():
         geocluster_hdbscan.DBSCAN(eps=3.0).fit(X, sample_weight=np.full(len(X), np.inf))
     with pytest.raises(ValueError, match="haversine"):
         geocluster_hdbscan.DBSCAN(eps=0.001, metric="haversine").fit(np.radians(X / 100), sample_weight=np.ones(len(X)))
+
+
+def test_hdbscan_weight_zero_is_the_row_removed_and_labelled_noise():
+    X = blobs(6)
+    rng = np.random.default_rng(7)
+    w = rng.integers(0, 4, size=len(X)).astype(float)
+    X[3] = [np.inf, 0]  # and an infinite row keeps scikit-learn's label whatever its weight
+    params = dict(min_cluster_size=25, min_samples=8)
+    fit = geocluster_hdbscan.HDBSCAN(**params).fit(X, sample_weight=w)
+    kept = np.flatnonzero((w > 0) & np.isfinite(X).all(axis=1))
+    alone = geocluster_hdbscan.HDBSCAN(**params).fit(X[kept], sample_weight=w[kept])
+    np.testing.assert_array_equal(fit.labels_[kept], alone.labels_)
+    np.testing.assert_array_equal(fit.probabilities_[kept], alone.probabilities_)
+    zero = np.flatnonzero((w == 0) & np.isfinite(X).all(axis=1))
+    assert zero.size > 0 and (fit.labels_[zero] == -1).all() and (fit.probabilities_[zero] == 0).all()
+    assert np.isnan(fit.outlier_scores_[zero]).all()
+    assert fit.labels_[3] == -2
+    # The trees name input rows.
+    assert set(fit.condensed_tree_["child"][fit.condensed_tree_["child"] < len(X)]) == set(kept)
