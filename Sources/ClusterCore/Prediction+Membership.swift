@@ -66,67 +66,31 @@ extension PredictionModel {
     public func allPointsMembershipVectors(labels: [Int32], threads: Int = 1) -> [Double] {
         let c = clusterCount, n = pointCount
         guard c > 0, n > 0 else { return [] }
-        let bySite = siteMembershipVectors(labels: labels, threads: threads)
         return [Double].initialized(count: n * c) { base in
-            let out = SharedBuffer(base: base)
-            Parallel.forEachChunk(count: n, grain: 4096, threads: threads) { chunk, _ in
-                for row in chunk {
-                    let site = Int(sites.siteOfRow[row])
-                    for j in 0..<c { out[row * c + j] = bySite[site * c + j] }
-                }
-            }
+            allPointsMembershipVectors(labels: labels, threads: threads,
+                                       into: UnsafeMutableBufferPointer(start: base, count: n * c))
         }
     }
 
-    /// `allPointsMembershipVectors` by site (every point of a site has its site's vector).
-    private func siteMembershipVectors(labels: [Int32], threads: Int) -> [Double] {
-        let c = clusterCount, count = sites.weight.count
-        let context = SoftContext(self)
-        var result = [Double](repeating: 0, count: count * c)
-        // Pass 1: each cluster's score by merge height; hdbscan's softmax subtracts the largest
-        // score of the whole matrix, so pass 2 waits for it.
-        let grain = 1024
-        var chunkTop = [Double](repeating: -.infinity, count: (count + grain - 1) / grain)
-        result.withUnsafeMutableBufferPointer { out in
-        chunkTop.withUnsafeMutableBufferPointer { tops in
-            let shared = SharedBuffer(base: out.baseAddress!), sharedTops = SharedBuffer(base: tops.baseAddress!)
-            Parallel.forEachChunk(count: count, grain: grain, threads: threads) { chunk, _ in
-                for i in chunk {
-                    let cluster = Int(fallCluster[i]), lambda = fallLambda[i], limit = groupMaxLambda[cluster] + 1e-8
-                    let heights = context.heights(cluster, lambda)
-                    for j in 0..<c {
-                        let v = ElementaryMath.exp(-(limit / heights[j]))
-                        shared[i * c + j] = v
-                        if v > sharedTops[i / grain] { sharedTops[i / grain] = v }
-                    }
-                }
-            }
-        }}
-        let top = chunkTop.max() ?? 0
-        result.withUnsafeMutableBufferPointer { out in
-            let shared = SharedBuffer(base: out.baseAddress!)
-            Parallel.forEachChunk(count: count, grain: grain, threads: threads) { chunk, _ in
-                var near = context.scratch()
-                for i in chunk { finishSite(i, shared, top: top, label: labels[Int(sites.firstRow[i])], context, &near) }
+    /// `allPointsMembershipVectors(labels:threads:)` written into `out` (the caller's memory:
+    /// a million points of a hundred clusters are most of a gigabyte, better not copied).
+    /// - Parameters:
+    ///   - labels: the fit's labels, by row.
+    ///   - threads: workers; the values are the same for any number.
+    ///   - out: room for `pointCount × clusterCount` values; nothing is written when there are
+    ///     no clusters.
+    public func allPointsMembershipVectors(labels: [Int32], threads: Int = 1, into out: UnsafeMutableBufferPointer<Double>) {
+        let c = clusterCount, n = pointCount
+        guard c > 0, n > 0 else { return }
+        precondition(out.count >= n * c, "room for pointCount × clusterCount values")
+        let bySite = siteMembershipVectors(labels: labels, threads: threads)
+        let shared = SharedBuffer(base: out.baseAddress!)
+        Parallel.forEachChunk(count: n, grain: 4096, threads: threads) { chunk, _ in
+            for row in chunk {
+                let site = Int(sites.siteOfRow[row])
+                for j in 0..<c { shared[row * c + j] = bySite[site * c + j] }
             }
         }
-        return result
-    }
-
-    /// Pass 2 of `siteMembershipVectors` for site `i`.
-    private func finishSite(_ i: Int, _ out: SharedBuffer<Double>, top: Double, label: Int32, _ context: SoftContext,
-                            _ scratch: inout KNNBuffer?) {
-        let c = clusterCount
-        var outlier = (0..<c).map { ElementaryMath.exp(out[i * c + $0] - top) }
-        Self.normalise(&outlier)
-        let near = context.exemplarWeights(x: sites.points.xs[i], y: sites.points.ys[i], &scratch)
-        var vector = (0..<c).map { near[$0] * outlier[$0] }
-        Self.normalise(&vector)
-        let inAny = probabilityInSomeCluster(context.heights(Int(fallCluster[i]), fallLambda[i]), fallLambda[i],
-                                             extra: 0, topFirst: true)
-        var row = vector.map { $0 * inAny }
-        if row.contains(where: \.isNaN) { row = oneHot(label) }
-        for j in 0..<c { out[i * c + j] = row[j] }
     }
 
     /// How likely a point at `lambda`, merging with the selected clusters at `heights`, is to

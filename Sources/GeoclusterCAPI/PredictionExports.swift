@@ -54,6 +54,9 @@ public func gc_hdbscan_all_points_membership_vectors(
         let model = try model(handle)
         let workers = try checkedThreads(threads)
         let labels = Unmanaged<HDBSCANFit>.fromOpaque(handle!).takeUnretainedValue().result.labeling.labels
-        copy(model.allPointsMembershipVectors(labels: labels, threads: workers), to: out)
+        guard model.clusterCount > 0 && model.pointCount > 0 else { return }
+        guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+        model.allPointsMembershipVectors(labels: labels, threads: workers,
+                                         into: UnsafeMutableBufferPointer(start: out, count: model.pointCount * model.clusterCount))
     }
 }

@@ -115,5 +115,30 @@ struct SoftContextTests {
             let lambda = uniform()
             #expect(context.heights(a, lambda) == model.selected.map { model.mergeHeight(a, lambda, Int($0)) })
         }
+        // The all-points path measures only the exemplars that can be nearest to a box: those
+        // hold every point's nearest, bit for bit as the scan finds it.
+        let tree = model.tree
+        let groups = tree.groups(ofAtMost: 64)
+        var covered = [Int](repeating: 0, count: tree.count)
+        for node in groups {
+            let near = context.candidates(minX: tree.minX[node], maxX: tree.maxX[node], minY: tree.minY[node],
+                                          maxY: tree.maxY[node])
+            for p in Int(tree.start[node])..<Int(tree.end[node]) {
+                covered[p] += 1
+                let (x, y) = (tree.xs[p], tree.ys[p])
+                for label in context.exemplarXs.indices {
+                    let scanned = zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
+                        (ex - x) * (ex - x) + (ey - y) * (ey - y)
+                    }.min() ?? .infinity
+                    let from = near.labelStart[label], to = near.labelStart[label + 1]
+                    let found = near.xy.withUnsafeBufferPointer {
+                        PredictionModel.smallestSquare($0.baseAddress! + 2 * from, count: to - from, x: x, y: y)
+                    }
+                    #expect(found == scanned)
+                }
+            }
+        }
+        #expect(covered.allSatisfy { $0 == 1 }, "the groups cover every position once")
+        #expect(tree.groups(ofAtMost: 1_000_000) == [0])
     }
 }

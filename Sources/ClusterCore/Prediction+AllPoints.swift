@@ -1,0 +1,209 @@
+// `allPointsMembershipVectors` for every fitted site at once. Two things make it cheap where a
+// point-by-point answer is not:
+// - The outlier part: a site that falls out of tree cluster a at lambda has, for each label, the
+//   merge height of a with that label's cluster (the same for every site of a), or its own
+//   lambda where one lies under the other. So exp(-(limit / height)) and its softmax term are
+//   computed once per (a, label), and once per site for the labels that take its lambda.
+// - The distance part: the sites are taken in groups of the model's k-d tree; for each group and
+//   label only the exemplars that can be nearest to some point of the group's box (no farther
+//   from the box than the farthest box corner is from the best exemplar) are measured.
+// The values are those of the point-by-point formulas, bit for bit: the same operations on the
+// same operands, sums in the same order.
+
+/// The outlier part of every site's vector: hdbscan's softmax of exp(-(limit / height)) over
+/// the labels, whose largest value is taken over the whole matrix.
+struct SiteOutlierTerms {
+    let clusterCount: Int
+    /// By tree cluster × label: exp(-(limit / height)), or NaN where the site's lambda is the
+    /// height; nil without the merge table (then every site walks the tree).
+    let score: [Double]?
+    /// The largest score over every site and label.
+    let top: Double
+
+    init(_ model: PredictionModel, _ context: SoftContext) {
+        let c = model.clusterCount, clusters = model.parent.count
+        clusterCount = c
+        var used = [Bool](repeating: false, count: clusters)
+        for a in model.fallCluster { used[Int(a)] = true }
+        var top = -Double.infinity
+        if let merge = context.merge {
+            var score = [Double](repeating: .nan, count: clusters * c)
+            for a in 0..<clusters where used[a] {
+                let limit = model.groupMaxLambda[a] + 1e-8
+                for j in 0..<c where !merge[a * c + j].isNaN {
+                    score[a * c + j] = ElementaryMath.exp(-(limit / merge[a * c + j]))
+                    if score[a * c + j] > top { top = score[a * c + j] }
+                }
+            }
+            for i in model.fallLambda.indices {
+                let a = Int(model.fallCluster[i])
+                if (0..<c).contains(where: { merge[a * c + $0].isNaN }) {
+                    let v = ElementaryMath.exp(-((model.groupMaxLambda[a] + 1e-8) / model.fallLambda[i]))
+                    if v > top { top = v }
+                }
+            }
+            self.score = score
+        } else {
+            for i in model.fallLambda.indices {
+                let a = Int(model.fallCluster[i]), limit = model.groupMaxLambda[a] + 1e-8
+                for h in context.heights(a, model.fallLambda[i]) {
+                    let v = ElementaryMath.exp(-(limit / h))
+                    if v > top { top = v }
+                }
+            }
+            self.score = nil
+        }
+        self.top = top
+    }
+
+    /// Site i's softmax terms exp(score − top), by label, into `out`.
+    func terms(_ i: Int, _ model: PredictionModel, _ context: SoftContext, into out: UnsafeMutablePointer<Double>) {
+        let c = clusterCount, a = Int(model.fallCluster[i]), lambda = model.fallLambda[i]
+        let limit = model.groupMaxLambda[a] + 1e-8
+        guard let score else {
+            let heights = context.heights(a, lambda)
+            for j in 0..<c { out[j] = ElementaryMath.exp(ElementaryMath.exp(-(limit / heights[j])) - top) }
+            return
+        }
+        var own = Double.nan
+        for j in 0..<c {
+            let s = score[a * c + j]
+            if s.isNaN {
+                if own.isNaN { own = ElementaryMath.exp(ElementaryMath.exp(-(limit / lambda)) - top) }
+                out[j] = own
+            } else {
+                out[j] = ElementaryMath.exp(s - top)
+            }
+        }
+    }
+}
+
+extension SoftContext {
+    /// For one box, the exemplars of each label that can be the nearest to a point in it:
+    /// `(labelStart, exemplars)`, label j's at `exemplars[labelStart[j] ..< labelStart[j + 1]]`
+    /// as (x, y) pairs.
+    func candidates(minX: Double, maxX: Double, minY: Double, maxY: Double) -> (labelStart: [Int], xy: [Double]) {
+        var labelStart = [0], xy: [Double] = []
+        for j in 0..<model.clusterCount {
+            let xs = exemplarXs[j], ys = exemplarYs[j]
+            var upper = Double.infinity
+            for k in xs.indices {
+                let dx = max(xs[k] - minX, maxX - xs[k]), dy = max(ys[k] - minY, maxY - ys[k])
+                upper = min(upper, dx * dx + dy * dy)
+            }
+            // A margin far above rounding: a candidate too many costs one distance.
+            let limit = upper * (1 + 1e-9) + 1e-300
+            for k in xs.indices {
+                let dx = max(0, minX - xs[k], xs[k] - maxX), dy = max(0, minY - ys[k], ys[k] - maxY)
+                if dx * dx + dy * dy <= limit { xy.append(xs[k]); xy.append(ys[k]) }
+            }
+            labelStart.append(xy.count / 2)
+        }
+        return (labelStart, xy)
+    }
+}
+
+extension PredictionModel {
+    /// `allPointsMembershipVectors` by site (every point of a site has its site's vector),
+    /// group by group of the k-d tree.
+    func siteMembershipVectors(labels: [Int32], threads: Int) -> [Double] {
+        let c = clusterCount, count = sites.weight.count
+        let context = SoftContext(self)
+        let outlier = SiteOutlierTerms(self, context)
+        let groups = tree.groups(ofAtMost: 64)
+        return [Double].initialized(count: count * c) { base in
+            let out = SharedBuffer(base: base)
+            Parallel.forEachChunk(count: groups.count, grain: 1, threads: threads) { chunk, _ in
+                let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 3 * c)
+                defer { scratch.deallocate() }
+                for g in chunk {
+                    let node = groups[g]
+                    let near = context.candidates(minX: tree.minX[node], maxX: tree.maxX[node], minY: tree.minY[node],
+                                                  maxY: tree.maxY[node])
+                    for p in Int(tree.start[node])..<Int(tree.end[node]) {
+                        let i = Int(tree.index[p])
+                        siteVector(i, near, outlier, context, label: labels[Int(sites.firstRow[i])], scratch: scratch,
+                                   into: out.base + i * c)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Site i's membership vector into `row`: the outlier terms and the exemplar weights, each
+    /// normalised, their product normalised and scaled by the chance of being in any cluster.
+    private func siteVector(
+        _ i: Int, _ near: (labelStart: [Int], xy: [Double]), _ outlier: SiteOutlierTerms, _ context: SoftContext,
+        label: Int32, scratch: UnsafeMutablePointer<Double>, into row: UnsafeMutablePointer<Double>
+    ) {
+        let c = clusterCount, terms = scratch, weights = scratch + c
+        outlier.terms(i, self, context, into: terms)
+        Self.normalise(terms, c)
+        let x = sites.points.xs[i], y = sites.points.ys[i]
+        near.xy.withUnsafeBufferPointer { xy in
+            for j in 0..<c {
+                let from = near.labelStart[j], to = near.labelStart[j + 1]
+                let nearest2 = Self.smallestSquare(xy.baseAddress! + 2 * from, count: to - from, x: x, y: y)
+                // The root of the smallest square is the smallest root (the root is monotonic
+                // and correctly rounded).
+                let nearest = nearest2 == .infinity ? Double.greatestFiniteMagnitude : nearest2.squareRoot()
+                weights[j] = nearest != 0 ? 1 / nearest : Double.greatestFiniteMagnitude / Double(c)
+            }
+        }
+        Self.normalise(weights, c)
+        for j in 0..<c { row[j] = weights[j] * terms[j] }
+        Self.normalise(row, c)
+        let lambda = fallLambda[i]
+        let inAny = probabilityInSomeCluster(context.heights(Int(fallCluster[i]), lambda), lambda, extra: 0, topFirst: true)
+        var undefined = false
+        for j in 0..<c {
+            row[j] *= inAny
+            if row[j].isNaN { undefined = true }
+        }
+        if undefined { for j in 0..<c { row[j] = j == Int(label) ? 1 : 0 } }
+    }
+
+    /// The smallest squared distance from (x, y) to `count` (x, y) pairs; infinity for none.
+    /// Four running minima, so that the loop is not one chain of dependent comparisons (the
+    /// minimum does not depend on the order).
+    @inline(__always)
+    static func smallestSquare(_ xy: UnsafePointer<Double>, count: Int, x: Double, y: Double) -> Double {
+        var m0 = Double.infinity, m1 = Double.infinity, m2 = Double.infinity, m3 = Double.infinity
+        var k = 0
+        while k + 4 <= count {
+            let p = xy + 2 * k
+            let a = (p[0] - x) * (p[0] - x) + (p[1] - y) * (p[1] - y)
+            let b = (p[2] - x) * (p[2] - x) + (p[3] - y) * (p[3] - y)
+            let e = (p[4] - x) * (p[4] - x) + (p[5] - y) * (p[5] - y)
+            let f = (p[6] - x) * (p[6] - x) + (p[7] - y) * (p[7] - y)
+            m0 = min(m0, a); m1 = min(m1, b); m2 = min(m2, e); m3 = min(m3, f)
+            k += 4
+        }
+        while k < count {
+            let dx = xy[2 * k] - x, dy = xy[2 * k + 1] - y
+            m0 = min(m0, dx * dx + dy * dy)
+            k += 1
+        }
+        return min(min(m0, m1), min(m2, m3))
+    }
+
+    /// `normalise` on c values in place.
+    static func normalise(_ values: UnsafeMutablePointer<Double>, _ c: Int) {
+        var sum = 0.0
+        for j in 0..<c { sum += values[j] }
+        for j in 0..<c { values[j] /= sum }
+    }
+}
+
+extension KDTree {
+    /// The nodes of the deepest level whose nodes hold at most `size` points (the root when the
+    /// tree is smaller), in heap order: their ranges cover every position once.
+    func groups(ofAtMost size: Int) -> [Int] {
+        var level = 0
+        while (1 << level) - 1 < nodeCount && Int(end[(1 << level) - 1] - start[(1 << level) - 1]) > size
+            && (1 << (level + 1)) - 1 < nodeCount {
+            level += 1
+        }
+        return Array(((1 << level) - 1)..<min(nodeCount, (1 << (level + 1)) - 1))
+    }
+}
