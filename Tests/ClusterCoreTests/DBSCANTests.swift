@@ -7,7 +7,9 @@ import TestSupport
 /// squared test of its KD-tree leaves), then `dbscan_inner`'s stack expansion in row order.
 /// O(n²) time and memory; the reference the grid implementation must equal exactly.
 enum BruteDBSCAN {
-    static func fit(_ p: PointSet, eps: Double, minSamples: Int) -> (labels: [Int32], isCore: [Bool]) {
+    /// With `weight`, a point is core when its neighbourhood's weights reach minSamples
+    /// (scikit-learn's sample_weight).
+    static func fit(_ p: PointSet, eps: Double, minSamples: Int, weight: [Double]? = nil) -> (labels: [Int32], isCore: [Bool]) {
         let n = p.count
         let eps2 = eps * eps
         var hoods = [[Int]](repeating: [], count: n)
@@ -17,7 +19,9 @@ enum BruteDBSCAN {
                 if dx * dx + dy * dy <= eps2 { hoods[i].append(j) }
             }
         }
-        let isCore = hoods.map { $0.count >= minSamples }
+        let isCore = hoods.map { hood in
+            weight.map { w in hood.reduce(0.0) { $0 + w[$1] } >= Double(minSamples) } ?? (hood.count >= minSamples)
+        }
         var labels = [Int32](repeating: -1, count: n)
         var next: Int32 = 0
         for i in 0..<n where labels[i] == -1 && isCore[i] {

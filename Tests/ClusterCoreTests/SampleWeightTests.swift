@@ -191,34 +191,6 @@ struct SampleWeightTests {
     }
 }
 
-/// DBSCAN with weights written out as scikit-learn runs it: brute-force neighbourhoods, a point
-/// core when its neighbourhood's weights reach minSamples, the stack expansion in row order.
-enum BruteWeightedDBSCAN {
-    static func fit(_ p: PointSet, eps: Double, minSamples: Int, weight: [Double]) -> (labels: [Int32], isCore: [Bool]) {
-        let n = p.count, eps2 = eps * eps
-        var hoods = [[Int]](repeating: [], count: n)
-        for i in 0..<n {
-            for j in 0..<n {
-                let dx = p.xs[j] - p.xs[i], dy = p.ys[j] - p.ys[i]
-                if dx * dx + dy * dy <= eps2 { hoods[i].append(j) }
-            }
-        }
-        let isCore = hoods.map { $0.reduce(0.0) { $0 + weight[$1] } >= Double(minSamples) }
-        var labels = [Int32](repeating: -1, count: n)
-        var next: Int32 = 0
-        for i in 0..<n where labels[i] == -1 && isCore[i] {
-            var stack = [i]
-            while let v = stack.popLast() {
-                if labels[v] != -1 { continue }
-                labels[v] = next
-                if isCore[v] { stack.append(contentsOf: hoods[v].filter { labels[$0] == -1 }) }
-            }
-            next += 1
-        }
-        return (labels, isCore)
-    }
-}
-
 @Suite("DBSCAN sample weights")
 struct DBSCANSampleWeightTests {
     @Test("equals the brute-force weighted reference: fractional, zero and negative weights, row orders, cell sizes",
@@ -238,7 +210,7 @@ struct DBSCANSampleWeightTests {
                 let (points, w) = variant == 0 ? (base, baseWeight)
                     : { let (s, perm) = Shapes.shuffled(base, seed: 85); return (s, perm.map { baseWeight[$0] }) }()
                 for (eps, ms) in params {
-                    let want = BruteWeightedDBSCAN.fit(points, eps: eps, minSamples: ms, weight: w)
+                    let want = BruteDBSCAN.fit(points, eps: eps, minSamples: ms, weight: w)
                     let got = try DBSCAN.fit(points, parameters: DBSCANParameters(eps: eps, minSamples: ms), sampleWeight: w,
                                              threads: 2, observer: NoStageObserver(), cellScale: cellScale)
                     #expect(got.labels == want.labels, "\(name) eps \(eps) ms \(ms) shuffled \(variant == 1)")
