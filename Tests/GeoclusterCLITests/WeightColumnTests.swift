@@ -66,6 +66,16 @@ struct WeightColumnTests {
             let half = try folder.run("cluster", "HALF.csv", "-o", "L.csv", "--weight-column", "units", "--min-cluster-size", "2")
             #expect(half.status == 1, "\(half)")
             #expect(half.stderr.contains("HALF.csv:4") && half.stderr.contains("units") && half.stderr.contains("whole number"), "\(half)")
+            // Weight 0: refused with the way to leave such rows out, which works.
+            try folder.write("id,x,y,units\na,0,0,1\nb,1,0,2\nc,2,0,0\nd,3,0,1\ne,4,0,2\n", to: "ZERO.csv")
+            let zero = try folder.run("cluster", "ZERO.csv", "-o", "Z.csv", "--weight-column", "units", "--min-cluster-size", "2")
+            #expect(zero.status == 1 && zero.stderr.contains("ZERO.csv:4") && zero.stderr.contains("--where units=1.."), "\(zero)")
+            let kept = try folder.run("cluster", "ZERO.csv", "-o", "Z.csv", "--weight-column", "units", "--min-cluster-size", "2",
+                                      "--where", "units=1..")
+            try #require(kept.status == 0, "\(kept)")
+            #expect(parseCSV(try folder.read("Z.csv")).dropFirst().map { $0[0] } == ["a", "b", "d", "e"])
+            try FileManager.default.removeItem(atPath: folder.path("Z.csv"))
+            try FileManager.default.removeItem(atPath: folder.path("ZERO.csv"))
             try folder.write("id,x,y,units\na,0,0,1\nb,1,0,x\n", to: "TEXT.csv")
             let text = try folder.run("cluster", "TEXT.csv", "-o", "L.csv", "--weight-column", "units", "--min-cluster-size", "2")
             #expect(text.status == 1 && text.stderr.contains("TEXT.csv:3") && text.stderr.contains("units"), "\(text)")

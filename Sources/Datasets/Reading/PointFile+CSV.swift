@@ -190,7 +190,9 @@ extension PointFile {
 
 /// What the CSV reader does with each column.
 enum CSVColumnRole: UInt8 {
-    case skip, x, y, lon, lat, id, category, area, deposit, rent, condition, weight
+    /// `weightTested`: the weight column when `--where` also tests it (read as text first, so
+    /// that the condition sees the field as written).
+    case skip, x, y, lon, lat, id, category, area, deposit, rent, condition, weight, weightTested
 
     /// Whether the column holds a number the reader parses.
     var isNumber: Bool {
@@ -321,6 +323,9 @@ struct CSVPointVisitor: CSVVisitor {
         case .category: row.categoryOK = ListingFilter.categoryMatches(bytes, categoryNames)
         case .condition:
             for c in conditions[index] where !c.holds(bytes, decimalComma: options.decimalComma) { row.conditionsOK = false }
+        case .weightTested:
+            for c in conditions[index] where !c.holds(bytes, decimalComma: options.decimalComma) { row.conditionsOK = false }
+            row.weight = number(bytes, index, line)
         default: store(number(bytes, index, line), role, index, line)
         }
     }
@@ -559,11 +564,13 @@ struct CSVPointVisitor: CSVVisitor {
             guard let c = header.firstIndex(of: condition.name) else {
                 throw .missingFilterColumn(path: path, option: "--where", wanted: condition.name, found: header)
             }
-            guard roles[c] == .skip || roles[c] == .condition else {
+            switch roles[c] {
+            case .skip, .condition: roles[c] = .condition
+            case .weight, .weightTested: roles[c] = .weightTested
+            default:
                 throw .invalidOption(option: "--where", value: condition.description,
                                      reason: "\(path): '\(condition.name)' holds the coordinates, the ids or a listing attribute; filter it with its own option (--bbox, --category, --area, --deposit, --rent)")
             }
-            roles[c] = .condition
             conditions[c].append(condition)
         }
     }
