@@ -17,7 +17,7 @@ and signatures). See docs/python.md, "Code written for the hdbscan library".
 import numpy as np
 
 from . import _hdbscan
-from ._base import check_choice, check_int, check_real, threads_for, check_metric, check_metric_params
+from ._base import check_choice, check_int, check_metric, check_real, threads_for
 from .prediction import (all_points_membership_vectors, approximate_predict, approximate_predict_scores,
                          membership_vector)
 

@@ -165,5 +165,6 @@ def test_plots_draw(tmp_path):
         figure.savefig(path)
         plt.close(figure)
         assert path.stat().st_size > 5000
-    graph = clusterer.condensed_tree_.to_networkx() if pytest.importorskip("networkx") else None
+    pytest.importorskip("networkx")
+    graph = clusterer.condensed_tree_.to_networkx()
     assert graph.number_of_edges() == len(clusterer.condensed_tree_.to_numpy())
