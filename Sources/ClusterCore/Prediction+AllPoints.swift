@@ -35,9 +35,11 @@ struct SiteOutlierTerms {
                     if score[a * c + j] > top { top = score[a * c + j] }
                 }
             }
+            // Sites of a cluster that lies above or below some label take their own lambda there.
+            let takesOwn = (0..<clusters).map { a in used[a] && (0..<c).contains { merge[a * c + $0].isNaN } }
             for i in model.fallLambda.indices {
                 let a = Int(model.fallCluster[i])
-                if (0..<c).contains(where: { merge[a * c + $0].isNaN }) {
+                if takesOwn[a] {
                     let v = ElementaryMath.exp(-((model.groupMaxLambda[a] + 1e-8) / model.fallLambda[i]))
                     if v > top { top = v }
                 }
