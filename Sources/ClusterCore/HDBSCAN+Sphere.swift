@@ -18,19 +18,28 @@ extension HDBSCAN {
         var effective = parameters, counts: [Int32]? = nil
         if let sampleWeight {
             counts = try SampleWeights.counts(sampleWeight, rows: points.count)
+            if keeping.contains(.prediction) { throw weightedPrediction }
             let planar = try PointSet(xs: points.longitudes, ys: points.latitudes)
             effective = try weightedParameters(parameters, counts: counts!, points: planar)
             if effective != parameters { counts = nil }
         }
+        let predicting = keeping.contains(.prediction)
+        let kept = predicting ? keeping.subtracting(.prediction).union(.clusterTree) : keeping
+        var result: HDBSCANResult
         if points.count < 2 {
             // No distances: the planar pipeline gives the same answer on any coordinates.
             let origin = try PointSet(xs: points.longitudes.map { _ in 0 }, ys: points.latitudes.map { _ in 0 })
-            return try fit(origin, parameters: effective, threads: threads, keeping: keeping, observer: observer)
+            result = try fit(origin, parameters: effective, threads: threads, keeping: kept, observer: observer)
+        } else {
+            let spanning = try sphereSpanningTree(points, parameters: effective, sampleWeight: counts,
+                                                  threads: threads, observer: observer)
+            result = hierarchy(consume spanning, parameters: effective, threads: threads, keeping: kept,
+                               observer: observer)
         }
-        let spanning = try sphereSpanningTree(points, parameters: effective, sampleWeight: counts, threads: threads,
-                                              observer: observer)
-        return hierarchy(consume spanning, parameters: effective, threads: threads, keeping: keeping,
-                         observer: observer)
+        guard predicting else { return result }
+        result.prediction = try PredictionModel(points: points, result: result, parameters: effective, threads: threads)
+        if keeping.isDisjoint(with: [.condensedTree, .clusterTree]) { result.condensedTree = nil }
+        return result
     }
 
     /// The mutual-reachability MST on the sphere (weights in metres, ascending) and each row's

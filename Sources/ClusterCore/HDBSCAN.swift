@@ -99,8 +99,8 @@ public struct HDBSCANOutputs: OptionSet, Sendable {
     /// Keep the condensed tree without its point rows (`CondensedTree.hasPointRows` false):
     /// `CondensedTree.fallingOut()` gives them on demand, at no cost to the fit.
     public static let clusterTree = HDBSCANOutputs(rawValue: 8)
-    /// Keep what prediction and soft clustering need (`HDBSCANResult.prediction`; planar fits
-    /// only): the fitted points, their index and where they fall out of the tree. Costs a
+    /// Keep what prediction and soft clustering need (`HDBSCANResult.prediction`): the fitted
+    /// points, their index and where they fall out of the tree. Costs a
     /// second index and k-NN pass over the points.
     public static let prediction = HDBSCANOutputs(rawValue: 16)
     /// Keep all three trees.
@@ -168,10 +168,7 @@ public enum HDBSCAN: Sendable {
         }
         try parameters.validate()
         let counts = try SampleWeights.counts(sampleWeight, rows: points.count)
-        if keeping.contains(.prediction) {
-            throw .invalidParameter(name: "keeping", value: ".prediction with sample weights",
-                                    requirement: "prediction data is kept for unweighted fits only")
-        }
+        if keeping.contains(.prediction) { throw weightedPrediction }
         let input = points
         let effective = try weightedParameters(parameters, counts: counts, points: input)
         if input.count < 2 {
@@ -183,6 +180,10 @@ public enum HDBSCAN: Sendable {
         return hierarchy(consume spanning, parameters: effective, threads: threads, keeping: keeping,
                          observer: observer)
     }
+
+    /// The refusal of prediction data for a weighted fit.
+    static let weightedPrediction = ClusterCoreError.invalidParameter(
+        name: "keeping", value: ".prediction with sample weights", requirement: "prediction data is kept for unweighted fits only")
 
     /// The parameters a weighted fit runs with: the neighbour count checked against the total
     /// weight; when every row is at one place, `minSamples` 1 (every core distance is 0 then,
@@ -240,7 +241,7 @@ public enum HDBSCAN: Sendable {
         let spanning = mstStage(copy indexed, consume nearest, threads: threads, observer: observer)
         var result = hierarchy(consume spanning, parameters: parameters, threads: threads,
                                keeping: keeping.union(.clusterTree), observer: observer)
-        result.prediction = try PredictionModel(sites: Sites(indexed.locations, points: kept), tree: indexed.tree,
+        result.prediction = try PredictionModel(sites: Sites(indexed.locations, points: kept), index: .plane(indexed.tree),
                                                 core2ByPosition: siteCore2, result: result, parameters: parameters)
         if keeping.isDisjoint(with: [.condensedTree, .clusterTree]) { result.condensedTree = nil }
         return result

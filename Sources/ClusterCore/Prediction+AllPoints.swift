@@ -80,14 +80,39 @@ struct SiteOutlierTerms {
     }
 }
 
-extension SoftContext {
-    /// For one box, the exemplars of each label that can be the nearest to a point in it:
-    /// `(labelStart, exemplars)`, label j's at `exemplars[labelStart[j] ..< labelStart[j + 1]]`
-    /// as (x, y) pairs.
-    func candidates(minX: Double, maxX: Double, minY: Double, maxY: Double) -> (labelStart: [Int], xy: [Double]) {
+/// The distance part of soft clustering, group by group of an index's sites: for a group, the
+/// exemplars of each label that can be the nearest to one of its sites, and from them each
+/// site's distance to its nearest exemplar of every label.
+protocol ExemplarDistances {
+    associatedtype Candidates
+    /// The groups (nodes of the index, in heap order), whose position ranges cover every
+    /// position once.
+    var groups: [Int] { get }
+    /// The index positions of a group.
+    func positions(_ node: Int) -> Range<Int>
+    /// The candidates of a group.
+    func candidates(_ node: Int) -> Candidates
+    /// Site i's distance to the nearest exemplar of each label, from the candidates of its
+    /// group, into `out` (the largest double for a label without exemplars).
+    func distances(site i: Int, _ candidates: Candidates, into out: UnsafeMutablePointer<Double>)
+}
+
+/// `ExemplarDistances` on the plane: groups of the model's k-d tree, candidates within a box.
+struct PlanarExemplarDistances: ExemplarDistances {
+    let tree: KDTree
+    let context: SoftContext
+    let points: PointSet
+
+    var groups: [Int] { tree.groups(ofAtMost: 64) }
+    func positions(_ node: Int) -> Range<Int> { Int(tree.start[node])..<Int(tree.end[node]) }
+
+    /// The exemplars of each label that can be the nearest to a point in the node's box:
+    /// label j's at `xy[labelStart[j] ..< labelStart[j + 1]]` as (x, y) pairs.
+    func candidates(_ node: Int) -> (labelStart: [Int], xy: [Double]) {
+        let (minX, maxX, minY, maxY) = (tree.minX[node], tree.maxX[node], tree.minY[node], tree.maxY[node])
         var labelStart = [0], xy: [Double] = []
-        for j in 0..<model.clusterCount {
-            let xs = exemplarXs[j], ys = exemplarYs[j]
+        for j in 0..<context.model.clusterCount {
+            let xs = context.exemplarXs[j], ys = context.exemplarYs[j]
             var upper = Double.infinity
             for k in xs.indices {
                 let dx = max(xs[k] - minX, maxX - xs[k]), dy = max(ys[k] - minY, maxY - ys[k])
@@ -103,28 +128,55 @@ extension SoftContext {
         }
         return (labelStart, xy)
     }
+
+    func distances(site i: Int, _ near: (labelStart: [Int], xy: [Double]), into out: UnsafeMutablePointer<Double>) {
+        let x = points.xs[i], y = points.ys[i]
+        near.xy.withUnsafeBufferPointer { xy in
+            for j in 0..<context.model.clusterCount {
+                let from = near.labelStart[j], to = near.labelStart[j + 1]
+                let nearest2 = PredictionModel.smallestSquare(xy.baseAddress! + 2 * from, count: to - from, x: x, y: y)
+                // The root of the smallest square is the smallest root (the root is monotonic
+                // and correctly rounded).
+                out[j] = nearest2 == .infinity ? Double.greatestFiniteMagnitude : nearest2.squareRoot()
+            }
+        }
+    }
 }
 
 extension PredictionModel {
     /// `allPointsMembershipVectors` by site (every point of a site has its site's vector),
-    /// group by group of the k-d tree.
+    /// group by group of the index.
     func siteMembershipVectors(labels: [Int32], threads: Int) -> [Double] {
-        let c = clusterCount, count = sites.weight.count
         let context = SoftContext(self)
+        switch index {
+        case let .plane(tree):
+            return siteMembershipVectors(PlanarExemplarDistances(tree: tree, context: context, points: sites.points),
+                                         order: tree.index, context: context, labels: labels, threads: threads)
+        case let .sphere(sphere):
+            return siteMembershipVectors(SphereExemplarDistances(sites: sphere, context: context),
+                                         order: sphere.tree.index, context: context, labels: labels, threads: threads)
+        }
+    }
+
+    /// `siteMembershipVectors` with the distance part of `exemplars`, whose positions are
+    /// sites by `order`.
+    private func siteMembershipVectors<E: ExemplarDistances>(
+        _ exemplars: E, order: [Int32], context: SoftContext, labels: [Int32], threads: Int
+    ) -> [Double] {
+        let c = clusterCount, count = sites.weight.count
         let outlier = SiteOutlierTerms(self, context)
-        let groups = tree.groups(ofAtMost: 64)
+        let groups = exemplars.groups
         return [Double].initialized(count: count * c) { base in
             let out = SharedBuffer(base: base)
             Parallel.forEachChunk(count: groups.count, grain: 1, threads: threads) { chunk, _ in
                 let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 3 * c)
                 defer { scratch.deallocate() }
                 for g in chunk {
-                    let node = groups[g]
-                    let near = context.candidates(minX: tree.minX[node], maxX: tree.maxX[node], minY: tree.minY[node],
-                                                  maxY: tree.maxY[node])
-                    for p in Int(tree.start[node])..<Int(tree.end[node]) {
-                        let i = Int(tree.index[p])
-                        siteVector(i, near, outlier, context, label: labels[Int(sites.firstRow[i])], scratch: scratch,
+                    let near = exemplars.candidates(groups[g])
+                    for p in exemplars.positions(groups[g]) {
+                        let i = Int(order[p])
+                        exemplars.distances(site: i, near, into: scratch + 2 * c)
+                        siteVector(i, outlier, context, label: labels[Int(sites.firstRow[i])], scratch: scratch,
                                    into: out.base + i * c)
                     }
                 }
@@ -132,25 +184,18 @@ extension PredictionModel {
         }
     }
 
-    /// Site i's membership vector into `row`: the outlier terms and the exemplar weights, each
-    /// normalised, their product normalised and scaled by the chance of being in any cluster.
+    /// Site i's membership vector into `row`: the outlier terms and the exemplar weights (from
+    /// the distances at `scratch + 2c`), each normalised, their product normalised and scaled by
+    /// the chance of being in any cluster.
     private func siteVector(
-        _ i: Int, _ near: (labelStart: [Int], xy: [Double]), _ outlier: SiteOutlierTerms, _ context: SoftContext,
+        _ i: Int, _ outlier: SiteOutlierTerms, _ context: SoftContext,
         label: Int32, scratch: UnsafeMutablePointer<Double>, into row: UnsafeMutablePointer<Double>
     ) {
-        let c = clusterCount, terms = scratch, weights = scratch + c
+        let c = clusterCount, terms = scratch, weights = scratch + c, nearest = scratch + 2 * c
         outlier.terms(i, self, context, into: terms)
         Self.normalise(terms, c)
-        let x = sites.points.xs[i], y = sites.points.ys[i]
-        near.xy.withUnsafeBufferPointer { xy in
-            for j in 0..<c {
-                let from = near.labelStart[j], to = near.labelStart[j + 1]
-                let nearest2 = Self.smallestSquare(xy.baseAddress! + 2 * from, count: to - from, x: x, y: y)
-                // The root of the smallest square is the smallest root (the root is monotonic
-                // and correctly rounded).
-                let nearest = nearest2 == .infinity ? Double.greatestFiniteMagnitude : nearest2.squareRoot()
-                weights[j] = nearest != 0 ? 1 / nearest : Double.greatestFiniteMagnitude / Double(c)
-            }
+        for j in 0..<c {
+            weights[j] = nearest[j] != 0 ? 1 / nearest[j] : Double.greatestFiniteMagnitude / Double(c)
         }
         Self.normalise(weights, c)
         for j in 0..<c { row[j] = weights[j] * terms[j] }
@@ -201,6 +246,12 @@ extension KDTree {
     /// The nodes of the deepest level whose nodes hold at most `size` points (the root when the
     /// tree is smaller), in heap order: their ranges cover every position once.
     func groups(ofAtMost size: Int) -> [Int] {
+        Self.groups(start: start, end: end, ofAtMost: size)
+    }
+
+    /// `groups(ofAtMost:)` of a heap-ordered tree of nodes over position ranges `start`/`end`.
+    static func groups(start: [Int32], end: [Int32], ofAtMost size: Int) -> [Int] {
+        let nodeCount = start.count
         var level = 0
         while (1 << level) - 1 < nodeCount && Int(end[(1 << level) - 1] - start[(1 << level) - 1]) > size
             && (1 << (level + 1)) - 1 < nodeCount {

@@ -4,14 +4,15 @@
 // caller's.
 
 extension PredictionModel {
-    /// The model as bytes (`init(encoded:threads:)` reads them back). The k-d tree is not in
+    /// The model as bytes (`init(encoded:threads:)` reads them back). The index is not in
     /// them: loading rebuilds it.
     /// - Complexity: O(n + clusters).
     public func encoded() -> [UInt8] {
         let p = parts
         var out = ByteWriter()
         let sites = p.sites
-        for count in [p.minSamples, sites.siteOfRow.count, sites.points.count, p.parent.count, p.selected.count] {
+        for count in [p.minSamples, sites.siteOfRow.count, sites.points.count, p.parent.count, p.selected.count,
+                      isOnSphere ? 1 : 0] {
             out.append([UInt64(count)])
         }
         out.append(sites.siteOfRow); out.append(sites.points.xs); out.append(sites.points.ys); out.append(p.core)
@@ -26,8 +27,9 @@ extension PredictionModel {
     /// - Complexity: O(n log n): the index is rebuilt.
     public init(encoded bytes: [UInt8], threads: Int = 1) throws(ClusterCoreError) {
         var input = ByteReader(bytes)
-        let counts = try (0..<5).map { _ throws(ClusterCoreError) in try input.count() }
+        let counts = try (0..<6).map { _ throws(ClusterCoreError) in try input.count() }
         let (m, n, sites, c, s) = (counts[0], counts[1], counts[2], counts[3], counts[4])
+        guard counts[5] <= 1 else { throw Self.damaged("space \(counts[5])") }
         let siteOfRow = try input.int32s(n)
         let points = try PointSet(xs: try input.doubles(sites), ys: try input.doubles(sites))
         try Self.checkSites(siteOfRow, count: sites)
@@ -36,7 +38,15 @@ extension PredictionModel {
                           parent: try input.int32s(c), birth: try input.doubles(c), selected: try input.int32s(s))
         guard input.atEnd else { throw Self.damaged("\(bytes.count - input.offset) bytes after the model") }
         try Self.check(parts)
-        self.init(parts, tree: KDTree(points: points, threads: threads))
+        if counts[5] == 1 {
+            do throws(ClusterCoreError) {
+                self.init(parts, index: .sphere(try SphereSites(points, threads: threads)))
+            } catch {
+                throw Self.damaged("a site beyond the poles")
+            }
+        } else {
+            self.init(parts, index: .plane(KDTree(points: points, threads: threads)))
+        }
     }
 
     /// Refuses a row at no site, or a site without rows.

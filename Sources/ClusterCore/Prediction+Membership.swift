@@ -14,25 +14,40 @@ extension PredictionModel {
     /// Membership vectors of new points: row-major, `clusterCount` values a point (hdbscan's
     /// `membership_vector`; its columns follow this model's labels).
     /// - Parameters:
-    ///   - newPoints: the points, in the fit's coordinates.
+    ///   - newPoints: the points, in the fit's coordinates (a model of a fit on the sphere
+    ///     takes `SpherePoints`).
     ///   - threads: workers; the values are the same for any number.
     public func membershipVectors(_ newPoints: PointSet, threads: Int = 1) -> [Double] {
+        precondition(!isOnSphere, "a model fitted on the sphere takes SpherePoints")
+        return membershipVectors(xs: newPoints.xs, ys: newPoints.ys, threads: threads)
+    }
+
+    /// Membership vectors of new points on a model fitted on the sphere (distances in metres
+    /// along great circles); as the planar `membershipVectors`.
+    public func membershipVectors(_ newPoints: SpherePoints, threads: Int = 1) -> [Double] {
+        precondition(isOnSphere, "a model of a planar fit takes a PointSet")
+        return membershipVectors(xs: newPoints.longitudes, ys: newPoints.latitudes, threads: threads)
+    }
+
+    /// `membershipVectors` of the points (xs[i], ys[i]).
+    private func membershipVectors(xs: [Double], ys: [Double], threads: Int) -> [Double] {
         let c = clusterCount
         guard c > 0, pointCount > 0 else { return [] }
         let context = SoftContext(self)
-        return [Double].initialized(count: newPoints.count * c) { base in
+        return [Double].initialized(count: xs.count * c) { base in
             let out = SharedBuffer(base: base)
-            Parallel.forEachChunk(count: newPoints.count, grain: 1024, threads: threads) { chunk, _ in
+            Parallel.forEachChunk(count: xs.count, grain: 1024, threads: threads) { chunk, _ in
                 var buffer = queryBuffer(), near = context.scratch()
                 for i in chunk {
-                    let row = membershipVector(x: newPoints.xs[i], y: newPoints.ys[i], buffer: &buffer, context, &near)
+                    let row = membershipVector(x: xs[i], y: ys[i], buffer: &buffer, context, &near)
                     for j in 0..<c { out[i * c + j] = row[j] }
                 }
             }
         }
     }
 
-    /// One new point's membership vector; `buffer` is scratch from `queryBuffer()`.
+    /// One new point's membership vector; `buffer` is scratch from `queryBuffer()`. On a model
+    /// fitted on the sphere x is the longitude and y the latitude, in degrees.
     public func membershipVector(x: Double, y: Double, buffer: inout KNNBuffer) -> [Double] {
         guard clusterCount > 0, pointCount > 0 else { return [] }
         let context = SoftContext(self)

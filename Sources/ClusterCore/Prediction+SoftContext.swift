@@ -12,6 +12,9 @@ struct SoftContext {
     let exemplarXs: [[Double]]
     let exemplarYs: [[Double]]
     let exemplarTrees: [KDTree?]
+    /// By label, on the sphere: its exemplars as radians (their coordinates are degrees of
+    /// longitude and latitude then; none is indexed).
+    let exemplarAngles: [[SphereAngles.Point]]
 
     /// The most table entries (tree clusters × labels) kept.
     static let tableLimit = 1 << 24
@@ -33,8 +36,14 @@ struct SoftContext {
         let points = model.sites.points
         exemplarXs = model.exemplarSites.map { $0.map { points.xs[Int($0)] } }
         exemplarYs = model.exemplarSites.map { $0.map { points.ys[Int($0)] } }
-        exemplarTrees = zip(exemplarXs, exemplarYs).map { xs, ys in
-            xs.count > Self.scanLimit ? KDTree(points: try! PointSet(xs: xs, ys: ys)) : nil
+        if model.isOnSphere {
+            exemplarTrees = exemplarXs.map { _ in nil }
+            exemplarAngles = zip(exemplarXs, exemplarYs).map { xs, ys in zip(xs, ys).map(SphereAngles.Point.init(degrees:)) }
+        } else {
+            exemplarTrees = zip(exemplarXs, exemplarYs).map { xs, ys in
+                xs.count > Self.scanLimit ? KDTree(points: try! PointSet(xs: xs, ys: ys)) : nil
+            }
+            exemplarAngles = []
         }
     }
 
@@ -69,6 +78,10 @@ struct SoftContext {
     /// The distance from (x, y) to the nearest exemplar of `label` (the largest double when it
     /// has none).
     private func nearestExemplar(_ label: Int, _ x: Double, _ y: Double, _ scratch: inout KNNBuffer?) -> Double {
+        if !exemplarAngles.isEmpty {
+            let list = exemplarAngles[label]
+            return list.withUnsafeBufferPointer { PredictionModel.nearestAngle($0, to: SphereAngles.Point(degrees: (x, y))) }
+        }
         if let tree = exemplarTrees[label], scratch != nil {
             tree.nearest(x: x, y: y, into: &scratch!)
             return scratch!.squaredDistances[0].squareRoot()

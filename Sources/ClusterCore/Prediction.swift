@@ -35,7 +35,7 @@ public struct PredictionModel: Sendable {
     public let minSamples: Int
     /// The sites (see the file's header), and the index over them.
     let sites: Sites
-    let tree: KDTree
+    let index: SiteIndex
     /// By site: distance to the m-th nearest fitted point, its own included.
     let core: [Double]
     /// By site: the cluster index (`id - pointCount`) its points fall out of, and the lambda.
@@ -91,13 +91,15 @@ public struct PredictionModel: Sendable {
         let byPosition = try CoreDistances.computeWithNeighbours(
             tree: tree, minSamples: min(m, points.count), convention: .sklearn, threads: threads, keepNeighbours: false,
             extra: 0, weights: tree.index.map { sites.weight[Int($0)] }).core2
-        try self.init(sites: sites, tree: tree, core2ByPosition: byPosition, result: result, parameters: parameters)
+        try self.init(sites: sites, index: .plane(tree), core2ByPosition: byPosition, result: result,
+                      parameters: parameters)
     }
 
-    /// The model of a fit over `tree` (the k-d tree of `sites.points`), given each tree
-    /// position's squared core distance (k = m, weighted).
-    init(sites: Sites, tree: KDTree, core2ByPosition: [Double], result: HDBSCANResult,
-         parameters: HDBSCANParameters) throws(ClusterCoreError) {
+    /// The model of a fit over `index` (the index of `sites.points`), given each index
+    /// position's squared core distance (k = m, weighted), in the model's unit: the fit's
+    /// lambdas times `lambdaScale`.
+    init(sites: Sites, index: SiteIndex, core2ByPosition: [Double], result: HDBSCANResult,
+         parameters: HDBSCANParameters, lambdaScale: Double = 1) throws(ClusterCoreError) {
         guard let condensed = result.condensedTree else {
             throw .invalidParameter(name: "result", value: "a fit without its condensed tree",
                                     requirement: "must keep .condensedTree or .clusterTree")
@@ -106,16 +108,17 @@ public struct PredictionModel: Sendable {
             throw .invalidParameter(name: "points", value: "\(sites.siteOfRow.count) points",
                                     requirement: "must be the \(condensed.pointCount) points of the fit")
         }
-        var core = [Double](repeating: 0, count: tree.count)
-        for p in 0..<tree.count { core[Int(tree.index[p])] = core2ByPosition[p].squareRoot() }
+        let order = index.order
+        var core = [Double](repeating: 0, count: order.count)
+        for p in order.indices { core[Int(order[p])] = core2ByPosition[p].squareRoot() }
         let (cluster, lambda) = condensed.fallingOut()
         let n = Int32(condensed.pointCount), first = sites.firstRow
         let parts = Parts(
             minSamples: Self.neighbourNumber(parameters), sites: sites, core: core,
-            fallCluster: first.map { cluster[Int($0)] - n }, fallLambda: first.map { lambda[Int($0)] },
-            parent: condensed.clusterParent.map { $0 < 0 ? -1 : $0 - n }, birth: condensed.clusterBirth,
+            fallCluster: first.map { cluster[Int($0)] - n }, fallLambda: first.map { lambda[Int($0)] * lambdaScale },
+            parent: condensed.clusterParent.map { $0 < 0 ? -1 : $0 - n }, birth: condensed.clusterBirth.map { $0 * lambdaScale },
             selected: result.selectedClusters.map { $0 - n })
-        self.init(parts, tree: tree)
+        self.init(parts, index: index)
     }
 
     /// Each tree position's squared distance to its m-th nearest fitted point (its own
@@ -152,7 +155,7 @@ public struct PredictionModel: Sendable {
         max(1, parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples) - 1)
     }
 
-    /// What a model is made of; the rest is derived from it (`init(_:tree:)`).
+    /// What a model is made of; the rest is derived from it (`init(_:index:)`).
     struct Parts {
         var minSamples: Int
         var sites: Sites
@@ -166,11 +169,11 @@ public struct PredictionModel: Sendable {
         var selected: [Int32]
     }
 
-    /// The model of `parts`, over `tree` (the k-d tree of `parts.sites.points`).
-    init(_ parts: Parts, tree: KDTree) {
+    /// The model of `parts`, over `index` (the index of `parts.sites.points`).
+    init(_ parts: Parts, index: SiteIndex) {
         minSamples = parts.minSamples
         sites = parts.sites
-        self.tree = tree
+        self.index = index
         core = parts.core
         (fallCluster, fallLambda) = (parts.fallCluster, parts.fallLambda)
         let shape = ClusterShape(parent: parts.parent, birth: parts.birth, fallCluster: fallCluster, fallLambda: fallLambda)
@@ -228,29 +231,58 @@ extension PredictionModel {
     /// Predicts every point of `newPoints` (hdbscan's `approximate_predict` and
     /// `approximate_predict_scores`, and its connecting points).
     /// - Parameters:
-    ///   - newPoints: the points, in the fit's coordinates.
+    ///   - newPoints: the points, in the fit's coordinates (a model of a fit on the sphere
+    ///     takes `SpherePoints`).
     ///   - threads: workers for the queries; the answers are the same for any value.
     /// - Complexity: O(q (log n + m + depth)) for q new points.
     public func predict(_ newPoints: PointSet, threads: Int = 1) -> [Prediction] {
-        guard pointCount > 0 else { return [Prediction](repeating: Self.blank, count: newPoints.count) }
-        return [Prediction].initialized(count: newPoints.count) { base in
+        precondition(!isOnSphere, "a model fitted on the sphere predicts SpherePoints")
+        return predict(xs: newPoints.xs, ys: newPoints.ys, threads: threads)
+    }
+
+    /// Predicts every point of `newPoints` on a model fitted on the sphere (distances in
+    /// metres along great circles, as the fit's).
+    /// - Parameters:
+    ///   - newPoints: the points.
+    ///   - threads: workers for the queries; the answers are the same for any value.
+    public func predict(_ newPoints: SpherePoints, threads: Int = 1) -> [Prediction] {
+        precondition(isOnSphere, "a model of a planar fit predicts a PointSet")
+        return predict(xs: newPoints.longitudes, ys: newPoints.latitudes, threads: threads)
+    }
+
+    /// Whether the model is of a fit on the sphere (`HDBSCAN.fit` of `SpherePoints`): its
+    /// points are then longitude (x) and latitude (y) in degrees.
+    public var isOnSphere: Bool {
+        if case .sphere = index { return true }
+        return false
+    }
+
+    /// `predict` of the points (xs[i], ys[i]).
+    private func predict(xs: [Double], ys: [Double], threads: Int) -> [Prediction] {
+        guard pointCount > 0 else { return [Prediction](repeating: Self.blank, count: xs.count) }
+        return [Prediction].initialized(count: xs.count) { base in
             let out = SharedBuffer(base: base)
-            Parallel.forEachChunk(count: newPoints.count, grain: 4096, threads: threads) { chunk, _ in
+            Parallel.forEachChunk(count: xs.count, grain: 4096, threads: threads) { chunk, _ in
                 var buffer = queryBuffer()
-                for i in chunk { out[i] = predict(x: newPoints.xs[i], y: newPoints.ys[i], buffer: &buffer) }
+                for i in chunk { out[i] = predict(x: xs[i], y: ys[i], buffer: &buffer) }
             }
         }
     }
 
     /// Scratch for `predict(x:y:buffer:)` and `membershipVector(x:y:buffer:)`.
     public func queryBuffer() -> KNNBuffer {
-        KNNBuffer(k: max(1, min(2 * minSamples, tree.count)), tree: tree)
+        let k = max(1, min(2 * minSamples, index.order.count))
+        switch index {
+        case let .plane(tree): return KNNBuffer(k: k, tree: tree)
+        case let .sphere(sphere): return KNNBuffer(k: k, nodeCount: sphere.tree.nodeCount)
+        }
     }
 
     /// The answer when nothing was fitted: noise, joining no row.
     static let blank = Prediction(label: -1, probability: 0, outlierScore: 1, connectingRow: -1)
 
-    /// One point's answer; `buffer` is scratch from `queryBuffer()`, reused across calls.
+    /// One point's answer; `buffer` is scratch from `queryBuffer()`, reused across calls. On a
+    /// model fitted on the sphere x is the longitude and y the latitude, in degrees.
     public func predict(x: Double, y: Double, buffer: inout KNNBuffer) -> Prediction {
         guard pointCount > 0 else { return Self.blank }
         let join = joining(x: x, y: y, buffer: &buffer)
@@ -273,14 +305,17 @@ extension PredictionModel {
     /// for as many points as they hold, at equal distance in row order; the first of equally
     /// reachable neighbours wins (hdbscan takes its tree's order).
     func joining(x: Double, y: Double, buffer: inout KNNBuffer) -> (site: Int32, lambda: Double, nearestDistance: Double) {
-        tree.nearest(x: x, y: y, into: &buffer)
+        switch index {
+        case let .plane(tree): tree.nearest(x: x, y: y, into: &buffer)
+        case let .sphere(sphere): sphere.nearest(longitude: x, latitude: y, into: &buffer)
+        }
         let found = buffer.found, m = minSamples
         return buffer.squaredDistances.withUnsafeMutableBufferPointer { d2 in
         buffer.positions.withUnsafeMutableBufferPointer { position in
         sites.firstRow.withUnsafeBufferPointer { first in
         sites.weight.withUnsafeBufferPointer { weight in
         core.withUnsafeBufferPointer { core in
-        tree.index.withUnsafeBufferPointer { index in
+        self.index.order.withUnsafeBufferPointer { index in
             // By distance (the query's order), equal distances by first row.
             func site(_ i: Int) -> Int { Int(index[Int(position[i])]) }
             for i in 1..<max(found, 1) {

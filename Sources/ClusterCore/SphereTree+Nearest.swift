@@ -69,16 +69,23 @@ extension SphereView {
     }
 
     private func searchSubtree(_ root: Int, _ p: Int, _ list: inout SphereKNNList, _ stack: UnsafeMutablePointer<Int32>) {
+        searchSubtree(root, point(p), &list, stack)
+    }
+
+    /// Offers every point under `root` that can enter the list to the list of the point at
+    /// `q` (a unit vector, a tree point's or any other).
+    func searchSubtree(_ root: Int, _ q: (x: Double, y: Double, z: Double), _ list: inout SphereKNNList,
+                       _ stack: UnsafeMutablePointer<Int32>) {
         var sp = 1
         stack[0] = Int32(root)
         while sp > 0 {
             sp -= 1
             let node = Int(stack[sp])
-            if list.found == list.k && boxDistance2(node, p) > list.worst { continue }
-            if node >= firstLeaf { scan(node, p, &list); continue }
+            if list.found == list.k && boxDistance2(node, q) > list.worst { continue }
+            if node >= firstLeaf { scan(node, q, &list); continue }
             let (l, r) = KDTree.children(of: node)
             // The nearer child is popped first.
-            if boxDistance2(l, p) <= boxDistance2(r, p) {
+            if boxDistance2(l, q) <= boxDistance2(r, q) {
                 stack[sp] = Int32(r); stack[sp + 1] = Int32(l)
             } else {
                 stack[sp] = Int32(l); stack[sp + 1] = Int32(r)
@@ -91,8 +98,14 @@ extension SphereView {
     /// compiler vectorises, then the offers, most of which one comparison rejects.
     @inline(__always)
     func scan(_ leaf: Int, _ p: Int, _ list: inout SphereKNNList) {
+        scan(leaf, point(p), &list)
+    }
+
+    /// `scan` for the point at unit vector q.
+    @inline(__always)
+    func scan(_ leaf: Int, _ q: (x: Double, y: Double, z: Double), _ list: inout SphereKNNList) {
         let s = Int(start[leaf]), m = Int(end[leaf]) - s
-        let px = x[p], py = y[p], pz = z[p]
+        let (px, py, pz) = q
         let dist = list.dist, pos = list.pos, k = list.k
         var found = list.found, worst = list.worst
         defer { list.found = found; list.worst = worst }

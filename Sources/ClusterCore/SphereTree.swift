@@ -199,11 +199,7 @@ struct SphereView: @unchecked Sendable {
 
     /// Squared distance from the point at tree position p to `node`'s box (0 inside).
     @inline(__always) func boxDistance2(_ node: Int, _ p: Int) -> Double {
-        let b = box + 6 * node
-        let dx = Swift.max(Swift.max(b[0] - x[p], x[p] - b[1]), 0)
-        let dy = Swift.max(Swift.max(b[2] - y[p], y[p] - b[3]), 0)
-        let dz = Swift.max(Swift.max(b[4] - z[p], z[p] - b[5]), 0)
-        return dx * dx + dy * dy + dz * dz
+        boxDistance2(node, point(p))
     }
 
     /// Squared distance between the boxes of two nodes (0 when they meet).

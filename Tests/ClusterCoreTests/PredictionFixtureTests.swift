@@ -14,6 +14,9 @@ struct PredictionCase: Decodable, CustomStringConvertible, Sendable {
         let max_cluster_size: Int?
     }
     let name: String
+    /// "haversine" for the great-circle cases (points are longitude, latitude in degrees and
+    /// `cluster_selection_epsilon` metres then), nil for planar ones.
+    let metric: String?
     let params: Params
     let hdbscan_min_samples: Int
     let points: [[Double]]
@@ -45,7 +48,13 @@ struct PredictionCase: Decodable, CustomStringConvertible, Sendable {
         return points.indices.filter { !skip.contains($0) }
     }
 
-    static func all() -> [PredictionCase] { TestPaths.decodeJSONFixtures(PredictionCase.self, in: "prediction") }
+    static func all() -> [PredictionCase] { planar() + sphere() }
+    static func planar() -> [PredictionCase] { TestPaths.decodeJSONFixtures(PredictionCase.self, in: "prediction") }
+    static func sphere() -> [PredictionCase] {
+        TestPaths.decodeJSONFixtures(PredictionCase.self, in: "prediction_sphere")
+    }
+
+    var onSphere: Bool { metric == "haversine" }
 
     /// The hdbscan library's parameters in its own count, or the same fit in scikit-learn's
     /// (one more: the point itself).
@@ -62,6 +71,9 @@ struct PredictionCase: Decodable, CustomStringConvertible, Sendable {
     }
 
     static func pointSet(_ rows: [[Double]]) -> PointSet { try! PointSet(xs: rows.map { $0[0] }, ys: rows.map { $0[1] }) }
+    static func spherePoints(_ rows: [[Double]]) -> SpherePoints {
+        try! SpherePoints(longitudes: rows.map { $0[0] }, latitudes: rows.map { $0[1] })
+    }
 }
 
 /// A fit of a prediction case, with the map from its labels to hdbscan's.
@@ -72,10 +84,14 @@ struct FittedPredictionCase {
     let theirs: [Int32]
 
     init(_ c: PredictionCase, _ convention: MinSamplesConvention = .hdbscan) throws {
-        let points = PredictionCase.pointSet(c.points)
         // The model as the fit keeps it (its own index and neighbour lists); the model built
         // from a result alone is checked against it in PredictionModelTests.
-        let result = try HDBSCAN.fit(points, parameters: c.parameters(convention), threads: 2, keeping: [.prediction, .clusterTree])
+        let keeping: HDBSCANOutputs = [.prediction, .clusterTree]
+        let result = c.onSphere
+            ? try HDBSCAN.fit(PredictionCase.spherePoints(c.points), parameters: c.parameters(convention), threads: 2,
+                              keeping: keeping)
+            : try HDBSCAN.fit(PredictionCase.pointSet(c.points), parameters: c.parameters(convention), threads: 2,
+                              keeping: keeping)
         labels = result.labeling.labels
         var map = [Int32](repeating: -1, count: result.selectedClusters.count)
         for (ours, theirs) in zip(labels, c.fit_labels) where ours >= 0 { map[Int(ours)] = theirs }
@@ -84,6 +100,18 @@ struct FittedPredictionCase {
     }
 
     func hdbscanLabel(_ ours: Int32) -> Int32 { ours < 0 ? -1 : theirs[Int(ours)] }
+
+    /// The model's predictions of `rows` (x, y or longitude, latitude).
+    func predict(_ rows: [[Double]]) -> [Prediction] {
+        model.isOnSphere ? model.predict(PredictionCase.spherePoints(rows), threads: 2)
+            : model.predict(PredictionCase.pointSet(rows), threads: 2)
+    }
+
+    /// The model's membership vectors of `rows`.
+    func membershipVectors(_ rows: [[Double]]) -> [Double] {
+        model.isOnSphere ? model.membershipVectors(PredictionCase.spherePoints(rows), threads: 2)
+            : model.membershipVectors(PredictionCase.pointSet(rows), threads: 2)
+    }
 
     /// Our matrix with its columns in hdbscan's order.
     func inTheirOrder(_ flat: [Double]) -> [[Double]] {
@@ -109,7 +137,7 @@ struct PredictionFixtureTests {
           arguments: PredictionCase.all(), MinSamplesConvention.allCases)
     func predictMatches(_ c: PredictionCase, _ convention: MinSamplesConvention) throws {
         let fit = try FittedPredictionCase(c, convention)
-        let answers = fit.model.predict(PredictionCase.pointSet(c.new_points), threads: 2)
+        let answers = fit.predict(c.new_points)
         for i in c.settledNewPoints {
             let a = answers[i]
             #expect(fit.hdbscanLabel(a.label) == c.predict_labels[i], "new point \(i)")
@@ -127,9 +155,8 @@ struct PredictionFixtureTests {
     @Test("membership_vector for new points", arguments: PredictionCase.all().filter { $0.membership_vectors != nil })
     func membershipMatches(_ c: PredictionCase) throws {
         let fit = try FittedPredictionCase(c)
-        let newPoints = PredictionCase.pointSet(c.new_points)
-        let ours = fit.inTheirOrder(fit.model.membershipVectors(newPoints, threads: 2))
-        let predictions = fit.model.predict(newPoints)
+        let ours = fit.inTheirOrder(fit.membershipVectors(c.new_points))
+        let predictions = fit.predict(c.new_points)
         for i in c.settledNewPoints {
             Self.expectRow(ours[i], c.membership_vectors![i], label: fit.hdbscanLabel(predictions[i].label), "new point \(i)")
         }

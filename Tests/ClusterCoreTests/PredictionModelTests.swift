@@ -47,15 +47,21 @@ struct PredictionModelTests {
     @Test("a model of no points answers noise, point by point too")
     func empty() throws {
         // No fit gives one (too few points for any neighbour count), but model bytes can.
-        let counts: [UInt64] = [1, 0, 0, 0, 0]
-        let model = try PredictionModel(encoded: counts.flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } })
-        var buffer = model.queryBuffer()
-        #expect(model.pointCount == 0 && model.clusterCount == 0)
-        #expect(model.predict(x: 1, y: 2, buffer: &buffer).label == -1)
-        #expect(model.predict(try PointSet([(1, 2), (3, 4)])).map(\.label) == [-1, -1])
-        #expect(model.membershipVector(x: 1, y: 2, buffer: &buffer).isEmpty)
-        let back = try PredictionModel(encoded: model.encoded())
-        #expect(back.predict(x: 1, y: 2, buffer: &buffer).connectingRow == -1)
+        for space: UInt64 in [0, 1] {
+            let counts: [UInt64] = [1, 0, 0, 0, 0, space]
+            let model = try PredictionModel(encoded: counts.flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } })
+            var buffer = model.queryBuffer()
+            #expect(model.pointCount == 0 && model.clusterCount == 0 && model.isOnSphere == (space == 1))
+            #expect(model.predict(x: 1, y: 2, buffer: &buffer).label == -1)
+            let two = model.isOnSphere
+                ? model.predict(try SpherePoints(longitudes: [1, 3], latitudes: [2, 4]))
+                : model.predict(try PointSet([(1, 2), (3, 4)]))
+            #expect(two.map(\.label) == [-1, -1])
+            #expect(model.membershipVector(x: 1, y: 2, buffer: &buffer).isEmpty)
+            let back = try PredictionModel(encoded: model.encoded())
+            #expect(back.predict(x: 1, y: 2, buffer: &buffer).connectingRow == -1)
+            #expect(back.isOnSphere == model.isOnSphere)
+        }
     }
 
     @Test("cut or damaged bytes are an error, never a crash")
@@ -117,28 +123,36 @@ struct SoftContextTests {
         }
         // The all-points path measures only the exemplars that can be nearest to a box: those
         // hold every point's nearest, bit for bit as the scan finds it.
-        let tree = model.tree
-        let groups = tree.groups(ofAtMost: 64)
-        var covered = [Int](repeating: 0, count: tree.count)
-        for node in groups {
-            let near = context.candidates(minX: tree.minX[node], maxX: tree.maxX[node], minY: tree.minY[node],
-                                          maxY: tree.maxY[node])
-            for p in Int(tree.start[node])..<Int(tree.end[node]) {
-                covered[p] += 1
-                let (x, y) = (tree.xs[p], tree.ys[p])
-                for label in context.exemplarXs.indices {
-                    let scanned = zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
-                        (ex - x) * (ex - x) + (ey - y) * (ey - y)
-                    }.min() ?? .infinity
-                    let from = near.labelStart[label], to = near.labelStart[label + 1]
-                    let found = near.xy.withUnsafeBufferPointer {
-                        PredictionModel.smallestSquare($0.baseAddress! + 2 * from, count: to - from, x: x, y: y)
-                    }
-                    #expect(found == scanned)
-                }
+        guard case let .plane(tree) = model.index else { Issue.record("a planar model"); return }
+        let exemplars = PlanarExemplarDistances(tree: tree, context: context, points: model.sites.points)
+        let covered = Self.checkGroups(exemplars, order: tree.index, clusterCount: model.clusterCount) { site in
+            let (x, y) = (model.sites.points.xs[site], model.sites.points.ys[site])
+            return context.exemplarXs.indices.map { label in
+                zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
+                    ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
+                }.min() ?? .greatestFiniteMagnitude
             }
         }
-        #expect(covered.allSatisfy { $0 == 1 }, "the groups cover every position once")
+        #expect(covered == tree.count, "the groups cover every position once")
         #expect(tree.groups(ofAtMost: 1_000_000) == [0])
+    }
+
+    /// Checks that each site's distances from its group's candidates equal `scan(site)`, and
+    /// that the groups cover every position once; returns how many positions they cover.
+    static func checkGroups<E: ExemplarDistances>(_ exemplars: E, order: [Int32], clusterCount: Int,
+                                                  scan: (Int) -> [Double]) -> Int {
+        var seen = Set<Int>()
+        let out = UnsafeMutablePointer<Double>.allocate(capacity: max(clusterCount, 1))
+        defer { out.deallocate() }
+        for node in exemplars.groups {
+            let near = exemplars.candidates(node)
+            for p in exemplars.positions(node) {
+                #expect(seen.insert(p).inserted)
+                let site = Int(order[p])
+                exemplars.distances(site: site, near, into: out)
+                #expect(Array(UnsafeBufferPointer(start: out, count: clusterCount)) == scan(site))
+            }
+        }
+        return seen.count
     }
 }

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Write the great-circle prediction fixtures in Tests/Fixtures/prediction_sphere/.
+
+The prediction fixtures of make_prediction_fixtures.py, on the sphere: for the great-circle
+reference cases (make_haversine_fixtures.py: islands across the antimeridian, both poles,
+antipodes, repeated coordinates, metropolitan areas), the hdbscan library 0.8.44 is fitted with
+metric="haversine" and prediction data, and records for a seeded set of new points (uniform on
+the sphere, jittered and exact copies of fitted points, antipodes of fitted points)
+`approximate_predict` (labels, probabilities, connecting points), `approximate_predict_scores`,
+`membership_vector`, and `all_points_membership_vectors` for the fitted points.
+
+hdbscan takes [latitude, longitude] in radians and answers distances in radians; the fixtures
+hold (longitude, latitude) in degrees and `cluster_selection_epsilon` in metres (radians times
+R = 6,371,008.8 m), as geocluster takes them. Probabilities, outlier scores and memberships are
+ratios of distances, so the unit does not change them.
+
+The same checks as the planar script: every answer re-derived by a transcription of hdbscan's
+rule, ties between equally near neighbours and answers that change when the fit's rows are
+shuffled recorded, so that tests compare only what no tie decides.
+
+Run from anywhere:  python scripts/reference/make_sphere_prediction_fixtures.py
+Same environment as make_hdbscan_fixtures.py (scripts/reference/requirements.txt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import make_hdbscan_fixtures as base  # noqa: E402  (pinned versions, to_json)
+import make_haversine_fixtures as sphere  # noqa: E402  (the great-circle cases)
+import make_prediction_fixtures as planar  # noqa: E402  (answers, the tie and shuffle checks)
+
+DEFAULT_OUT_DIR = base.REPO_ROOT / "Tests" / "Fixtures" / "prediction_sphere"
+CASES = ["fiji_antimeridian", "poles", "antipodes", "duplicates_world", "metros", "metros_leaf_epsilon"]
+
+
+def new_points(case: dict) -> np.ndarray:
+    """A seeded mix of (lon, lat) degree points to predict, rounded to 1e-6 degrees."""
+    rng = np.random.default_rng(case["seed"] + 5000)
+    pts = case["points"]
+    uniform = sphere.uniform_sphere(rng, 40)
+    picks = rng.integers(0, len(pts), size=30)
+    jittered = np.vstack([sphere.blob(rng, lon, lat, 20, 1) for lon, lat in pts[picks]])
+    copies = pts[rng.integers(0, len(pts), size=10)]
+    anti = pts[rng.integers(0, len(pts), size=4)]
+    antipodes = np.column_stack([(anti[:, 0] + 360) % 360 - 180, -anti[:, 1]])
+    return np.round(np.vstack([uniform, jittered, copies, antipodes]), 6) + 0.0
+
+
+def params(case: dict) -> dict:
+    p = sphere.hdbscan_params(case)
+    return dict(min_cluster_size=p["min_cluster_size"], cluster_selection_method=p["cluster_selection_method"],
+                cluster_selection_epsilon=float(p["cluster_selection_epsilon"]),
+                allow_single_cluster=p["allow_single_cluster"], max_cluster_size=p["max_cluster_size"])
+
+
+def fit(case: dict, points: np.ndarray | None = None):
+    import hdbscan
+
+    p = params(case)
+    min_samples = case["hdbscan"].get("min_samples") or p["min_cluster_size"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return hdbscan.HDBSCAN(
+            min_cluster_size=p["min_cluster_size"], min_samples=min_samples - 1,
+            cluster_selection_method=p["cluster_selection_method"],
+            cluster_selection_epsilon=p["cluster_selection_epsilon"] / sphere.R,
+            allow_single_cluster=p["allow_single_cluster"], max_cluster_size=p["max_cluster_size"] or 0,
+            algorithm="generic", metric="haversine", prediction_data=True,
+        ).fit(radians(case["points"] if points is None else points))
+
+
+def radians(points: np.ndarray) -> np.ndarray:
+    """[latitude, longitude] in radians, C-contiguous: hdbscan's soft clustering reads a point's
+    row as contiguous memory and gives wrong memberships for the Fortran-ordered array that
+    column indexing makes (its membership_vector and all_points_membership_vectors)."""
+    return np.ascontiguousarray(sphere.radians_lat_lon(points))
+
+
+def unstable_under_shuffles(case: dict, query: np.ndarray, first: dict) -> tuple[list, list]:
+    """As the planar script's: new points and fitted rows whose answers change under shuffles."""
+    rng = np.random.default_rng(case["seed"] + 7000)
+    new_rows, fitted_rows = set(), set()
+    for _ in range(planar.N_SHUFFLES):
+        perm = rng.permutation(len(case["points"]))
+        other = planar.answers(fit(case, case["points"][perm]), query)
+        fit_labels = np.empty_like(other["fit"])
+        fit_labels[perm] = other["fit"]
+        to_base = planar.majority_map(fit_labels, first["fit"])
+        fitted_rows |= {i for i in range(len(perm)) if to_base.get(int(fit_labels[i]), -1) != first["fit"][i]}
+        width = 0 if other["membership"] is None else other["membership"].shape[1]
+        columns = [to_base.get(j, -1) for j in range(width)]
+        for i in range(len(query)):
+            if (to_base.get(int(other["labels"][i]), -1) != first["labels"][i]
+                    or not planar.close(other["probabilities"][i], first["probabilities"][i])
+                    or not planar.close(other["scores"][i], first["scores"][i])
+                    or not planar.same_vector(other["membership"], first["membership"], i, i, columns)):
+                new_rows.add(i)
+        for k, row in enumerate(perm):
+            if not planar.same_vector(other["all_points"], first["all_points"], k, row, columns):
+                fitted_rows.add(int(row))
+    return sorted(new_rows), sorted(fitted_rows)
+
+
+def run_case(case: dict) -> dict:
+    est = fit(case)
+    degrees = new_points(case)
+    query = radians(degrees)
+    first = planar.answers(est, query)
+    unstable_new, unstable_fitted = unstable_under_shuffles(case, query, first)
+    has_clusters = est.prediction_data_.cluster_tree.shape[0] > 0 and est.labels_.max() >= 0
+    result = {
+        "name": case["name"],
+        "description": case["description"],
+        "metric": "haversine",
+        "points": case["points"].tolist(),
+        "params": params(case),
+        "hdbscan_min_samples": int(est.min_samples),
+        "fit_labels": [int(v) for v in est.labels_],
+        "new_points": degrees.tolist(),
+        "predict_labels": [int(v) for v in first["labels"]],
+        "predict_probabilities": planar.rows_or_null(first["probabilities"])[0],
+        "predict_connecting": [int(v) for v in first["connecting"]],
+        "predict_outlier_scores": planar.rows_or_null(first["scores"])[0],
+        "tie_points": [],
+        "unstable_new_points": unstable_new,
+        "unstable_fitted_rows": unstable_fitted,
+        "membership_vectors": None,
+        "all_points_membership_vectors": None,
+    }
+    if has_clusters:
+        result["tie_points"] = planar.check_and_find_ties(est, query, first["labels"], first["probabilities"],
+                                                          first["connecting"])
+        result["membership_vectors"] = planar.rows_or_null(first["membership"])
+        result["all_points_membership_vectors"] = planar.rows_or_null(first["all_points"])
+    return result
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out-dir", type=Path, default=DEFAULT_OUT_DIR)
+    parser.add_argument("--allow-version-mismatch", action="store_true")
+    args = parser.parse_args(argv)
+    base.check_versions(args.allow_version_mismatch)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    for name in CASES:
+        result = run_case(sphere.CASES[name])
+        text = base.to_json(result) + "\n"
+        (args.out_dir / f"{name}.json").write_text(text, encoding="utf-8")
+        clusters = max(result["fit_labels"]) + 1
+        print(f"{name}: {len(result['points'])} points, {clusters} clusters, {len(result['new_points'])} new points, "
+              f"{len(result['tie_points'])} decided by ties, {len(result['unstable_new_points'])} new and "
+              f"{len(result['unstable_fitted_rows'])} fitted change under shuffles "
+              f"({len(text.encode())} bytes, sha256 {hashlib.sha256(text.encode()).hexdigest()[:12]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
