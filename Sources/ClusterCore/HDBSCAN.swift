@@ -77,8 +77,7 @@ public struct HDBSCANResult: Sendable {
     public var condensedTree: CondensedTree?
     /// Selected cluster ids in the condensed tree, ascending (label i ↔ selectedClusters[i]).
     public var selectedClusters: [Int32]
-    /// What prediction and soft clustering need, when kept (`HDBSCANOutputs.prediction`,
-    /// planar fits).
+    /// What prediction and soft clustering need, when kept (`HDBSCANOutputs.prediction`).
     public var prediction: PredictionModel? = nil
 }
 

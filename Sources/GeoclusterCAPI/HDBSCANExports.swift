@@ -153,11 +153,7 @@ private func hdbscanFit(
             ties: ties)
         let workers = try checkedThreads(threads)
         let keeping = try kept(outputs)
-        let predicting = outputs & 4 != 0
         let points = try read()
-        if predicting, case .sphere = points {
-            throw CAPIError(.invalidArgument, "prediction data is for planar fits only: metric=\"haversine\" has none yet")
-        }
         var result: HDBSCANResult, scale: Double
         do throws(ClusterCoreError) {
             switch points {

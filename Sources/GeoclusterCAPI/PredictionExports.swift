@@ -1,6 +1,7 @@
 // Prediction and soft clustering for C callers, from a fit made with GC_OUTPUT_PREDICTION:
 // the hdbscan library's approximate_predict, approximate_predict_scores, membership_vector and
-// all_points_membership_vectors. The declarations: python/geocluster_hdbscan/_capi.h.
+// all_points_membership_vectors. The declarations: python/geocluster_hdbscan/_capi.h. New points
+// are read as the fit's were: x, y, or for a fit on the sphere latitude, longitude in radians.
 import ClusterCore
 
 /// The handle's prediction model, or the error a fit without one gets.
@@ -22,7 +23,9 @@ public func gc_hdbscan_predict(
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         let model = try model(handle)
         let workers = try checkedThreads(threads)
-        let answers = model.predict(try readPoints(x: x, y: y, n: n, stride: stride), threads: workers)
+        let answers = model.isOnSphere
+            ? model.predict(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride), threads: workers)
+            : model.predict(try readPoints(x: x, y: y, n: n, stride: stride), threads: workers)
         for (i, a) in answers.enumerated() {
             labels?[i] = a.label
             probabilities?[i] = a.probability
@@ -41,7 +44,10 @@ public func gc_hdbscan_membership_vectors(
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         let model = try model(handle)
         let workers = try checkedThreads(threads)
-        copy(model.membershipVectors(try readPoints(x: x, y: y, n: n, stride: stride), threads: workers), to: out)
+        let vectors = model.isOnSphere
+            ? model.membershipVectors(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride), threads: workers)
+            : model.membershipVectors(try readPoints(x: x, y: y, n: n, stride: stride), threads: workers)
+        copy(vectors, to: out)
     }
 }
 

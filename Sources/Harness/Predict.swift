@@ -28,24 +28,39 @@ public struct PredictionRecord: Sendable {
 
 extension Harness {
     /// Reads the points of `input` and places each against `saved` (hdbscan's
-    /// `approximate_predict`), projecting longitude/latitude to the CRS the model was fitted in.
+    /// `approximate_predict`): longitude/latitude projected to the CRS the model was fitted in,
+    /// or kept on the sphere for a model fitted there.
     /// - Throws: `HarnessError` naming the file: `.model` when the input's coordinates are not
     ///   of the kind the model was fitted on.
     public static func predict(
         _ input: RunInput, model saved: SavedModel, modelPath: String, threads: Int, clock: StageClock
     ) throws(HarnessError) -> PredictionRecord {
         var input = input
+        let sphere = saved.model.isOnSphere
         input.crs = saved.projectedCRS ?? "auto"
-        input.metric = .planar
+        input.metric = sphere ? .geodesic : .planar
         if input.options.threads == nil { input.options.threads = threads }
-        let prepared = try prepare(input, clock: clock)
-        if (prepared.projectedCRS == nil) != (saved.projectedCRS == nil) {
+        let prepared: PreparedPoints
+        do throws(HarnessError) {
+            prepared = try prepare(input, clock: clock)
+        } catch .cluster(_, _) where sphere {
+            throw mismatch(fitted: "longitude/latitude (on the sphere)", given: "planar x,y", input.path, modelPath)
+        }
+        if !sphere && (prepared.projectedCRS == nil) != (saved.projectedCRS == nil) {
             let fitted = saved.projectedCRS.map { "longitude/latitude (projected to \($0))" } ?? "planar x,y"
             let given = prepared.projectedCRS == nil ? "planar x,y" : "longitude/latitude"
-            throw .model(path: modelPath, reason: "was fitted on \(fitted) points, but \(input.path) gives \(given); "
-                         + "give the same kind of coordinates (--coordinates)")
+            throw mismatch(fitted: fitted, given: given, input.path, modelPath)
         }
-        let predictions = clock.run(RunStage.predicting) { saved.model.predict(prepared.points, threads: threads) }
+        let predictions = clock.run(RunStage.predicting) {
+            prepared.sphere.map { saved.model.predict($0, threads: threads) }
+                ?? saved.model.predict(prepared.points, threads: threads)
+        }
         return PredictionRecord(file: prepared.file, predictions: predictions, clusterCount: saved.model.clusterCount)
+    }
+
+    /// The error for points of another kind than the model's.
+    private static func mismatch(fitted: String, given: String, _ path: String, _ modelPath: String) -> HarnessError {
+        .model(path: modelPath, reason: "was fitted on \(fitted) points, but \(path) gives \(given); "
+               + "give the same kind of coordinates (--coordinates)")
     }
 }

@@ -2,8 +2,8 @@ import ClusterCore
 import Datasets
 
 /// A fitted HDBSCAN's prediction model in a file (`geocluster cluster --save-model`), and the
-/// projection its points were fitted in, so that `geocluster predict` places new points the
-/// same way.
+/// projection its points were fitted in (none for a fit on the sphere, which the model itself
+/// records), so that `geocluster predict` places new points the same way.
 ///
 /// File layout: the 8 bytes `GCMODEL\n`; the format version (UInt32); the CRS's length
 /// (UInt32, 0 for planar x,y input) and its UTF-8 bytes; the model's length (UInt64) and its
@@ -12,11 +12,12 @@ import Datasets
 public struct SavedModel: Sendable {
     /// The model.
     public var model: PredictionModel
-    /// The CRS the fitted longitude/latitude were projected to; nil for planar x,y input.
+    /// The CRS the fitted longitude/latitude were projected to; nil for planar x,y input and
+    /// for a fit on the sphere.
     public var projectedCRS: String?
 
     /// The format version this geocluster writes and reads.
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     static let magic = Array("GCMODEL\n".utf8)
 
     /// A model and the CRS its points were projected to (nil: planar x,y input).

@@ -60,7 +60,7 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: "Also write the MST as CSV: a,b,weight (a, b: 0-based rows of the clustered points, after filters; metres).")
     var mst: String?
 
-    @Option(help: "Also save what prediction needs (HDBSCAN on planar or projected points): `geocluster predict` places new points against it without a refit. A binary file, versioned and checksummed.")
+    @Option(help: "Also save what prediction needs (HDBSCAN, planar or on the sphere): `geocluster predict` places new points against it without a refit. A binary file, versioned and checksummed.")
     var saveModel: String?
 
     @Option(help: "Keep the labels of this earlier run's label file (id,label,…) where clusters correspond: matched by shared ids, a cluster that kept most of an earlier cluster's points keeps its label, others get fresh labels.")
@@ -87,9 +87,6 @@ struct ClusterCommand: ParsableCommand {
         }
         if weightColumn != nil && saveModel != nil {
             throw ValidationError("--save-model is for unweighted fits: prediction with sample weights is not supported; drop --weight-column or --save-model")
-        }
-        if saveModel != nil && runOptions.metric == .geodesic {
-            throw ValidationError("--save-model is for planar fits (x,y, or lat,lon projected with --metric planar); --metric geodesic has no prediction yet")
         }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["csv", "geojson", "json"])
@@ -141,9 +138,6 @@ struct ClusterCommand: ParsableCommand {
                 throw fail(methodOptions.hdbscan.explain(error))
             }
             let stable = try earlier.map { file throws(HarnessError) in try record.relabel(after: file, nextLabel: nextLabel ?? 0) }
-            if saveModel != nil && record.metric == .geodesic {
-                throw fail("--save-model: \(input) was clustered on the sphere (\(record.metricReason ?? "--metric geodesic")), which has no prediction yet; give --metric planar (and a --crs) to save a model")
-            }
             reportSkipped(record.file)
             warnAboutCoordinates(record, inputOptions)
             if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }

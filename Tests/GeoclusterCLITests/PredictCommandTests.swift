@@ -53,6 +53,43 @@ struct PredictCommandTests {
         }
     }
 
+    @Test("a model fitted on the sphere places world points by great-circle distance, across the antimeridian")
+    func sphere() throws {
+        try withTemporaryFolder { folder throws in
+            // Fiji across ±180°, Reykjavik, Wellington: about 50 km blobs, continents apart.
+            var g = SplitMix64(seed: 12)
+            var text = "id,lat,lon\n"
+            let centres = [(-17.0, 179.99), (64.1, -21.9), (-41.3, 174.8)]
+            for i in 0..<300 {
+                let (lat, lon) = centres[i % 3]
+                var x = lon + 0.4 * g.normal()
+                if x > 180 { x -= 360 }
+                text += "p\(i),\(lat + 0.3 * g.normal()),\(x)\n"
+            }
+            try folder.write(text, to: "IN.csv")
+            let c = try folder.run("cluster", "IN.csv", "-o", "L.csv", "--min-cluster-size", "10", "--metric", "geodesic",
+                                   "--save-model", "M.gcm")
+            try #require(c.status == 0, "\(c)")
+            let fitted = try Labels(csv: folder.read("L.csv"))
+            try folder.write("id,lat,lon\neast,-17.0,179.9\nwest,-17.0,-179.9\nice,64.1,-21.9\nsea,0,-140\n", to: "NEW.csv")
+            let p = try folder.run("predict", "M.gcm", "NEW.csv", "-o", "P.csv")
+            try #require(p.status == 0, "\(p)")
+            let predicted = try Labels(csv: folder.read("P.csv"))
+            #expect(predicted.labels[0] == fitted.labels[0] && predicted.labels[1] == fitted.labels[0], "both sides of ±180°")
+            #expect(predicted.labels[2] == fitted.labels[1] && predicted.labels[2] != predicted.labels[0])
+            #expect(predicted.labels[3] == -1)
+            let own = try folder.run("predict", "M.gcm", "IN.csv", "-o", "A.csv", "--threads", "2")
+            try #require(own.status == 0, "\(own)")
+            let again = try Labels(csv: folder.read("A.csv"))
+            #expect(zip(again.labels, fitted.labels).filter { $0 != $1 }.count <= 6)
+            try folder.write(Self.planarNew, to: "XY.csv")
+            let wrong = try folder.run("predict", "M.gcm", "XY.csv", "-o", "Q.csv")
+            #expect(wrong.status == 1, "\(wrong)")
+            #expect(wrong.stderr.contains("M.gcm: was fitted on longitude/latitude (on the sphere) points"), "\(wrong)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("Q.csv")))
+        }
+    }
+
     @Test("a damaged, foreign or missing model file is refused by name, with no output")
     func badModels() throws {
         try withTemporaryFolder { folder throws in

@@ -43,7 +43,8 @@ extern "C" {
                                         without point rows: no cost to the fit; the copy
                                         writes them) */
 #define GC_OUTPUT_PREDICTION 4       /* what gc_hdbscan_predict and the membership vectors
-                                        need (planar fits only; implies the condensed tree) */
+                                        need (implies the condensed tree); new points are read
+                                        as the fit's: x, y or latitude, longitude in radians */
 
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;

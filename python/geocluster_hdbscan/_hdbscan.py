@@ -70,7 +70,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         As scikit-learn's: ``centroids_`` and/or ``medoids_``, one row per cluster.
     prediction_data : bool, default=False
         As the hdbscan library's: keep what ``approximate_predict``, ``membership_vector`` and
-        ``all_points_membership_vectors`` need (planar fits only). Pickling keeps it.
+        ``all_points_membership_vectors`` need (with metric="haversine" new points are
+        [latitude, longitude] in radians too). Pickling keeps it.
 
     Attributes
     ----------
@@ -169,8 +170,6 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             weights = np.ascontiguousarray(weights[finite_rows])
         if weights is not None and parameters["prediction_data"]:
             raise ValueError("prediction_data=True with sample_weight is not supported: fit without weights to predict")
-        if parameters["haversine"] and parameters["prediction_data"]:
-            raise ValueError('prediction_data=True is for planar fits only: metric="haversine" has no prediction yet')
         if parameters["haversine"]:
             check_haversine_distance("cluster_selection_epsilon", parameters["cluster_selection_epsilon"])
             check_haversine_points(points)

@@ -13,7 +13,7 @@ See docs/python.md, "Prediction".
 import numpy as np
 
 from . import _native
-from ._base import threads_for
+from ._base import check_haversine_points, threads_for
 
 
 def _points(clusterer, points_to_predict):
@@ -23,6 +23,8 @@ def _points(clusterer, points_to_predict):
                          "New points dimension does not match fit data!")
     if not np.isfinite(points).all():
         raise ValueError("points_to_predict contains NaN or infinity")
+    if getattr(clusterer, "metric", None) == "haversine":
+        check_haversine_points(points)
     return points
 
 

@@ -1,7 +1,8 @@
 """approximate_predict, approximate_predict_scores, membership_vector and
 all_points_membership_vectors against the hdbscan library on the prediction fixtures
-(scripts/reference/make_prediction_fixtures.py): the answers hdbscan's own row order does not
-decide, through the Python API; pickling keeps the prediction data."""
+(scripts/reference/make_prediction_fixtures.py, and make_sphere_prediction_fixtures.py for
+metric="haversine"): the answers hdbscan's own row order does not decide, through the Python
+API; pickling keeps the prediction data."""
 
 import pickle
 
@@ -11,18 +12,28 @@ import pytest
 import geocluster_hdbscan
 from conftest import load_fixtures
 
-CASES = load_fixtures("prediction")
+CASES = load_fixtures("prediction") + load_fixtures("prediction_sphere")
+EARTH_RADIUS_M = 6371008.8
+
+
+def points_of(case, rows):
+    """The case's rows as the estimator takes them: x, y; or, on the sphere, [latitude,
+    longitude] in radians from (longitude, latitude) degrees (a Fortran-ordered array)."""
+    rows = np.array(rows)
+    return np.radians(rows[:, [1, 0]]) if case.get("metric") == "haversine" else rows
 
 
 def fitted(case):
     """geocluster's fit of the case (scikit-learn's count: hdbscan's min_samples + 1), and the
     map from its labels to hdbscan's, read off the rows no tie decides."""
     p = case["params"]
+    sphere = case.get("metric") == "haversine"
     model = geocluster_hdbscan.HDBSCAN(
         min_cluster_size=p["min_cluster_size"], min_samples=case["hdbscan_min_samples"] + 1,
         cluster_selection_method=p["cluster_selection_method"], allow_single_cluster=p["allow_single_cluster"],
-        cluster_selection_epsilon=p["cluster_selection_epsilon"], max_cluster_size=p["max_cluster_size"],
-        prediction_data=True).fit(np.array(case["points"]))
+        cluster_selection_epsilon=p["cluster_selection_epsilon"] / (EARTH_RADIUS_M if sphere else 1),
+        max_cluster_size=p["max_cluster_size"], metric="haversine" if sphere else "euclidean",
+        prediction_data=True).fit(points_of(case, case["points"]))
     theirs = {}
     for ours, label in zip(model.labels_, case["fit_labels"]):
         if ours >= 0:
@@ -45,7 +56,7 @@ def in_their_columns(matrix, theirs):
 @pytest.mark.parametrize("name,case", CASES, ids=[n for n, _ in CASES])
 def test_approximate_predict(name, case):
     model, theirs = fitted(case)
-    new = np.array(case["new_points"])
+    new = points_of(case, case["new_points"])
     labels, strengths, connecting = geocluster_hdbscan.approximate_predict(model, new, return_connecting_points=True)
     scores = geocluster_hdbscan.approximate_predict_scores(model, new)
     points = np.array(case["points"])
@@ -61,7 +72,7 @@ def test_approximate_predict(name, case):
 @pytest.mark.parametrize("name,case", [c for c in CASES if c[1]["membership_vectors"]], ids=lambda v: v if isinstance(v, str) else "")
 def test_membership_vectors(name, case):
     model, theirs = fitted(case)
-    new = np.array(case["new_points"])
+    new = points_of(case, case["new_points"])
     ours = in_their_columns(geocluster_hdbscan.membership_vector(model, new), theirs)
     expected = np.array(case["membership_vectors"], dtype=float)  # None -> nan: hdbscan's NaN rows
     rows = [i for i in settled(case, "unstable_new_points", len(new)) if not np.isnan(expected[i]).any()]
