@@ -4,14 +4,17 @@
 //   merge height of a with that label's cluster (the same for every site of a), or its own
 //   lambda where one lies under the other. So exp(-(limit / height)) and its softmax term are
 //   computed once per (a, label), and once per site for the labels that take its lambda.
-// - The distance part: the sites are taken in groups of the model's k-d tree; for each group and
-//   label only the exemplars that can be nearest to some point of the group's box (no farther
-//   from the box than the farthest box corner is from the best exemplar) are measured.
+// - The distance part: the sites are taken in groups of the model's index (ExemplarDistances);
+//   for each group and label only the exemplars that can be nearest to some point of the group's
+//   box (no farther from the box than the farthest box corner is from the best exemplar) are
+//   measured.
 // The values are those of the point-by-point formulas, bit for bit: the same operations on the
 // same operands, sums in the same order.
 
 /// The outlier part of every site's vector: hdbscan's softmax of exp(-(limit / height)) over
-/// the labels, whose largest value is taken over the whole matrix.
+/// the labels, whose largest value is taken over the whole matrix; and the chance of being in
+/// some cluster. With the merge table, what depends only on the tree cluster a site falls out
+/// of is computed once per cluster.
 struct SiteOutlierTerms {
     let clusterCount: Int
     /// By tree cluster × label: exp(-(limit / height)), or NaN where the site's lambda is the
@@ -19,33 +22,23 @@ struct SiteOutlierTerms {
     let score: [Double]?
     /// The largest score over every site and label.
     let top: Double
+    /// By tree cluster × label: exp(score − top) (NaN where the site's lambda decides), and for
+    /// a cluster whose sites never take their own lambda, those terms normalised (else NaN).
+    let term: [Double]
+    let normalised: [Double]
+    /// By tree cluster: the first label of largest merge height among those that are not the
+    /// site's own lambda, that height (-inf for none), and the first label that is (-1: none).
+    let highestLabel: [Int32]
+    let highest: [Double]
+    let firstOwn: [Int32]
 
     init(_ model: PredictionModel, _ context: SoftContext) {
         let c = model.clusterCount, clusters = model.parent.count
         clusterCount = c
         var used = [Bool](repeating: false, count: clusters)
         for a in model.fallCluster { used[Int(a)] = true }
-        var top = -Double.infinity
-        if let merge = context.merge {
-            var score = [Double](repeating: .nan, count: clusters * c)
-            for a in 0..<clusters where used[a] {
-                let limit = model.groupMaxLambda[a] + 1e-8
-                for j in 0..<c where !merge[a * c + j].isNaN {
-                    score[a * c + j] = ElementaryMath.exp(-(limit / merge[a * c + j]))
-                    if score[a * c + j] > top { top = score[a * c + j] }
-                }
-            }
-            // Sites of a cluster that lies above or below some label take their own lambda there.
-            let takesOwn = (0..<clusters).map { a in used[a] && (0..<c).contains { merge[a * c + $0].isNaN } }
-            for i in model.fallLambda.indices {
-                let a = Int(model.fallCluster[i])
-                if takesOwn[a] {
-                    let v = ElementaryMath.exp(-((model.groupMaxLambda[a] + 1e-8) / model.fallLambda[i]))
-                    if v > top { top = v }
-                }
-            }
-            self.score = score
-        } else {
+        guard let merge = context.merge else {
+            var top = -Double.infinity
             for i in model.fallLambda.indices {
                 let a = Int(model.fallCluster[i]), limit = model.groupMaxLambda[a] + 1e-8
                 for h in context.heights(a, model.fallLambda[i]) {
@@ -53,30 +46,85 @@ struct SiteOutlierTerms {
                     if v > top { top = v }
                 }
             }
-            self.score = nil
-        }
-        self.top = top
-    }
-
-    /// Site i's softmax terms exp(score − top), by label, into `out`.
-    func terms(_ i: Int, _ model: PredictionModel, _ context: SoftContext, into out: UnsafeMutablePointer<Double>) {
-        let c = clusterCount, a = Int(model.fallCluster[i]), lambda = model.fallLambda[i]
-        let limit = model.groupMaxLambda[a] + 1e-8
-        guard let score else {
-            let heights = context.heights(a, lambda)
-            for j in 0..<c { out[j] = ElementaryMath.exp(ElementaryMath.exp(-(limit / heights[j])) - top) }
+            (score, self.top, term, normalised, highestLabel, highest, firstOwn) = (nil, top, [], [], [], [], [])
             return
         }
-        var own = Double.nan
-        for j in 0..<c {
-            let s = score[a * c + j]
-            if s.isNaN {
-                if own.isNaN { own = ElementaryMath.exp(ElementaryMath.exp(-(limit / lambda)) - top) }
-                out[j] = own
-            } else {
-                out[j] = ElementaryMath.exp(s - top)
-            }
+        let score = Self.scores(model, merge, used: used)
+        // Sites of a cluster that lies above or below some label take their own lambda there.
+        var firstOwn = [Int32](repeating: -1, count: clusters)
+        for a in 0..<clusters where used[a] {
+            firstOwn[a] = (0..<c).first { merge[a * c + $0].isNaN }.map(Int32.init) ?? -1
         }
+        var top = score.reduce(-Double.infinity) { $1 > $0 ? $1 : $0 }
+        for i in model.fallLambda.indices where firstOwn[Int(model.fallCluster[i])] >= 0 {
+            let a = Int(model.fallCluster[i])
+            let v = ElementaryMath.exp(-((model.groupMaxLambda[a] + 1e-8) / model.fallLambda[i]))
+            if v > top { top = v }
+        }
+        self.score = score
+        self.top = top
+        self.firstOwn = firstOwn
+        term = score.map { $0.isNaN ? .nan : ElementaryMath.exp($0 - top) }
+        var normalised = [Double](repeating: .nan, count: clusters * c)
+        var highest = [Double](repeating: -.infinity, count: clusters), highestLabel = [Int32](repeating: 0, count: clusters)
+        for a in 0..<clusters where used[a] {
+            if firstOwn[a] < 0 {
+                for j in 0..<c { normalised[a * c + j] = term[a * c + j] }
+                normalised.withUnsafeMutableBufferPointer { PredictionModel.normalise($0.baseAddress! + a * c, c) }
+            }
+            for j in 0..<c where merge[a * c + j] > highest[a] { (highest[a], highestLabel[a]) = (merge[a * c + j], Int32(j)) }
+        }
+        self.normalised = normalised
+        self.highest = highest
+        self.highestLabel = highestLabel
+    }
+
+    /// By tree cluster × label: exp(-(limit / height)) where the merge height decides, else NaN.
+    private static func scores(_ model: PredictionModel, _ merge: [Double], used: [Bool]) -> [Double] {
+        let c = model.clusterCount
+        var score = [Double](repeating: .nan, count: used.count * c)
+        for a in used.indices where used[a] {
+            let limit = model.groupMaxLambda[a] + 1e-8
+            for j in 0..<c where !merge[a * c + j].isNaN { score[a * c + j] = ElementaryMath.exp(-(limit / merge[a * c + j])) }
+        }
+        return score
+    }
+
+    /// Site i's softmax terms exp(score − top) by label, normalised to sum 1, into `out`.
+    func normalisedTerms(_ i: Int, _ model: PredictionModel, _ context: SoftContext, into out: UnsafeMutablePointer<Double>) {
+        let c = clusterCount, a = Int(model.fallCluster[i]), lambda = model.fallLambda[i]
+        let limit = model.groupMaxLambda[a] + 1e-8
+        guard score != nil else {
+            let heights = context.heights(a, lambda)
+            for j in 0..<c { out[j] = ElementaryMath.exp(ElementaryMath.exp(-(limit / heights[j])) - top) }
+            PredictionModel.normalise(out, c)
+            return
+        }
+        if firstOwn[a] < 0 {
+            normalised.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + a * c, count: c) }
+            return
+        }
+        let own = ElementaryMath.exp(ElementaryMath.exp(-(limit / lambda)) - top)
+        for j in 0..<c {
+            let t = term[a * c + j]
+            out[j] = t.isNaN ? own : t
+        }
+        PredictionModel.normalise(out, c)
+    }
+
+    /// Site i's chance of being in some cluster: `probabilityInSomeCluster` of its merge
+    /// heights (hdbscan's for fitted points), the largest height found from the cluster's.
+    func inAny(_ i: Int, _ model: PredictionModel, _ context: SoftContext) -> Double {
+        let a = Int(model.fallCluster[i]), lambda = model.fallLambda[i]
+        guard score != nil, !lambda.isNaN else {
+            return model.probabilityInSomeCluster(context.heights(a, lambda), lambda, extra: 0, topFirst: true)
+        }
+        // The first label of the largest height, its own lambda counting where it decides.
+        var (best, label) = (highest[a], Int(highestLabel[a]))
+        let own = Int(firstOwn[a])
+        if own >= 0 && (lambda > best || (lambda == best && own < label)) { (best, label) = (lambda, own) }
+        let top = model.groupMaxLambda[Int(model.selected[label])]
+        return best / ((lambda > top ? lambda : top) + 0)
     }
 }
 
@@ -144,41 +192,40 @@ struct PlanarExemplarDistances: ExemplarDistances {
 }
 
 extension PredictionModel {
-    /// `allPointsMembershipVectors` by site (every point of a site has its site's vector),
-    /// group by group of the index.
-    func siteMembershipVectors(labels: [Int32], threads: Int) -> [Double] {
+    /// `allPointsMembershipVectors` site by site, group by group of the index: each site's
+    /// vector handed to `write` (called from several threads at once, for distinct sites).
+    func siteMembershipVectors(labels: [Int32], threads: Int, write: (Int, UnsafePointer<Double>) -> Void) {
         let context = SoftContext(self)
         switch index {
         case let .plane(tree):
-            return siteMembershipVectors(PlanarExemplarDistances(tree: tree, context: context, points: sites.points),
-                                         order: tree.index, context: context, labels: labels, threads: threads)
+            siteMembershipVectors(PlanarExemplarDistances(tree: tree, context: context, points: sites.points),
+                                  order: tree.index, context: context, labels: labels, threads: threads, write: write)
         case let .sphere(sphere):
-            return siteMembershipVectors(SphereExemplarDistances(sites: sphere, context: context),
-                                         order: sphere.tree.index, context: context, labels: labels, threads: threads)
+            siteMembershipVectors(SphereExemplarDistances(sites: sphere, context: context),
+                                  order: sphere.tree.index, context: context, labels: labels, threads: threads, write: write)
         }
     }
 
     /// `siteMembershipVectors` with the distance part of `exemplars`, whose positions are
     /// sites by `order`.
     private func siteMembershipVectors<E: ExemplarDistances>(
-        _ exemplars: E, order: [Int32], context: SoftContext, labels: [Int32], threads: Int
-    ) -> [Double] {
-        let c = clusterCount, count = sites.weight.count
+        _ exemplars: E, order: [Int32], context: SoftContext, labels: [Int32], threads: Int,
+        write: (Int, UnsafePointer<Double>) -> Void
+    ) {
+        let c = clusterCount
         let outlier = SiteOutlierTerms(self, context)
         let groups = exemplars.groups
-        return [Double].initialized(count: count * c) { base in
-            let out = SharedBuffer(base: base)
-            Parallel.forEachChunk(count: groups.count, grain: 1, threads: threads) { chunk, _ in
-                let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 3 * c)
-                defer { scratch.deallocate() }
-                for g in chunk {
-                    let near = exemplars.candidates(groups[g])
-                    for p in exemplars.positions(groups[g]) {
-                        let i = Int(order[p])
-                        exemplars.distances(site: i, near, into: scratch + 2 * c)
-                        siteVector(i, outlier, context, label: labels[Int(sites.firstRow[i])], scratch: scratch,
-                                   into: out.base + i * c)
-                    }
+        Parallel.forEachChunk(count: groups.count, grain: 1, threads: threads) { chunk, _ in
+            let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 4 * c)
+            defer { scratch.deallocate() }
+            for g in chunk {
+                let near = exemplars.candidates(groups[g])
+                for p in exemplars.positions(groups[g]) {
+                    let i = Int(order[p])
+                    exemplars.distances(site: i, near, into: scratch + 2 * c)
+                    siteVector(i, outlier, context, label: labels[Int(sites.firstRow[i])], scratch: scratch,
+                               into: scratch + 3 * c)
+                    write(i, scratch + 3 * c)
                 }
             }
         }
@@ -192,16 +239,14 @@ extension PredictionModel {
         label: Int32, scratch: UnsafeMutablePointer<Double>, into row: UnsafeMutablePointer<Double>
     ) {
         let c = clusterCount, terms = scratch, weights = scratch + c, nearest = scratch + 2 * c
-        outlier.terms(i, self, context, into: terms)
-        Self.normalise(terms, c)
+        outlier.normalisedTerms(i, self, context, into: terms)
         for j in 0..<c {
             weights[j] = nearest[j] != 0 ? 1 / nearest[j] : Double.greatestFiniteMagnitude / Double(c)
         }
         Self.normalise(weights, c)
         for j in 0..<c { row[j] = weights[j] * terms[j] }
         Self.normalise(row, c)
-        let lambda = fallLambda[i]
-        let inAny = probabilityInSomeCluster(context.heights(Int(fallCluster[i]), lambda), lambda, extra: 0, topFirst: true)
+        let inAny = outlier.inAny(i, self, context)
         var undefined = false
         for j in 0..<c {
             row[j] *= inAny

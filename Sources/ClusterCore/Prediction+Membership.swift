@@ -98,12 +98,11 @@ extension PredictionModel {
         let c = clusterCount, n = pointCount
         guard c > 0, n > 0 else { return }
         precondition(out.count >= n * c, "room for pointCount × clusterCount values")
-        let bySite = siteMembershipVectors(labels: labels, threads: threads)
+        let rows = sites.rowsBySite()
         let shared = SharedBuffer(base: out.baseAddress!)
-        Parallel.forEachChunk(count: n, grain: 4096, threads: threads) { chunk, _ in
-            for row in chunk {
-                let site = Int(sites.siteOfRow[row])
-                for j in 0..<c { shared[row * c + j] = bySite[site * c + j] }
+        siteMembershipVectors(labels: labels, threads: threads) { site, vector in
+            for k in Int(rows.start[site])..<Int(rows.start[site + 1]) {
+                (shared.base + Int(rows.rows[k]) * c).update(from: vector, count: c)
             }
         }
     }

@@ -213,6 +213,18 @@ struct Sites {
         self.init(points: locations.points, siteOfRow: siteOfRow)
     }
 
+    /// The rows of each site: site s's at `rows[start[s] ..< start[s + 1]]`, ascending.
+    func rowsBySite() -> (start: [Int32], rows: [Int32]) {
+        var start = [Int32](repeating: 0, count: weight.count + 1)
+        for s in weight.indices { start[s + 1] = start[s] + weight[s] }
+        var next = start, rows = [Int32](repeating: 0, count: siteOfRow.count)
+        for (row, site) in siteOfRow.enumerated() {
+            rows[Int(next[Int(site)])] = Int32(row)
+            next[Int(site)] += 1
+        }
+        return (start, rows)
+    }
+
     /// Sites with these coordinates, and the site of each row (every site holding a row).
     init(points: PointSet, siteOfRow: [Int32]) {
         self.points = points
