@@ -10,16 +10,21 @@
 
 extension DBSCAN {
     /// Runs DBSCAN on points on the sphere; `parameters.eps` is a great-circle distance in
-    /// metres, at most half the circumference (`SpherePoints.halfCircumference`).
-    /// - Throws: `.invalidParameter` for an out-of-range parameter.
+    /// metres, at most half the circumference (`SpherePoints.halfCircumference`). With
+    /// `sampleWeight` (scikit-learn's meaning, as the planar `fit`) a point is core when the
+    /// weights of the points within eps, its own included, add up to `minSamples`; the run
+    /// then takes the tree.
+    /// - Throws: `.invalidParameter` for an out-of-range parameter, or weights that are not
+    ///   finite or not one per row.
     /// - Complexity: O(n) memory. Time: grouping co-located points, a radix sort of the cube
     ///   keys, then per cube that is not already full the points of the cubes around it (as the
     ///   planar DBSCAN). On the tree: O(n log n) plus the neighbours of every point, twice.
     public static func fit(
-        _ points: SpherePoints, parameters: DBSCANParameters, threads: Int = 1,
+        _ points: SpherePoints, parameters: DBSCANParameters, sampleWeight: [Double]? = nil, threads: Int = 1,
         observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> DBSCANResult {
         try parameters.validate()
+        if let sampleWeight { try SampleWeights.check(sampleWeight, rows: points.count) }
         guard parameters.eps <= SpherePoints.halfCircumference else {
             throw .invalidParameter(name: "eps", value: "\(parameters.eps)",
                                     requirement: "must be at most half the Earth's circumference (\(Int(SpherePoints.halfCircumference)) m)")
@@ -33,7 +38,7 @@ extension DBSCAN {
         let index = observer.run(DBSCANStage.grid) { () -> SphereDBSCANIndex in
             let test = SphereNeighbourTest(eps: parameters.eps)
             let (at, locations) = SphereLocations.group(points, threads: threads)
-            if let grid = SphereGridWorkspace(at, locations: locations, test: test, minSamples: parameters.minSamples,
+            if sampleWeight == nil, let grid = SphereGridWorkspace(at, locations: locations, test: test, minSamples: parameters.minSamples,
                                               threads: threads) {
                 return .grid(grid)
             }
@@ -43,17 +48,19 @@ extension DBSCAN {
         switch index {
         case .grid(let grid): return fit(grid, rows: n, threads: threads, observer: observer)
         case .tree(let indexed, let angles):
-            return fit(indexed, angles: angles, parameters: parameters, threads: threads, observer: observer)
+            return fit(indexed, angles: angles, parameters: parameters, sampleWeight: sampleWeight, threads: threads,
+                       observer: observer)
         }
     }
 
     /// The stages after the grid's, on the tree.
     private static func fit(
-        _ indexed: SphereLocations, angles: SphereAngles, parameters: DBSCANParameters, threads: Int,
-        observer: some StageObserver
+        _ indexed: SphereLocations, angles: SphereAngles, parameters: DBSCANParameters, sampleWeight: [Double]?,
+        threads: Int, observer: some StageObserver
     ) -> DBSCANResult {
         let s = ElementaryMath.sin(Swift.min(Double.pi, parameters.eps / SpherePoints.earthRadius) / 2)
         let near = SphereNeighbourhood(tree: indexed.tree, angles: angles, halfChord2: s * s, weights: indexed.weightAt,
+                                       sampleWeights: sampleWeight.map { indexed.positionWeights($0) },
                                        firstRow: indexed.firstRows(threads: threads))
         let core = observer.run(DBSCANStage.corePoints) { near.corePoints(minSamples: parameters.minSamples, threads: threads) }
         let (component, clusterOf) = observer.run(DBSCANStage.clusters) { near.clusters(core: core) }
@@ -74,6 +81,13 @@ extension SphereLocations {
     func firstRows(threads: Int) -> [Int32] {
         guard let locations else { return tree.index }
         return [Int32].filled(count: tree.count, threads: threads) { locations.rows[Int(locations.start[Int(tree.index[$0])])] }
+    }
+
+    /// By tree position, the sum of its rows' `weights` (in row order).
+    func positionWeights(_ weights: [Double]) -> [Double] {
+        var sum = [Double](repeating: 0, count: tree.count)
+        forEachRow { row, p in sum[p] += weights[row] }
+        return sum
     }
 
     /// Calls `body(row, position)` for every input row with the tree position holding it.
@@ -97,6 +111,9 @@ private struct SphereNeighbourhood {
     let halfChord2: Double
     /// Points at each position (nil: one each), and each position's lowest input row.
     let weights: [Int32]?
+    /// With sample weights: the weight of each position (its rows' sum); counted instead of
+    /// points then.
+    let sampleWeights: [Double]?
     let firstRow: [Int32]
 
     /// Calls `body(q)` for every neighbour q of p (p itself included) until it returns false.
@@ -112,13 +129,28 @@ private struct SphereNeighbourhood {
         }
     }
 
-    /// Whether each position has at least `minSamples` neighbours (itself included).
+    /// Whether each position has at least `minSamples` neighbours (itself included), or
+    /// neighbours weighing that much.
     func corePoints(minSamples: Int, threads: Int) -> [Bool] {
-        tree.withView { v in
+        if let sampleWeights { return weightedCorePoints(sampleWeights, minSamples: minSamples, threads: threads) }
+        return tree.withView { v in
             [Bool].filled(count: tree.count, threads: threads) { p in
                 var count = 0
                 forEachNeighbour(v, of: p) { q in count += weights.map { Int($0[q]) } ?? 1; return count < minSamples }
                 return count >= minSamples
+            }
+        }
+    }
+
+    /// `corePoints` by weight: every neighbour's is added (with a negative weight, a total
+    /// that reached `minSamples` may fall back, so no early answer then).
+    private func weightedCorePoints(_ weight: [Double], minSamples: Int, threads: Int) -> [Bool] {
+        let needed = Double(minSamples), monotone = weight.allSatisfy { $0 >= 0 }
+        return tree.withView { v in
+            [Bool].filled(count: tree.count, threads: threads) { p in
+                var total = 0.0
+                forEachNeighbour(v, of: p) { q in total += weight[q]; return !(monotone && total >= needed) }
+                return total >= needed
             }
         }
     }

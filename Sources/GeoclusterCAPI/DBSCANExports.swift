@@ -50,14 +50,11 @@ private func dbscanFit(
         guard n == 0 || (labels != nil && isCore != nil) else {
             throw CAPIError(.invalidArgument, "labels and is_core must not be null when n > 0")
         }
-        if case .sphere = points, weights != nil {
-            throw CAPIError(.invalidArgument, "sample_weight with metric=\"haversine\" is not supported by DBSCAN yet: project the points or use HDBSCAN")
-        }
         let result: DBSCANResult
         do throws(ClusterCoreError) {
             switch points {
             case let .planar(p): result = try DBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers)
-            case let .sphere(p): result = try DBSCAN.fit(p, parameters: parameters, threads: workers)
+            case let .sphere(p): result = try DBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers)
             }
         } catch {
             throw CAPIError(error)

@@ -216,7 +216,7 @@ public enum Harness {
             record.take(try HDBSCAN.fit(sphere, parameters: parameters, sampleWeight: weights, threads: threads,
                                         keeping: keeping, observer: clock))
         case let .dbscan(parameters):
-            record.take(try DBSCAN.fit(sphere, parameters: parameters, threads: threads, observer: clock))
+            record.take(try DBSCAN.fit(sphere, parameters: parameters, sampleWeight: weights, threads: threads, observer: clock))
         case let .grid(parameters):
             record.take(try GridClustering.fit(sphere, parameters: parameters, observer: clock))
         }
@@ -290,9 +290,7 @@ extension Harness {
                                            limit: "HDBSCAN counts a row of weight w as w identical rows: a weight must be a whole number of at least 1\(zero)"))
             }
         case .dbscan:
-            if prepared.sphere != nil {
-                throw unsupported("DBSCAN on the sphere takes no weights yet; cluster planar points (--metric planar) or use HDBSCAN")
-            }
+            break
         case .grid:
             throw unsupported("grid clustering takes no weights; use --algorithm hdbscan or dbscan")
         }

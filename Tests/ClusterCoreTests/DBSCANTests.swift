@@ -10,14 +10,29 @@ enum BruteDBSCAN {
     /// With `weight`, a point is core when its neighbourhood's weights reach minSamples
     /// (scikit-learn's sample_weight).
     static func fit(_ p: PointSet, eps: Double, minSamples: Int, weight: [Double]? = nil) -> (labels: [Int32], isCore: [Bool]) {
-        let n = p.count
         let eps2 = eps * eps
+        return fit(count: p.count, minSamples: minSamples, weight: weight) { i, j in
+            let dx = p.xs[j] - p.xs[i], dy = p.ys[j] - p.ys[i]
+            return dx * dx + dy * dy <= eps2
+        }
+    }
+
+    /// On the sphere: neighbours by scikit-learn's reduced haversine test (eps in metres).
+    static func fit(_ p: SpherePoints, eps: Double, minSamples: Int, weight: [Double]? = nil) -> (labels: [Int32], isCore: [Bool]) {
+        let s = ElementaryMath.sin(min(Double.pi, eps / SpherePoints.earthRadius) / 2), limit = s * s
+        let d = Double.pi / 180
+        let at = (0..<p.count).map { SphereAngles.Point(lat: p.latitudes[$0] * d, lon: p.longitudes[$0] * d) }
+        return fit(count: p.count, minSamples: minSamples, weight: weight) { i, j in
+            SpherePoints.halfChord2(at[i], at[j]) <= limit
+        }
+    }
+
+    /// The reference on any neighbour relation.
+    static func fit(count n: Int, minSamples: Int, weight: [Double]?,
+                    isNeighbour: (Int, Int) -> Bool) -> (labels: [Int32], isCore: [Bool]) {
         var hoods = [[Int]](repeating: [], count: n)
         for i in 0..<n {
-            for j in 0..<n {
-                let dx = p.xs[j] - p.xs[i], dy = p.ys[j] - p.ys[i]
-                if dx * dx + dy * dy <= eps2 { hoods[i].append(j) }
-            }
+            for j in 0..<n where isNeighbour(i, j) { hoods[i].append(j) }
         }
         let isCore = hoods.map { hood in
             weight.map { w in hood.reduce(0.0) { $0 + w[$1] } >= Double(minSamples) } ?? (hood.count >= minSamples)

@@ -220,6 +220,34 @@ struct DBSCANSampleWeightTests {
         }
     }
 
+    @Test("on the sphere: equals the brute-force weighted reference; weights of 1 equal the unweighted grid run")
+    func sphereMatchesBruteForce() throws {
+        // Blobs across the antimeridian and at the north pole, repeated coordinates, noise.
+        var g = SplitMix64(seed: 91)
+        var lons = [Double](), lats = [Double]()
+        for i in 0..<700 {
+            let (lon, lat, spread) = [(179.95, -17.0, 0.05), (0.0, 89.97, 0.4), (127.0, 37.5, 0.03), (-40.0, 10.0, 30.0)][i % 4]
+            var x = lon + spread * (g.uniform() - 0.5), y = min(90, lat + spread * 0.2 * (g.uniform() - 0.5))
+            if x > 180 { x -= 360 }
+            if i % 9 == 0 && i > 0 { (x, y) = (lons[i - 4], lats[i - 4]) }
+            lons.append(x); lats.append(y)
+        }
+        let points = try SpherePoints(longitudes: lons, latitudes: lats)
+        let choices: [Double] = [1, 1, 2, 0.5, 0, 3, -1, 1.25]
+        let weight = (0..<points.count).map { _ in choices[Int(g.uniform() * Double(choices.count))] }
+        for (eps, ms) in [(2_000.0, 4), (5_000.0, 9), (800.0, 2)] {
+            let parameters = DBSCANParameters(eps: eps, minSamples: ms)
+            let want = BruteDBSCAN.fit(points, eps: eps, minSamples: ms, weight: weight)
+            let got = try DBSCAN.fit(points, parameters: parameters, sampleWeight: weight, threads: 2)
+            #expect(got.labels == want.labels && got.isCore == want.isCore, "eps \(eps) ms \(ms)")
+            let ones = try DBSCAN.fit(points, parameters: parameters, sampleWeight: [Double](repeating: 1, count: points.count))
+            #expect(ones == (try DBSCAN.fit(points, parameters: parameters)), "eps \(eps) ms \(ms)")
+        }
+        #expect(throws: ClusterCoreError.self) {
+            try DBSCAN.fit(points, parameters: DBSCANParameters(eps: 100, minSamples: 2), sampleWeight: [1, 2])
+        }
+    }
+
     @Test("a point of weight minSamples is core by itself; a negative weight keeps a neighbour from being core")
     func definitions() throws {
         let points = try PointSet(xs: [0, 100, 101, 102], ys: [0, 0, 0, 0])

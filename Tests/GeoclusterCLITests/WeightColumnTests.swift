@@ -59,6 +59,24 @@ struct WeightColumnTests {
         }
     }
 
+    @Test("DBSCAN on the sphere with --weight-column equals the run on the rows repeated")
+    func sphereDBSCAN() throws {
+        try withTemporaryFolder { folder throws in
+            // Seoul's blobs read as lat,lon (columns renamed), clustered by great-circle distance.
+            let (weighted, repeated, weights) = Self.weighted(Blobs.seoul(perBlob: 60))
+            try folder.write(weighted.replacingOccurrences(of: "id,x,y,units", with: "id,lat,lon,units"), to: "W.csv")
+            try folder.write(repeated.replacingOccurrences(of: "id,x,y\n", with: "id,lat,lon\n"), to: "R.csv")
+            let dbscan = ["--algorithm", "dbscan", "--eps", "150", "--min-samples", "12", "--metric", "geodesic"]
+            let w = try folder.run(["cluster", "W.csv", "-o", "DW.csv", "--weight-column", "units"] + dbscan)
+            try #require(w.status == 0, "\(w)")
+            let r = try folder.run(["cluster", "R.csv", "-o", "DR.csv"] + dbscan)
+            try #require(r.status == 0, "\(r)")
+            let dw = parseCSV(try folder.read("DW.csv")).dropFirst(), dr = parseCSV(try folder.read("DR.csv")).dropFirst()
+            #expect(zip(dw, weights).flatMap { Array(repeating: [$0.0[1], $0.0[2]], count: $0.1) } == dr.map { [$0[1], $0[2]] })
+            #expect(Set(dw.map { $0[1] }).count >= 3, "clusters found")
+        }
+    }
+
     @Test("a bad weight is named by file, line and column, exit 1, nothing written; a missing column and grid are refused")
     func refusals() throws {
         try withTemporaryFolder { folder throws in

@@ -68,9 +68,6 @@ class DBSCAN(ClusterMixin, BaseEstimator):
             check_haversine_distance("eps", eps)
             check_haversine_points(X)
         weights = check_sample_weight(sample_weight, X.shape[0])
-        if haversine and weights is not None:
-            raise ValueError('sample_weight with metric="haversine" is not supported yet: project the points '
-                             '(metric="euclidean") or use HDBSCAN')
         labels, core = _native.dbscan_fit(X, eps, min_samples, threads, haversine=haversine, sample_weight=weights)
         self.labels_ = labels
         self.core_sample_indices_ = np.flatnonzero(core)

@@ -134,8 +134,19 @@ def test_dbscan_weight_errors():
         geocluster_hdbscan.DBSCAN(eps=3.0).fit(X, sample_weight=np.ones(4))
     with pytest.raises(ValueError, match="finite"):
         geocluster_hdbscan.DBSCAN(eps=3.0).fit(X, sample_weight=np.full(len(X), np.inf))
-    with pytest.raises(ValueError, match="haversine"):
-        geocluster_hdbscan.DBSCAN(eps=0.001, metric="haversine").fit(np.radians(X / 100), sample_weight=np.ones(len(X)))
+
+
+def test_dbscan_haversine_weights_equal_scikit_learn():
+    rng = np.random.default_rng(12)
+    X = np.radians(np.vstack([rng.normal([37.5, 127.0], 0.05, (120, 2)), rng.normal([-17.0, 179.95], 0.05, (120, 2)),
+                              rng.uniform([-80, -180], [80, 180], (60, 2))]))
+    X[:, 1] = (X[:, 1] + np.pi) % (2 * np.pi) - np.pi
+    w = rng.choice([1, 1, 2, 0.5, 0, 3, -1, 1.25], size=len(X))
+    fit = geocluster_hdbscan.DBSCAN(eps=0.002, min_samples=6, metric="haversine").fit(X, sample_weight=w)
+    sklearn_cluster = pytest.importorskip("sklearn.cluster")
+    theirs = sklearn_cluster.DBSCAN(eps=0.002, min_samples=6, metric="haversine").fit(X, sample_weight=w)
+    np.testing.assert_array_equal(fit.labels_, theirs.labels_)
+    np.testing.assert_array_equal(fit.core_sample_indices_, theirs.core_sample_indices_)
 
 
 def test_hdbscan_weight_zero_is_the_row_removed_and_labelled_noise():
