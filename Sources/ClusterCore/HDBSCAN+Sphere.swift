@@ -31,10 +31,17 @@ extension HDBSCAN {
             let origin = try PointSet(xs: points.longitudes.map { _ in 0 }, ys: points.latitudes.map { _ in 0 })
             result = try fit(origin, parameters: effective, threads: threads, keeping: kept, observer: observer)
         } else {
+            var model: SphereModelStart? = nil
             let spanning = try sphereSpanningTree(points, parameters: effective, sampleWeight: counts,
-                                                  threads: threads, observer: observer)
+                                                  threads: threads, observer: observer, keepingModel: predicting,
+                                                  model: &model)
             result = hierarchy(consume spanning, parameters: effective, threads: threads, keeping: kept,
                                observer: observer)
+            if let model {
+                result.prediction = try model.model(points, result: result, parameters: effective)
+                if keeping.isDisjoint(with: [.condensedTree, .clusterTree]) { result.condensedTree = nil }
+                return result
+            }
         }
         guard predicting else { return result }
         result.prediction = try PredictionModel(points: points, result: result, parameters: effective, threads: threads)
@@ -62,6 +69,17 @@ extension HDBSCAN {
         _ points: SpherePoints, parameters: HDBSCANParameters, sampleWeight: [Int32]? = nil, threads: Int,
         observer: some StageObserver
     ) throws(ClusterCoreError) -> SpanningTree {
+        var none: SphereModelStart? = nil
+        return try sphereSpanningTree(points, parameters: parameters, sampleWeight: sampleWeight, threads: threads,
+                                      observer: observer, keepingModel: false, model: &none)
+    }
+
+    /// `sphereSpanningTree`, and with `keepingModel` what the prediction model takes from its
+    /// stages into `model`.
+    static func sphereSpanningTree(
+        _ points: SpherePoints, parameters: HDBSCANParameters, sampleWeight: [Int32]?, threads: Int,
+        observer: some StageObserver, keepingModel: Bool, model: inout SphereModelStart?
+    ) throws(ClusterCoreError) -> SpanningTree {
         let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
         guard k <= points.count || sampleWeight != nil else {
             throw .tooFewPoints(count: points.count, required: k,
@@ -76,6 +94,14 @@ extension HDBSCAN {
             let angles = SphereAngles(indexed.points, order: tree.index)
             return (angles, SphereCore(tree: tree, k: k, weights: indexed.weightAt, angles: angles, lists: &lists,
                                        threads: threads))
+        }
+        if keepingModel {
+            let m = PredictionModel.neighbourNumber(parameters)
+            model = SphereModelStart(indexed: indexed, angles: angles,
+                                             core2: core.siteCore2(lists: lists, m: m, weights: indexed.weightAt, angles: angles)
+                                                 ?? SphereSites(tree: tree, angles: angles).core2(
+                                                     m: m, weightAt: indexed.weightAt ?? [Int32](repeating: 1, count: tree.count),
+                                                     threads: threads))
         }
         return observer.run(HDBSCANStage.mst) {
             let (a, b) = core.spanningEdges(tree: tree, lists: &lists, threads: threads)

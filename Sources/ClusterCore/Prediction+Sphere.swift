@@ -26,14 +26,20 @@ enum SiteIndex: Sendable {
 /// over their unit vectors, and their radians by tree position.
 struct SphereSites: Sendable {
     let tree: SphereTree
-    let angles: SphereAngles
+    var angles: SphereAngles
 
-    /// The index of `sites` (longitude, latitude in degrees).
+    /// The index of `sites` (longitude, latitude in degrees), with the fit's leaf size.
     /// - Throws: `.invalidParameter` for a latitude beyond the poles.
     init(_ sites: PointSet, threads: Int) throws(ClusterCoreError) {
         let points = try SpherePoints(longitudes: sites.xs, latitudes: sites.ys)
-        tree = SphereTree(points, threads: threads)
+        self.init(tree: SphereTree(points, leafSize: SphereTree.hdbscanLeafSize, threads: threads),
+                  angles: SphereAngles(points, order: []))
         angles = SphereAngles(points, order: tree.index)
+    }
+
+    init(tree: SphereTree, angles: SphereAngles) {
+        self.tree = tree
+        self.angles = angles
     }
 
     /// The k nearest sites of the point at (longitude, latitude) into `buffer`: tree positions
@@ -79,6 +85,48 @@ struct SphereSites: Sendable {
             let angle = SpherePoints.angle(angles[p], angles[Int(found.neighbour[p])])
             return angle * angle
         }
+    }
+}
+
+/// What a fit on the sphere hands the prediction model: its index over the sites (the fit's
+/// locations) and each tree position's squared core angle (k = m, weighted).
+struct SphereModelStart {
+    let indexed: SphereLocations
+    let angles: SphereAngles
+    let core2: [Double]
+
+    /// The model of the fit `result` of `points`.
+    func model(_ points: SpherePoints, result: HDBSCANResult,
+               parameters: HDBSCANParameters) throws(ClusterCoreError) -> PredictionModel {
+        let sites = Sites(indexed.locations, points: try PointSet(xs: points.longitudes, ys: points.latitudes))
+        return try PredictionModel(sites: sites, index: .sphere(SphereSites(tree: indexed.tree, angles: angles)),
+                                   core2ByPosition: core2, result: result, parameters: parameters,
+                                   lambdaScale: SpherePoints.earthRadius)
+    }
+}
+
+extension SphereCore {
+    /// Each tree position's squared angle to its m-th nearest point (weighted), read off the
+    /// fit's neighbour lists (nearest first, by chord); nil when a list does not reach it.
+    func siteCore2(lists: [Int32], m: Int, weights: [Int32]?, angles: SphereAngles) -> [Double]? {
+        let length = listLength, count = chord2.count
+        guard length > 0, lists.count == count * length else { return nil }
+        var core2 = [Double](repeating: 0, count: count)
+        for p in 0..<count {
+            var counted = 0, reached = false
+            for j in 0..<length {
+                let q = Int(lists[p * length + j])
+                counted += weights.map { Int($0[q]) } ?? 1
+                if counted >= m {
+                    let angle = SpherePoints.angle(angles[p], angles[q])
+                    core2[p] = angle * angle
+                    reached = true
+                    break
+                }
+            }
+            if !reached { return nil }
+        }
+        return core2
     }
 }
 

@@ -18,7 +18,10 @@ Usage: prediction.py FIT.csv NEW.csv BINARY [--runs 5] [--side-by-side N] [--mem
 4. With --membership MCS: all_points_membership_vectors of FIT.csv and membership_vector of
    NEW.csv (geocluster_hdbscan, one thread), fitted with min_cluster_size MCS.
 
-x,y columns (metres) throughout. Prints medians; run it on a quiet machine.
+x,y columns (metres), or lat,lon columns (degrees) for points on the sphere: the CLI then
+clusters by great-circle distance (`--metric auto` picks it for world data) and the side by side
+fits both libraries with metric="haversine" ([latitude, longitude] in radians, C-ordered: hdbscan
+misreads other layouts in its soft clustering). Prints medians; run it on a quiet machine.
 """
 import argparse
 import csv
@@ -58,23 +61,29 @@ def predict(binary, model, path, out):
 
 
 def xy(path, limit=None):
+    """The file's points: (x, y), or [latitude, longitude] in radians when it has lat,lon columns
+    (then also True)."""
     import numpy as np
 
     with open(path, newline="") as f:
         rows = csv.DictReader(f)
-        points = [(float(r["x"]), float(r["y"])) for _, r in zip(range(limit or 10**12), rows)]
-    return np.array(points)
+        sphere = "x" not in rows.fieldnames
+        names = ("lat", "lon") if sphere else ("x", "y")
+        points = [(float(r[names[0]]), float(r[names[1]])) for _, r in zip(range(limit or 10**12), rows)]
+    points = np.array(points)
+    return (np.ascontiguousarray(np.radians(points)), True) if sphere else (points, False)
 
 
 def side_by_side(fit_path, new_path, n, ties):
     import hdbscan
     import geocluster_hdbscan
 
-    fitted, new = xy(fit_path, n), xy(new_path)
+    (fitted, sphere), (new, _) = xy(fit_path, n), xy(new_path)
+    metric = "haversine" if sphere else "euclidean"
     theirs = hdbscan.HDBSCAN(min_cluster_size=15, min_samples=4, prediction_data=True, core_dist_n_jobs=1,
-                             approx_min_span_tree=False).fit(fitted)
+                             approx_min_span_tree=False, metric=metric).fit(fitted)
     ours = geocluster_hdbscan.HDBSCAN(min_cluster_size=15, min_samples=5, prediction_data=True, n_jobs=1,
-                                      ties=ties).fit(fitted)
+                                      ties=ties, metric=metric).fit(fitted)
     start = time.perf_counter()
     their_labels, _ = hdbscan.approximate_predict(theirs, new)
     their_seconds = time.perf_counter() - start
@@ -88,7 +97,7 @@ def side_by_side(fit_path, new_path, n, ties):
     to_theirs = {o: c.most_common(1)[0][0] for o, c in votes.items()}
     agree = sum((to_theirs.get(int(o), -2) if o >= 0 else -1) == int(t) for o, t in zip(our_labels, their_labels))
     fitted_agree = sum((to_theirs.get(int(o), -2) if o >= 0 else -1) == int(t) for o, t in zip(ours.labels_, theirs.labels_))
-    print(f"side by side, {len(fitted)} fitted, {len(new)} new points, one thread, geocluster ties={ties}:")
+    print(f"side by side, {len(fitted)} fitted, {len(new)} new points, {metric}, one thread, geocluster ties={ties}:")
     print(f"  hdbscan approximate_predict      {their_seconds:8.3f} s")
     print(f"  geocluster approximate_predict   {our_seconds:8.3f} s   ({their_seconds / our_seconds:.0f}x)")
     print(f"  same label on {agree} of {len(new)} new points ({100 * agree / len(new):.2f} %); "
@@ -98,9 +107,9 @@ def side_by_side(fit_path, new_path, n, ties):
 def membership(fit_path, new_path, min_cluster_size):
     import geocluster_hdbscan
 
-    fitted, new = xy(fit_path), xy(new_path)
+    (fitted, sphere), (new, _) = xy(fit_path), xy(new_path)
     model = geocluster_hdbscan.HDBSCAN(min_cluster_size=min_cluster_size, min_samples=5, prediction_data=True,
-                                       n_jobs=1).fit(fitted)
+                                       n_jobs=1, metric="haversine" if sphere else "euclidean").fit(fitted)
     for name, call in (("all_points_membership_vectors", lambda: geocluster_hdbscan.all_points_membership_vectors(model)),
                        ("membership_vector of the new points", lambda: geocluster_hdbscan.membership_vector(model, new))):
         times = []

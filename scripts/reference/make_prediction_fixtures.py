@@ -148,11 +148,16 @@ def answers(est, query: np.ndarray) -> dict:
 
 def unstable_under_shuffles(case: base.Case, query: np.ndarray, base_answers: dict) -> tuple[list, list]:
     """New points and fitted rows whose answers change when the fit's rows are shuffled."""
-    rng = np.random.default_rng(case.seed + 7000)
+    return changed_under_shuffles(case.points, case.seed + 7000, lambda points: fit(case, points), query, base_answers)
+
+
+def changed_under_shuffles(points: np.ndarray, seed: int, refit, query, base_answers: dict) -> tuple[list, list]:
+    """`unstable_under_shuffles` for any fit: `refit(points)` fits the rows in another order."""
+    rng = np.random.default_rng(seed)
     new_rows, fitted_rows = set(), set()
     for _ in range(N_SHUFFLES):
-        perm = rng.permutation(len(case.points))
-        other = answers(fit(case, case.points[perm]), query)
+        perm = rng.permutation(len(points))
+        other = answers(refit(points[perm]), query)
         fit_labels = np.empty_like(other["fit"])
         fit_labels[perm] = other["fit"]
         # Shuffled label -> base label, from the fitted points (labels are numbered by tree ids).
@@ -235,15 +240,21 @@ def run_case(case: base.Case) -> dict:
 
 
 def main(argv=None) -> int:
+    cases = {g().name: g for g in base.CASE_GENERATORS}
+    return write_fixtures(argv, DEFAULT_OUT_DIR, {name: (lambda name=name: run_case(cases[name]())) for name in CASES})
+
+
+def write_fixtures(argv, out_dir: Path, runs: dict) -> int:
+    """Writes `runs[name]()` to OUT_DIR/name.json for every name (the command line may change
+    OUT_DIR and allow other package versions), with a line about each."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out-dir", type=Path, default=DEFAULT_OUT_DIR)
+    parser.add_argument("--out-dir", type=Path, default=out_dir)
     parser.add_argument("--allow-version-mismatch", action="store_true")
     args = parser.parse_args(argv)
     base.check_versions(args.allow_version_mismatch)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    cases = {g().name: g for g in base.CASE_GENERATORS}
-    for name in CASES:
-        result = run_case(cases[name]())
+    for name, run in runs.items():
+        result = run()
         text = base.to_json(result) + "\n"
         path = args.out_dir / f"{name}.json"
         path.write_text(text, encoding="utf-8")
@@ -252,7 +263,7 @@ def main(argv=None) -> int:
                     for row in (result[key] or []) for v in row)
         nulls += sum(v is None for key in ("predict_probabilities", "predict_outlier_scores") for v in result[key])
         print(f"{name}: {len(result['points'])} points, {clusters} clusters, "
-              f"{len(result['new_points'])} new points, {len(result['tie_points'])} decided by ties, {len(unstable_new := result['unstable_new_points'])} new and {len(result['unstable_fitted_rows'])} fitted change under shuffles, {nulls} NaN values "
+              f"{len(result['new_points'])} new points, {len(result['tie_points'])} decided by ties, {len(result['unstable_new_points'])} new and {len(result['unstable_fitted_rows'])} fitted change under shuffles, {nulls} NaN values "
               f"({len(text.encode())} bytes, sha256 {hashlib.sha256(text.encode()).hexdigest()[:12]})")
     return 0
 

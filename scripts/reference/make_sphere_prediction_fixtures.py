@@ -24,8 +24,6 @@ Same environment as make_hdbscan_fixtures.py (scripts/reference/requirements.txt
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import sys
 import warnings
 from pathlib import Path
@@ -84,37 +82,13 @@ def radians(points: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(sphere.radians_lat_lon(points))
 
 
-def unstable_under_shuffles(case: dict, query: np.ndarray, first: dict) -> tuple[list, list]:
-    """As the planar script's: new points and fitted rows whose answers change under shuffles."""
-    rng = np.random.default_rng(case["seed"] + 7000)
-    new_rows, fitted_rows = set(), set()
-    for _ in range(planar.N_SHUFFLES):
-        perm = rng.permutation(len(case["points"]))
-        other = planar.answers(fit(case, case["points"][perm]), query)
-        fit_labels = np.empty_like(other["fit"])
-        fit_labels[perm] = other["fit"]
-        to_base = planar.majority_map(fit_labels, first["fit"])
-        fitted_rows |= {i for i in range(len(perm)) if to_base.get(int(fit_labels[i]), -1) != first["fit"][i]}
-        width = 0 if other["membership"] is None else other["membership"].shape[1]
-        columns = [to_base.get(j, -1) for j in range(width)]
-        for i in range(len(query)):
-            if (to_base.get(int(other["labels"][i]), -1) != first["labels"][i]
-                    or not planar.close(other["probabilities"][i], first["probabilities"][i])
-                    or not planar.close(other["scores"][i], first["scores"][i])
-                    or not planar.same_vector(other["membership"], first["membership"], i, i, columns)):
-                new_rows.add(i)
-        for k, row in enumerate(perm):
-            if not planar.same_vector(other["all_points"], first["all_points"], k, row, columns):
-                fitted_rows.add(int(row))
-    return sorted(new_rows), sorted(fitted_rows)
-
-
 def run_case(case: dict) -> dict:
     est = fit(case)
     degrees = new_points(case)
     query = radians(degrees)
     first = planar.answers(est, query)
-    unstable_new, unstable_fitted = unstable_under_shuffles(case, query, first)
+    unstable_new, unstable_fitted = planar.changed_under_shuffles(case["points"], case["seed"] + 7000,
+                                                                  lambda points: fit(case, points), query, first)
     has_clusters = est.prediction_data_.cluster_tree.shape[0] > 0 and est.labels_.max() >= 0
     result = {
         "name": case["name"],
@@ -144,22 +118,8 @@ def run_case(case: dict) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out-dir", type=Path, default=DEFAULT_OUT_DIR)
-    parser.add_argument("--allow-version-mismatch", action="store_true")
-    args = parser.parse_args(argv)
-    base.check_versions(args.allow_version_mismatch)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    for name in CASES:
-        result = run_case(sphere.CASES[name])
-        text = base.to_json(result) + "\n"
-        (args.out_dir / f"{name}.json").write_text(text, encoding="utf-8")
-        clusters = max(result["fit_labels"]) + 1
-        print(f"{name}: {len(result['points'])} points, {clusters} clusters, {len(result['new_points'])} new points, "
-              f"{len(result['tie_points'])} decided by ties, {len(result['unstable_new_points'])} new and "
-              f"{len(result['unstable_fitted_rows'])} fitted change under shuffles "
-              f"({len(text.encode())} bytes, sha256 {hashlib.sha256(text.encode()).hexdigest()[:12]})")
-    return 0
+    return planar.write_fixtures(argv, DEFAULT_OUT_DIR,
+                                 {name: (lambda name=name: run_case(sphere.CASES[name])) for name in CASES})
 
 
 if __name__ == "__main__":
