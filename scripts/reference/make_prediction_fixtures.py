@@ -202,15 +202,9 @@ def same_vector(other, base_matrix, i: int, j: int, columns: list) -> bool:
 
 
 def run_case(case: base.Case) -> dict:
-    import hdbscan
-
     est = fit(case)
     query = new_points(case)
-    has_clusters = est.prediction_data_.cluster_tree.shape[0] > 0 and est.labels_.max() >= 0
     first = answers(est, query)
-    labels, probabilities, connecting = first["labels"], first["probabilities"], first["connecting"]
-    scores = first["scores"]
-    unstable_new, unstable_fitted = unstable_under_shuffles(case, query, first)
     result = {
         "name": case.name,
         "description": case.description,
@@ -218,25 +212,33 @@ def run_case(case: base.Case) -> dict:
         "params": case.params(),
         "min_samples_sklearn": case.effective_min_samples,
         "hdbscan_min_samples": int(est.min_samples or est.min_cluster_size),
-        "fit_labels": [int(v) for v in est.labels_],
         "new_points": query.tolist(),
-        "predict_labels": [int(v) for v in labels],
-        "predict_probabilities": rows_or_null(probabilities)[0],
-        "predict_connecting": [int(v) for v in connecting],
-        "predict_outlier_scores": rows_or_null(scores)[0],
+    }
+    result.update(answer_fields(est, query, first, unstable_under_shuffles(case, query, first)))
+    return result
+
+
+def answer_fields(est, query: np.ndarray, first: dict, unstable: tuple[list, list]) -> dict:
+    """What a fixture records of a fit's answers (`first`, from `answers`) and of the rows
+    shuffles change (`unstable`: new points, fitted rows)."""
+    fields = {
+        "fit_labels": [int(v) for v in est.labels_],
+        "predict_labels": [int(v) for v in first["labels"]],
+        "predict_probabilities": rows_or_null(first["probabilities"])[0],
+        "predict_connecting": [int(v) for v in first["connecting"]],
+        "predict_outlier_scores": rows_or_null(first["scores"])[0],
         "tie_points": [],
-        "unstable_new_points": unstable_new,
-        "unstable_fitted_rows": unstable_fitted,
+        "unstable_new_points": unstable[0],
+        "unstable_fitted_rows": unstable[1],
         "membership_vectors": None,
         "all_points_membership_vectors": None,
     }
-    if has_clusters:
-        result["tie_points"] = check_and_find_ties(est, query, labels, probabilities, connecting)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result["membership_vectors"] = rows_or_null(hdbscan.membership_vector(est, query))
-            result["all_points_membership_vectors"] = rows_or_null(hdbscan.all_points_membership_vectors(est))
-    return result
+    if est.prediction_data_.cluster_tree.shape[0] > 0 and est.labels_.max() >= 0:
+        fields["tie_points"] = check_and_find_ties(est, query, first["labels"], first["probabilities"],
+                                                   first["connecting"])
+        fields["membership_vectors"] = rows_or_null(first["membership"])
+        fields["all_points_membership_vectors"] = rows_or_null(first["all_points"])
+    return fields
 
 
 def main(argv=None) -> int:

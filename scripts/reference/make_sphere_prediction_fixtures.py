@@ -87,9 +87,8 @@ def run_case(case: dict) -> dict:
     degrees = new_points(case)
     query = radians(degrees)
     first = planar.answers(est, query)
-    unstable_new, unstable_fitted = planar.changed_under_shuffles(case["points"], case["seed"] + 7000,
-                                                                  lambda points: fit(case, points), query, first)
-    has_clusters = est.prediction_data_.cluster_tree.shape[0] > 0 and est.labels_.max() >= 0
+    unstable = planar.changed_under_shuffles(case["points"], case["seed"] + 7000, lambda points: fit(case, points),
+                                             query, first)
     result = {
         "name": case["name"],
         "description": case["description"],
@@ -97,23 +96,9 @@ def run_case(case: dict) -> dict:
         "points": case["points"].tolist(),
         "params": params(case),
         "hdbscan_min_samples": int(est.min_samples),
-        "fit_labels": [int(v) for v in est.labels_],
         "new_points": degrees.tolist(),
-        "predict_labels": [int(v) for v in first["labels"]],
-        "predict_probabilities": planar.rows_or_null(first["probabilities"])[0],
-        "predict_connecting": [int(v) for v in first["connecting"]],
-        "predict_outlier_scores": planar.rows_or_null(first["scores"])[0],
-        "tie_points": [],
-        "unstable_new_points": unstable_new,
-        "unstable_fitted_rows": unstable_fitted,
-        "membership_vectors": None,
-        "all_points_membership_vectors": None,
     }
-    if has_clusters:
-        result["tie_points"] = planar.check_and_find_ties(est, query, first["labels"], first["probabilities"],
-                                                          first["connecting"])
-        result["membership_vectors"] = planar.rows_or_null(first["membership"])
-        result["all_points_membership_vectors"] = planar.rows_or_null(first["all_points"])
+    result.update(planar.answer_fields(est, query, first, unstable))
     return result
 
 
