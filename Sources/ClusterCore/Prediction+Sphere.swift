@@ -26,15 +26,14 @@ enum SiteIndex: Sendable {
 /// over their unit vectors, and their radians by tree position.
 struct SphereSites: Sendable {
     let tree: SphereTree
-    var angles: SphereAngles
+    let angles: SphereAngles
 
     /// The index of `sites` (longitude, latitude in degrees), with the fit's leaf size.
     /// - Throws: `.invalidParameter` for a latitude beyond the poles.
     init(_ sites: PointSet, threads: Int) throws(ClusterCoreError) {
         let points = try SpherePoints(longitudes: sites.xs, latitudes: sites.ys)
-        self.init(tree: SphereTree(points, leafSize: SphereTree.hdbscanLeafSize, threads: threads),
-                  angles: SphereAngles(points, order: []))
-        angles = SphereAngles(points, order: tree.index)
+        let tree = SphereTree(points, leafSize: SphereTree.hdbscanLeafSize, threads: threads)
+        self.init(tree: tree, angles: SphereAngles(points, order: tree.index))
     }
 
     init(tree: SphereTree, angles: SphereAngles) {
