@@ -35,7 +35,7 @@ let package = Package(
         // The pins server, which `geocluster serve` runs: its own executable, so that the
         // command line's other commands link no HTTP stack (their start-up stays as it is).
         .executable(name: "geocluster-serve", targets: ["geocluster-serve"]),
-        // The C-callable library the Python package loads (python/geocluster/_capi.h).
+        // The C-callable library the Python package loads (declared in GeoclusterCHeader's geocluster.h).
         .library(name: "GeoclusterCAPI", type: .dynamic, targets: ["GeoclusterCAPI"]),
     ],
     // An app that embeds the pins or the core depends on geocluster with `traits: []`: the
@@ -89,10 +89,13 @@ let package = Package(
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "Datasets", dependencies: ["Geo", "Pins", "PinsQueries", "CSystemTuning", "CZlib"]),
         .target(name: "ClusterMetrics"),
+        // The C API's one declaration (include/geocluster.h): GeoclusterCAPI implements it and
+        // is compiled against it, the Python package's ctypes table is checked against it.
+        .target(name: "GeoclusterCHeader"),
         // HDBSCAN, DBSCAN and the pin index behind @_cdecl functions for the Python package
         // (ctypes); on ClusterCore and Pins only, no Foundation, so the Swift runtime links
         // statically into it.
-        .target(name: "GeoclusterCAPI", dependencies: ["ClusterCore", "Pins", "PinsQueries"]),
+        .target(name: "GeoclusterCAPI", dependencies: ["GeoclusterCHeader", "ClusterCore", "Pins", "PinsQueries"]),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
         // in their own processes, records and summaries; the map-pin glue (listing file to
         // PinIndex, the pins cell and the pins comparison).

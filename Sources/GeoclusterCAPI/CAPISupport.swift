@@ -1,6 +1,7 @@
 // What every exported function of the C API shares: result codes, the message buffer, reading
-// coordinates from caller memory. The C declarations are in python/geocluster/_capi.h.
+// coordinates from caller memory. The C declarations: GeoclusterCHeader's geocluster.h.
 import ClusterCore
+import GeoclusterCHeader
 
 /// The codes every fitting function returns (`GC_OK` ... in the header).
 enum ResultCode: Int32 {
@@ -68,50 +69,58 @@ func reportingErrors(
     }
 }
 
-/// The points of a call: `n` x values at `x[0], x[stride], ...` and y values at
-/// `y[0], y[stride], ...` (a C-ordered (n, 2) array is x = base, y = base + 1, stride 2; a
-/// Fortran-ordered one x = base, y = base + n, stride 1), copied once into the core's
-/// struct of arrays.
 /// The n sample weights at `weights` (contiguous), or nil for NULL: every point weighs 1.
-func readWeights(_ weights: UnsafePointer<Double>?, n: Int64) -> [Double]? {
+func readWeights(_ weights: UnsafePointer<Double>?, n: Int) -> [Double]? {
     guard let weights, n > 0 else { return nil }
-    return Array(UnsafeBufferPointer(start: weights, count: Int(n)))
+    return Array(UnsafeBufferPointer(start: weights, count: n))
 }
 
-func readPoints(
-    x: UnsafePointer<Double>?, y: UnsafePointer<Double>?, n: Int64, stride: Int64
-) throws(CAPIError) -> PointSet {
+/// The points of a call: planar, or on the sphere.
+enum Points {
+    case planar(PointSet)
+    case sphere(SpherePoints)
+
+    var count: Int {
+        switch self {
+        case let .planar(p): p.count
+        case let .sphere(p): p.count
+        }
+    }
+
+    /// The caller's `gc_points`, copied once into the core's struct of arrays: `n` first
+    /// coordinates at `x[0], x[stride], ...` and second ones at `y[0], y[stride], ...`;
+    /// planar x, y, or latitude, longitude in radians (scikit-learn's haversine layout),
+    /// held as degrees.
+    init(_ points: UnsafePointer<gc_points>?) throws(CAPIError) {
+        guard let points else { throw CAPIError(.invalidArgument, "points must not be null") }
+        let p = points.pointee
+        guard p.metric == GC_METRIC_EUCLIDEAN || p.metric == GC_METRIC_HAVERSINE else {
+            throw CAPIError(.invalidArgument, "metric = \(p.metric) is invalid: GC_METRIC_EUCLIDEAN (0) or GC_METRIC_HAVERSINE (1)")
+        }
+        let first = try column(p.x, n: p.n, stride: p.stride), second = try column(p.y, n: p.n, stride: p.stride)
+        do throws(ClusterCoreError) {
+            if p.metric == GC_METRIC_EUCLIDEAN {
+                self = .planar(try PointSet(xs: first, ys: second))
+            } else {
+                let degrees = 180 / Double.pi
+                self = .sphere(try SpherePoints(longitudes: second.map { $0 * degrees }, latitudes: first.map { $0 * degrees }))
+            }
+        } catch {
+            throw CAPIError(error)
+        }
+    }
+}
+
+/// `n` values at `base[0], base[stride], ...`.
+private func column(_ base: UnsafePointer<Double>?, n: Int64, stride: Int64) throws(CAPIError) -> [Double] {
     guard n >= 0 else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: must be at least 0") }
     guard stride >= 1 else { throw CAPIError(.invalidArgument, "stride = \(stride) is invalid: must be at least 1") }
     let count = Int(n), step = Int(stride)
-    if count == 0 { return .empty }
-    guard let x, let y else { throw CAPIError(.invalidArgument, "x and y must not be null when n > 0") }
-    let xs = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-        for i in 0..<count { buffer[i] = x[i &* step] }
+    if count == 0 { return [] }
+    guard let base else { throw CAPIError(.invalidArgument, "x and y must not be null when n > 0") }
+    return [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
+        for i in 0..<count { buffer[i] = base[i &* step] }
         initialized = count
-    }
-    let ys = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-        for i in 0..<count { buffer[i] = y[i &* step] }
-        initialized = count
-    }
-    do throws(ClusterCoreError) {
-        return try PointSet(xs: xs, ys: ys)
-    } catch {
-        throw CAPIError(error)
-    }
-}
-
-/// Points on the sphere from latitudes and longitudes in radians (scikit-learn's haversine
-/// layout, latitude first), as degrees.
-func readSpherePoints(
-    latitudes: UnsafePointer<Double>?, longitudes: UnsafePointer<Double>?, n: Int64, stride: Int64
-) throws(CAPIError) -> SpherePoints {
-    let radians = try readPoints(x: latitudes, y: longitudes, n: n, stride: stride)
-    let degrees = 180 / Double.pi
-    do throws(ClusterCoreError) {
-        return try SpherePoints(longitudes: radians.ys.map { $0 * degrees }, latitudes: radians.xs.map { $0 * degrees })
-    } catch {
-        throw CAPIError(error)
     }
 }
 

@@ -1,58 +1,33 @@
 // DBSCAN for C callers: labels and core flags straight into the caller's buffers.
-// The declaration and its documentation: python/geocluster/_capi.h.
+// The declaration and its documentation: GeoclusterCHeader's geocluster.h.
 import ClusterCore
+import GeoclusterCHeader
 
 @_cdecl("gc_dbscan_fit")
 public func gc_dbscan_fit(
-    _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ sampleWeight: UnsafePointer<Double>?, _ eps: Double, _ minSamples: Int64, _ threads: Int64,
+    _ points: UnsafePointer<gc_points>?, _ sampleWeight: UnsafePointer<Double>?, _ params: UnsafePointer<gc_dbscan_params>?,
     _ labels: UnsafeMutablePointer<Int32>?, _ isCore: UnsafeMutablePointer<UInt8>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
-    dbscanFit(eps: eps, minSamples: minSamples, weights: readWeights(sampleWeight, n: n), threads: threads, n: n,
-              labels: labels, isCore: isCore,
-              message: message, capacity: messageCapacity) { () throws(CAPIError) in
-        .planar(try readPoints(x: x, y: y, n: n, stride: stride))
-    }
-}
-
-/// `gc_dbscan_fit` by great-circle distance: x latitudes, y longitudes and eps in radians
-/// (scikit-learn's `metric="haversine"`).
-@_cdecl("gc_dbscan_fit_haversine")
-public func gc_dbscan_fit_haversine(
-    _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ sampleWeight: UnsafePointer<Double>?, _ eps: Double, _ minSamples: Int64, _ threads: Int64,
-    _ labels: UnsafeMutablePointer<Int32>?, _ isCore: UnsafeMutablePointer<UInt8>?,
-    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
-) -> Int32 {
-    dbscanFit(eps: eps * SpherePoints.earthRadius, minSamples: minSamples, weights: readWeights(sampleWeight, n: n),
-              threads: threads, n: n, labels: labels,
-              isCore: isCore, message: message, capacity: messageCapacity) { () throws(CAPIError) in
-        .sphere(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride))
-    }
-}
-
-/// Both DBSCAN exports: parameters checked, points read and fitted, results copied out.
-private func dbscanFit(
-    eps: Double, minSamples: Int64, weights: [Double]?, threads: Int64, n: Int64, labels: UnsafeMutablePointer<Int32>?,
-    isCore: UnsafeMutablePointer<UInt8>?, message: UnsafeMutablePointer<CChar>?, capacity: Int64,
-    points read: () throws(CAPIError) -> Points
-) -> Int32 {
-    reportingErrors(message: message, capacity: capacity) { () throws(CAPIError) in
-        let parameters = DBSCANParameters(eps: eps, minSamples: Int(minSamples))
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        guard let params = params?.pointee else { throw CAPIError(.invalidArgument, "params must not be null") }
+        // eps is in the points' unit: radians on the sphere, which the core measures in metres.
+        let scale = points?.pointee.metric == GC_METRIC_HAVERSINE ? SpherePoints.earthRadius : 1
+        let parameters = DBSCANParameters(eps: params.eps * scale, minSamples: Int(params.min_samples))
         do throws(ClusterCoreError) {
             try parameters.validate()
         } catch {
             throw CAPIError(error)
         }
-        let workers = try checkedThreads(threads)
-        let points = try read()
-        guard n == 0 || (labels != nil && isCore != nil) else {
+        let workers = try checkedThreads(params.threads)
+        let read = try Points(points)
+        guard read.count == 0 || (labels != nil && isCore != nil) else {
             throw CAPIError(.invalidArgument, "labels and is_core must not be null when n > 0")
         }
+        let weights = readWeights(sampleWeight, n: read.count)
         let result: DBSCANResult
         do throws(ClusterCoreError) {
-            switch points {
+            switch read {
             case let .planar(p): result = try DBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers)
             case let .sphere(p): result = try DBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers)
             }

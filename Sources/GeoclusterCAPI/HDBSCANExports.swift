@@ -1,7 +1,8 @@
 // HDBSCAN for C callers: one fit returns a handle that owns the result; accessors copy its
 // arrays into buffers the caller allocated (sized by the count accessors); gc_hdbscan_free
-// releases it. The declarations and their documentation: python/geocluster/_capi.h.
+// releases it. The declarations and their documentation: GeoclusterCHeader's geocluster.h.
 import ClusterCore
+import GeoclusterCHeader
 
 /// One fit's result, owned by the C caller through an opaque handle. The condensed tree is
 /// kept without its point rows (the fit then costs what the CLI's does); the copy functions
@@ -46,34 +47,33 @@ final class HDBSCANFit {
 
 /// The handle's object (the caller passes back what `gc_hdbscan_fit` gave it); nil for NULL,
 /// which every accessor treats as an empty result rather than crashing.
-private func fit(_ handle: UnsafeRawPointer?) -> HDBSCANFit? {
+func fit(_ handle: OpaquePointer?) -> HDBSCANFit? {
     guard let handle else { return nil }
-    return Unmanaged<HDBSCANFit>.fromOpaque(handle).takeUnretainedValue()
+    return Unmanaged<HDBSCANFit>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
 }
 
-/// The parameters as the core takes them; negative `minSamples` and `maxClusterSize` mean
-/// unset, as `None` does in scikit-learn.
-private func hdbscanParameters(
-    minClusterSize: Int64, minSamples: Int64, epsilon: Double, maxClusterSize: Int64,
-    selectionMethod: Int32, allowSingleCluster: Int32, ties: Int32
-) throws(CAPIError) -> HDBSCANParameters {
+/// The parameters as the core takes them; negative `min_samples` and `max_cluster_size` mean
+/// unset, as `None` does in scikit-learn. `distanceScale` turns the caller's distances into
+/// the core's (metres per radian on the sphere).
+private func hdbscanParameters(_ p: gc_hdbscan_params, distanceScale: Double) throws(CAPIError) -> HDBSCANParameters {
     let method: SelectionMethod
-    switch selectionMethod {
-    case 0: method = .excessOfMass
-    case 1: method = .leaf
-    default: throw CAPIError(.invalidArgument, "selection_method = \(selectionMethod) is invalid: 0 (eom) or 1 (leaf)")
+    switch p.selection_method {
+    case GC_SELECTION_EOM: method = .excessOfMass
+    case GC_SELECTION_LEAF: method = .leaf
+    default: throw CAPIError(.invalidArgument, "selection_method = \(p.selection_method) is invalid: 0 (eom) or 1 (leaf)")
     }
     let rule: TieRule
-    switch ties {
-    case 0: rule = .allAtOnce
-    case 1: rule = .oneAtATime
-    default: throw CAPIError(.invalidArgument, "ties = \(ties) is invalid: 0 (all at once) or 1 (one at a time)")
+    switch p.ties {
+    case GC_TIES_ALL_AT_ONCE: rule = .allAtOnce
+    case GC_TIES_ONE_AT_A_TIME: rule = .oneAtATime
+    default: throw CAPIError(.invalidArgument, "ties = \(p.ties) is invalid: 0 (all at once) or 1 (one at a time)")
     }
     let parameters = HDBSCANParameters(
-        minClusterSize: Int(minClusterSize), minSamples: minSamples < 0 ? nil : Int(minSamples),
+        minClusterSize: Int(p.min_cluster_size), minSamples: p.min_samples < 0 ? nil : Int(p.min_samples),
         minSamplesConvention: .sklearn,
-        selection: SelectionOptions(method: method, epsilon: epsilon, allowSingleCluster: allowSingleCluster != 0,
-                                    maxClusterSize: maxClusterSize < 0 ? nil : Int(maxClusterSize)),
+        selection: SelectionOptions(method: method, epsilon: p.cluster_selection_epsilon * distanceScale,
+                                    allowSingleCluster: p.allow_single_cluster != 0,
+                                    maxClusterSize: p.max_cluster_size < 0 ? nil : Int(p.max_cluster_size)),
         ties: rule)
     do throws(ClusterCoreError) {
         try parameters.validate()
@@ -86,124 +86,93 @@ private func hdbscanParameters(
 /// The trees a fit keeps, from the header's GC_OUTPUT_* bits: each costs time and memory
 /// (docs/python.md, "Speed").
 private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
-    guard outputs >= 0 && outputs <= 7 else {
+    let every = GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE | GC_OUTPUT_PREDICTION
+    guard outputs & ~every == 0 else {
         throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1), GC_OUTPUT_CONDENSED_TREE (2) and GC_OUTPUT_PREDICTION (4)")
     }
     var keeping: HDBSCANOutputs = []
-    if outputs & 1 != 0 { keeping.insert(.mst) }
-    if outputs & 2 != 0 { keeping.insert(.clusterTree) }
-    if outputs & 4 != 0 { keeping.insert(.prediction) }
+    if outputs & GC_OUTPUT_MST != 0 { keeping.insert(.mst) }
+    if outputs & GC_OUTPUT_CONDENSED_TREE != 0 { keeping.insert(.clusterTree) }
+    if outputs & GC_OUTPUT_PREDICTION != 0 { keeping.insert(.prediction) }
     return keeping
+}
+
+@_cdecl("gc_hdbscan_defaults")
+public func gc_hdbscan_defaults() -> gc_hdbscan_params {
+    let d = HDBSCANParameters()
+    return gc_hdbscan_params(
+        min_cluster_size: Int64(d.minClusterSize), min_samples: d.minSamples.map(Int64.init) ?? -1,
+        cluster_selection_epsilon: d.selection.epsilon, max_cluster_size: d.selection.maxClusterSize.map(Int64.init) ?? -1,
+        selection_method: d.selection.method == .leaf ? GC_SELECTION_LEAF : GC_SELECTION_EOM,
+        allow_single_cluster: d.selection.allowSingleCluster ? 1 : 0,
+        ties: d.ties == .oneAtATime ? GC_TIES_ONE_AT_A_TIME : GC_TIES_ALL_AT_ONCE,
+        outputs: GC_OUTPUT_CONDENSED_TREE, threads: 1)
 }
 
 @_cdecl("gc_hdbscan_fit")
 public func gc_hdbscan_fit(
-    _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ sampleWeight: UnsafePointer<Double>?, _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
-    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ ties: Int32, _ threads: Int64, _ outputs: Int32,
-    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+    _ points: UnsafePointer<gc_points>?, _ sampleWeight: UnsafePointer<Double>?, _ params: UnsafePointer<gc_hdbscan_params>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
-    hdbscanFit(out: out, message: message, capacity: messageCapacity, epsilon: clusterSelectionEpsilon,
-               weights: readWeights(sampleWeight, n: n),
-               minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
-               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, ties: ties, threads: threads,
-               outputs: outputs) { () throws(CAPIError) in
-        Points.planar(try readPoints(x: x, y: y, n: n, stride: stride))
-    }
-}
-
-/// `gc_hdbscan_fit` by great-circle distance: x latitudes, y longitudes, in radians, and
-/// every distance in radians (scikit-learn's `metric="haversine"`).
-@_cdecl("gc_hdbscan_fit_haversine")
-public func gc_hdbscan_fit_haversine(
-    _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ n: Int64, _ stride: Int64,
-    _ sampleWeight: UnsafePointer<Double>?, _ minClusterSize: Int64, _ minSamples: Int64, _ clusterSelectionEpsilon: Double, _ maxClusterSize: Int64,
-    _ selectionMethod: Int32, _ allowSingleCluster: Int32, _ ties: Int32, _ threads: Int64, _ outputs: Int32,
-    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
-) -> Int32 {
-    hdbscanFit(out: out, message: message, capacity: messageCapacity,
-               epsilon: clusterSelectionEpsilon * SpherePoints.earthRadius, weights: readWeights(sampleWeight, n: n),
-               minClusterSize: minClusterSize, minSamples: minSamples, maxClusterSize: maxClusterSize,
-               selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster, ties: ties, threads: threads,
-               outputs: outputs) { () throws(CAPIError) in
-        Points.sphere(try readSpherePoints(latitudes: x, longitudes: y, n: n, stride: stride))
-    }
-}
-
-/// The points of a fit: planar, or on the sphere.
-enum Points {
-    case planar(PointSet)
-    case sphere(SpherePoints)
-}
-
-/// Both HDBSCAN exports: parameters checked first, then the points read and fitted.
-private func hdbscanFit(
-    out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, message: UnsafeMutablePointer<CChar>?, capacity: Int64,
-    epsilon: Double, weights: [Double]?, minClusterSize: Int64, minSamples: Int64, maxClusterSize: Int64, selectionMethod: Int32,
-    allowSingleCluster: Int32, ties: Int32, threads: Int64, outputs: Int32, points read: () throws(CAPIError) -> Points
-) -> Int32 {
-    reportingErrors(message: message, capacity: capacity) { () throws(CAPIError) in
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
         out.pointee = nil
-        let parameters = try hdbscanParameters(
-            minClusterSize: minClusterSize, minSamples: minSamples, epsilon: epsilon,
-            maxClusterSize: maxClusterSize, selectionMethod: selectionMethod, allowSingleCluster: allowSingleCluster,
-            ties: ties)
-        let workers = try checkedThreads(threads)
-        let keeping = try kept(outputs)
-        let points = try read()
-        var result: HDBSCANResult, scale: Double
+        guard let params = params?.pointee else { throw CAPIError(.invalidArgument, "params must not be null") }
+        let onSphere = points?.pointee.metric == GC_METRIC_HAVERSINE
+        let parameters = try hdbscanParameters(params, distanceScale: onSphere ? SpherePoints.earthRadius : 1)
+        let workers = try checkedThreads(params.threads)
+        let keeping = try kept(params.outputs)
+        let read = try Points(points)
+        let weights = readWeights(sampleWeight, n: read.count)
+        var result: HDBSCANResult
         do throws(ClusterCoreError) {
-            switch points {
+            switch read {
             case let .planar(p):
                 result = try HDBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers, keeping: keeping)
-                scale = 1
             case let .sphere(p):
                 result = try HDBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers, keeping: keeping)
-                scale = 1 / SpherePoints.earthRadius
             }
         } catch {
             throw CAPIError(error)
         }
         let model = result.prediction
         result.prediction = nil
-        out.pointee = Unmanaged.passRetained(HDBSCANFit(result: result, distanceScale: scale, model: model,
-                                                        weights: weights)).toOpaque()
+        let fitted = HDBSCANFit(result: result, distanceScale: onSphere ? 1 / SpherePoints.earthRadius : 1, model: model,
+                                weights: weights)
+        out.pointee = OpaquePointer(Unmanaged.passRetained(fitted).toOpaque())
     }
 }
 
 @_cdecl("gc_hdbscan_free")
-public func gc_hdbscan_free(_ handle: UnsafeMutableRawPointer?) {
+public func gc_hdbscan_free(_ handle: OpaquePointer?) {
     guard let handle else { return }
-    Unmanaged<HDBSCANFit>.fromOpaque(handle).release()
+    Unmanaged<HDBSCANFit>.fromOpaque(UnsafeRawPointer(handle)).release()
 }
 
 @_cdecl("gc_hdbscan_point_count")
-public func gc_hdbscan_point_count(_ handle: UnsafeRawPointer?) -> Int64 {
+public func gc_hdbscan_point_count(_ handle: OpaquePointer?) -> Int64 {
     Int64(fit(handle)?.result.labeling.labels.count ?? 0)
 }
 
 @_cdecl("gc_hdbscan_cluster_count")
-public func gc_hdbscan_cluster_count(_ handle: UnsafeRawPointer?) -> Int64 {
+public func gc_hdbscan_cluster_count(_ handle: OpaquePointer?) -> Int64 {
     Int64(fit(handle)?.result.labeling.clusterCount ?? 0)
 }
 
 @_cdecl("gc_hdbscan_condensed_tree_row_count")
-public func gc_hdbscan_condensed_tree_row_count(_ handle: UnsafeRawPointer?) -> Int64 {
+public func gc_hdbscan_condensed_tree_row_count(_ handle: OpaquePointer?) -> Int64 {
     guard let tree = fit(handle)?.result.condensedTree else { return 0 }
     return Int64(tree.parent.count + (tree.hasPointRows ? 0 : tree.pointCount))
 }
 
 @_cdecl("gc_hdbscan_mst_edge_count")
-public func gc_hdbscan_mst_edge_count(_ handle: UnsafeRawPointer?) -> Int64 {
+public func gc_hdbscan_mst_edge_count(_ handle: OpaquePointer?) -> Int64 {
     Int64(fit(handle)?.result.mst?.count ?? 0)
 }
 
 @_cdecl("gc_hdbscan_copy_labels")
 public func gc_hdbscan_copy_labels(
-    _ handle: UnsafeRawPointer?, _ labels: UnsafeMutablePointer<Int32>?,
+    _ handle: OpaquePointer?, _ labels: UnsafeMutablePointer<Int32>?,
     _ probabilities: UnsafeMutablePointer<Double>?, _ outlierScores: UnsafeMutablePointer<Double>?
 ) {
     guard let labeling = fit(handle)?.result.labeling else { return }
@@ -213,14 +182,14 @@ public func gc_hdbscan_copy_labels(
 }
 
 @_cdecl("gc_hdbscan_copy_cluster_persistence")
-public func gc_hdbscan_copy_cluster_persistence(_ handle: UnsafeRawPointer?, _ persistence: UnsafeMutablePointer<Double>?) {
+public func gc_hdbscan_copy_cluster_persistence(_ handle: OpaquePointer?, _ persistence: UnsafeMutablePointer<Double>?) {
     guard let fit = fit(handle) else { return }
     copy(fit.persistence(), to: persistence)
 }
 
 @_cdecl("gc_hdbscan_copy_condensed_tree")
 public func gc_hdbscan_copy_condensed_tree(
-    _ handle: UnsafeRawPointer?, _ parent: UnsafeMutablePointer<Int64>?, _ child: UnsafeMutablePointer<Int64>?,
+    _ handle: OpaquePointer?, _ parent: UnsafeMutablePointer<Int64>?, _ child: UnsafeMutablePointer<Int64>?,
     _ lambda: UnsafeMutablePointer<Double>?, _ childSize: UnsafeMutablePointer<Int64>?
 ) {
     guard let held = fit(handle), let tree = held.result.condensedTree else { return }
@@ -244,7 +213,7 @@ public func gc_hdbscan_copy_condensed_tree(
 
 @_cdecl("gc_hdbscan_copy_mst")
 public func gc_hdbscan_copy_mst(
-    _ handle: UnsafeRawPointer?, _ a: UnsafeMutablePointer<Int64>?, _ b: UnsafeMutablePointer<Int64>?,
+    _ handle: OpaquePointer?, _ a: UnsafeMutablePointer<Int64>?, _ b: UnsafeMutablePointer<Int64>?,
     _ weight: UnsafeMutablePointer<Double>?
 ) {
     guard let held = fit(handle), let mst = held.result.mst else { return }

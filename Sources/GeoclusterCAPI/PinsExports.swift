@@ -1,6 +1,7 @@
 // The pin index for C callers: one build returns a handle; each query returns its answer as
 // JSON text (GeoJSON features for pins) in a text handle the caller copies and frees. The
-// declarations and their documentation: python/geocluster/_capi.h.
+// declarations and their documentation: GeoclusterCHeader's geocluster.h.
+import GeoclusterCHeader
 import Pins
 import PinsQueries
 
@@ -21,7 +22,7 @@ private func pinsError(_ error: PinError, parameter: String) -> CAPIError {
     case .unknownPin: name = "pin_id"
     case .invalidCursor: name = "cursor"
     case let .invalidParameter(swiftName, _, _):
-        let python = ["radius": "radius", "minSamples": "min_points", "locationTolerance": "location_tolerance",
+        let python = ["radius": "radius", "minSamples": "min_samples", "locationTolerance": "location_tolerance",
                       "threads": "n_jobs", "minAnonymity": "min_anonymity", "anonymityCap": "anonymity_cap", "zoom": "zoom",
                       "limit": "limit", "key": "key", "longitude/latitude": "lon, lat"]
         name = python[swiftName] ?? (["minLongitude", "minLatitude", "maxLongitude", "maxLatitude"].contains(swiftName) ? "bbox" : parameter)
@@ -42,9 +43,9 @@ private func pinsCall<T>(_ parameter: String, _ body: () throws(PinError) -> T) 
     }
 }
 
-private func index(_ handle: UnsafeRawPointer?) throws(CAPIError) -> PinIndex {
+private func index(_ handle: OpaquePointer?) throws(CAPIError) -> PinIndex {
     guard let handle else { throw CAPIError(.invalidArgument, "index must not be null") }
-    return Unmanaged<PinIndexBox>.fromOpaque(handle).takeUnretainedValue().index
+    return Unmanaged<PinIndexBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().index
 }
 
 /// One built index, owned by the C caller through an opaque handle.
@@ -54,23 +55,19 @@ final class PinIndexBox {
 }
 
 /// The columns of a build call, as the C caller passed them.
-struct ListingColumns {
-    var n: Int
-    var lon: UnsafePointer<Double>?, lat: UnsafePointer<Double>?, ids: UnsafePointer<Int64>?
-    var keyBytes: UnsafePointer<UInt8>?, keyOffsets: UnsafePointer<Int64>?
-    var categories: UnsafePointer<UInt8>?, areas: UnsafePointer<Double>?
-    var deposits: UnsafePointer<Double>?, rents: UnsafePointer<Double>?
-
+extension gc_listings {
     /// The listings: ids (rows when null), location keys from the UTF-8 texts (the true
     /// coordinates when null; an empty text is refused, as the CLI refuses an empty cell).
     func listings() throws(CAPIError) -> PinListings {
+        guard n >= 0 else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: must be at least 0") }
+        let n = Int(self.n)
         guard let lon, let lat else {
             if n == 0 { return PinListings() }
             throw CAPIError(.invalidArgument, "lon and lat must not be null when n > 0")
         }
         func column<T>(_ p: UnsafePointer<T>?) -> [T]? { p.map { Array(UnsafeBufferPointer(start: $0, count: n)) } }
         var keys: [LocationKey]? = nil
-        if let keyBytes, let keyOffsets {
+        if let keyBytes = key_bytes, let keyOffsets = key_offsets {
             var out = [LocationKey](); out.reserveCapacity(n)
             for i in 0..<n {
                 let a = Int(keyOffsets[i]), b = Int(keyOffsets[i + 1])
@@ -87,66 +84,58 @@ struct ListingColumns {
 
 @_cdecl("gc_pins_build")
 public func gc_pins_build(
-    _ lon: UnsafePointer<Double>?, _ lat: UnsafePointer<Double>?, _ n: Int64, _ ids: UnsafePointer<Int64>?,
-    _ keyBytes: UnsafePointer<UInt8>?, _ keyOffsets: UnsafePointer<Int64>?,
-    _ categories: UnsafePointer<UInt8>?, _ areas: UnsafePointer<Double>?, _ deposits: UnsafePointer<Double>?,
-    _ rents: UnsafePointer<Double>?, _ secret: UnsafePointer<UInt8>?, _ secretLength: Int64,
-    _ minAnonymity: Int64, _ anonymityCap: Double, _ radius: Double, _ minPoints: Int64, _ locationTolerance: Double,
-    _ threads: Int64, _ maskBytes: UnsafePointer<UInt8>?, _ maskLength: Int64, _ remask: Int32,
-    _ maskOut: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ listings: UnsafePointer<gc_listings>?, _ params: UnsafePointer<gc_pins_params>?,
+    _ maskOut: UnsafeMutablePointer<OpaquePointer?>?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
         out.pointee = nil
         maskOut?.pointee = nil
-        guard n >= 0 else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: must be at least 0") }
-        guard minPoints >= 1 else { throw CAPIError(.invalidParameter, "min_points = \(minPoints) is invalid: must be at least 1") }
-        let workers = try checkedThreads(threads)
-        var mask: PrivacyMask? = nil
-        if let secret {
-            // The key arrives as bytes and meets PinsKey(bytes:)'s rules: 32 of them, not a weak key.
-            guard secretLength >= 0 else { throw CAPIError(.invalidArgument, "secret_length = \(secretLength) is invalid: a key is 32 bytes") }
-            let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(secretLength))) }
-            // Shared points only: the weak plain annulus is the CLI's, behind a flag that says so.
-            let rule = try pinsCall("min_anonymity") { () throws(PinError) in
-                try AnonymityRule(minimum: Int(clamping: minAnonymity), cap: anonymityCap)
-            }
-            mask = PrivacyMask(key: key, sharing: rule)
+        guard let listings = listings?.pointee, let p = params?.pointee else {
+            throw CAPIError(.invalidArgument, "listings and params must not be null")
         }
-        // min_points 2 gives the distances of 1 (a point's nearest neighbour is never farther
-        // than any other), as the CLI's pins command takes it.
-        let options = PinOptions(privacy: .disabled, radius: radius, minSamples: minPoints <= 2 ? 1 : Int(minPoints),
-                                 threads: workers, locationTolerance: locationTolerance)
-        let columns = ListingColumns(n: Int(n), lon: lon, lat: lat, ids: ids, keyBytes: keyBytes, keyOffsets: keyOffsets,
-                                     categories: categories, areas: areas, deposits: deposits, rents: rents)
-        let listings = try columns.listings()
+        let workers = try checkedThreads(p.threads)
+        let mask = try privacyMask(p)
+        let options = PinOptions(privacy: .disabled, radius: p.radius, minSamples: Int(clamping: p.min_samples),
+                                 threads: workers, locationTolerance: p.location_tolerance)
+        let rows = try listings.listings()
         try pinsCall("attributes") { () throws(PinError) in try options.validate() }
         var chosen = options
-        if let mask {
-            guard let maskBytes else {
-                chosen.privacy = .displaced(mask)
-                return try finish(listings, chosen, out)
-            }
-            // The stored positions are kept; new locations are drawn and stored, and the
-            // store handed back (to be saved before anything is published).
-            var store = try MaskStoreInput(bytes: maskBytes, count: Int(maskLength), remask: remask != 0).store(for: mask)
-            store.add(listings, mask: mask, tolerance: locationTolerance, threads: workers)
-            chosen.privacy = .displaced(mask.keeping(store))
-            let bytes = store.serialized()
-            try finish(listings, chosen, out)
-            maskOut?.pointee = Unmanaged.passRetained(TextResult(bytes: bytes)).toOpaque()
-            return
+        guard let mask else { return try finish(rows, chosen, out) }
+        guard let maskBytes = p.mask else {
+            chosen.privacy = .displaced(mask)
+            return try finish(rows, chosen, out)
         }
-        try finish(listings, chosen, out)
+        // The stored positions are kept; new locations are drawn and stored, and the
+        // store handed back (to be saved before anything is published).
+        var store = try MaskStoreInput(bytes: maskBytes, count: Int(p.mask_length), remask: p.remask != 0).store(for: mask)
+        store.add(rows, mask: mask, tolerance: p.location_tolerance, threads: workers)
+        chosen.privacy = .displaced(mask.keeping(store))
+        let bytes = store.serialized()
+        try finish(rows, chosen, out)
+        maskOut?.pointee = OpaquePointer(Unmanaged.passRetained(TextResult(bytes: bytes)).toOpaque())
     }
+}
+
+/// The privacy mask of a build with a secret (none without one): the key arrives as bytes
+/// and meets PinsKey(bytes:)'s rules (32 of them, not a weak key); shared points only, the
+/// weak plain annulus being the CLI's, behind a flag that says so.
+private func privacyMask(_ p: gc_pins_params) throws(CAPIError) -> PrivacyMask? {
+    guard let secret = p.secret else { return nil }
+    guard p.secret_length >= 0 else { throw CAPIError(.invalidArgument, "secret_length = \(p.secret_length) is invalid: a key is 32 bytes") }
+    let key = try pinsCall("key") { () throws(PinError) in try PinsKey(bytes: UnsafeBufferPointer(start: secret, count: Int(p.secret_length))) }
+    let rule = try pinsCall("min_anonymity") { () throws(PinError) in
+        try AnonymityRule(minimum: Int(clamping: p.min_anonymity), cap: p.anonymity_cap)
+    }
+    return PrivacyMask(key: key, sharing: rule)
 }
 
 /// Builds the index and hands it to the caller.
 private func finish(_ listings: PinListings, _ options: PinOptions,
-                    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>) throws(CAPIError) {
+                    _ out: UnsafeMutablePointer<OpaquePointer?>) throws(CAPIError) {
     let built = try pinsCall("attributes") { () throws(PinError) in try PinIndex(listings: listings, options: options) }
-    out.pointee = Unmanaged.passRetained(PinIndexBox(built)).toOpaque()
+    out.pointee = OpaquePointer(Unmanaged.passRetained(PinIndexBox(built)).toOpaque())
 }
 
 /// A mask store as the caller passed it (the bytes of the CLI's mask file; none for a new one).
@@ -177,13 +166,13 @@ struct MaskStoreInput {
 }
 
 @_cdecl("gc_pins_free")
-public func gc_pins_free(_ handle: UnsafeMutableRawPointer?) {
+public func gc_pins_free(_ handle: OpaquePointer?) {
     guard let handle else { return }
-    Unmanaged<PinIndexBox>.fromOpaque(handle).release()
+    Unmanaged<PinIndexBox>.fromOpaque(UnsafeRawPointer(handle)).release()
 }
 
 @_cdecl("gc_pins_counts")
-public func gc_pins_counts(_ handle: UnsafeRawPointer?, _ listings: UnsafeMutablePointer<Int64>?,
+public func gc_pins_counts(_ handle: OpaquePointer?, _ listings: UnsafeMutablePointer<Int64>?,
                            _ locations: UnsafeMutablePointer<Int64>?) {
     guard let built = try? index(handle) else { return }
     listings?.pointee = Int64(built.listingCount)
@@ -194,7 +183,7 @@ public func gc_pins_counts(_ handle: UnsafeRawPointer?, _ listings: UnsafeMutabl
 /// "merged_units": [[id, …], …]}` (`PinIndex.setAside`).
 @_cdecl("gc_pins_set_aside")
 public func gc_pins_set_aside(
-    _ handle: UnsafeRawPointer?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ handle: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
@@ -207,9 +196,9 @@ public func gc_pins_set_aside(
 }
 
 /// Hands `text` to the caller as a text handle.
-private func give(_ text: String, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) throws(CAPIError) {
+private func give(_ text: String, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws(CAPIError) {
     guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
-    out.pointee = Unmanaged.passRetained(TextResult(text)).toOpaque()
+    out.pointee = OpaquePointer(Unmanaged.passRetained(TextResult(text)).toOpaque())
 }
 
 /// The endpoint named `name` (the server's route names), for the pin `id` where it needs one.
@@ -246,9 +235,9 @@ private func requestError(_ failure: PinsCall.Failure) -> CAPIError {
 
 @_cdecl("gc_pins_request")
 public func gc_pins_request(
-    _ handle: UnsafeRawPointer?, _ endpointName: UnsafePointer<CChar>?, _ pin: UnsafePointer<CChar>?,
+    _ handle: OpaquePointer?, _ endpointName: UnsafePointer<CChar>?, _ pin: UnsafePointer<CChar>?,
     _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int64,
-    _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?,
     _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
 ) -> Int32 {
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
@@ -268,24 +257,24 @@ public func gc_pins_request(
 }
 
 @_cdecl("gc_text_length")
-public func gc_text_length(_ text: UnsafeRawPointer?) -> Int64 {
+public func gc_text_length(_ text: OpaquePointer?) -> Int64 {
     guard let text else { return 0 }
-    return Int64(Unmanaged<TextResult>.fromOpaque(text).takeUnretainedValue().bytes.count)
+    return Int64(Unmanaged<TextResult>.fromOpaque(UnsafeRawPointer(text)).takeUnretainedValue().bytes.count)
 }
 
 @_cdecl("gc_text_copy")
-public func gc_text_copy(_ text: UnsafeRawPointer?, _ destination: UnsafeMutablePointer<UInt8>?) {
+public func gc_text_copy(_ text: OpaquePointer?, _ destination: UnsafeMutablePointer<UInt8>?) {
     guard let text else { return }
-    copy(Unmanaged<TextResult>.fromOpaque(text).takeUnretainedValue().bytes, to: destination)
+    copy(Unmanaged<TextResult>.fromOpaque(UnsafeRawPointer(text)).takeUnretainedValue().bytes, to: destination)
 }
 
 @_cdecl("gc_text_free")
-public func gc_text_free(_ text: UnsafeMutableRawPointer?) {
+public func gc_text_free(_ text: OpaquePointer?) {
     guard let text else { return }
-    Unmanaged<TextResult>.fromOpaque(text).release()
+    Unmanaged<TextResult>.fromOpaque(UnsafeRawPointer(text)).release()
 }
 
 @_cdecl("gc_pins_category_names")
-public func gc_pins_category_names(_ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+public func gc_pins_category_names(_ out: UnsafeMutablePointer<OpaquePointer?>?) {
     try? give(ListingCategory.allCases.map(\.rawValue).joined(separator: ","), out)
 }

@@ -88,7 +88,8 @@ public struct PinOptions: Sendable, Equatable {
     /// the discs of that rule apart.
     public var discSizing: DiscSizing
     /// HDBSCAN's `minSamples` (scikit-learn's convention, the location itself counted) for
-    /// the mutual-reachability distance of the hierarchy; 1 (default) is plain single linkage.
+    /// the mutual-reachability distance of the hierarchy; 1 (default) and 2 are plain single
+    /// linkage.
     public var minSamples: Int
     /// Worker threads for the MST, the mask and the medians' structures (the result is the
     /// same for any value).

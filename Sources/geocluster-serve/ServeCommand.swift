@@ -51,8 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Merge threshold in pixels (256-pixel tiles), as for `geocluster pins`.", valueName: "px"))
     var radius: Double = PinOptions.defaultRadius
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy, as for `geocluster pins`.", valueName: "n"))
-    var minPoints: Int = 2
+    @OptionGroup var hierarchy: HierarchyOption
 
     @OptionGroup var discs: DiscSizingOption
 
@@ -84,7 +83,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0...65535") }
         guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
-        guard minPoints >= 1 else { throw ValidationError("--min-points must be at least 1") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel): give trace, debug, info, notice, warning, error or critical")
         }
@@ -118,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
         var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
         settings.properties = try PropertyOptions.selection(properties, privacy: true, positions: settings.columns, conditions: [])
         let path = try input ?? BenchDataset.scenario(.seoul, count: 100_000, seed: 1, cache: "datasets/cache").path
-        var recipe = PinsDataset.Recipe(input: path, source: settings, radius: radius, minPoints: minPoints, tileSize: PinTiles.tileSize)
+        var recipe = PinsDataset.Recipe(input: path, source: settings, radius: radius, minSamples: hierarchy.minSamples, tileSize: PinTiles.tileSize)
         recipe.discSizing = discs.discSizing
         return recipe
     }

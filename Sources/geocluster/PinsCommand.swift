@@ -71,8 +71,7 @@ struct PinsCommand: ParsableCommand {
 
     @OptionGroup var discs: DiscSizingOption
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
-    var minPoints: Int = 2
+    @OptionGroup var hierarchy: HierarchyOption
 
     @Flag(help: "Add each pin's listing ids (property leaves).")
     var leaves = false
@@ -103,7 +102,6 @@ struct PinsCommand: ParsableCommand {
             throw ValidationError("--zoom \(z) is outside 0–\(PinOptions.maxZoom)")
         }
         guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
-        guard minPoints >= 1 else { throw ValidationError("--min-points must be at least 1") }
         guard tileSize == 256 || tileSize == 512 else { throw ValidationError("--tile-size \(tileSize): give 256 or 512") }
     }
 
@@ -118,7 +116,7 @@ struct PinsCommand: ParsableCommand {
         Geocluster.keepFreedMemoryForPins()
         var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
         settings.properties = try ownColumns.selection(privacy: settings.key != nil, positions: settings.columns)
-        var request = PinsRequest(input: input, source: settings, radius: radius, minPoints: minPoints,
+        var request = PinsRequest(input: input, source: settings, radius: radius, minSamples: hierarchy.minSamples,
                                   zooms: levels, bbox: bbox, filter: try ownColumns.filter(adding: filters.filter), leaves: leaves, output: output)
         request.tileSize = Double(tileSize)
         request.discSizing = discs.discSizing

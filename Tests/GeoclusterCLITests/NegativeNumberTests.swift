@@ -123,7 +123,8 @@ struct NegativeNumberTests {
         add("pins", "bbox", nyc, pins, 0, "pins per zoom: z8")
         add("pins", "radius", "-40", pins, 64, "--radius must be a number of pixels > 0")
         add("pins", "tile-size", "-512", pins, 64, "--tile-size -512: give 256 or 512")
-        add("pins", "min-points", "-2", pins, 64, "--min-points must be at least 1")
+        add("pins", "min-samples", "-2", pins, 64, "--min-samples -2 is invalid: must be at least 1")
+        add("pins", "min-points", "2", pins, 64, "--min-points is now --min-samples")
         add("pins-cell", "zooms", "-1-5", ["a.csv", "--implementation", "grid", "--viewports", "v", "--pins", "p",
                                            "--labels", "l", "--report", "r"], 64, "The value '-1-5' is invalid for '--zooms")
         add("pins-cell", "insecure-test-seed", "-1", ["a.csv", "--implementation", "grid", "--zooms", "1-5", "--viewports", "v",

@@ -1,3 +1,4 @@
+import ClusterCore
 import Testing
 @testable import Pins
 import TestSupport
@@ -34,6 +35,20 @@ struct PinBuildTests {
                 }
             }
         }
+    }
+
+    /// min_samples 2 is single linkage: HDBSCAN's mutual-reachability MST at 2 has the
+    /// Euclidean MST's weights (the hierarchy takes the Delaunay path for both), on scattered
+    /// points and on points with repeated coordinates.
+    @Test(arguments: [0, 7]) func minSamplesTwoIsSingleLinkage(repeats: Int) throws {
+        var g = SplitMix64(seed: 41)
+        var xs = (0..<3_000).map { _ in 1_000 * g.uniform() }, ys = (0..<3_000).map { _ in 1_000 * g.uniform() }
+        for i in 0..<repeats * 100 { xs[i] = xs[i % 50]; ys[i] = ys[i % 50] }
+        let single = try MinimumSpanningTree.euclidean(xs: xs, ys: ys, threads: 1).weight
+        let reach = try HDBSCAN.minimumSpanningTree(try PointSet(xs: xs, ys: ys), minSamples: 2, threads: 1).mst.weight
+        #expect(single.sorted() == reach.sorted())
+        let three = try HDBSCAN.minimumSpanningTree(try PointSet(xs: xs, ys: ys), minSamples: 3, threads: 1).mst.weight
+        #expect(three.reduce(0, +) > single.reduce(0, +))
     }
 
     /// Each position's rank is its value's index among the distinct values (NaN: their count),

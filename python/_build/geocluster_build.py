@@ -37,6 +37,7 @@ NAME = "geocluster-hdbscan"
 PACKAGE = "geocluster_hdbscan"
 PYTHON_DIR = Path(__file__).resolve().parent.parent
 PRODUCT = "GeoclusterCAPI"
+HEADER = Path("Sources/GeoclusterCHeader/include/geocluster.h")
 
 
 def _version():
@@ -100,9 +101,12 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     version, tag = _version(), _platform_tag()
     files = {}
     for path in sorted((PYTHON_DIR / PACKAGE).iterdir()):
-        if path.suffix in (".py", ".h"):
+        if path.suffix == ".py":
             files[f"{PACKAGE}/{path.name}"] = path.read_bytes()
+    # The library and its C header, for callers in other languages (the package's ctypes
+    # table is checked against it).
     files[f"{PACKAGE}/{_library_name()}"] = library.read_bytes()
+    files[f"{PACKAGE}/{HEADER.name}"] = (_swift_root() / HEADER).read_bytes()
     dist_info = f"{PACKAGE}-{version}.dist-info"
     files[f"{dist_info}/METADATA"] = _metadata().encode()
     files[f"{dist_info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: geocluster_build\nRoot-Is-Purelib: false\n"

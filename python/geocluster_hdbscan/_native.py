@@ -1,4 +1,6 @@
-"""The C library (Sources/GeoclusterCAPI, declared in _capi.h) loaded with ctypes.
+"""The C library (Sources/GeoclusterCAPI) loaded with ctypes, as its header declares it
+(Sources/GeoclusterCHeader/include/geocluster.h, shipped in the wheel as geocluster.h): the
+structures and the signatures below are checked against the header by tests/test_capi.py.
 
 ctypes.CDLL functions release the GIL for the duration of each call, so fits run in parallel
 with other Python threads (tests/test_threads.py checks it). The points are passed as two
@@ -21,6 +23,8 @@ GC_INVALID_ARGUMENT = 4
 GC_OUTPUT_MST = 1
 GC_OUTPUT_CONDENSED_TREE = 2
 GC_OUTPUT_PREDICTION = 4
+GC_METRIC_EUCLIDEAN = 0
+GC_METRIC_HAVERSINE = 1
 
 _LIBRARY_NAME = "libGeoclusterCAPI.dylib" if sys.platform == "darwin" else "libGeoclusterCAPI.so"
 _MESSAGE_CAPACITY = 1024
@@ -33,6 +37,73 @@ _handle = ctypes.c_void_p
 _i64t, _i32t, _dbl = ctypes.c_int64, ctypes.c_int32, ctypes.c_double
 
 
+class Points(ctypes.Structure):
+    """gc_points: two strided coordinate columns and their metric."""
+    _fields_ = [("x", _f64), ("y", _f64), ("n", _i64t), ("stride", _i64t), ("metric", _i32t)]
+
+
+class HDBSCANParams(ctypes.Structure):
+    """gc_hdbscan_params."""
+    _fields_ = [("min_cluster_size", _i64t), ("min_samples", _i64t), ("cluster_selection_epsilon", _dbl),
+                ("max_cluster_size", _i64t), ("selection_method", _i32t), ("allow_single_cluster", _i32t),
+                ("ties", _i32t), ("outputs", _i32t), ("threads", _i64t)]
+
+
+class DBSCANParams(ctypes.Structure):
+    """gc_dbscan_params."""
+    _fields_ = [("eps", _dbl), ("min_samples", _i64t), ("threads", _i64t)]
+
+
+class Listings(ctypes.Structure):
+    """gc_listings: the columns of a pin index's listings (NULL where absent)."""
+    _fields_ = [("lon", _f64), ("lat", _f64), ("n", _i64t), ("ids", _i64), ("key_bytes", _u8), ("key_offsets", _i64),
+                ("categories", _u8), ("areas", _f64), ("deposits", _f64), ("rents", _f64)]
+
+
+class PinsParams(ctypes.Structure):
+    """gc_pins_params."""
+    _fields_ = [("secret", _u8), ("secret_length", _i64t), ("min_anonymity", _i64t), ("anonymity_cap", _dbl),
+                ("radius", _dbl), ("min_samples", _i64t), ("location_tolerance", _dbl), ("threads", _i64t),
+                ("mask", _u8), ("mask_length", _i64t), ("remask", _i32t)]
+
+
+# The header's structures by their C names.
+STRUCTURES = {"gc_points": Points, "gc_hdbscan_params": HDBSCANParams, "gc_dbscan_params": DBSCANParams,
+              "gc_listings": Listings, "gc_pins_params": PinsParams}
+
+_points, _message = ctypes.POINTER(Points), ctypes.c_char_p
+_out = ctypes.POINTER(_handle)
+
+# Every function of the header: (result type, argument types).
+SIGNATURES = {
+    "gc_hdbscan_defaults": (HDBSCANParams, []),
+    "gc_hdbscan_fit": (_i32t, [_points, _f64, ctypes.POINTER(HDBSCANParams), _out, _message, _i64t]),
+    "gc_hdbscan_free": (None, [_handle]),
+    "gc_hdbscan_point_count": (_i64t, [_handle]),
+    "gc_hdbscan_cluster_count": (_i64t, [_handle]),
+    "gc_hdbscan_condensed_tree_row_count": (_i64t, [_handle]),
+    "gc_hdbscan_mst_edge_count": (_i64t, [_handle]),
+    "gc_hdbscan_copy_labels": (None, [_handle, _i32, _f64, _f64]),
+    "gc_hdbscan_copy_cluster_persistence": (None, [_handle, _f64]),
+    "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
+    "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
+    "gc_hdbscan_predict": (_i32t, [_handle, _points, _i64t, _i32, _f64, _f64, _i64, _message, _i64t]),
+    "gc_hdbscan_membership_vectors": (_i32t, [_handle, _points, _i64t, _f64, _message, _i64t]),
+    "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, _message, _i64t]),
+    "gc_dbscan_fit": (_i32t, [_points, _f64, ctypes.POINTER(DBSCANParams), _i32, _u8, _message, _i64t]),
+    "gc_pins_build": (_i32t, [ctypes.POINTER(Listings), ctypes.POINTER(PinsParams), _out, _out, _message, _i64t]),
+    "gc_pins_free": (None, [_handle]),
+    "gc_pins_counts": (None, [_handle, _i64, _i64]),
+    "gc_pins_set_aside": (_i32t, [_handle, _out, _message, _i64t]),
+    "gc_pins_request": (_i32t, [_handle, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
+                                ctypes.POINTER(ctypes.c_char_p), _i64t, _out, _message, _i64t]),
+    "gc_pins_category_names": (None, [_out]),
+    "gc_text_length": (_i64t, [_handle]),
+    "gc_text_copy": (None, [_handle, _u8]),
+    "gc_text_free": (None, [_handle]),
+}
+
+
 def _library_path():
     """The packaged library, or GEOCLUSTER_CAPI_LIBRARY (a development build) when set."""
     override = os.environ.get("GEOCLUSTER_CAPI_LIBRARY")
@@ -41,42 +112,7 @@ def _library_path():
 
 def _load():
     lib = ctypes.CDLL(str(_library_path()))
-    signatures = {
-        "gc_hdbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t, _i32t,
-                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
-        "gc_hdbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _i64t, _i64t, _dbl, _i64t, _i32t, _i32t, _i32t, _i64t,
-                                             _i32t,
-                                   ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
-        "gc_hdbscan_free": (None, [_handle]),
-        "gc_hdbscan_point_count": (_i64t, [_handle]),
-        "gc_hdbscan_cluster_count": (_i64t, [_handle]),
-        "gc_hdbscan_condensed_tree_row_count": (_i64t, [_handle]),
-        "gc_hdbscan_mst_edge_count": (_i64t, [_handle]),
-        "gc_hdbscan_copy_labels": (None, [_handle, _i32, _f64, _f64]),
-        "gc_hdbscan_copy_cluster_persistence": (None, [_handle, _f64]),
-        "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
-        "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
-        "gc_hdbscan_predict": (_i32t, [_handle, _f64, _f64, _i64t, _i64t, _i64t, _i32, _f64, _f64, _i64,
-                                       ctypes.c_char_p, _i64t]),
-        "gc_hdbscan_membership_vectors": (_i32t, [_handle, _f64, _f64, _i64t, _i64t, _i64t, _f64,
-                                                  ctypes.c_char_p, _i64t]),
-        "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, ctypes.c_char_p, _i64t]),
-        "gc_dbscan_fit": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
-        "gc_dbscan_fit_haversine": (_i32t, [_f64, _f64, _i64t, _i64t, _f64, _dbl, _i64t, _i64t, _i32, _u8, ctypes.c_char_p, _i64t]),
-        "gc_pins_build": (_i32t, [_f64, _f64, _i64t, _i64, _u8, _i64, _u8, _f64, _f64, _f64, _u8, _i64t, _i64t, _dbl,
-                                  _dbl, _i64t, _dbl, _i64t, _u8, _i64t, _i32t, ctypes.POINTER(_handle),
-                                  ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
-        "gc_pins_free": (None, [_handle]),
-        "gc_pins_counts": (None, [_handle, _i64, _i64]),
-        "gc_pins_set_aside": (_i32t, [_handle, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
-        "gc_pins_request": (_i32t, [_handle, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
-                                    ctypes.POINTER(ctypes.c_char_p), _i64t, ctypes.POINTER(_handle), ctypes.c_char_p, _i64t]),
-        "gc_pins_category_names": (None, [ctypes.POINTER(_handle)]),
-        "gc_text_length": (_i64t, [_handle]),
-        "gc_text_copy": (None, [_handle, _u8]),
-        "gc_text_free": (None, [_handle]),
-    }
-    for name, (restype, argtypes) in signatures.items():
+    for name, (restype, argtypes) in SIGNATURES.items():
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes
@@ -94,20 +130,19 @@ class NativeError(ValueError):
         self.code = code
 
 
-def point_arguments(X):
-    """(x pointer, y pointer, stride in doubles) for a float64 (n, 2) array, without copying
-    it when its strides are whole doubles (C and Fortran order, and most views); the caller
-    keeps X alive during the call. Other layouts are copied once to C order."""
+def points(X, haversine=False):
+    """(X, gc_points) for a float64 (n, 2) array, without copying it when its strides are
+    whole doubles (C and Fortran order, and most views); the caller keeps the returned X alive
+    during the call. Other layouts are copied once to C order."""
     if X.dtype != np.float64 or X.ndim != 2 or X.shape[1] != 2:
-        raise TypeError("point_arguments needs a float64 array of shape (n, 2)")
+        raise TypeError("points needs a float64 array of shape (n, 2)")
     s0, s1 = X.strides
     if X.shape[0] == 0 or s0 <= 0 or s1 <= 0 or s0 % 8 or s1 % 8:
         X = np.ascontiguousarray(X)
         s0, s1 = X.strides
     base = X.ctypes.data
-    x = ctypes.cast(ctypes.c_void_p(base), _f64)
-    y = ctypes.cast(ctypes.c_void_p(base + s1), _f64)
-    return X, x, y, s0 // 8
+    return X, Points(ctypes.cast(ctypes.c_void_p(base), _f64), ctypes.cast(ctypes.c_void_p(base + s1), _f64),
+                     X.shape[0], s0 // 8, GC_METRIC_HAVERSINE if haversine else GC_METRIC_EUCLIDEAN)
 
 
 def _pointer(array, kind):
@@ -127,19 +162,17 @@ def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max
     library's result, whose arrays are copied out when asked for."""
     outputs = (GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
                | (GC_OUTPUT_PREDICTION if prediction_data else 0))
-    X, x, y, stride = point_arguments(X)
+    params = HDBSCANParams(min_cluster_size, -1 if min_samples is None else min_samples, cluster_selection_epsilon,
+                           -1 if max_cluster_size is None else max_cluster_size, 1 if leaf else 0,
+                           1 if allow_single_cluster else 0, 1 if one_at_a_time else 0, outputs, threads)
+    X, given = points(X, haversine)
     handle = _handle()
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
-    fit = _lib.gc_hdbscan_fit_haversine if haversine else _lib.gc_hdbscan_fit
     weights = None if sample_weight is None else _pointer(sample_weight, _f64)
-    code = fit(
-        x, y, X.shape[0], stride, weights, min_cluster_size, -1 if min_samples is None else min_samples,
-        cluster_selection_epsilon, -1 if max_cluster_size is None else max_cluster_size,
-        1 if leaf else 0, 1 if allow_single_cluster else 0, 1 if one_at_a_time else 0, threads, outputs,
-        ctypes.byref(handle), message,
-        _MESSAGE_CAPACITY)
+    code = _lib.gc_hdbscan_fit(ctypes.byref(given), weights, ctypes.byref(params), ctypes.byref(handle), message,
+                               _MESSAGE_CAPACITY)
     _check(code, message)
-    return HDBSCANResult(handle)
+    return HDBSCANResult(handle, haversine)
 
 
 class HDBSCANResult:
@@ -148,8 +181,9 @@ class HDBSCANResult:
     method copies one part into new numpy arrays: the estimator copies the labels at once and
     the rest on first access, so a fit costs what the CLI's does."""
 
-    def __init__(self, handle):
+    def __init__(self, handle, haversine=False):
         self._handle = handle
+        self._haversine = haversine
         self.n = _lib.gc_hdbscan_point_count(handle)
 
     def __del__(self):
@@ -195,12 +229,12 @@ class HDBSCANResult:
 
     def predict(self, X, threads):
         """(labels, probabilities, outlier scores, connecting rows) of new points."""
-        X, x, y, stride = point_arguments(X)
+        X, given = points(X, self._haversine)
         n = X.shape[0]
         out = (np.empty(n, dtype=np.int32), np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64),
                np.empty(n, dtype=np.int64))
         message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
-        code = _lib.gc_hdbscan_predict(self._handle, x, y, n, stride, threads, _pointer(out[0], _i32),
+        code = _lib.gc_hdbscan_predict(self._handle, ctypes.byref(given), threads, _pointer(out[0], _i32),
                                        _pointer(out[1], _f64), _pointer(out[2], _f64), _pointer(out[3], _i64),
                                        message, _MESSAGE_CAPACITY)
         _check(code, message)
@@ -208,10 +242,10 @@ class HDBSCANResult:
 
     def membership_vectors(self, X, threads):
         """(n, clusters) soft memberships of new points."""
-        X, x, y, stride = point_arguments(X)
+        X, given = points(X, self._haversine)
         out = np.empty((X.shape[0], _lib.gc_hdbscan_cluster_count(self._handle)), dtype=np.float64)
         message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
-        code = _lib.gc_hdbscan_membership_vectors(self._handle, x, y, X.shape[0], stride, threads,
+        code = _lib.gc_hdbscan_membership_vectors(self._handle, ctypes.byref(given), threads,
                                                   _pointer(out, _f64), message, _MESSAGE_CAPACITY)
         _check(code, message)
         return out
@@ -229,15 +263,14 @@ class HDBSCANResult:
 def dbscan_fit(X, eps, min_samples, threads, haversine=False, sample_weight=None):
     """Runs the library's DBSCAN on a validated float64 (n, 2) array (with haversine:
     latitude, longitude and eps in radians): (labels int32, core bool)."""
-    X, x, y, stride = point_arguments(X)
+    X, given = points(X, haversine)
     n = X.shape[0]
     labels = np.empty(n, dtype=np.int32)
     core = np.empty(n, dtype=np.uint8)
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
-    fit = _lib.gc_dbscan_fit_haversine if haversine else _lib.gc_dbscan_fit
     weights = None if sample_weight is None else _pointer(sample_weight, _f64)
-    code = fit(x, y, n, stride, weights, eps, min_samples, threads, _pointer(labels, _i32),
-                              _pointer(core, _u8), message, _MESSAGE_CAPACITY)
+    code = _lib.gc_dbscan_fit(ctypes.byref(given), weights, ctypes.byref(DBSCANParams(eps, min_samples, threads)),
+                              _pointer(labels, _i32), _pointer(core, _u8), message, _MESSAGE_CAPACITY)
     _check(code, message)
     return labels, core.astype(bool)
 
@@ -253,16 +286,21 @@ def call_for_text(function, *arguments):
 
 def take_text(text):
     """The UTF-8 text of a text handle, which is freed."""
+    return take_bytes(text).decode("utf-8")
+
+
+def take_bytes(text):
+    """The bytes of a text handle, which is freed."""
     try:
         buffer = (ctypes.c_uint8 * _lib.gc_text_length(text))()
         _lib.gc_text_copy(text, ctypes.cast(buffer, _u8))
-        return bytes(buffer).decode("utf-8")
+        return bytes(buffer)
     finally:
         _lib.gc_text_free(text)
 
 
 def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposits, rents, secret, min_anonymity,
-               anonymity_cap, radius, min_points, location_tolerance, threads, mask=None, remask=False):
+               anonymity_cap, radius, min_samples, location_tolerance, threads, mask=None, remask=False):
     """Builds a pin index from validated columns (None where absent); returns its handle and,
     when `mask` (a mask store's bytes, b"" for a new one) is given, the store's new bytes."""
     def pointer(array, kind):
@@ -272,23 +310,17 @@ def pins_build(lon, lat, ids, key_bytes, key_offsets, categories, areas, deposit
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
     mask_buffer = None if mask is None else (ctypes.c_uint8 * max(len(mask), 1)).from_buffer_copy(mask or b"\0")
     secret_buffer = None if secret is None else (ctypes.c_uint8 * len(secret)).from_buffer_copy(secret)
-    code = _lib.gc_pins_build(
-        pointer(lon, _f64), pointer(lat, _f64), len(lon), pointer(ids, _i64), pointer(key_bytes, _u8),
-        pointer(key_offsets, _i64), pointer(categories, _u8), pointer(areas, _f64), pointer(deposits, _f64),
-        pointer(rents, _f64), None if secret is None else ctypes.cast(secret_buffer, _u8),
-        0 if secret is None else len(secret), min_anonymity, anonymity_cap, radius, min_points, location_tolerance, threads,
-        None if mask is None else ctypes.cast(mask_buffer, _u8), 0 if mask is None else len(mask),
-        1 if remask else 0, ctypes.byref(mask_out), ctypes.byref(handle), message, _MESSAGE_CAPACITY)
+    listings = Listings(pointer(lon, _f64), pointer(lat, _f64), len(lon), pointer(ids, _i64), pointer(key_bytes, _u8),
+                        pointer(key_offsets, _i64), pointer(categories, _u8), pointer(areas, _f64),
+                        pointer(deposits, _f64), pointer(rents, _f64))
+    params = PinsParams(None if secret is None else ctypes.cast(secret_buffer, _u8), 0 if secret is None else len(secret),
+                        min_anonymity, anonymity_cap, radius, min_samples, location_tolerance, threads,
+                        None if mask is None else ctypes.cast(mask_buffer, _u8), 0 if mask is None else len(mask),
+                        1 if remask else 0)
+    code = _lib.gc_pins_build(ctypes.byref(listings), ctypes.byref(params), ctypes.byref(mask_out),
+                              ctypes.byref(handle), message, _MESSAGE_CAPACITY)
     _check(code, message)
-    if not mask_out.value:
-        return handle, None
-    text = mask_out
-    try:
-        buffer = (ctypes.c_uint8 * _lib.gc_text_length(text))()
-        _lib.gc_text_copy(text, ctypes.cast(buffer, _u8))
-        return handle, bytes(buffer)
-    finally:
-        _lib.gc_text_free(text)
+    return handle, (take_bytes(mask_out) if mask_out.value else None)
 
 
 def f64_pointer(array):

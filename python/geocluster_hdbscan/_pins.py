@@ -68,8 +68,9 @@ class PinIndex:
         How far apart the listings of one key may lie, metres.
     radius : float, default 12.5
         Merge threshold in pixels of 256-pixel tiles.
-    min_points : int, default 2
-        HDBSCAN's min_samples for the hierarchy (1 or 2: plain single linkage).
+    min_samples : int, default 2
+        HDBSCAN's min_samples for the hierarchy (1 or 2: plain single linkage); formerly
+        ``min_points``, which is refused with a message naming this one.
     n_jobs : int or None
         Threads for the build (the index is the same for any value).
     mask : str or path, optional
@@ -93,8 +94,9 @@ class PinIndex:
     """
 
     def __init__(self, lon, lat, keys=None, attributes=None, key=None, *, ids=None, privacy=True, min_anonymity=5,
-                 anonymity_cap=1500.0, location_tolerance=30.0, radius=12.5, min_points=2, n_jobs=None, mask=None,
-                 remask=False):
+                 anonymity_cap=1500.0, location_tolerance=30.0, radius=12.5, min_samples=2, n_jobs=None, mask=None,
+                 remask=False, **unknown):
+        _refuse_unknown(unknown)
         secret = _secret(key, privacy)
         stored = _read_mask(mask, secret, remask)
         lon, lat = _coordinates(lon, "lon"), _coordinates(lat, "lat")
@@ -108,12 +110,12 @@ class PinIndex:
         for name, value in (("anonymity_cap", anonymity_cap), ("location_tolerance", location_tolerance), ("radius", radius)):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise TypeError(f"{name} must be a number, got {value!r}")
-        for name, value in (("min_points", min_points), ("min_anonymity", min_anonymity)):
+        for name, value in (("min_samples", min_samples), ("min_anonymity", min_anonymity)):
             if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise TypeError(f"{name} must be an int, got {value!r}")
         self._handle, store = _native.pins_build(
             lon, lat, ids, key_bytes, key_offsets, columns["category"], columns["area_m2"], columns["deposit"],
-            columns["monthly_rent"], secret, int(min_anonymity), float(anonymity_cap), float(radius), int(min_points),
+            columns["monthly_rent"], secret, int(min_anonymity), float(anonymity_cap), float(radius), int(min_samples),
             float(location_tolerance), threads_for(n_jobs), stored, remask)
         if store is not None:
             _write_secret(Path(mask), store)  # before any position is published
@@ -212,6 +214,14 @@ class PinIndex:
                 continue
             parameters.append((parameter, "..".join(ends)))
         return parameters
+
+def _refuse_unknown(arguments):
+    """Keyword arguments PinIndex does not take: a renamed one is refused with its new name."""
+    for name in arguments:
+        if name == "min_points":
+            raise TypeError("min_points is now min_samples (HDBSCAN's min_samples of the hierarchy, its name everywhere)")
+        raise TypeError(f"PinIndex() got an unexpected keyword argument '{name}'")
+
 
 def _secret(key, privacy):
     """The key's bytes under the CLI's rules, or None without privacy."""

@@ -1,9 +1,9 @@
-/* A C caller of _capi.h (test_capi.py compiles and runs it): reads n, HDBSCAN's
+/* A C caller of geocluster.h (test_capi.py compiles and runs it): reads n, HDBSCAN's
  * min_cluster_size and min_samples, DBSCAN's eps and min_samples, then n points (x y) from
  * stdin; prints the HDBSCAN labels, the DBSCAN labels, then the code and message of a bad call. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "_capi.h"
+#include "geocluster.h"
 
 int main(void) {
     long n, min_cluster_size, min_samples, dbscan_min_samples;
@@ -14,8 +14,12 @@ int main(void) {
     for (long i = 0; i < 2 * n; i++) if (scanf("%lf", &points[i]) != 1) return 2;
     char message[256];
     gc_hdbscan *result = NULL;
-    int32_t code = gc_hdbscan_fit(points, points + 1, n, 2, NULL, min_cluster_size, min_samples, 0.0, -1, GC_SELECTION_EOM, 0,
-                                  GC_TIES_ALL_AT_ONCE, 1, GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE, &result, message, sizeof message);
+    gc_points given = {points, points + 1, n, 2, GC_METRIC_EUCLIDEAN};
+    gc_hdbscan_params params = gc_hdbscan_defaults();
+    params.min_cluster_size = min_cluster_size;
+    params.min_samples = min_samples;
+    params.outputs = GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE;
+    int32_t code = gc_hdbscan_fit(&given, NULL, &params, &result, message, sizeof message);
     if (code != GC_OK) { printf("error %d %s\n", code, message); return 1; }
     int32_t *labels = malloc(sizeof(int32_t) * (size_t)n);
     gc_hdbscan_copy_labels(result, labels, NULL, NULL);
@@ -23,12 +27,14 @@ int main(void) {
     printf("\n");
     gc_hdbscan_free(result);
     uint8_t *core = malloc((size_t)n);
-    code = gc_dbscan_fit(points, points + 1, n, 2, NULL, eps, dbscan_min_samples, 1, labels, core, message, sizeof message);
+    gc_dbscan_params dbscan = {eps, dbscan_min_samples, 1};
+    code = gc_dbscan_fit(&given, NULL, &dbscan, labels, core, message, sizeof message);
     if (code != GC_OK) { printf("error %d %s\n", code, message); return 1; }
     for (long i = 0; i < n; i++) printf("%d ", labels[i]);
     printf("\n");
-    code = gc_hdbscan_fit(points, points + 1, n, 2, NULL, 1, -1, 0.0, -1, GC_SELECTION_EOM, 0, GC_TIES_ALL_AT_ONCE, 1, 0, &result,
-                          message, sizeof message);
+    params = gc_hdbscan_defaults();
+    params.min_cluster_size = 1;
+    code = gc_hdbscan_fit(&given, NULL, &params, &result, message, sizeof message);
     printf("%d %s\n", code, message);
     free(points); free(labels); free(core);
     return 0;

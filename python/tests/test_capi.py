@@ -1,7 +1,11 @@
-"""The C header is the library's real interface: a C program compiled against _capi.h and
-linked with the packaged library gets scikit-learn's labels and a coded error message."""
+"""The C header is the library's one declaration: a C program compiled against it and linked
+with the packaged library gets scikit-learn's labels and a coded error message; the Python
+package's ctypes structures and signatures, and the library's exported symbols, are checked
+against the header as clang reads it (the Swift exports are compiled against it)."""
 
 import ctypes
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -10,10 +14,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import load_fixtures, same_partition
+from conftest import ROOT, load_fixtures, same_partition
 from geocluster_hdbscan import _native
 
-HEADER_DIR = Path(__file__).resolve().parents[1] / "geocluster_hdbscan"
+REPOSITORY_HEADER = ROOT / "Sources" / "GeoclusterCHeader" / "include" / "geocluster.h"
+
+
+def header_path():
+    """The header next to the loaded library (a wheel ships it), else the repository's."""
+    installed = _native._library_path().with_name("geocluster.h")
+    return installed if installed.is_file() else REPOSITORY_HEADER
 
 
 @pytest.mark.skipif(shutil.which("cc") is None or sys.platform == "win32", reason="needs a C compiler")
@@ -21,7 +31,7 @@ def test_c_caller(tmp_path):
     cluster = pytest.importorskip("sklearn.cluster")
     library = _native._library_path()
     program = tmp_path / "capi_smoke"
-    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", f"-I{HEADER_DIR}",
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-Wstrict-prototypes", f"-I{header_path().parent}",
                     str(Path(__file__).with_name("capi_smoke.c")), str(library), f"-Wl,-rpath,{library.parent}",
                     "-o", str(program)], check=True)
     case = dict(load_fixtures("hdbscan"))["duplicates"]  # scikit-learn's labels are stable on it
@@ -44,20 +54,50 @@ def test_null_handles_and_pointers_are_errors_not_crashes():
     lib.gc_hdbscan_copy_labels(None, None, None, None)
     lib.gc_hdbscan_free(None)
     message = ctypes.create_string_buffer(200)
-    code = lib.gc_hdbscan_fit(None, None, 10, 2, None, 5, -1, 0.0, -1, 0, 0, 0, 1, 3, None, message, 200)
+    params = lib.gc_hdbscan_defaults()
+    nowhere = _native.Points(None, None, 10, 2, _native.GC_METRIC_EUCLIDEAN)
+    code = lib.gc_hdbscan_fit(ctypes.byref(nowhere), None, ctypes.byref(params), None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"out must not be null"
     handle = _native._handle()
-    code = lib.gc_hdbscan_fit(None, None, 10, 2, None, 5, -1, 0.0, -1, 0, 0, 0, 1, 3, ctypes.byref(handle), message, 200)
+    code = lib.gc_hdbscan_fit(ctypes.byref(nowhere), None, ctypes.byref(params), ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"x and y must not be null when n > 0"
-    code = lib.gc_hdbscan_fit(None, None, 10, 2, None, 5, -1, 0.0, -1, 7, 0, 0, 1, 3, ctypes.byref(handle), message, 8)
+    code = lib.gc_hdbscan_fit(None, None, ctypes.byref(params), ctypes.byref(handle), message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"points must not be null"
+    code = lib.gc_hdbscan_fit(ctypes.byref(nowhere), None, None, ctypes.byref(handle), message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"params must not be null"
+    unknown = _native.Points(None, None, 0, 2, 7)
+    code = lib.gc_hdbscan_fit(ctypes.byref(unknown), None, ctypes.byref(params), ctypes.byref(handle), message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"metric = 7 is invalid")
+    params.selection_method = 7
+    code = lib.gc_hdbscan_fit(ctypes.byref(nowhere), None, ctypes.byref(params), ctypes.byref(handle), message, 8)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"selecti"  # cut to the buffer
     assert not handle.value
-    code = lib.gc_hdbscan_fit(None, None, 0, 2, None, 5, -1, 0.0, -1, 0, 0, 0, 1, 8, ctypes.byref(handle), message, 200)
+    params = lib.gc_hdbscan_defaults()
+    params.outputs = 8
+    empty = _native.Points(None, None, 0, 2, _native.GC_METRIC_EUCLIDEAN)
+    code = lib.gc_hdbscan_fit(ctypes.byref(empty), None, ctypes.byref(params), ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 8 is invalid")
-    code = lib.gc_hdbscan_predict(None, None, None, 0, 2, 1, None, None, None, None, message, 200)
+    code = lib.gc_hdbscan_predict(None, ctypes.byref(empty), 1, None, None, None, None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"result must not be null"
     code = lib.gc_hdbscan_all_points_membership_vectors(None, 1, None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"result must not be null"
+
+
+def test_defaults_are_scikit_learns():
+    d = _native._lib.gc_hdbscan_defaults()
+    assert (d.min_cluster_size, d.min_samples, d.cluster_selection_epsilon, d.max_cluster_size) == (5, -1, 0.0, -1)
+    assert (d.selection_method, d.allow_single_cluster, d.ties, d.threads) == (0, 0, 0, 1)
+    assert d.outputs == _native.GC_OUTPUT_CONDENSED_TREE
+
+
+def test_predicting_needs_the_fits_metric():
+    X = np.random.default_rng(3).normal(size=(200, 2))
+    fitted = _native.hdbscan_fit(X, 10, None, 0.0, None, False, False, 1, prediction_data=True)
+    _, given = _native.points(X[:5], haversine=True)
+    message = ctypes.create_string_buffer(200)
+    code = _native._lib.gc_hdbscan_predict(fitted._handle, ctypes.byref(given), 1, None, None, None, None, message, 200)
+    assert code == _native.GC_INVALID_ARGUMENT
+    assert message.value == b"points: the metric must be the fit's (euclidean)"
 
 
 def test_pins_null_handles_are_errors_not_crashes():
@@ -70,7 +110,84 @@ def test_pins_null_handles_are_errors_not_crashes():
     code = lib.gc_pins_request(None, b"pins", None, None, None, 0, ctypes.byref(text), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"index must not be null" and not text.value
     handle = _native._handle()
-    code = lib.gc_pins_build(None, None, 3, None, None, None, None, None, None, None, None, 0, 5, 1500.0, 12.5, 1,
-                             30.0, 1, None, 0, 0, None, ctypes.byref(handle), message, 200)
+    listings = _native.Listings(None, None, 3)
+    params = _native.PinsParams(None, 0, 5, 1500.0, 12.5, 1, 30.0, 1, None, 0, 0)
+    code = lib.gc_pins_build(ctypes.byref(listings), ctypes.byref(params), None, ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"lon and lat must not be null when n > 0"
     assert not handle.value
+
+
+# ---- the header against the ctypes declarations and the library's symbols ----
+
+def header_declarations():
+    """(functions, structures) of the header as clang parses it: {name: (result, [parameter
+    types])} and {name: [(field, type)]}, types as C spells them."""
+    clang = shutil.which("clang")
+    if clang is None:
+        pytest.skip("needs clang (the Swift toolchain's) to parse the header")
+    dump = subprocess.run([clang, "-Xclang", "-ast-dump=json", "-fsyntax-only", "-x", "c", str(header_path())],
+                          capture_output=True, text=True, check=True).stdout
+    functions, structures = {}, {}
+    for node in json.loads(dump)["inner"]:
+        name = node.get("name", "")
+        if not name.startswith("gc_"):
+            continue
+        if node["kind"] == "FunctionDecl":
+            parameters = [p["type"]["qualType"] for p in node.get("inner", []) if p["kind"] == "ParmVarDecl"]
+            functions[name] = (node["type"]["qualType"].split("(")[0].strip(), parameters)
+        elif node["kind"] == "RecordDecl" and node.get("completeDefinition"):
+            structures[name] = [(f["name"], f["type"]["qualType"]) for f in node["inner"] if f["kind"] == "FieldDecl"]
+    return functions, structures
+
+
+def ctypes_type(spelling, structures):
+    """The ctypes type a C type stands for in the package's declarations."""
+    bare = re.sub(r"\bconst\b", "", spelling).replace(" ", "")
+    base, stars = bare.rstrip("*"), len(bare) - len(bare.rstrip("*"))
+    if base == "char":  # a NUL-terminated text, or an array of them
+        return {1: ctypes.c_char_p, 2: ctypes.POINTER(ctypes.c_char_p)}[stars]
+    scalars = {"void": None, "double": ctypes.c_double, "int32_t": ctypes.c_int32, "int64_t": ctypes.c_int64,
+               "uint8_t": ctypes.c_uint8}
+    if base in scalars:
+        kind = scalars[base]
+    elif base in structures:
+        kind = _native.STRUCTURES[base]
+    else:  # an opaque handle: its pointer is a void pointer
+        kind, stars = ctypes.c_void_p, stars - 1
+    for _ in range(stars):
+        kind = ctypes.POINTER(kind)
+    return kind
+
+
+def test_ctypes_structures_are_the_headers():
+    _, structures = header_declarations()
+    assert set(structures) == set(_native.STRUCTURES)
+    for name, fields in structures.items():
+        declared = [(field, ctypes_type(kind, structures)) for field, kind in fields]
+        assert _native.STRUCTURES[name]._fields_ == declared, name
+
+
+def test_ctypes_signatures_are_the_headers():
+    functions, structures = header_declarations()
+    assert set(functions) == set(_native.SIGNATURES)
+    for name, (result, parameters) in functions.items():
+        declared = (ctypes_type(result, structures), [ctypes_type(p, structures) for p in parameters])
+        assert _native.SIGNATURES[name] == declared, name
+
+
+@pytest.mark.skipif(shutil.which("nm") is None, reason="needs nm")
+def test_the_library_exports_exactly_the_headers_functions():
+    functions, _ = header_declarations()
+    symbols = subprocess.run(["nm", "-D", "--defined-only", str(_native._library_path())], capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert {s for s in symbols if s.startswith("gc_")} == set(functions)
+
+
+@pytest.mark.skipif(not REPOSITORY_HEADER.is_file(), reason="needs the repository's Swift sources")
+def test_every_export_is_type_checked_against_the_header():
+    """Sources/GeoclusterCAPI/HeaderConformance.swift compiles one check per function; one
+    missing from it would leave that export's types unchecked."""
+    functions, _ = header_declarations()
+    checks = (ROOT / "Sources" / "GeoclusterCAPI" / "HeaderConformance.swift").read_text()
+    checked = set(re.findall(r"var f = GeoclusterCHeader\.(\w+); f = GeoclusterCAPI\.\1;", checks))
+    assert checked == set(functions)

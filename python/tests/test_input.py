@@ -20,12 +20,12 @@ def blobs(n=300, seed=0):
 def test_float64_c_and_fortran_order_are_not_copied():
     X = blobs()
     for array in (X, np.asfortranarray(X)):
-        kept, x, y, stride = _native.point_arguments(array)
+        kept, given = _native.points(array)
         assert kept is array
-        x_address = np.ctypeslib.as_array(x, shape=(1,)).__array_interface__["data"][0]
+        x_address = np.ctypeslib.as_array(given.x, shape=(1,)).__array_interface__["data"][0]
         assert x_address == array.ctypes.data
-        assert np.ctypeslib.as_array(y, shape=(1,))[0] == array[0, 1]
-        assert stride == array.strides[0] // 8
+        assert np.ctypeslib.as_array(given.y, shape=(1,))[0] == array[0, 1]
+        assert given.stride == array.strides[0] // 8 and given.n == len(array)
 
 
 @pytest.mark.parametrize("make", [

@@ -239,7 +239,8 @@ def test_key_rules(monkeypatch):
     (dict(anonymity_cap=9000), ValueError, "^anonymity_cap: anonymityCap = 9000"),
     (dict(min_offset=30), TypeError, "unexpected keyword argument 'min_offset'"),
     (dict(radius=-1), ValueError, "^radius: radius"),
-    (dict(min_points=0), ValueError, "^min_points = 0 is invalid"),
+    (dict(min_samples=0), ValueError, "^min_samples: minSamples = 0 is invalid"),
+    (dict(min_points=2), TypeError, "^min_points is now min_samples"),
     (dict(location_tolerance=np.inf), ValueError, "^location_tolerance: locationTolerance"),
 ])
 def test_bad_input_names_the_parameter(kwargs, error, pattern):

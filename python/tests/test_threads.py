@@ -52,13 +52,14 @@ def test_python_threads_run_during_a_fit():
     holding = ctypes.PyDLL(str(_native._library_path()))
     fit = holding.gc_dbscan_fit
     fit.restype, fit.argtypes = _native._lib.gc_dbscan_fit.restype, _native._lib.gc_dbscan_fit.argtypes
-    X, x, y, stride = _native.point_arguments(X_LARGE)
+    X, given = _native.points(X_LARGE)
+    params = _native.DBSCANParams(3.0, 5, 1)
     labels = np.empty(len(X), dtype=np.int32)
     core = np.empty(len(X), dtype=np.uint8)
 
     def dbscan_holding_the_gil():
         for _ in range(3):
-            fit(x, y, len(X), stride, None, 3.0, 5, 1, labels.ctypes.data_as(_native._i32),
+            fit(ctypes.byref(given), None, ctypes.byref(params), labels.ctypes.data_as(_native._i32),
                 core.ctypes.data_as(_native._u8), None, 0)
 
     pause, duration = longest_main_thread_pause(dbscan_holding_the_gil)

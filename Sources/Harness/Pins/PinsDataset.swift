@@ -16,14 +16,14 @@ public struct PinsDataset: Sendable {
     public let shown: Int
 
     /// What a build is made from: the file, how it is read and masked, and the hierarchy's
-    /// parameters (`geocluster pins`'s `--radius` and `--min-points`).
+    /// parameters (`geocluster pins`'s `--radius` and `--min-samples`).
     public struct Recipe: Sendable {
         public var input: String
         public var source: PinSourceSettings
         /// Merge threshold in pixels of 256-pixel tiles.
         public var radius: Double
         /// HDBSCAN's min_samples for the hierarchy (the location itself counted).
-        public var minPoints: Int
+        public var minSamples: Int
         /// The tiles' side in pixels that zoom levels count: 256 (`geocluster pins`'s default)
         /// or 512 (MapLibre's and Mapbox GL's zoom levels, the server's).
         public var tileSize: Double
@@ -33,9 +33,9 @@ public struct PinsDataset: Sendable {
         /// as `own_NAME` (`PinFeature.ownNames`).
         public var reservedNames: Set<String> = PinFeature.builtInNames
 
-        public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minPoints: Int = 2,
+        public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minSamples: Int = 2,
                     tileSize: Double = 256) {
-            self.input = input; self.source = source; self.radius = radius; self.minPoints = minPoints; self.tileSize = tileSize
+            self.input = input; self.source = source; self.radius = radius; self.minSamples = minSamples; self.tileSize = tileSize
         }
     }
 
@@ -50,10 +50,8 @@ public struct PinsDataset: Sendable {
         var data = try recipe.source.read(recipe.input, filter: filter)
         progress("masking and building the index of \(FormatNumber.grouped(data.count)) listings")
         let policy = try recipe.source.policy(for: data.listings)
-        // min_samples 2 gives the same distances as 1 (a point's nearest neighbour is never
-        // farther than any other), so it skips the core distances.
         let options = recipe.source.options(privacy: policy, radius: recipe.radius,
-                                            minSamples: recipe.minPoints <= 2 ? 1 : recipe.minPoints, tileSize: recipe.tileSize,
+                                            minSamples: recipe.minSamples, tileSize: recipe.tileSize,
                                             discSizing: recipe.discSizing)
         let index = try PinIndex(listings: data.takeListings(), options: options)
         recipe.source.report(index.setAside, source: data, input: recipe.input)

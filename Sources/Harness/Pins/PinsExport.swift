@@ -10,7 +10,7 @@ public enum PinsExport {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func write(_ request: PinsRequest, progress: (String) -> Void = { _ in }) throws -> PinsSummary {
         try AtomicFile.checkDestination(request.output)
-        var recipe = PinsDataset.Recipe(input: request.input, source: request.source, radius: request.radius, minPoints: request.minPoints,
+        var recipe = PinsDataset.Recipe(input: request.input, source: request.source, radius: request.radius, minSamples: request.minSamples,
                                         tileSize: request.tileSize)
         recipe.discSizing = request.discSizing
         let dataset = try PinsDataset.build(recipe, filter: request.filter, progress: progress)
@@ -146,7 +146,7 @@ public struct PinsRequest {
     /// Merge threshold in pixels of 256-pixel tiles.
     public var radius: Double
     /// HDBSCAN's min_samples for the hierarchy (the location itself counted).
-    public var minPoints: Int
+    public var minSamples: Int
     /// The zooms, ascending.
     public var zooms: [Int]
     /// Only pins whose centroid lies in the box.
@@ -161,9 +161,9 @@ public struct PinsRequest {
     /// How the app sizes the discs, which sets how far apart pins are cut.
     public var discSizing: DiscSizing = .count
 
-    public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minPoints: Int = 2, zooms: [Int],
+    public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minSamples: Int = 2, zooms: [Int],
                 bbox: BoundingBox? = nil, filter: AttributeFilter? = nil, leaves: Bool = false, output: String) {
-        self.input = input; self.source = source; self.radius = radius; self.minPoints = minPoints
+        self.input = input; self.source = source; self.radius = radius; self.minSamples = minSamples
         self.zooms = zooms; self.bbox = bbox; self.filter = filter; self.leaves = leaves; self.output = output
     }
 }

@@ -12,7 +12,7 @@ public enum PinsNearby {
     /// - Throws: `DatasetError` (reading, writing), `PinError` (listings, options).
     public static func run(_ request: NearbyRequest) throws -> NearbyResult {
         if let output = request.output { try AtomicFile.checkDestination(output) }
-        var recipe = PinsDataset.Recipe(input: request.input, source: request.source, minPoints: 1)
+        var recipe = PinsDataset.Recipe(input: request.input, source: request.source, minSamples: 1)
         recipe.reservedNames = Set(Self.header)
         let dataset = try PinsDataset.build(recipe, filter: request.filter)
         let index = dataset.index, data = dataset.source

@@ -1,13 +1,18 @@
 /*
  * geocluster's C API: HDBSCAN and DBSCAN of ClusterCore and the pin index of Pins
- * (Sources/GeoclusterCAPI, exported with @_cdecl) for callers in any language; the Python
- * package loads it with ctypes (geocluster/_native.py declares the same signatures).
+ * (Sources/GeoclusterCAPI, exported with @_cdecl) for callers in any language. This header is
+ * the one declaration of the interface: the Swift exports are compiled against it (a
+ * signature that differs from it does not build) and the Python package's ctypes table is
+ * checked against it by python/tests/test_capi.py.
  *
- * Points are planar: n x values at x[0], x[stride], ..., x[(n-1)*stride] and n y values at
- * y[0], y[stride], ... (a C-ordered (n, 2) array of doubles: x = base, y = base + 1,
- * stride 2; a Fortran-ordered one: x = base, y = base + n, stride 1). They are read once, into
- * the core's own arrays, and never written. Distances (eps, cluster_selection_epsilon, lambda
- * = 1 / distance) are in the points' unit.
+ * Points (gc_points): n first coordinates at x[0], x[stride], ..., x[(n-1)*stride] and n
+ * second coordinates at y[0], y[stride], ... (a C-ordered (n, 2) array of doubles: x = base,
+ * y = base + 1, stride 2; a Fortran-ordered one: x = base, y = base + n, stride 1). They are
+ * read once, into the core's own arrays, and never written. Their metric says what they are:
+ * GC_METRIC_EUCLIDEAN, planar x, y, distances (eps, cluster_selection_epsilon, lambda =
+ * 1 / distance) in their unit; GC_METRIC_HAVERSINE, scikit-learn's metric="haversine":
+ * latitude, longitude in radians, great-circle distances in radians (measured in metres on a
+ * sphere of radius 6,371,008.8 m and divided by it).
  *
  * Errors: every fitting function returns a GC_* code; on any code but GC_OK it writes a
  * NUL-terminated UTF-8 message of at most message_capacity bytes (including the NUL) to
@@ -30,6 +35,19 @@ extern "C" {
 #define GC_TOO_FEW_POINTS 3          /* e.g. min_samples larger than n */
 #define GC_INVALID_ARGUMENT 4        /* NULL pointer, negative n, stride < 1, unknown enum */
 
+/* What a gc_points' coordinates are (see the top of this file). */
+#define GC_METRIC_EUCLIDEAN 0
+#define GC_METRIC_HAVERSINE 1
+
+/* The points of a call: n coordinate pairs in the caller's memory, and their metric. */
+typedef struct gc_points {
+    const double *x;                 /* planar x, or latitude in radians */
+    const double *y;                 /* planar y, or longitude in radians */
+    int64_t n;
+    int64_t stride;                  /* in doubles, >= 1 */
+    int32_t metric;                  /* GC_METRIC_* */
+} gc_points;
+
 #define GC_SELECTION_EOM 0
 #define GC_SELECTION_LEAF 1
 
@@ -43,40 +61,43 @@ extern "C" {
                                         without point rows: no cost to the fit; the copy
                                         writes them) */
 #define GC_OUTPUT_PREDICTION 4       /* what gc_hdbscan_predict and the membership vectors
-                                        need (implies the condensed tree); new points are read
-                                        as the fit's: x, y or latitude, longitude in radians */
+                                        need (implies the condensed tree); new points must
+                                        have the fit's metric */
 
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;
 
 /*
- * HDBSCAN with scikit-learn's parameters and meanings: min_samples counts the point itself;
- * min_samples < 0 means unset (min_cluster_size), max_cluster_size < 0 means unlimited;
- * ties: GC_TIES_*;
- * threads >= 1 (the result is identical for any value); outputs: GC_OUTPUT_* bits, the trees
- * to keep (each costs time and memory; without one, its counts are 0). On GC_OK, *out holds
- * the result. sample_weight: NULL, or n contiguous weights, whole numbers >= 1, a point of
- * weight w counting as w identical points (fast_hdbscan's meaning; not with
- * GC_OUTPUT_PREDICTION).
+ * HDBSCAN with scikit-learn's parameters and meanings (gc_hdbscan_defaults gives its
+ * defaults): min_samples counts the point itself; min_samples < 0 means unset
+ * (min_cluster_size), max_cluster_size < 0 means unlimited; selection_method: GC_SELECTION_*;
+ * ties: GC_TIES_*; threads >= 1 (the result is identical for any value); outputs:
+ * GC_OUTPUT_* bits, the trees to keep (each costs time and memory; without one, its counts
+ * are 0).
  */
-int32_t gc_hdbscan_fit(const double *x, const double *y, int64_t n, int64_t stride, const double *sample_weight,
-                       int64_t min_cluster_size, int64_t min_samples,
-                       double cluster_selection_epsilon, int64_t max_cluster_size,
-                       int32_t selection_method, int32_t allow_single_cluster, int32_t ties, int64_t threads,
-                       int32_t outputs, gc_hdbscan **out, char *message, int64_t message_capacity);
+typedef struct gc_hdbscan_params {
+    int64_t min_cluster_size;
+    int64_t min_samples;
+    double cluster_selection_epsilon;  /* in the points' distance unit */
+    int64_t max_cluster_size;
+    int32_t selection_method;
+    int32_t allow_single_cluster;      /* 0 or 1 */
+    int32_t ties;
+    int32_t outputs;
+    int64_t threads;
+} gc_hdbscan_params;
+
+/* scikit-learn's defaults: min_cluster_size 5, min_samples unset, epsilon 0, no maximum,
+ * GC_SELECTION_EOM, no single cluster, GC_TIES_ALL_AT_ONCE, the condensed tree, 1 thread. */
+gc_hdbscan_params gc_hdbscan_defaults(void);
 
 /*
- * gc_hdbscan_fit by great-circle distance, as scikit-learn's metric="haversine": x holds
- * latitudes and y longitudes, in radians; cluster_selection_epsilon, the MST's weights and
- * the condensed tree's lambdas (1/distance) are in radians too. Distances are measured in
- * metres on a sphere of radius 6,371,008.8 m and divided by it.
+ * Fits HDBSCAN on the points; on GC_OK, *out holds the result. sample_weight: NULL, or n
+ * contiguous weights, whole numbers >= 1, a point of weight w counting as w identical points
+ * (fast_hdbscan's meaning; not with GC_OUTPUT_PREDICTION).
  */
-int32_t gc_hdbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride,
-                                 const double *sample_weight, int64_t min_cluster_size, int64_t min_samples,
-                                 double cluster_selection_epsilon, int64_t max_cluster_size,
-                                 int32_t selection_method, int32_t allow_single_cluster, int32_t ties,
-                                 int64_t threads,
-                                 int32_t outputs, gc_hdbscan **out, char *message, int64_t message_capacity);
+int32_t gc_hdbscan_fit(const gc_points *points, const double *sample_weight, const gc_hdbscan_params *params,
+                       gc_hdbscan **out, char *message, int64_t message_capacity);
 
 /* Releases a result (NULL is ignored). */
 void gc_hdbscan_free(gc_hdbscan *result);
@@ -118,39 +139,38 @@ void gc_hdbscan_copy_mst(const gc_hdbscan *result, int64_t *a, int64_t *b, doubl
 /*
  * New points against a fit made with GC_OUTPUT_PREDICTION, by the hdbscan library's rules
  * (approximate_predict with its connecting points, approximate_predict_scores), m being the
- * fit's min_samples: per new point its label (the fit's numbering, -1 noise), probability,
+ * fit's min_samples. The points' metric must be the fit's. Per new point its label (the fit's numbering, -1 noise), probability,
  * outlier score and the fitted row it joins (a NULL destination is skipped).
  */
-int32_t gc_hdbscan_predict(const gc_hdbscan *result, const double *x, const double *y, int64_t n,
-                           int64_t stride, int64_t threads, int32_t *labels, double *probabilities,
-                           double *outlier_scores, int64_t *connecting, char *message,
+int32_t gc_hdbscan_predict(const gc_hdbscan *result, const gc_points *points, int64_t threads, int32_t *labels,
+                           double *probabilities, double *outlier_scores, int64_t *connecting, char *message,
                            int64_t message_capacity);
 
 /* hdbscan's membership_vector: n * cluster_count values, row-major, columns by label. */
-int32_t gc_hdbscan_membership_vectors(const gc_hdbscan *result, const double *x, const double *y,
-                                      int64_t n, int64_t stride, int64_t threads, double *out,
-                                      char *message, int64_t message_capacity);
+int32_t gc_hdbscan_membership_vectors(const gc_hdbscan *result, const gc_points *points, int64_t threads,
+                                      double *out, char *message, int64_t message_capacity);
 
 /* hdbscan's all_points_membership_vectors: point_count * cluster_count values, row-major. */
 int32_t gc_hdbscan_all_points_membership_vectors(const gc_hdbscan *result, int64_t threads, double *out,
                                                  char *message, int64_t message_capacity);
 
 /*
- * DBSCAN exactly as scikit-learn computes it (eps inclusive, min_samples counting the point
- * itself). Writes n labels (-1 noise) and n core flags (1 core, 0 not). sample_weight: NULL,
- * or n contiguous finite weights: a point is core when the weights within eps add up to
- * min_samples (scikit-learn's sample_weight; not on the sphere yet).
+ * DBSCAN exactly as scikit-learn computes it (eps inclusive, in the points' distance unit;
+ * min_samples counting the point itself); threads >= 1.
  */
-int32_t gc_dbscan_fit(const double *x, const double *y, int64_t n, int64_t stride, const double *sample_weight, double eps,
-                      int64_t min_samples, int64_t threads, int32_t *labels, uint8_t *is_core,
-                      char *message, int64_t message_capacity);
+typedef struct gc_dbscan_params {
+    double eps;
+    int64_t min_samples;
+    int64_t threads;
+} gc_dbscan_params;
 
-/* gc_dbscan_fit by great-circle distance (metric="haversine"): x latitudes, y longitudes and
- * eps in radians. */
-int32_t gc_dbscan_fit_haversine(const double *x, const double *y, int64_t n, int64_t stride, const double *sample_weight,
-                                double eps,
-                                int64_t min_samples, int64_t threads, int32_t *labels, uint8_t *is_core,
-                                char *message, int64_t message_capacity);
+/*
+ * Writes n labels (-1 noise) and n core flags (1 core, 0 not). sample_weight: NULL, or n
+ * contiguous finite weights: a point is core when the weights within eps add up to
+ * min_samples (scikit-learn's sample_weight).
+ */
+int32_t gc_dbscan_fit(const gc_points *points, const double *sample_weight, const gc_dbscan_params *params,
+                      int32_t *labels, uint8_t *is_core, char *message, int64_t message_capacity);
 
 /*
  * Map pins (the Pins module; docs/pins.md): an index over listings built once, queried per
@@ -162,27 +182,55 @@ typedef struct gc_pins gc_pins;
 typedef struct gc_text gc_text;
 
 /*
- * Builds an index over n listings: true lon, lat in degrees; ids (NULL: 0 ... n-1, else
- * unique); location keys as UTF-8 texts, key i being bytes key_offsets[i] ..
+ * The listings of a pin index: n true positions, lon and lat in degrees; ids (NULL: 0 ...
+ * n-1, else unique); location keys as UTF-8 texts, key i being bytes key_offsets[i] ..
  * key_offsets[i+1] of key_bytes (both NULL: the true coordinate rounded to 1e-6 degrees; an
- * empty text is an error); per-listing category codes (255 none), area, deposit, monthly
- * rent (NaN none), each NULL when absent. secret: the mask's key, 32 random bytes (NULL: no
- * privacy, true positions shown); the mask shows every listing at a point shared by at least
- * min_anonymity locations (2 ... 1000) pairwise more than 60 m apart, each within
- * anonymity_cap metres of it (above 120, at most 5000); radius in pixels; min_points: HDBSCAN's min_samples of the hierarchy (1 and 2: single
- * linkage); location_tolerance in metres; threads >= 1 (same index for any value).
- * mask: a mask store (the bytes of the CLI's mask file; mask_length 0: a new store), only
- * with a secret: stored locations keep their points, new ones are placed and added, and
- * *mask_out receives the store's new bytes (save them before publishing anything); a store
- * made with another key or rule is an error unless remask != 0. NULL: no store.
+ * empty text is an error); per-listing category codes (255 none), area, deposit, monthly rent
+ * (NaN none), each NULL when absent.
  */
-int32_t gc_pins_build(const double *lon, const double *lat, int64_t n, const int64_t *ids,
-                      const uint8_t *key_bytes, const int64_t *key_offsets, const uint8_t *categories,
-                      const double *areas, const double *deposits, const double *rents,
-                      const uint8_t *secret, int64_t secret_length, int64_t min_anonymity, double anonymity_cap,
-                      double radius, int64_t min_points, double location_tolerance, int64_t threads,
-                      const uint8_t *mask, int64_t mask_length, int32_t remask, gc_text **mask_out,
-                      gc_pins **out, char *message, int64_t message_capacity);
+typedef struct gc_listings {
+    const double *lon;
+    const double *lat;
+    int64_t n;
+    const int64_t *ids;
+    const uint8_t *key_bytes;
+    const int64_t *key_offsets;
+    const uint8_t *categories;
+    const double *areas;
+    const double *deposits;
+    const double *rents;
+} gc_listings;
+
+/*
+ * How an index is built. secret: the mask's key, 32 random bytes (NULL: no privacy, true
+ * positions shown); the mask shows every listing at a point shared by at least min_anonymity
+ * locations (2 ... 1000) pairwise more than 60 m apart, each within anonymity_cap metres of
+ * it (above 120, at most 5000); radius in pixels; min_samples: HDBSCAN's min_samples of the
+ * hierarchy (1 and 2: single linkage); location_tolerance in metres; threads >= 1 (same index
+ * for any value). mask: a mask store (the bytes of the CLI's mask file; mask_length 0: a new
+ * store), only with a secret: stored locations keep their points, new ones are placed and
+ * added, and the build's mask_out receives the store's new bytes (save them before publishing
+ * anything); a store made with another key or rule is an error unless remask != 0. NULL: no
+ * store.
+ */
+typedef struct gc_pins_params {
+    const uint8_t *secret;
+    int64_t secret_length;
+    int64_t min_anonymity;
+    double anonymity_cap;
+    double radius;
+    int64_t min_samples;
+    double location_tolerance;
+    int64_t threads;
+    const uint8_t *mask;
+    int64_t mask_length;
+    int32_t remask;
+} gc_pins_params;
+
+/* Builds an index over the listings; on GC_OK, *out holds it (and *mask_out the store's
+ * bytes when params->mask is given). */
+int32_t gc_pins_build(const gc_listings *listings, const gc_pins_params *params, gc_text **mask_out, gc_pins **out,
+                      char *message, int64_t message_capacity);
 void gc_pins_free(gc_pins *index);
 void gc_pins_counts(const gc_pins *index, int64_t *listings, int64_t *locations);
 /* The listings the build left out, as JSON: {"conflicting": [ids], "held_back": [ids],
