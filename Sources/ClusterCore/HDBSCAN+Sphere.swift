@@ -80,7 +80,7 @@ extension HDBSCAN {
         _ points: SpherePoints, parameters: HDBSCANParameters, sampleWeight: [Int32]?, threads: Int,
         observer: some StageObserver, keepingModel: Bool, model: inout SphereModelStart?
     ) throws(ClusterCoreError) -> SpanningTree {
-        let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
+        let k = parameters.neighbourCount
         guard k <= points.count || sampleWeight != nil else {
             throw .tooFewPoints(count: points.count, required: k,
                 reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs \(k) points including the point itself; lower minSamples")

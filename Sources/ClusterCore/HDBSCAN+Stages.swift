@@ -60,7 +60,7 @@ extension HDBSCAN {
     static func coreDistanceStage(
         _ indexed: IndexedLocations, parameters: HDBSCANParameters, threads: Int, observer: some StageObserver
     ) throws(ClusterCoreError) -> NearestNeighbours {
-        let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
+        let k = parameters.neighbourCount
         let count = indexed.tree.count
         let keep: Bool, extra: Int, listed: Int, coreNeighbourCount: Int
         if indexed.weightAt != nil {

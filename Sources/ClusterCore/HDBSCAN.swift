@@ -41,6 +41,11 @@ public struct HDBSCANParameters: Sendable, Equatable {
     /// `minSamples`, or `minClusterSize` when unset.
     public var effectiveMinSamples: Int { minSamples ?? minClusterSize }
 
+    /// k: the number of nearest points, the point itself included, whose farthest defines a
+    /// core distance (`effectiveMinSamples` in `minSamplesConvention`'s meaning). Every stage
+    /// and caller that needs the neighbour count reads it here.
+    public var neighbourCount: Int { minSamplesConvention.neighbourCount(minSamples: effectiveMinSamples) }
+
     /// Checks every parameter's range.
     public func validate() throws(ClusterCoreError) {
         if minClusterSize < 2 {
@@ -190,7 +195,7 @@ public enum HDBSCAN: Sendable {
     static func weightedParameters(
         _ parameters: HDBSCANParameters, counts: [Int32], points: PointSet
     ) throws(ClusterCoreError) -> HDBSCANParameters {
-        let k = parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples)
+        let k = parameters.neighbourCount
         let total = counts.reduce(0) { $0 + Int($1) }
         guard k <= total || points.count == 0 else {
             throw .tooFewPoints(count: total, required: k,

@@ -152,7 +152,7 @@ public struct PredictionModel: Sendable {
 
     /// m: the fit's neighbour count less the point itself, at least 1.
     static func neighbourNumber(_ parameters: HDBSCANParameters) -> Int {
-        max(1, parameters.minSamplesConvention.neighbourCount(minSamples: parameters.effectiveMinSamples) - 1)
+        max(1, parameters.neighbourCount - 1)
     }
 
     /// What a model is made of; the rest is derived from it (`init(_:index:)`).

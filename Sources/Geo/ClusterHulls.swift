@@ -101,8 +101,9 @@ extension GeometryContext {
             // cluster gets a plane of its own.
             if !localPlanesEverywhere,
                let zone = try? Projection(target: .auto, fittingLongitudes: longitudes, latitudes: latitudes),
-               let worst = try? zone.worstScale(fittingLongitudes: longitudes, latitudes: latitudes, stoppingBeyond: 0.01),
-               worst.isGround(within: 0.01) {
+               let worst = try? zone.worstScale(fittingLongitudes: longitudes, latitudes: latitudes,
+                                                stoppingBeyond: GroundScale.tolerance),
+               worst.isGround {
                 return try clusterHulls(longitudes: longitudes, latitudes: latitudes, labels: labels, ratio: ratio,
                                         crs: .crs(zone.crs), outlining: outlining, only: only, threads: threads)
             }

@@ -63,8 +63,17 @@ public struct GroundScale: Sendable, Equatable {
     public var longitude: Double
     public var latitude: Double
 
-    /// Whether distances in the projection are ground metres within `tolerance` (0.01: 1 %).
-    public func isGround(within tolerance: Double) -> Bool { abs(scale - 1) <= tolerance }
+    /// Scale errors up to this (1 %) count as ground metres: UTM and national grids stay
+    /// within 0.1 % over their areas. The one rule for every caller that decides whether
+    /// projected distances are metres on the ground (`--metric auto`, the distance flags'
+    /// check, the warnings, the hulls' planes).
+    public static let tolerance = 0.01
+
+    /// Whether a scale factor keeps distances ground metres (within `tolerance`).
+    public static func isGround(_ scale: Double) -> Bool { abs(scale - 1) <= tolerance }
+
+    /// Whether distances in the projection are ground metres here.
+    public var isGround: Bool { GroundScale.isGround(scale) }
 }
 
 extension Projection {

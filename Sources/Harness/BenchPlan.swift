@@ -120,12 +120,11 @@ public enum Peer: String, Sendable, CaseIterable {
         case (.sklearn, let .hdbscan(p)), (.hdbscan, let .hdbscan(p)), (.fastHDBSCAN, let .hdbscan(p)), (.hdbscanRS, let .hdbscan(p)):
             let s = p.selection
             guard s.method == .excessOfMass, s.epsilon == 0, !s.allowSingleCluster, s.maxClusterSize == nil else { return nil }
-            // The peers take min_samples in scikit-learn's convention (the point counts itself).
-            let ms = p.minSamplesConvention == .sklearn ? p.effectiveMinSamples : p.effectiveMinSamples + 1
-            return ("hdbscan", method.parameterText, "{\"min_cluster_size\":\(p.minClusterSize),\"min_samples\":\(ms)}")
+            // The peers take min_samples in scikit-learn's convention (the point counts itself):
+            // the neighbour count.
+            return ("hdbscan", method.parameterText, "{\"min_cluster_size\":\(p.minClusterSize),\"min_samples\":\(p.neighbourCount)}")
         case (.quitefastmst, let .hdbscan(p)):
-            let ms = p.minSamplesConvention == .sklearn ? p.effectiveMinSamples : p.effectiveMinSamples + 1
-            return ("hdbscan", method.parameterText, "{\"min_samples\":\(ms)}")
+            return ("hdbscan", method.parameterText, "{\"min_samples\":\(p.neighbourCount)}")
         case (.sklearnDBSCAN, let .dbscan(p)):
             return ("dbscan", method.parameterText, "{\"eps\":\(Method.number(p.eps)),\"min_samples\":\(p.minSamples)}")
         default:

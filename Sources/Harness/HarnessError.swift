@@ -52,8 +52,4 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
 extension HarnessError {
     /// A scale factor as `1.26×`.
     static func times(_ scale: Double) -> String { "\((scale * 100).rounded() / 100)×" }
-
-    /// Scale errors up to this (1 %) count as ground metres: UTM and national grids stay
-    /// within 0.1 % over their areas.
-    public static let groundScaleTolerance = 0.01
 }

@@ -74,13 +74,13 @@ struct PlacedPoints {
     private static func automatic(_ lon: [Double], _ lat: [Double]) throws(GeoError) -> PlacedPoints {
         let projection = try Projection(target: .auto, fittingLongitudes: lon, latitudes: lat)
         let worst = try projection.worstScale(fittingLongitudes: lon, latitudes: lat,
-                                              stoppingBeyond: HarnessError.groundScaleTolerance)
+                                              stoppingBeyond: GroundScale.tolerance)
         let zone = "the data's UTM zone (\(projection.crs))"
         let at = "(\((worst.longitude * 100).rounded() / 100), \((worst.latitude * 100).rounded() / 100))"
         let why: String
         if !worst.scale.isFinite {
             why = "\(zone) cannot project every point (PROJ fails at \(at))"
-        } else if !worst.isGround(within: HarnessError.groundScaleTolerance) {
+        } else if !worst.isGround {
             // The search stopped at the first probe beyond 1 %: the note names the worst one.
             let full = (try? projection.worstScale(fittingLongitudes: lon, latitudes: lat)) ?? worst
             let place = "(\((full.longitude * 100).rounded() / 100), \((full.latitude * 100).rounded() / 100))"

@@ -148,7 +148,7 @@ public enum Harness {
             }
         }
         if let (flag, value) = input.distanceOption, let scale = placed.scaleFactor, let crs = placed.projectedCRS,
-           abs(scale - 1) > HarnessError.groundScaleTolerance {
+           !GroundScale.isGround(scale) {
             throw .notGroundMetres(path: input.path, crs: crs, scale: scale, option: flag, value: value)
         }
         file.coordinates.xOrLongitude = []; file.coordinates.yOrLatitude = []

@@ -118,8 +118,8 @@ struct HullsCommand: ParsableCommand {
         guard used != GeometryContext.localProjectionsDescription, !lon.isEmpty,
               let projection = try? Projection(crs: used),
               let worst = try? projection.worstScale(fittingLongitudes: lon, latitudes: lat,
-                                                     stoppingBeyond: HarnessError.groundScaleTolerance),
-              !worst.isGround(within: HarnessError.groundScaleTolerance) else { return }
+                                                     stoppingBeyond: GroundScale.tolerance),
+              !worst.isGround else { return }
         let by = worst.scale.isFinite ? "stretches distances by \(cFormat("%.2f", worst.scale))×" : "cannot project"
         note("warning: \(used) \(by) at (\(cFormat("%.2f", worst.longitude)), \(cFormat("%.2f", worst.latitude))): "
              + "hulls there are outlined in a distorted plane (areas stay geodesic); --metric auto or geodesic gives each cluster a plane of its own")

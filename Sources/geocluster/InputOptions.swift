@@ -83,7 +83,7 @@ func warnAboutCoordinates(_ record: RunRecord, _ options: InputOptions) {
              + "y \(e.minY)…\(e.maxY)), but x,y are clustered as metres; if they are degrees, use "
              + "--lon-column \(options.xColumn ?? "x") --lat-column \(options.yColumn ?? "y") to project them")
     }
-    if let scale = record.scaleFactor, abs(scale - 1) > HarnessError.groundScaleTolerance, let crs = record.projectedCRS {
+    if let scale = record.scaleFactor, !GroundScale.isGround(scale), let crs = record.projectedCRS {
         note("warning: --crs \(crs) stretches distances by up to \(cFormat("%.2f", scale))× over the data; "
              + "use a local metric CRS, or --metric geodesic (great-circle metres), for distances in ground metres")
     }
