@@ -105,7 +105,7 @@ let package = Package(
         // SVG and HTML come from Reports' own XMLWriter, not Plot or swift-mustache: both import
         // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and
         // Plot writes attribute values unescaped.
-        .target(name: "Reports", dependencies: ["Harness", "Geo", "ClusterCore", "Pins", "Datasets"]),
+        .target(name: "Reports", dependencies: ["Harness", "Geo", "ClusterCore", "ClusterMetrics", "Pins", "Datasets"]),
         // The C library tuned for geocluster: glibc's malloc thresholds (freed large arrays leave
         // the process, or for small inputs stay for the next stage to reuse) and fallocate, so
         // replacing an output file does not stall in rename.

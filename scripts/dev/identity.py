@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Behaviour identity between two builds of geocluster: a refactor must not move a result.
 
-For seoul listings (`geocluster generate`) and distinct points (scripts/peers/run_peers.py
---generate) at each size, with 1 and 2 threads, both binaries run
+For seoul listings (`geocluster generate`), distinct points (scripts/peers/run_peers.py
+--generate) and world listings (`geocluster generate --scenario world`, clustered on the
+sphere: `--metric auto` chooses great circles for them) at each size, with 1 and 2 threads, both binaries run
 `geocluster cluster FILE -o labels.csv --condensed-tree ct.csv --mst mst.csv`; then
 
 - labels: the two label files are byte for byte the same;
@@ -49,8 +50,8 @@ def dataset(kind, n, cache, geocluster):
     if path.exists():
         return path
     tmp = path.with_suffix('.tmp.csv')
-    if kind == 'seoul':
-        run([str(geocluster), 'generate', '--count', str(n), '--seed', '1', '-o', str(tmp)])
+    if kind in ('seoul', 'world'):
+        run([str(geocluster), 'generate', '--scenario', kind, '--count', str(n), '--seed', '1', '-o', str(tmp)])
     else:
         run([sys.executable, str(ROOT / 'scripts/peers/run_peers.py'), '--generate', str(n),
              '--seed', '1', '--input', str(tmp), '--generate-only'])
@@ -122,7 +123,7 @@ def main():
     ok = True
     for size in args.sizes.split(','):
         n = SIZES[size]
-        for kind in ('seoul', 'distinct'):
+        for kind in ('seoul', 'distinct', 'world'):
             data = dataset(kind, n, args.cache, new_bin)
             for threads in args.threads.split(','):
                 name = f'{kind}-{size} threads={threads}'
