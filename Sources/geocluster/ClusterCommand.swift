@@ -111,57 +111,20 @@ struct ClusterCommand: ParsableCommand {
         defer { progress.finish() }
         if progress.enabled { clock.starting = { progress.stage($0) } }
         try reportingErrors {
-            // Refuse a bad destination before any work, so no output is written when another
-            // one could not be.
-            for path in [output, condensedTree, mst, saveModel, changes].compactMap({ $0 }) { try AtomicFile.checkDestination(path) }
-            let earlier = try previous.map { path throws(DatasetError) in
-                try LabelFile.read(path: path, columns: ["label"], option: "--previous", idColumn: "id", requireIDColumn: true)
-            }
-            let filter = try filters.makeFilter()
             Geocluster.tuneMemory(forInput: input)
-            var keeping: HDBSCANOutputs = []
-            if mst != nil { keeping.insert(.mst) }
-            if condensedTree != nil { keeping.insert(.condensedTree) }
-            if saveModel != nil { keeping.insert(.prediction) }
-            // GeoJSON output carries each point's longitude/latitude: read them first, so a file
-            // without them fails before any clustering.
-            let positions = GeoJSON.isGeoJSONPath(output) && !append ? try readPositions(filter: filter) : nil
-            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric, filter: filter,
-                                    options: inputOptions.readOptions)
-            runInput.options.weight = weightColumn
-            runInput.distanceOption = methodOptions.distanceOption
-            let method = try methodOptions.method()
-            var record: RunRecord
-            do throws(HarnessError) {
-                record = try Harness.run(runInput, method: method, threads: runOptions.threads, keeping: keeping, clock: clock)
-            } catch {
+            let outcome: ClusterOutcome
+            do {
+                outcome = try Harness.cluster(try job(), clock: clock) { record in
+                    reportSkipped(record.file)
+                    warnAboutCoordinates(record, inputOptions)
+                    if filters.isActive { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
+                }
+            } catch let error as HarnessError {
                 throw fail(methodOptions.hdbscan.explain(error))
             }
-            let stable = try earlier.map { file throws(HarnessError) in try record.relabel(after: file, nextLabel: nextLabel ?? 0) }
-            reportSkipped(record.file)
-            warnAboutCoordinates(record, inputOptions)
-            if filter != nil { note("kept \(record.file.count) of \(record.file.totalRows) rows") }
-            try clock.run(RunStage.writing) { () throws(DatasetError) in
-                if append {
-                    try record.file.writeRows(appending: record.appendedColumns, to: output, options: inputOptions.readOptions,
-                                              encoding: outputText.encoding?.encoding, byteOrderMark: outputText.byteOrderMark)
-                } else if let positions {
-                    try record.writeLabelsGeoJSON(to: output, longitudes: positions.coordinates.xOrLongitude,
-                                                  latitudes: positions.coordinates.yOrLatitude, idName: idName(record.file))
-                } else {
-                    try record.writeLabels(to: output, threads: runOptions.threads, idName: idName(record.file))
-                }
-                if let path = condensedTree, let t = record.hdbscan?.condensedTree { try RunRecord.writeCondensedTree(t, to: path) }
-                if let path = mst, let m = record.hdbscan?.mst { try RunRecord.writeMST(m, to: path) }
-                if let path = changes, let stable { try stable.writeChanges(to: path) }
-            }
-            if let path = saveModel, let model = record.hdbscan?.prediction {
-                try clock.run(RunStage.writing) { () throws(HarnessError) in
-                    try SavedModel(model: model, projectedCRS: record.projectedCRS).write(to: path)
-                }
-            }
             progress.finish()
-            if let stable, let previous { note("labels after \(previous): \(stable.summary)") }
+            let record = outcome.record
+            if let stable = outcome.stable, let previous { note("labels after \(previous): \(stable.summary)") }
             note("\(record.file.count) points: \(record.clusterCount) clusters, \(record.noiseCount) noise; wrote \(output)")
             if timings {
                 report(clock)
@@ -171,22 +134,19 @@ struct ClusterCommand: ParsableCommand {
         }
     }
 
-    /// The labels' id column: the input's own name for the `--id-column` it was given (as its
-    /// header spells it), else `id`.
-    private func idName(_ file: PointFile) -> String {
-        guard let given = inputOptions.idColumn else { return "id" }
-        let wanted = given.trimmingWhitespace().lowercased()
-        return file.header.lazy.map { $0.trimmingWhitespace() }.first { $0.lowercased() == wanted } ?? given
-    }
-
-    /// The longitude/latitude of the rows clustered, for GeoJSON output.
-    private func readPositions(filter: ListingFilter?) throws -> PointFile {
-        let result = Result { () throws(DatasetError) in
-            try PointFile.read(path: input, prefer: .lonlat, filter: filter, options: inputOptions.readOptions)
-        }
-        guard case let .failure(error) = result else { return try result.get() }
-        guard case .missingColumns = error else { throw fail(error) }
-        throw fail("--output \(output): GeoJSON output needs longitude/latitude, but \(input) has none (\(error)); write CSV (.csv) instead")
+    /// The job the flags describe.
+    private func job() throws -> ClusterJob {
+        var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric,
+                                filter: try filters.makeFilter(), options: inputOptions.readOptions)
+        runInput.options.weight = weightColumn
+        runInput.distanceOption = methodOptions.distanceOption
+        var job = ClusterJob(input: runInput, method: try methodOptions.method(), threads: runOptions.threads, output: output)
+        job.append = append
+        job.appendEncoding = outputText.encoding?.encoding
+        job.byteOrderMark = outputText.byteOrderMark
+        job.condensedTree = condensedTree; job.mst = mst; job.saveModel = saveModel
+        job.previous = previous; job.nextLabel = nextLabel ?? 0; job.changes = changes
+        return job
     }
 
     /// `--timings`: every stage's wall time, the total and the peak memory, on standard error.
