@@ -49,19 +49,13 @@ extension HDBSCAN {
         return result
     }
 
-    /// The mutual-reachability MST on the sphere (weights in metres, ascending) and each row's
-    /// core distance, as the planar `minimumSpanningTree` gives them for planar points.
+    /// `minimumSpanningTree(_: Points, …)` on the sphere (weights in metres).
     public static func minimumSpanningTree(
         _ points: SpherePoints, minSamples: Int, convention: MinSamplesConvention = .sklearn,
         threads: Int = 1, observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> (mst: MinimumSpanningTree, coreDistances: [Double]) {
-        let parameters = HDBSCANParameters(minClusterSize: 2, minSamples: minSamples, minSamplesConvention: convention)
-        try parameters.validate()
-        if points.count < 2 {
-            return (MinimumSpanningTree(a: [], b: [], weight: []), [Double](repeating: 0, count: points.count))
-        }
-        let spanning = try sphereSpanningTree(points, parameters: parameters, threads: threads, observer: observer)
-        return (spanning.pointMST(), spanning.coreByRow)
+        try minimumSpanningTree(Points.sphere(points), minSamples: minSamples, convention: convention,
+                                threads: threads, observer: observer)
     }
 
     /// Index, core distances and MST on the sphere, each under its stage's name.

@@ -113,32 +113,13 @@ public struct HDBSCANOutputs: OptionSet, Sendable {
 
 /// HDBSCAN's pipeline: `fit` runs every stage; `minimumSpanningTree` the first three.
 public enum HDBSCAN: Sendable {
-    /// The first three stages alone (index, core distances, MST): the mutual-reachability
-    /// minimum spanning tree over input rows, sorted by weight, and each row's core distance.
-    /// `minSamples = 1` (scikit-learn's convention) makes every core distance 0, so the tree is
-    /// the Euclidean MST and its single-linkage hierarchy that of plain single linkage (the
-    /// Pins module cuts its zoom levels from it).
-    /// - Parameters:
-    ///   - points: the points, in metres (consumed: pass `consume points` to free them early).
-    ///   - minSamples: the neighbour count of the core distances, in `convention`'s meaning.
-    ///   - convention: which library's meaning `minSamples` has.
-    ///   - threads: worker threads; the output is identical for any value.
-    ///   - observer: sees each stage (`HDBSCANStage`) run.
-    /// - Throws: `.invalidParameter` if `minSamples < 1`; `.tooFewPoints` if there are fewer
-    ///   points than the neighbour count.
-    /// - Complexity: O(n log n) expected on 2-D data; the output is identical for any `threads`.
+    /// `minimumSpanningTree(_: Points, …)` of planar points (distances in their unit).
     public static func minimumSpanningTree(
         _ points: consuming PointSet, minSamples: Int, convention: MinSamplesConvention = .sklearn,
         threads: Int = 1, observer: some StageObserver = NoStageObserver()
     ) throws(ClusterCoreError) -> (mst: MinimumSpanningTree, coreDistances: [Double]) {
-        let parameters = HDBSCANParameters(minClusterSize: 2, minSamples: minSamples, minSamplesConvention: convention)
-        try parameters.validate()
-        if points.count < 2 {
-            return (MinimumSpanningTree(a: [], b: [], weight: []), [Double](repeating: 0, count: points.count))
-        }
-        let spanning = try spanningTree(consume points, parameters: parameters, grouping: true, threads: threads,
-                                        observer: observer)
-        return (spanning.pointMST(), spanning.coreByRow)
+        try minimumSpanningTree(Points.plane(consume points), minSamples: minSamples, convention: convention,
+                                threads: threads, observer: observer)
     }
 
     /// Runs HDBSCAN on planar points.

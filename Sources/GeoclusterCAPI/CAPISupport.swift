@@ -75,18 +75,7 @@ func readWeights(_ weights: UnsafePointer<Double>?, n: Int) -> [Double]? {
     return Array(UnsafeBufferPointer(start: weights, count: n))
 }
 
-/// The points of a call: planar, or on the sphere.
-enum Points {
-    case planar(PointSet)
-    case sphere(SpherePoints)
-
-    var count: Int {
-        switch self {
-        case let .planar(p): p.count
-        case let .sphere(p): p.count
-        }
-    }
-
+extension Points {
     /// The caller's `gc_points`, copied once into the core's struct of arrays: `n` first
     /// coordinates at `x[0], x[stride], ...` and second ones at `y[0], y[stride], ...`;
     /// planar x, y, or latitude, longitude in radians (scikit-learn's haversine layout),
@@ -100,7 +89,7 @@ enum Points {
         let first = try column(p.x, n: p.n, stride: p.stride), second = try column(p.y, n: p.n, stride: p.stride)
         do throws(ClusterCoreError) {
             if p.metric == GC_METRIC_EUCLIDEAN {
-                self = .planar(try PointSet(xs: first, ys: second))
+                self = .plane(try PointSet(xs: first, ys: second))
             } else {
                 let degrees = 180 / Double.pi
                 self = .sphere(try SpherePoints(longitudes: second.map { $0 * degrees }, latitudes: first.map { $0 * degrees }))

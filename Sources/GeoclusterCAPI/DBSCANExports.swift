@@ -27,10 +27,7 @@ public func gc_dbscan_fit(
         let weights = readWeights(sampleWeight, n: read.count)
         let result: DBSCANResult
         do throws(ClusterCoreError) {
-            switch read {
-            case let .planar(p): result = try DBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers)
-            case let .sphere(p): result = try DBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers)
-            }
+            result = try DBSCAN.fit(read, parameters: parameters, sampleWeight: weights, threads: workers)
         } catch {
             throw CAPIError(error)
         }

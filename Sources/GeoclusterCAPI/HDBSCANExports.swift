@@ -126,12 +126,7 @@ public func gc_hdbscan_fit(
         let weights = readWeights(sampleWeight, n: read.count)
         var result: HDBSCANResult
         do throws(ClusterCoreError) {
-            switch read {
-            case let .planar(p):
-                result = try HDBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers, keeping: keeping)
-            case let .sphere(p):
-                result = try HDBSCAN.fit(p, parameters: parameters, sampleWeight: weights, threads: workers, keeping: keeping)
-            }
+            result = try HDBSCAN.fit(read, parameters: parameters, sampleWeight: weights, threads: workers, keeping: keeping)
         } catch {
             throw CAPIError(error)
         }

@@ -32,11 +32,7 @@ public func gc_hdbscan_predict(
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         let model = try model(handle)
         let workers = try checkedThreads(threads)
-        let answers: [Prediction]
-        switch try newPoints(points, for: model) {
-        case let .planar(p): answers = model.predict(p, threads: workers)
-        case let .sphere(p): answers = model.predict(p, threads: workers)
-        }
+        let answers = model.predict(try newPoints(points, for: model), threads: workers)
         for (i, a) in answers.enumerated() {
             labels?[i] = a.label
             probabilities?[i] = a.probability
@@ -54,11 +50,7 @@ public func gc_hdbscan_membership_vectors(
     reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
         let model = try model(handle)
         let workers = try checkedThreads(threads)
-        let vectors: [Double]
-        switch try newPoints(points, for: model) {
-        case let .planar(p): vectors = model.membershipVectors(p, threads: workers)
-        case let .sphere(p): vectors = model.membershipVectors(p, threads: workers)
-        }
+        let vectors = model.membershipVectors(try newPoints(points, for: model), threads: workers)
         copy(vectors, to: out)
     }
 }

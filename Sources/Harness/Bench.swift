@@ -374,9 +374,9 @@ public enum Bench {
     /// On the sphere (no planar coordinates) there is none.
     static func sampledDBCV(_ input: RunInput, labels: [Int32]) -> Double? {
         guard let prepared = try? Harness.prepare(input, clock: StageClock()),
-              prepared.points.count == labels.count else { return nil }
+              case let .plane(points) = prepared.points, points.count == labels.count else { return nil }
         let rows = dbcvSample(count: labels.count)
-        let xs = rows.map { prepared.points.xs[$0] }, ys = rows.map { prepared.points.ys[$0] }
+        let xs = rows.map { points.xs[$0] }, ys = rows.map { points.ys[$0] }
         var sampled = rows.map { labels[$0] }
         var sizes: [Int32: Int] = [:]
         for l in sampled where l >= 0 { sizes[l, default: 0] += 1 }

@@ -51,10 +51,7 @@ extension Harness {
             let given = prepared.projectedCRS == nil ? "planar x,y" : "longitude/latitude"
             throw mismatch(fitted: fitted, given: given, input.path, modelPath)
         }
-        let predictions = clock.run(RunStage.predicting) {
-            prepared.sphere.map { saved.model.predict($0, threads: threads) }
-                ?? saved.model.predict(prepared.points, threads: threads)
-        }
+        let predictions = clock.run(RunStage.predicting) { saved.model.predict(prepared.points, threads: threads) }
         return PredictionRecord(file: prepared.file, predictions: predictions, clusterCount: saved.model.clusterCount)
     }
 

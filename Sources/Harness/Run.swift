@@ -104,7 +104,7 @@ public enum Harness {
         // The points move into the clustering: at a million points every copy kept alive
         // counts against the memory budget.
         let points = prepared.points
-        prepared.points = PointSet.empty
+        prepared.points = .plane(.empty)
         return try cluster(points, prepared: prepared, path: input.path, method: method, threads: threads,
                            keeping: keeping, clock: clock)
     }
@@ -113,15 +113,14 @@ public enum Harness {
     public struct PreparedPoints: Sendable {
         /// The rows read; their coordinates were moved into `points` and are empty here.
         public var file: PointFile
-        public var points: PointSet
+        /// The points, planar (projected, or x,y as given) or on the sphere (`metric` geodesic).
+        public var points: Points
         /// The CRS the points were projected to, when they were longitude/latitude.
         public var projectedCRS: String?
         /// How far that CRS stretches ground distances at the data's centre (see `RunRecord`).
         public var scaleFactor: Double?
         /// The extent of planar input that looks like degrees (see `RunRecord`).
         public var degreesLikeExtent: PlanarExtent?
-        /// The points on the sphere, when the metric is geodesic (`points` is then empty).
-        public var sphere: SpherePoints?
         /// How distances are measured (never `.auto`) and, for `--metric auto`, why.
         public var metric: DistanceMetric = .planar
         public var metricReason: String?
@@ -153,16 +152,12 @@ public enum Harness {
         }
         file.coordinates.xOrLongitude = []; file.coordinates.yOrLatitude = []
         do {
-            var prepared = PreparedPoints(file: file, points: .empty, projectedCRS: placed.projectedCRS,
-                                          scaleFactor: placed.scaleFactor, degreesLikeExtent: placed.degreesLikeExtent,
-                                          sphere: nil, metric: placed.metric, metricReason: placed.reason,
-                                          weightColumn: input.options.weight)
-            if placed.metric == .geodesic {
-                prepared.sphere = try SpherePoints(longitudes: placed.xs, latitudes: placed.ys)
-            } else {
-                prepared.points = try PointSet(xs: placed.xs, ys: placed.ys)
-            }
-            return prepared
+            let points: Points = placed.metric == .geodesic
+                ? .sphere(try SpherePoints(longitudes: placed.xs, latitudes: placed.ys))
+                : .plane(try PointSet(xs: placed.xs, ys: placed.ys))
+            return PreparedPoints(file: file, points: points, projectedCRS: placed.projectedCRS,
+                                  scaleFactor: placed.scaleFactor, degreesLikeExtent: placed.degreesLikeExtent,
+                                  metric: placed.metric, metricReason: placed.reason, weightColumn: input.options.weight)
         } catch {
             throw .cluster(path: input.path, error)
         }
@@ -170,12 +165,12 @@ public enum Harness {
 
     /// Runs `method` on prepared points (the stages from index to labels), timed by `clock`.
     /// - Parameters:
-    ///   - points: the points to cluster (moved in: `prepared.points` may be empty by now).
+    ///   - coordinates: the points to cluster (moved in: `prepared.points` may be empty by now).
     ///   - prepared: the rows and projection they came from (kept in the record).
     ///   - path: the file the points came from, for error messages.
     /// - Throws: `HarnessError.cluster` when the core refuses the points or the parameters.
     public static func cluster(
-        _ points: consuming PointSet, prepared: PreparedPoints, path: String, method: Method,
+        _ points: consuming Points, prepared: PreparedPoints, path: String, method: Method,
         threads: Int, keeping: HDBSCANOutputs = [], clock: StageClock
     ) throws(HarnessError) -> RunRecord {
         var record = RunRecord(file: prepared.file, method: method, labels: [], clusterCount: 0, noiseCount: 0,
@@ -184,11 +179,6 @@ public enum Harness {
                                metric: prepared.metric, metricReason: prepared.metricReason, stages: [], peakMegabytes: nil)
         let weights = try sampleWeights(prepared, method: method, path: path)
         do {
-            if let sphere = prepared.sphere {
-                try clusterOnSphere(sphere, method: method, weights: weights, threads: threads, keeping: keeping,
-                                    clock: clock, into: &record)
-                return record
-            }
             switch method {
             case let .hdbscan(parameters):
                 record.take(try HDBSCAN.fit(consume points, parameters: parameters, sampleWeight: weights, threads: threads,
@@ -204,23 +194,6 @@ public enum Harness {
         } catch {
             throw .cluster(path: path, error)
         }
-    }
-
-    /// `cluster` for points on the sphere (grid: equal-area cells, see `GridClustering`).
-    private static func clusterOnSphere(
-        _ sphere: SpherePoints, method: Method, weights: [Double]?, threads: Int, keeping: HDBSCANOutputs,
-        clock: StageClock, into record: inout RunRecord
-    ) throws(ClusterCoreError) {
-        switch method {
-        case let .hdbscan(parameters):
-            record.take(try HDBSCAN.fit(sphere, parameters: parameters, sampleWeight: weights, threads: threads,
-                                        keeping: keeping, observer: clock))
-        case let .dbscan(parameters):
-            record.take(try DBSCAN.fit(sphere, parameters: parameters, sampleWeight: weights, threads: threads, observer: clock))
-        case let .grid(parameters):
-            record.take(try GridClustering.fit(sphere, parameters: parameters, observer: clock))
-        }
-        record.finish(clock: clock)
     }
 }
 
