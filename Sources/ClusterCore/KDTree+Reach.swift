@@ -1,8 +1,7 @@
-// Walks that list the leaves within reach of one leaf or group: climb from it, at each level
-// walk the sibling subtree top-down, drop what lies beyond the reach, stop climbing once every
-// point outside the current node lies beyond it. The core distances reach by the k-th
-// distance (`leafNeighbours`); the MST's later Borůvka rounds by mutual reachability against
-// a component's best edge (`BoruvkaTree.leavesInReach`, over the box geometry given here).
+// The planar core distances' search per leaf, and the box geometry the tree walks of
+// BoruvkaTree.swift read: the leaves within reach of one leaf (`leavesNear`, shared with the
+// sphere's k-NN) and, in the MST's later Borůvka rounds, by mutual reachability against a
+// component's best edge (`leavesInReach`).
 
 extension TreeView {
     /// The k nearest points (itself included) of every point of `leaf`, into `dist`/`pos`
@@ -32,35 +31,9 @@ extension TreeView {
             worstScratch[j] = worst
             reach = max(reach, worst)
         }
-        // Leaves whose box is closer than `reach` (squared) to this leaf's box: only their
+        // Leaves whose box comes within `reach` (squared) of this leaf's box: only their
         // points can be nearer than some point's k-th distance within the leaf.
-        let gx0 = minX[leaf], gx1 = maxX[leaf], gy0 = minY[leaf], gy1 = maxY[leaf]
-        var count = 0
-        var node = leaf
-        climb: while node > 0 {
-            // Points outside `node` are at least `gap` from the leaf's box.
-            let gap = min(gx0 - minX[node], maxX[node] - gx1, gy0 - minY[node], maxY[node] - gy1)
-            if gap > 0 && gap * gap >= reach { break }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
-            var sp = 1
-            stack[0] = Int32(sibling)
-            while sp > 0 {
-                sp -= 1
-                let t = Int(stack[sp])
-                let dx = max(0, minX[t] - gx1, gx0 - maxX[t])
-                let dy = max(0, minY[t] - gy1, gy0 - maxY[t])
-                if dx * dx + dy * dy >= reach { continue }
-                if t >= firstLeaf {
-                    if count == nearCapacity { count = -1; break climb }
-                    near[count] = Int32(t)
-                    count += 1
-                    continue
-                }
-                let (l, r) = KDTree.children(of: t)
-                stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
-            }
-        }
+        let count = leavesNear(leaf, outside: leaf, within: reach, into: near, capacity: nearCapacity, stack: stack)
         if count < 0 { onePerPoint(); return }
         for j in 0..<m {
             let qx = x[s + j], qy = y[s + j]

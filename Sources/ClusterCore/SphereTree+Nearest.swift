@@ -242,38 +242,6 @@ extension SphereView {
             keys[j] = key; near[j] = t
         }
     }
-
-    /// The leaves outside `home` (an ancestor of `leaf`, or the leaf itself) whose boxes lie
-    /// within squared distance `reach` of the leaf's box, into `out`; -1 when there are more
-    /// than `capacity`. The climb stops once every point outside the current node lies beyond
-    /// the reach: the leaf's box lies inside the node's cell, and every point outside the node
-    /// beyond one of the cell's faces.
-    func leavesNear(_ leaf: Int, outside home: Int, within reach: Double, into out: UnsafeMutablePointer<Int32>,
-                    capacity: Int, stack: UnsafeMutablePointer<Int32>) -> Int {
-        var count = 0
-        var node = home
-        while node > 0 {
-            let gap = gap(of: leaf, inside: node)
-            if gap > 0 && gap * gap > reach { break }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
-            var sp = 1
-            stack[0] = Int32(sibling)
-            while sp > 0 {
-                sp -= 1
-                let t = Int(stack[sp])
-                if boxBoxDistance2(leaf, t) > reach { continue }
-                if t >= firstLeaf {
-                    if count == capacity { return -1 }
-                    out[count] = Int32(t); count += 1
-                    continue
-                }
-                let (l, r) = KDTree.children(of: t)
-                stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
-            }
-        }
-        return count
-    }
 }
 
 /// The k-NN stage's output, by tree position: each position's k-th nearest position (itself
