@@ -92,11 +92,6 @@ public enum Harness {
     public static func run(
         _ input: RunInput, method: Method, threads: Int, keeping: HDBSCANOutputs = [], clock: StageClock
     ) throws(HarnessError) -> RunRecord {
-        do {
-            try method.validate()
-        } catch {
-            throw .cluster(path: input.path, error)
-        }
         // The reader's threads too, unless the caller chose them.
         var input = input
         if input.options.threads == nil { input.options.threads = threads }

@@ -96,19 +96,16 @@ struct HDBSCANOptions: ParsableArguments {
         return flags
     }
 
-    /// The parameters, checked by `HDBSCANParameters.validate()`.
-    func parameters() throws(ValidationError) -> HDBSCANParameters {
-        let p = HDBSCANParameters(
+    /// The parameters the flags give, unchecked: the command checks them once, with the
+    /// core's rule (`MethodOptions.validate`, `tree`'s `validate`).
+    var parameters: HDBSCANParameters {
+        HDBSCANParameters(
             minClusterSize: minClusterSize ?? Self.defaultMinClusterSize, minSamples: minSamples,
             minSamplesConvention: minSamplesConvention ?? .sklearn,
             selection: SelectionOptions(method: selection ?? .excessOfMass, epsilon: epsilon ?? 0,
                                         allowSingleCluster: allowSingleCluster, maxClusterSize: maxClusterSize),
             ties: ties ?? .allAtOnce)
-        try validated { () throws(ClusterCoreError) in try p.validate() }
-        return p
     }
-
-    func validate() throws { _ = try parameters() }
 }
 
 /// DBSCAN's own option (`--min-samples` is shared with HDBSCAN).
@@ -118,18 +115,13 @@ struct DBSCANOptions: ParsableArguments {
 
     var givenFlags: [String] { eps == nil ? [] : ["--eps"] }
 
-    /// The parameters, checked by `DBSCANParameters.validate()`; the core's default
-    /// `minSamples` (5) when none is given.
+    /// The parameters the flags give (the core's default `minSamples`, 5, when none is
+    /// given), unchecked but for the required radius: `MethodOptions.validate` checks them.
     func parameters(minSamples: Int?) throws(ValidationError) -> DBSCANParameters {
         guard let eps else { throw ValidationError("--algorithm dbscan needs --eps METRES") }
         var p = DBSCANParameters(eps: eps)
         if let minSamples { p.minSamples = minSamples }
-        try validated { () throws(ClusterCoreError) in try p.validate() }
         return p
-    }
-
-    func validate() throws {
-        if eps != nil { _ = try parameters(minSamples: nil) }
     }
 }
 
@@ -152,18 +144,14 @@ struct GridOptions: ParsableArguments {
         return flags
     }
 
-    /// The parameters, checked by `GridParameters.validate()`; the core's default `minPoints`.
+    /// The parameters the flags give (the core's default `minPoints`), unchecked but for the
+    /// required cell size: `MethodOptions.validate` checks them.
     func parameters() throws(ValidationError) -> GridParameters {
         guard let cellSize else { throw ValidationError("--algorithm grid needs --cell-size METRES") }
         var p = GridParameters(cellSize: cellSize)
         if let minPoints { p.minPoints = minPoints }
         p.mergeAdjacent = gridMerge
-        try validated { () throws(ClusterCoreError) in try p.validate() }
         return p
-    }
-
-    func validate() throws {
-        if cellSize != nil { _ = try parameters() }
     }
 }
 
@@ -181,7 +169,8 @@ struct MethodOptions: ParsableArguments {
     @OptionGroup(title: "Grid (--algorithm grid)")
     var grid: GridOptions
 
-    /// The method, refusing any option the chosen algorithm does not use.
+    /// The method, refusing any option the chosen algorithm does not use; its parameters are
+    /// checked by `validate`, once.
     func method() throws(ValidationError) -> Method {
         var foreign: [String]
         switch algorithm {
@@ -200,13 +189,18 @@ struct MethodOptions: ParsableArguments {
             throw ValidationError("\(list) \(foreign.count == 1 ? "is" : "are") not used by --algorithm \(algorithm.rawValue)\(hint); drop \(foreign.count == 1 ? "it" : "them") or choose the algorithm that uses \(foreign.count == 1 ? "it" : "them")")
         }
         switch algorithm {
-        case .hdbscan: return .hdbscan(try hdbscan.parameters())
+        case .hdbscan: return .hdbscan(hdbscan.parameters)
         case .dbscan: return .dbscan(try dbscan.parameters(minSamples: hdbscan.minSamples))
         case .grid: return .grid(try grid.parameters())
         }
     }
 
-    func validate() throws { _ = try method() }
+    /// The one check of the method's parameters on their way from the flags to the core: the
+    /// core's own rule (`Method.validate`), before any file is read, its error naming the flag.
+    func validate() throws {
+        let method = try method()
+        try validated { () throws(ClusterCoreError) in try method.validate() }
+    }
 
     /// The distance in metres the user gave for the chosen algorithm (`--epsilon` above 0,
     /// `--eps`, `--cell-size`), which must be ground metres.

@@ -70,10 +70,12 @@ struct TreeCommand: ParsableCommand {
         }
         try inputOptions.validate(input: input)
         try checkOutputName(output, flag: "--output", extensions: ["svg"])
+        let parameters = hdbscan.parameters
+        try validated { () throws(ClusterCoreError) in try parameters.validate() }
     }
 
     func run() throws {
-        let parameters = try hdbscan.parameters()
+        let parameters = hdbscan.parameters
         let clock = StageClock()
         let record: RunRecord = try reportingErrors {
             try AtomicFile.checkDestination(output)
