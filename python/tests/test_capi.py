@@ -90,6 +90,22 @@ def test_defaults_are_scikit_learns():
     assert d.outputs == _native.GC_OUTPUT_CONDENSED_TREE
 
 
+def test_the_estimators_defaults_are_the_librarys():
+    """The Python signature's defaults are the C API's gc_hdbscan_defaults(): one table."""
+    import inspect
+    import geocluster_hdbscan
+    d = _native._lib.gc_hdbscan_defaults()
+    given = {k: v.default for k, v in inspect.signature(geocluster_hdbscan.HDBSCAN.__init__).parameters.items()}
+    assert given["min_cluster_size"] == d.min_cluster_size
+    assert (given["min_samples"] is None) == (d.min_samples < 0)
+    assert given["cluster_selection_epsilon"] == d.cluster_selection_epsilon
+    assert (given["max_cluster_size"] is None) == (d.max_cluster_size < 0)
+    assert given["cluster_selection_method"] == {_native_selection: name for name, _native_selection in
+                                                 (("eom", 0), ("leaf", 1))}[d.selection_method]
+    assert given["allow_single_cluster"] == bool(d.allow_single_cluster)
+    assert given["ties"] == {0: "all-at-once", 1: "one-at-a-time"}[d.ties]
+
+
 def test_predicting_needs_the_fits_metric():
     X = np.random.default_rng(3).normal(size=(200, 2))
     fitted = _native.hdbscan_fit(X, 10, None, 0.0, None, False, False, 1, prediction_data=True)
