@@ -12,8 +12,8 @@ public enum Points: Sendable {
     /// The number of points.
     public var count: Int {
         switch self {
-        case let .plane(plane): plane.count
-        case let .sphere(sphere): sphere.count
+        case let .plane(plane): return plane.count
+        case let .sphere(sphere): return sphere.count
         }
     }
 
