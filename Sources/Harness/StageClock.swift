@@ -43,31 +43,10 @@ public final class StageClock: StageObserver {
         starting?(stage.rawValue)
         let start = DispatchTime.now().uptimeNanoseconds
         let value = try body()
-        if let extra = StageClock.extraWork, extra.stage == stage.rawValue { StageClock.spin(extra.iterations) }
         stages.append((stage.rawValue, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
         geoclusterStageMark()
         return value
     }
-
-    /// `GEOCLUSTER_TEST_EXTRA_WORK=STAGE:ITERATIONS` (for example `MST:40000000`): after the
-    /// named stage's work, a fixed arithmetic loop of that many iterations, timed and counted
-    /// as the stage's own. A switch for testing the regression gate (`geocluster check`) with
-    /// a binary that is really slower in one stage; unset, nothing changes.
-    static let extraWork: (stage: String, iterations: Int)? = {
-        guard let text = ProcessInfo.processInfo.environment["GEOCLUSTER_TEST_EXTRA_WORK"],
-              let colon = text.lastIndex(of: ":"), let n = Int(text[text.index(after: colon)...]), n > 0
-        else { return nil }
-        return (String(text[..<colon]), n)
-    }()
-
-    /// A loop the optimiser cannot remove: `iterations` steps of a 64-bit LCG, its result kept.
-    @inline(never)
-    static func spin(_ iterations: Int) {
-        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for _ in 0..<iterations { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
-        spinSink = x
-    }
-    nonisolated(unsafe) static var spinSink: UInt64 = 0
 
     /// The stages as a dictionary (a stage that ran twice counts its total).
     public var secondsByStage: [String: Double] {

@@ -75,11 +75,12 @@ enum CLI {
     /// Runs `geocluster arguments…` with `folder` as the working directory (so relative paths
     /// in messages read as the test wrote them) and waits for it, at most `timeout` seconds.
     /// - Parameter stdin: bytes written to its standard input through a pipe (else /dev/null).
+    /// - Parameter program: another program to run instead (a wrapper such as valgrind).
     static func run(
         _ arguments: [String], in folder: URL, timeout: Double = 60, environment: [String: String] = [:],
-        stdin: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        stdin: Data? = nil, program: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> CLIResult {
-        let exe = try #require(executable, "geocluster executable not found next to the test binary (\(CommandLine.arguments.first ?? "?")) nor under .build*/debug; set GEOCLUSTER_EXECUTABLE", sourceLocation: sourceLocation)
+        let exe = try program ?? #require(executable, "geocluster executable not found next to the test binary (\(CommandLine.arguments.first ?? "?")) nor under .build*/debug; set GEOCLUSTER_EXECUTABLE", sourceLocation: sourceLocation)
         // Output goes to files outside `folder`, so tests can check that folder's contents.
         let capture = FileManager.default.temporaryDirectory
             .appendingPathComponent("geocluster-cli-capture-\(UUID().uuidString)", isDirectory: true)

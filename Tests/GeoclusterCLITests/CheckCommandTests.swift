@@ -25,6 +25,13 @@ struct CheckCommandTests {
                     in: folder.url, timeout: 600, environment: environment)
     }
 
+    /// The program `name` on PATH, if there is one.
+    static func onPath(_ name: String) -> URL? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
     func editBaseline(_ folder: TemporaryFolder, _ edit: (inout [String: Any]) -> Void) throws {
         let url = folder.url.appendingPathComponent("baseline.json")
         var json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
@@ -107,12 +114,21 @@ struct CheckCommandTests {
         }
     }
 
-    @Test("a stage made slower fails the counts lane on that stage; the other stages pass")
+    @Test("a stage that costs more than its baseline fails the counts lane on that stage; the other stages pass")
     func slowerStageFailsCounts() throws {
         try withTemporaryFolder { folder in
             try prepare(folder)
             #expect(try check(folder, ["--update-baseline", "--lanes", "counts"]).status == 0)
-            let slow = try check(folder, ["--lanes", "counts"], environment: ["GEOCLUSTER_TEST_EXTRA_WORK": "MST:3000000"])
+            // The baseline says MST cost a fifth less than it does: to the gate, exactly a head
+            // whose MST got a quarter more expensive.
+            try editBaseline(folder) { json in
+                json["counts"] = (json["counts"] as! [[String: Any]]).map { row in
+                    var row = row
+                    if row["stage"] as? String == "MST" { row["instructions"] = (row["instructions"] as! Int) * 4 / 5 }
+                    return row
+                }
+            }
+            let slow = try check(folder, ["--lanes", "counts"])
             #expect(slow.status == 2, "\(slow)")
             let regressions = slow.stdout.split(separator: "\n").filter { $0.hasSuffix("regression") }
             #expect(regressions.count == 1 && regressions[0].hasPrefix("instructions") && regressions[0].contains(" MST "), "\(slow)")
@@ -124,21 +140,27 @@ struct CheckCommandTests {
         try withTemporaryFolder { folder in
             try prepare(folder)
             #expect(try check(folder, ["--update-baseline", "--lanes", "quality"]).status == 0)
-            let exe = try #require(CLI.executable).path
-            // The base: the same binary without the extra work (the head inherits it).
+            // "Slower" is the same binary run under valgrind's no-op tool, several times slower
+            // in every stage, and without debug sections, which valgrind cannot always read.
+            let valgrind: URL = try #require(Self.onPath("valgrind"), "the A/B test runs binaries under valgrind")
+            let exe = folder.path("geocluster")
+            let stripTool = try #require(Self.onPath("strip"))
+            let strip = try CLI.run(["--strip-debug", "-o", exe, try #require(CLI.executable).path], in: folder.url, program: stripTool)
+            #expect(strip.status == 0, "\(strip)")
             let base = folder.path("base.sh")
-            try "#!/bin/sh\nunset GEOCLUSTER_TEST_EXTRA_WORK\nexec \(exe) \"$@\"\n".write(toFile: base, atomically: true, encoding: .utf8)
-            // A base that does the extra work while the head does not.
+            try "#!/bin/sh\nexec \(exe) \"$@\"\n".write(toFile: base, atomically: true, encoding: .utf8)
             let slowBase = folder.path("slow-base.sh")
-            try "#!/bin/sh\nGEOCLUSTER_TEST_EXTRA_WORK=MST:60000000 exec \(exe) \"$@\"\n".write(toFile: slowBase, atomically: true, encoding: .utf8)
+            try "#!/bin/sh\nexec \(valgrind.path) -q --tool=none \(exe) \"$@\"\n".write(toFile: slowBase, atomically: true, encoding: .utf8)
             for script in [base, slowBase] { chmod(script, 0o755) }
+            let arguments = ["check", "--suite", "suite.json", "--baseline", "baseline.json", "--cache", "cache", "--lanes", "quality"]
 
-            let slower = try check(folder, ["--lanes", "quality", "--against", base],
-                                   environment: ["GEOCLUSTER_TEST_EXTRA_WORK": "MST:60000000"])
+            // The head under valgrind, following its own cells but not the base's script.
+            let slower = try CLI.run(["-q", "--tool=none", "--trace-children=yes", "--trace-children-skip=*/base.sh", exe]
+                                     + arguments + ["--against", base], in: folder.url, timeout: 900, program: valgrind)
             #expect(slower.status == 2, "\(slower)")
             #expect(slower.stdout.split(separator: "\n").contains { $0.hasPrefix("a/b") && $0.hasSuffix("regression") }, "\(slower)")
 
-            let faster = try check(folder, ["--lanes", "quality", "--against", slowBase])
+            let faster = try CLI.run(arguments + ["--against", slowBase], in: folder.url, timeout: 900)
             #expect(faster.status == 3, "\(faster)")
             #expect(faster.stdout.split(separator: "\n").contains { $0.hasPrefix("a/b") && $0.hasSuffix("improvement") })
 
