@@ -5,12 +5,13 @@
 // Data flows one way: input (Datasets) -> projection (Geo) -> index ... labels (ClusterCore)
 // -> scores (ClusterMetrics) -> runs, timings and records (Harness) -> tables, maps, plots, HTML
 // (Reports) -> the CLI (geocluster). The dependency graph below follows that flow but is not
-// a chain: ClusterCore and ClusterMetrics depend on nothing (pure Swift), Datasets on Geo and Pins,
-// Harness on the five below it, Reports on Harness, Geo and Pins; no module imports against the
-// flow. Pins (map pins per zoom level, privacy mask, supercluster baseline) sits beside that
-// flow and depends on ClusterCore only, with no Foundation and no C library, so an iOS or macOS
-// app can embed it; it also holds the listing vocabulary every module shares (ListingCategory,
-// ValueRange, BoundingBox, AttributeFilter, WebMercator).
+// a chain: ClusterCore and ClusterMetrics depend on nothing (pure Swift), Datasets on Geo and the
+// listing vocabulary, Harness on the modules below it, Reports on Harness, Geo and the
+// vocabulary; no module imports against the flow. ListingVocabulary (ListingCategory,
+// ValueRange, BoundingBox, AttributeFilter, own columns, WebMercator) is what every module
+// says listings in. Pins (map pins per zoom level, privacy mask, supercluster baseline) sits
+// beside the flow on the vocabulary and ClusterCore, with no Foundation and no C library, so an
+// iOS or macOS app can embed it.
 import PackageDescription
 
 let package = Package(
@@ -20,16 +21,16 @@ let package = Package(
     // iOS 18, tvOS 18, watchOS 11 and visionOS 2 (the Swift 6 systems); nothing else in the
     // package needs more (typed throws needs no runtime support). Linux has no minimum.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    // One product per use. An app that draws map pins depends on GeoclusterPins (Pins and
-    // ClusterCore: pure Swift, no Foundation, no C library, no PROJ or GEOS headers; proved by
+    // One product per use. An app that draws map pins depends on GeoclusterPins (Pins, its
+    // vocabulary and ClusterCore: pure Swift, no Foundation, no C library, no PROJ or GEOS headers; proved by
     // `make consumer`), one that only clusters on GeoclusterCore; GeoclusterKit is everything
     // the CLI is made of, C libraries included. None of their targets has unsafeFlags.
     products: [
-        .library(name: "GeoclusterPins", targets: ["Pins", "ClusterCore"]),
+        .library(name: "GeoclusterPins", targets: ["Pins", "ListingVocabulary", "ClusterCore"]),
         .library(name: "GeoclusterCore", targets: ["ClusterCore"]),
         .library(
             name: "GeoclusterKit",
-            targets: ["Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics", "Harness", "Reports"]
+            targets: ["Geo", "ClusterCore", "ListingVocabulary", "Pins", "Datasets", "ClusterMetrics", "Harness", "Reports"]
         ),
         .executable(name: "geocluster", targets: ["geocluster"]),
         // The pins server, which `geocluster serve` runs: its own executable, so that the
@@ -74,20 +75,24 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CGeoLibraries"]),
         // Pure Swift, no dependencies: every hot loop of HDBSCAN, DBSCAN and grid clustering.
         .target(name: "ClusterCore"),
+        // What listings are said in, for every module: categories, ranges, boxes, attribute
+        // filters, the caller's own columns, Web Mercator, and their parsing from text. Pure
+        // Swift (ClusterCore's elementary maths): no Foundation, no C library.
+        .target(name: "ListingVocabulary", dependencies: ["ClusterCore"]),
         // Zoom-level map pins cut from one single-linkage hierarchy over privacy-masked
         // positions, with queries and filters, plus a supercluster-compatible baseline. Pure
-        // Swift on ClusterCore alone: no Foundation, no C library (Web Mercator maths is its own).
-        .target(name: "Pins", dependencies: ["ClusterCore"]),
+        // Swift on the vocabulary and ClusterCore: no Foundation, no C library.
+        .target(name: "Pins", dependencies: ["ListingVocabulary", "ClusterCore"]),
         // Requests on a pin index as text gives them (a URL's query, the command line's
         // option values, the C API's arguments): parsed and validated once, then turned into
         // one index call (PinsCall) that the server, the CLI and the Python package share.
         // Pure Swift on Pins: no Foundation.
-        .target(name: "PinsQueries", dependencies: ["Pins"]),
+        .target(name: "PinsQueries", dependencies: ["Pins", "ListingVocabulary"]),
         // zlib, for gzip-compressed input (on every system; Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // libdeflate, for the server's gzipped answers (Debian: libdeflate-dev).
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", providers: [.apt(["libdeflate-dev"])]),
-        .target(name: "Datasets", dependencies: ["Geo", "Pins", "PinsQueries", "CSystemTuning", "CZlib"]),
+        .target(name: "Datasets", dependencies: ["Geo", "ListingVocabulary", "CSystemTuning", "CZlib"]),
         .target(name: "ClusterMetrics"),
         // The C API's one declaration (include/geocluster.h): GeoclusterCAPI implements it and
         // is compiled against it, the Python package's ctypes table is checked against it.
@@ -161,6 +166,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "ClusterCoreTests", dependencies: ["ClusterCore", "TestSupport"]),
+        .testTarget(name: "ListingVocabularyTests", dependencies: ["ListingVocabulary"]),
         .testTarget(name: "PinsTests", dependencies: ["Pins", "TestSupport"]),
         .testTarget(name: "PinsQueriesTests", dependencies: ["PinsQueries", "Pins", "TestSupport"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "Pins", "TestSupport"]),

@@ -93,7 +93,7 @@ extension PinIndex {
     /// so that repeated queries allocate nothing once it is large enough.
     public func pins(zoom: Double, bbox: BoundingBox?, filter: AttributeFilter?, into out: inout [Pin]) throws(PinError) {
         let z = try Self.zoomLevel(zoom)
-        try bbox?.validate()
+        do { try bbox?.validate() } catch { throw PinError(error) }
         out.removeAll(keepingCapacity: true)
         let filter = try compiled(filter)
         var scratch = FilterScratch()

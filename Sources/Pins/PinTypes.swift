@@ -1,5 +1,9 @@
 // The values a PinIndex is built from and answers with.
 
+// The listing vocabulary (categories, ranges, boxes, own columns, Web Mercator) is part of
+// this module's API: an app that imports Pins has it without a second import.
+@_exported import ListingVocabulary
+
 /// The one error type of Pins. Messages say what to change; none repeats a true coordinate.
 public enum PinError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An option or argument is outside its valid range.
@@ -12,6 +16,11 @@ public enum PinError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownPin(PinID)
     /// A cursor from another query or another index.
     case invalidCursor
+
+    /// The vocabulary's refusal of a value, as a pin error naming the same field.
+    public init(_ invalid: InvalidValue) {
+        self = .invalidParameter(name: invalid.name ?? "value", value: invalid.value, requirement: invalid.reason)
+    }
 
     public var description: String {
         switch self {

@@ -1,3 +1,4 @@
+import ListingVocabulary
 import Pins
 
 /// The one place a parsed request becomes a call of the pin index, for every caller that

@@ -1,3 +1,4 @@
+import ListingVocabulary
 import Pins
 
 /// A query on a pin index as a client writes it in a URL's query string: the viewport, the
@@ -56,17 +57,17 @@ public struct PinsQuery: Sendable, Equatable {
 
     private mutating func set(_ parameter: Parameter, _ value: String, filter: inout AttributeFilter) throws(PinsQueryError) {
         let name = parameter.rawValue
-        func parsing<T>(_ body: () throws(QueryValueError) -> T) throws(PinsQueryError) -> T {
+        func parsing<T>(_ body: () throws(InvalidValue) -> T) throws(PinsQueryError) -> T {
             do { return try body() } catch { throw PinsQueryError(parameter: name, message: "'\(value)': \(error.reason)") }
         }
         switch parameter {
         case .zoom: zoom = try Self.number(value, name, within: 0...Double(PinOptions.maxZoom) + 0.999_999)
-        case .bbox: bbox = try parsing { () throws(QueryValueError) in try BoundingBox(parsing: value) }
-        case .category: filter.categories = try parsing { () throws(QueryValueError) in try CategorySet(parsing: value) }
-        case .area: filter.area = try parsing { () throws(QueryValueError) in try ValueRange(parsing: value) }
-        case .deposit: filter.deposit = try parsing { () throws(QueryValueError) in try ValueRange(parsing: value) }
-        case .rent: filter.monthlyRent = try parsing { () throws(QueryValueError) in try ValueRange(parsing: value) }
-        case .where: filter.properties.append(try parsing { () throws(QueryValueError) in try PropertyCondition(parsing: value) })
+        case .bbox: bbox = try parsing { () throws(InvalidValue) in try BoundingBox(parsing: value) }
+        case .category: filter.categories = try parsing { () throws(InvalidValue) in try CategorySet(parsing: value) }
+        case .area: filter.area = try parsing { () throws(InvalidValue) in try ValueRange(parsing: value) }
+        case .deposit: filter.deposit = try parsing { () throws(InvalidValue) in try ValueRange(parsing: value) }
+        case .rent: filter.monthlyRent = try parsing { () throws(InvalidValue) in try ValueRange(parsing: value) }
+        case .where: filter.properties.append(try parsing { () throws(InvalidValue) in try PropertyCondition(parsing: value) })
         case .limit:
             guard let n = Int(value), (1...Self.largestLimit).contains(n) else {
                 throw PinsQueryError(parameter: name, message: "'\(value)' must be a whole number 1...\(Self.largestLimit)")

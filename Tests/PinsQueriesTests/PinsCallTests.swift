@@ -87,22 +87,4 @@ struct PinsCallTests {
         #expect(Self.failure(.children("12345"), []) == .unknownPin("12345"))
         #expect(parameter(Self.failure(.pin("twelve"), [])) == "id")
     }
-
-    @Test("values parse as the command line's options do: ranges, boxes, category lists, own-column conditions")
-    func valuesParse() throws {
-        #expect(try ValueRange(parsing: " 10 ..50") == ValueRange(lower: 10, upper: 50))
-        #expect(try ValueRange(parsing: "..50") == ValueRange(lower: nil, upper: 50))
-        #expect(try BoundingBox(parsing: "170,-25,-170,-10") == BoundingBox(minLongitude: 170, minLatitude: -25, maxLongitude: -170, maxLatitude: -10))
-        #expect(try CategorySet(parsing: "villa, Store") == CategorySet([ListingCategory.villa, .store]))
-        #expect(try PropertyCondition(parsing: "price=..3000") == PropertyCondition("price", .range(ValueRange(lower: nil, upper: 3000))))
-        #expect(try PropertyCondition(parsing: "brand=a,b") == PropertyCondition("brand", .oneOf(["a", "b"])))
-        for bad in ["10", "a..b", "..", "5..1", "1..2..3"] {
-            #expect(throws: QueryValueError.self, "\(bad)") { try ValueRange(parsing: bad) }
-        }
-        for bad in ["1,2,3", "0,91,1,92", "200,0,201,1", "0,5,1,4", "x,0,1,1"] {
-            #expect(throws: QueryValueError.self, "\(bad)") { try BoundingBox(parsing: bad) }
-        }
-        #expect(throws: QueryValueError.self) { try PropertyCondition(parsing: "=3") }
-        #expect(throws: QueryValueError.self) { try PropertyCondition(parsing: "price=") }
-    }
 }

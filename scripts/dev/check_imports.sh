@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # The pins product's promise, checked rather than assumed: no source of its targets (Pins,
-# ClusterCore) imports Foundation, a C module of this package (CGeoLibraries, CSystemTuning)
+# ListingVocabulary, ClusterCore) imports Foundation, a C module of this package (CGeoLibraries, CSystemTuning)
 # or any module outside an allow-list. Every `import` line of every Swift file is read
 # (attributes such as @_spi, access levels and `import struct M.X` forms included, inside
-# `#if` blocks too). Allowed: the product's own ClusterCore (in Pins) and two modules every
+# `#if` blocks too). Allowed: the product's own ClusterCore and ListingVocabulary and two modules every
 # Swift platform ships with the standard library: Synchronization (Atomic) and Dispatch
 # (ClusterCore's worker threads). Usage, from the checkout's root:
-#   scripts/dev/check_imports.sh            check Sources/Pins and Sources/ClusterCore
+#   scripts/dev/check_imports.sh            check Sources/Pins, Sources/ListingVocabulary and Sources/ClusterCore
 #   scripts/dev/check_imports.sh DIR...     check those folders
 #   scripts/dev/check_imports.sh --self-test   plant `import Foundation` in a copy; the check must fail
 #   EXTRA_ALLOWED=Pins scripts/dev/check_imports.sh Sources/PinsQueries   allow one more module
 #     (PinsQueries, on Pins: the C library behind the Python package links it without Foundation)
 # Exit 0 clean, 1 a forbidden import (each listed with its file and line).
 set -uo pipefail
-allowed="^(ClusterCore|Synchronization|Dispatch${EXTRA_ALLOWED:+|$EXTRA_ALLOWED})\$"
-names="ClusterCore, Synchronization, Dispatch${EXTRA_ALLOWED:+, $EXTRA_ALLOWED}"
+allowed="^(ClusterCore|ListingVocabulary|Synchronization|Dispatch${EXTRA_ALLOWED:+|$EXTRA_ALLOWED})\$"
+names="ClusterCore, ListingVocabulary, Synchronization, Dispatch${EXTRA_ALLOWED:+, $EXTRA_ALLOWED}"
 
 check() {
     local bad=0 files=0 line file module
@@ -45,5 +45,5 @@ if [ "${1:-}" = "--self-test" ]; then
     echo "imports: self-test passed (a planted 'import Foundation' is caught)"
     exit 0
 fi
-[ $# -gt 0 ] || set -- Sources/Pins Sources/ClusterCore
+[ $# -gt 0 ] || set -- Sources/Pins Sources/ListingVocabulary Sources/ClusterCore
 check "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every public declaration of the pins product (Sources/Pins, Sources/ClusterCore) and every
+"""Every public declaration of the pins product (Sources/Pins, Sources/ListingVocabulary, Sources/ClusterCore) and every
 case of a public enum has a doc comment (`///` directly above it, attributes aside), except
 the members a protocol documents: description, debugDescription, customMirror, ==, <,
 hash(into:), rawValue and init(rawValue:), init(arrayLiteral:). DocC's own warnings
@@ -9,7 +9,7 @@ import pathlib
 import re
 import sys
 
-dirs = sys.argv[1:] or ["Sources/Pins", "Sources/ClusterCore"]
+dirs = sys.argv[1:] or ["Sources/Pins", "Sources/ListingVocabulary", "Sources/ClusterCore"]
 protocol_members = re.compile(
     r"\b(var description|var debugDescription|var customMirror|static func ==|static func <|func hash\(into"
     r"|let rawValue|init\(rawValue|init\(arrayLiteral)")

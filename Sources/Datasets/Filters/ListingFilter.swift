@@ -3,8 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Pins
-import PinsQueries
+import ListingVocabulary
 
 extension ValueRange {
     /// Parses `MIN..MAX` with either end optional (`..50`, `100..`), both ends included.

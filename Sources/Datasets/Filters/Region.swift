@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Geo
-import Pins
+import ListingVocabulary
 
 /// The polygons of a `--within` file, for point-in-polygon filtering with GEOS prepared
 /// geometries. Coordinates are longitude/latitude degrees (x = longitude), the GeoJSON

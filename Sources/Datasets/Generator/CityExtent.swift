@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// Where a scenario's listings lie and how prices vary over that area.
 ///

@@ -1,5 +1,5 @@
 import Geo
-import Pins
+import ListingVocabulary
 
 /// Output formats for generated listings, chosen by file extension.
 public enum ListingFormat: String, Sendable {

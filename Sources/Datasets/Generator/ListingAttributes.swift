@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// The attribute distributions of generated listings, per category. Money is in units of
 /// 10,000 KRW (만원), as Korean listing sites quote it; areas are exclusive floor areas in m².

@@ -1,5 +1,5 @@
 import Geo
-import Pins
+import ListingVocabulary
 
 /// Generated listings as a struct of arrays: one entry per listing in each array.
 public struct ListingChunk: Sendable, Equatable {

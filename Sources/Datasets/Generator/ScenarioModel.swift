@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// One cluster, or the background, of a scenario model.
 public struct ScenarioComponent: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// Metres per degree of longitude and of latitude at one latitude on the WGS 84 ellipsoid:
 /// the parallel's radius N·cos φ and the meridian's radius of curvature M, times π/180.

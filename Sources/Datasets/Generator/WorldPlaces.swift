@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// The real places the `world` scenario is built around: metropolitan areas, remote
 /// settlements (Pacific islands on both sides of ±180°, high latitudes north and south), and

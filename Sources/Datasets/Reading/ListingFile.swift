@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// Listings with their attributes, for the map-pin commands (`pins`, `nearby`, `map --zoom`):
 /// longitude/latitude, id, category, area, deposit, monthly rent and a location key (a
@@ -236,7 +236,7 @@ public struct ListingFile: Sendable {
                           v.isFinite else { numbers = []; break }
                     numbers.append(v)
                 }
-                do throws(PinError) {
+                do throws(InvalidValue) {
                     if numbers.count == texts.count && texts.contains(where: { $0 != nil }) {
                         try file.properties.add(name, numbers: numbers)
                     } else {

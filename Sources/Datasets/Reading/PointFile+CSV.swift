@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import Pins
+import ListingVocabulary
 
 // The CSV side of `PointFile.read`.
 //

@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 // The CSV reader's columns beyond coordinates and ids: the `--weight-column` and the
 // columns `--where` tests (see `CSVPointVisitor.assignRoles`).

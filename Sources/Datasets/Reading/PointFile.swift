@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// The points of a CSV or GeoJSON file, read column by column: coordinates as numbers, ids
 /// compactly, and nothing else kept, so a million-row file costs about 30 bytes a row in

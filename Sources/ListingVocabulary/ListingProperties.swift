@@ -16,7 +16,7 @@ public enum PropertyValue: Sendable, Hashable {
 /// values, so a brand repeated over 100,000 stores is one string.
 public struct ListingProperties: Sendable {
     /// One column's values, one per listing.
-    enum Column: Sendable {
+    package enum Column: Sendable {
         /// NaN: missing.
         case numbers([Double])
         /// `ListingProperties.missing`: missing.
@@ -24,27 +24,27 @@ public struct ListingProperties: Sendable {
     }
 
     /// The code of a missing text.
-    static let missing = UInt32.max
+    package static let missing = UInt32.max
 
     /// Column names, in the order leaves list their values.
     public private(set) var names: [String] = []
-    private(set) var columns: [Column] = []
+    package private(set) var columns: [Column] = []
     /// Listings per column (nil before the first column).
-    private(set) var rows: Int?
+    package private(set) var rows: Int?
 
     /// No columns.
     public init() {}
 
     /// Adds a column of numbers, one per listing (nil or NaN: missing).
-    /// - Throws: `.invalidParameter` for an empty or repeated name, a count other than the
+    /// - Throws: `InvalidValue` for an empty or repeated name, a count other than the
     ///   other columns', or an infinite value.
-    public mutating func add(_ name: String, numbers: [Double?]) throws(PinError) {
+    public mutating func add(_ name: String, numbers: [Double?]) throws(InvalidValue) {
         try admit(name, count: numbers.count)
         var column = [Double](repeating: .nan, count: numbers.count)
         for (i, v) in numbers.enumerated() {
             guard let v, !v.isNaN else { continue }
             guard v.isFinite else {
-                throw .invalidParameter(name: "property \(name) of row \(i)", value: "\(v)", requirement: "must be finite or missing")
+                throw InvalidValue(name: "property \(name) of row \(i)", value: "\(v)", reason: "must be finite or missing")
             }
             column[i] = v
         }
@@ -53,9 +53,9 @@ public struct ListingProperties: Sendable {
     }
 
     /// Adds a column of texts, one per listing (nil: missing).
-    /// - Throws: `.invalidParameter` for an empty or repeated name or a count other than the
+    /// - Throws: `InvalidValue` for an empty or repeated name or a count other than the
     ///   other columns'.
-    public mutating func add(_ name: String, texts: [String?]) throws(PinError) {
+    public mutating func add(_ name: String, texts: [String?]) throws(InvalidValue) {
         try admit(name, count: texts.count)
         var slot: [String: UInt32] = [:]
         var values: [String] = []
@@ -70,13 +70,13 @@ public struct ListingProperties: Sendable {
         columns.append(.texts(codes: codes, values: values))
     }
 
-    private mutating func admit(_ name: String, count: Int) throws(PinError) {
+    private mutating func admit(_ name: String, count: Int) throws(InvalidValue) {
         guard !name.isEmpty, !names.contains(name) else {
-            throw .invalidParameter(name: "property name", value: "'\(name)'", requirement: "must be non-empty and unique")
+            throw InvalidValue(name: "property name", value: "'\(name)'", reason: "must be non-empty and unique")
         }
         guard rows == nil || rows == count else {
-            throw .invalidParameter(name: "property \(name)", value: "\(count) values",
-                                    requirement: "must have one value per listing, as the other properties (\(rows!))")
+            throw InvalidValue(name: "property \(name)", value: "\(count) values",
+                               reason: "must have one value per listing, as the other properties (\(rows!))")
         }
         rows = count
     }
@@ -87,7 +87,7 @@ public struct ListingProperties: Sendable {
     }
 
     /// Row `r`'s value in column `c`, nil when missing.
-    func value(column c: Int, row r: Int) -> PropertyValue? {
+    package func value(column c: Int, row r: Int) -> PropertyValue? {
         switch columns[c] {
         case .numbers(let v): return v[r].isNaN ? nil : .number(v[r])
         case let .texts(codes, values): return codes[r] == Self.missing ? nil : .text(values[Int(codes[r])])
@@ -95,7 +95,7 @@ public struct ListingProperties: Sendable {
     }
 
     /// The rows in the order `order` lists them (row `i` of the result is row `order[i]`).
-    func gathered(_ order: [Int32]) -> ListingProperties {
+    package func gathered(_ order: [Int32]) -> ListingProperties {
         var out = self
         out.columns = columns.map { column in
             switch column {
@@ -133,57 +133,5 @@ public struct PropertyCondition: Sendable, Hashable, CustomStringConvertible {
         case .range(let r): return "\(name)=\(r)"
         case .oneOf(let s): return "\(name)=\(s.sorted().joined(separator: ","))"
         }
-    }
-}
-
-/// Property conditions compiled against an index's columns: column positions, text sets as
-/// code sets, so testing a row looks nothing up by name.
-struct CompiledConditions: Sendable {
-    enum Test: Sendable {
-        case range(column: Int, lower: Double, upper: Double)
-        case codes(column: Int, Set<UInt32>)
-    }
-
-    let tests: [Test]
-
-    var isEmpty: Bool { tests.isEmpty }
-
-    /// - Throws: `.invalidParameter` for a column the listings do not have, or a test of the
-    ///   wrong kind for it (a range on texts, texts on numbers).
-    init(_ conditions: [PropertyCondition], properties p: ListingProperties) throws(PinError) {
-        var tests: [Test] = []
-        for condition in conditions {
-            guard let c = p.names.firstIndex(of: condition.name) else {
-                throw .invalidParameter(name: "property filter", value: condition.name,
-                                        requirement: "must name a property of the listings (\(p.names.isEmpty ? "they have none" : p.names.joined(separator: ", ")))")
-            }
-            switch (condition.test, p.columns[c]) {
-            case let (.range(r), .numbers):
-                tests.append(.range(column: c, lower: r.lower ?? -.infinity, upper: r.upper ?? .infinity))
-            case let (.oneOf(wanted), .texts(_, values)):
-                tests.append(.codes(column: c, Set(values.indices.filter { wanted.contains(values[$0]) }.map(UInt32.init))))
-            case (.range, .texts):
-                throw .invalidParameter(name: "property filter", value: condition.description,
-                                        requirement: "\(condition.name) holds texts: give the values to keep (name=a,b)")
-            case (.oneOf, .numbers):
-                throw .invalidParameter(name: "property filter", value: condition.description,
-                                        requirement: "\(condition.name) holds numbers: give a range (name=MIN..MAX)")
-            }
-        }
-        self.tests = tests
-    }
-
-    /// Whether row `r` passes every test.
-    @inline(__always)
-    func passes(_ r: Int, _ p: ListingProperties) -> Bool {
-        for test in tests {
-            switch test {
-            case let .range(c, lo, hi):
-                guard case .numbers(let v) = p.columns[c], v[r] >= lo && v[r] <= hi else { return false }
-            case let .codes(c, codes):
-                guard case .texts(let k, _) = p.columns[c], codes.contains(k[r]) else { return false }
-            }
-        }
-        return true
     }
 }

@@ -1,4 +1,4 @@
-// Web Mercator in pure Swift, with ClusterCore's `ElementaryMath` (Pins imports neither
+// Web Mercator in pure Swift, with ClusterCore's `ElementaryMath` (this module imports neither
 // Foundation nor a C library, so an app embeds it anywhere).
 
 import ClusterCore
@@ -16,12 +16,12 @@ public enum WebMercator: Sendable {
     public static let maxLatitude = 85.051128779806592
 
     /// The WGS 84 semi-major axis (metres) and first eccentricity squared.
-    static let wgs84A = 6_378_137.0
+    static let wgs84A = radius
     static let wgs84E2 = 0.006_694_379_990_141_316_96
 
     /// x in [0, 1] of a longitude in degrees (linear; 180° maps to 1).
     /// - Complexity: O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func x(longitude: Double) -> Double { longitude / 360 + 0.5 }
 
     /// y in [0, 1] of a latitude in degrees, clamped to the unit square beyond ±`maxLatitude`.
@@ -34,7 +34,7 @@ public enum WebMercator: Sendable {
 
     /// The longitude in degrees of an x.
     /// - Complexity: O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func longitude(x: Double) -> Double { (x - 0.5) * 360 }
 
     /// The latitude in degrees of a y.
@@ -67,11 +67,11 @@ public enum WebMercator: Sendable {
     }
 
     /// The sphere's radius in metres (the WGS 84 semi-major axis, as EPSG:3857 defines it).
-    public static let radius = wgs84A
+    public static let radius = 6_378_137.0
 
     /// Easting of a longitude in degrees, projected metres.
     /// - Complexity: O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func easting(longitude: Double) -> Double { radius * longitude * .pi / 180 }
 
     /// Northing of a latitude in degrees, projected metres; latitudes beyond ±`maxLatitude`
@@ -85,7 +85,7 @@ public enum WebMercator: Sendable {
 
     /// The longitude in degrees of an easting in metres.
     /// - Complexity: O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func longitude(easting: Double) -> Double { easting / radius * 180 / .pi }
 
     /// The latitude in degrees of a northing in metres.
@@ -127,7 +127,7 @@ public enum WebMercator: Sendable {
 
     /// 2^z for a zoom (fractional zooms go through exp).
     @inline(__always)
-    static func exp2(_ z: Double) -> Double {
+    package static func exp2(_ z: Double) -> Double {
         if z == z.rounded(.down), abs(z) < 1000 { return Double(sign: .plus, exponent: Int(z), significand: 1) }
         return ElementaryMath.exp(z * ln2)
     }

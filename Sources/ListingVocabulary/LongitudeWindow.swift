@@ -43,12 +43,12 @@ public struct LongitudeWindow: Sendable, Equatable {
     /// `longitude` in this window: moved one turn east when west of `west` by more than
     /// 1e-9° (a centre computed from points on the western edge stays on that edge).
     /// - Complexity: O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func unwrap(_ longitude: Double) -> Double { longitude < west - 1e-9 ? longitude + 360 : longitude }
 
     /// A longitude from the window (or anywhere) back into −180…180 (180 stays 180).
     /// - Complexity: O(1).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func normalized(_ longitude: Double) -> Double {
         longitude > 180 ? longitude - 360 : (longitude < -180 ? longitude + 360 : longitude)
     }
@@ -64,7 +64,7 @@ public struct LongitudeWindow: Sendable, Equatable {
     /// turn of one another never differ by a turn; unchanged (bit for bit) when they already
     /// lie within half a turn.
     /// - Complexity: O(n).
-    static func unwrapped(_ longitudes: [Double]) -> [Double] {
+    package static func unwrapped(_ longitudes: [Double]) -> [Double] {
         guard let first = longitudes.first, let lo = longitudes.min(), let hi = longitudes.max(), hi - lo > 180 else {
             return longitudes
         }
@@ -75,7 +75,7 @@ public struct LongitudeWindow: Sendable, Equatable {
     /// stretch across `from` (between the largest and the smallest value) is the widest empty
     /// one (ties included), otherwise the value just after the widest gap between consecutive
     /// values (`CircularGap`). Pins use it on Mercator x (period 1), maps on degrees.
-    static func start(of values: [Double], from: Double, period: Double) -> Double {
+    package static func start(of values: [Double], from: Double, period: Double) -> Double {
         let gap = CircularGap(of: values, from: from, period: period)
         return gap.isAcross ? from : gap.upper
     }

@@ -1,6 +1,7 @@
 // What a listing is and which listings a query or a file reader keeps: the category, value
-// ranges, a longitude/latitude box and the attribute filter. Defined here, in Pins (pure Swift),
-// so that the index, the file readers (Datasets) and the CLI share one type for each.
+// ranges, a longitude/latitude box and the attribute filter. Defined here, in the vocabulary
+// every module shares (pure Swift), so that the index, the file readers and the maps use one
+// type for each.
 
 /// The kinds of listing the generator writes and the `--category` filter accepts, in the
 /// `category` column's spelling.
@@ -166,16 +167,16 @@ public struct BoundingBox: Sendable, Hashable {
     public static let world = BoundingBox(minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)
 
     /// Checks that the edges are finite, within ±180° / ±90°, and that minLatitude <= maxLatitude.
-    public func validate() throws(PinError) {
+    public func validate() throws(InvalidValue) {
         for (name, v, limit) in [("minLongitude", minLongitude, 180.0), ("maxLongitude", maxLongitude, 180),
                                  ("minLatitude", minLatitude, 90), ("maxLatitude", maxLatitude, 90)] {
             guard v.isFinite, abs(v) <= limit else {
-                throw .invalidParameter(name: name, value: "\(v)", requirement: "must be a finite number within ±\(Int(limit))°")
+                throw InvalidValue(name: name, value: "\(v)", reason: "must be a finite number within ±\(Int(limit))°")
             }
         }
         guard minLatitude <= maxLatitude else {
-            throw .invalidParameter(name: "minLatitude", value: "\(minLatitude)",
-                                    requirement: "is above maxLatitude \(maxLatitude); swap them")
+            throw InvalidValue(name: "minLatitude", value: "\(minLatitude)",
+                               reason: "is above maxLatitude \(maxLatitude); swap them")
         }
     }
 
