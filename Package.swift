@@ -110,7 +110,15 @@ let package = Package(
         // SVG and HTML come from Reports' own XMLWriter, not Plot or swift-mustache: both import
         // Foundation, which the CLI leaves out for start-up time (see Geocluster.swift), and
         // Plot writes attribute values unescaped.
-        .target(name: "Reports", dependencies: ["Harness", "Geo", "ClusterCore", "ClusterMetrics", "Pins", "Datasets"]),
+        .target(name: "Reports", dependencies: ["Harness", "Geo", "ClusterCore", "ClusterMetrics", "ListingVocabulary", "Datasets"]),
+        // The layer between the executables and the libraries: a command's parsed request
+        // becomes one call here (the commands whose work spans the runner and the writers:
+        // bench, tree, map, privacy), and the modules requests are written in are re-exported,
+        // so the command line imports this layer and its argument parser only.
+        .target(
+            name: "Requests",
+            dependencies: ["Geo", "ClusterCore", "ListingVocabulary", "Pins", "PinsQueries", "Datasets", "ClusterMetrics", "Harness", "Reports"]
+        ),
         // The C library tuned for geocluster: glibc's malloc thresholds (freed large arrays leave
         // the process, or for small inputs stay for the next stage to reuse) and fallocate, so
         // replacing an output file does not stall in rename.
@@ -120,7 +128,7 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics", "Harness",
+                "Requests", "CSystemTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser",
                          condition: .when(traits: ["CommandLine"])),
             ]
@@ -152,7 +160,7 @@ let package = Package(
         .executableTarget(
             name: "geocluster",
             dependencies: [
-                "Geo", "ClusterCore", "Pins", "Datasets", "ClusterMetrics", "Harness", "Reports", "CSystemTuning", "CommandLineSupport",
+                "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser",
                          condition: .when(traits: ["CommandLine"])),
             ]

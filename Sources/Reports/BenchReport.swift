@@ -6,10 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A `geocluster bench` run from request to report folder: the datasets and plan (Harness),
-/// every cell in its own process (`Bench.run`), then the tables, figures and page written here
-/// into a staging folder that is moved into place only when all of it is written. It lives in
-/// Reports because Reports is the one module that sees both the runner and the writers.
+/// The report of a `geocluster bench` run (`BenchRequest.run` in Requests runs the cells, then
+/// calls `write` here): the tables, figures and page, written into the run's staging folder.
 public enum BenchReport {
     /// What a run leaves for the console.
     public struct Outcome: Sendable {
@@ -24,32 +22,6 @@ public enum BenchReport {
 
         public init(rows: [RunRow], summary: [SummaryRow], figures: [ReportFigure], pinRows: [PinsRow]?, out: String) {
             self.rows = rows; self.summary = summary; self.figures = figures; self.pinRows = pinRows; self.out = out
-        }
-    }
-
-    /// Runs the benchmark `request` describes and writes its report into `request.out`.
-    /// - Parameters:
-    ///   - progress: shows a transient console line as each cell starts (nil when standard
-    ///     error is not a terminal); the run ends those lines with an empty `note`.
-    ///   - note: receives the run's console lines (datasets, missing truth).
-    /// - Throws: `HarnessError` or `DatasetError` for what stops the whole run; a failed cell
-    ///   is a row. The report folder is then left as it was.
-    /// The map pins are compared after the cells when `request.pins` is set.
-    public static func run(_ request: BenchRequest, progress: ((BenchProgress) -> Void)?, note: (String) -> Void) throws -> Outcome {
-        let datasets = try request.datasets(note: note)
-        return try BenchStagingFolder.staged(out: request.out) { folder in
-            let previous = request.resume ? BenchTables.readRuns(path: request.out + "/runs.csv") : []
-            let plan = try request.plan(datasets: datasets, work: folder.path, previous: previous)
-            let rows = try Bench.run(plan) { progress?($0) }
-            if progress != nil { note("") }
-            for line in BenchRequest.truthNotes(rows: rows, datasets: datasets) + BenchRequest.emptyNotes(rows: rows, datasets: datasets) {
-                note(line)
-            }
-            let pinRows = try request.pins.map { pins in
-                try PinsComparison.run(plan: plan, request: pins, timeout: request.timeout, seed: request.seed, note: note)
-            }
-            let (summary, figures) = try write(rows: rows, pinRows: pinRows, plan: plan, commandLine: request.commandLine)
-            return Outcome(rows: rows, summary: summary, figures: figures, pinRows: pinRows, out: request.out)
         }
     }
 

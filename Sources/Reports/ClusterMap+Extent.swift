@@ -1,5 +1,5 @@
 import ClusterCore
-import Pins
+import ListingVocabulary
 
 /// The part of the plane a cluster map frames, and the points it leaves out.
 ///

@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 
 /// Where everything goes on the page, and the affine map from Web Mercator metres to pt.
 struct MapLayout {

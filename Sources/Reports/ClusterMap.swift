@@ -1,6 +1,6 @@
 import Geo
 import Harness
-import Pins
+import ListingVocabulary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

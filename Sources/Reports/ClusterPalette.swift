@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

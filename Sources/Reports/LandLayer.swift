@@ -1,5 +1,5 @@
 import Geo
-import Pins
+import ListingVocabulary
 
 /// The land under a geographic map: Natural Earth's land at 1:110m (public domain), dissolved
 /// from its countries and simplified by `scripts/data/make_land.py`, which writes `LandData`.

@@ -1,4 +1,4 @@
-import Pins
+import ListingVocabulary
 #if canImport(Glibc)
 import Glibc  // sin, cos, atan2 (FoundationEssentials does not re-export them)
 #elseif canImport(Darwin)

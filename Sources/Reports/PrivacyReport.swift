@@ -1,32 +1,43 @@
-import Datasets
-import Harness
-import Pins
+import ListingVocabulary
 
-/// `geocluster privacy`: the anonymity audit (`PrivacyAuditRun`) written as CSV, GeoJSON or an
-/// HTML page (headline, the distribution of k, a map of the displayed points coloured by k).
-public enum PrivacyReport {
-    /// Audits `request.input` and writes `request.output` by its extension.
-    /// - Returns: the headline (`PrivacyAuditRun.summary`).
-    /// - Parameter progress: told each stage as it starts ("writing …").
-    public static func run(_ request: PrivacyRequest, progress: (String) -> Void = { _ in }) throws -> String {
-        try AtomicFile.checkDestination(request.output)
-        let audit = try PrivacyAuditRun.audit(request)
-        progress("writing \(request.output)")
-        let lower = request.output.lowercased()
-        if lower.hasSuffix(".csv") {
-            try AtomicFile.write(PrivacyAuditRun.csv(audit), to: request.output)
-        } else if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") {
-            try PrivacyAuditRun.writeGeoJSON(audit, to: request.output)
-        } else {
-            try AtomicFile.write(page(audit, request: request), to: request.output)
+/// What the page of `geocluster privacy` shows: an anonymity audit's headline and, for each
+/// location, its displayed point, its k and the largest 30 m spot of its ring.
+public struct AnonymityPage: Sendable {
+    /// One audited location.
+    public struct Location: Sendable, Equatable {
+        /// The displayed point, degrees.
+        public var longitude: Double, latitude: Double
+        /// Locations consistent with the displayed point.
+        public var k: Int
+        /// The most of them one 30 m spot holds.
+        public var largestSpot: Int
+
+        public init(longitude: Double, latitude: Double, k: Int, largestSpot: Int) {
+            self.longitude = longitude; self.latitude = latitude; self.k = k; self.largestSpot = largestSpot
         }
-        return PrivacyAuditRun.summary(audit, target: request.target)
     }
 
+    /// The audited file, as named on the command line.
+    public var input: String
+    /// The mask's rule in words.
+    public var rule: String
+    /// The audit's headline.
+    public var summary: String
+    /// The K the page colours against.
+    public var target: Int
+    public var locations: [Location]
+
+    public init(input: String, rule: String, summary: String, target: Int, locations: [Location]) {
+        self.input = input; self.rule = rule; self.summary = summary; self.target = target; self.locations = locations
+    }
+}
+
+/// The HTML page of `geocluster privacy` (headline, the distribution of k, a map of the
+/// displayed points coloured by k).
+public enum PrivacyReport {
     /// The HTML page: a self-contained file (inline SVG, no script).
-    static func page(_ audit: AnonymityAudit, request: PrivacyRequest) -> String {
-        let K = request.target, s = request.source
-        let rule = MaskStore.describe(s.rule, s.minOffset, s.maxOffset)
+    public static func page(_ audit: AnonymityPage) -> String {
+        let K = audit.target, rule = audit.rule
         var w = XMLWriter()
         w.raw("<!DOCTYPE html>\n")
         w.open("html", ["lang": "en"])
@@ -37,11 +48,11 @@ public enum PrivacyReport {
         w.close()
         w.open("body")
         w.element("h1", text: "Anonymity of the displayed positions")
-        w.element("p", text: "\(request.input): \(rule). For each location, k is the number of locations an attacker who knows every "
+        w.element("p", text: "\(audit.input): \(rule). For each location, k is the number of locations an attacker who knows every "
                   + "building must choose among: those sharing its displayed point, or under the plain annulus those whose true "
                   + "position lies in the ring of admissible offsets around it. It comes within 30 m of the truth by naming the spot "
                   + "that holds the most of them.")
-        w.element("p", text: PrivacyAuditRun.summary(audit, target: K))
+        w.element("p", text: audit.summary)
         w.element("h2", text: "Distribution of k")
         w.raw(histogram(audit, target: K))
         w.element("h2", text: "Displayed points by k")
@@ -58,13 +69,13 @@ public enum PrivacyReport {
 
     static func colour(_ k: Int, _ K: Int) -> String { k <= 1 ? colours[0] : k < K ? colours[1] : colours[2] }
 
-    /// Whether a location's ring is anonymous at K (`AnonymityAudit.share(notAnonymousAt:)`).
-    static func colour(_ l: AnonymityAudit.Location, _ K: Int) -> String {
+    /// Whether a location's ring is anonymous at K (the audit's `share(notAnonymousAt:)`).
+    static func colour(_ l: AnonymityPage.Location, _ K: Int) -> String {
         l.k <= 1 ? colours[0] : l.largestSpot * K > l.k ? colours[1] : colours[2]
     }
 
     /// Bars of the number of locations at k = 1 … 19 and 20 or more.
-    static func histogram(_ audit: AnonymityAudit, target K: Int) -> String {
+    static func histogram(_ audit: AnonymityPage, target K: Int) -> String {
         var bins = [Int](repeating: 0, count: 20)
         for l in audit.locations { bins[min(max(l.k, 1), 20) - 1] += 1 }
         let top = max(bins.max() ?? 1, 1)
@@ -94,7 +105,7 @@ public enum PrivacyReport {
 
     /// The displayed points in Web Mercator, coloured by k, the blue ones first so the others
     /// stay on top.
-    static func map(_ audit: AnonymityAudit, target K: Int) -> String {
+    static func map(_ audit: AnonymityPage, target K: Int) -> String {
         let pts = audit.locations
         guard !pts.isEmpty else { return "<p>No locations.</p>" }
         let xs = pts.map { WebMercator.x(longitude: $0.longitude) }, ys = pts.map { WebMercator.y(latitude: $0.latitude) }

@@ -1,7 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
-import Harness
 
 /// `geocluster bench-cell`: one benchmark cell, run by `geocluster bench` in a process of its
 /// own (so its time, memory and any crash are its own). Not for users: hidden from help.
@@ -29,7 +27,7 @@ struct BenchCellCommand: ParsableCommand {
         let clock = StageClock()
         try reportingErrors {
             let m = try Method(name: method, parameterText: parameters)
-            Geocluster.tuneMemory(forInput: input)
+            ProcessTuning.tuneMemory(forInput: input)
             let result = try Harness.run(RunInput(path: input, crs: crs, metric: metric), method: m, threads: threads, clock: clock)
             try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
             try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)

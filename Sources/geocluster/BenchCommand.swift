@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,9 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Harness
-import Pins
-import Reports
 
 /// `geocluster bench`: every method on every dataset, each cell in its own process, with
 /// tables, maps, tree plots and an HTML page as the result.
@@ -131,7 +127,7 @@ struct BenchCommand: ParsableCommand {
             request.metric = metric
             request.crs = crs
             request.noiseLabel = noiseLabel
-            return try BenchReport.run(request, progress: progress, note: note)
+            return try request.run(progress: progress, note: note)
         }
         print(BenchReport.summaryTable(outcome.summary), terminator: "")
         if let pinRows = outcome.pinRows { print(BenchReport.pinsTable(pinRows), terminator: "") }

@@ -5,8 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Harness
-import Reports
 
 extension CheckReportFormat: ExpressibleByArgument {}
 

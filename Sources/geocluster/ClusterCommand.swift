@@ -1,14 +1,11 @@
 import ArgumentParser
-import ClusterCore
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import Dispatch
-import Harness
 
 extension CoordinateKind: ExpressibleByArgument {}
 
@@ -111,7 +108,7 @@ struct ClusterCommand: ParsableCommand {
         defer { progress.finish() }
         if progress.enabled { clock.starting = { progress.stage($0) } }
         try reportingErrors {
-            Geocluster.tuneMemory(forInput: input)
+            ProcessTuning.tuneMemory(forInput: input)
             let outcome: ClusterOutcome
             do {
                 outcome = try Harness.cluster(try job(), clock: clock) { record in

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 
 /// `geocluster filter`: writes the rows of a point file that pass the filters.
 struct FilterCommand: ParsableCommand {

@@ -1,12 +1,10 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Pins
 
 /// The listing filters shared by the commands that read or make listings (`cluster`,
 /// `generate`): every option given must hold for a row to be kept. Malformed values are

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -10,11 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Datasets
-import Geo
-import Harness
-import ClusterMetrics
-import Reports
 
 /// The `geocluster` command: one subcommand per job, one file per subcommand.
 @main

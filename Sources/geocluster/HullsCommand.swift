@@ -1,13 +1,10 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Geo
-import Harness
 
 /// `geocluster hulls`: the outline, area and centre of every cluster of a labelled file.
 struct HullsCommand: ParsableCommand {

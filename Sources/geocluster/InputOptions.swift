@@ -1,8 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
-import Geo
-import Harness
 
 /// How the commands that read points find their columns: the names users' files give them,
 /// the separator, and what a malformed row does (`cluster`, `tree`, `hulls`, `map`, `project`,

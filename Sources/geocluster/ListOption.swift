@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 
 /// A comma-separated list option (`--sizes 10k,100k`), each item parsed by `parse`; an item it
 /// refuses is a usage error naming the flag and the item.

@@ -1,15 +1,10 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Geo
-import Harness
-import Pins
-import Reports
 
 /// Which outline `map` draws around each cluster.
 enum HullChoice: String, ExpressibleByArgument, CaseIterable {
@@ -164,10 +159,10 @@ struct MapCommand: ParsableCommand {
 
     /// `--zoom`: the pins of one zoom at their drawn sizes, on a map at that zoom's scale.
     private func drawPins(zoom: Double) throws {
-        Geocluster.keepFreedMemoryForPins()
+        ProcessTuning.keepFreedMemoryForPins()
         let request = PinsMapRequest(input: input, source: try source.settings(skipBadRows: inputOptions.skipBadRows, columns: inputOptions.columns), zoom: zoom, bbox: bbox, radius: radius,
                                      title: title, output: output)
-        let summary = try reportingPinErrors(input: input) { try PinsMap.draw(request) }
+        let summary = try reportingPinErrors(input: input) { try request.draw() }
         print(summary.report(output: output))
     }
 }

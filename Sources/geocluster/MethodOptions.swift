@@ -1,13 +1,10 @@
 import ArgumentParser
-import ClusterCore
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Harness
 
 /// The clustering methods the commands offer.
 enum Algorithm: String, ExpressibleByArgument, CaseIterable {

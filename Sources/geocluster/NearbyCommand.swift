@@ -1,9 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
-import Geo
-import Harness
-import Pins
 
 /// A distance written `5km`, `800m` or `5000` (metres).
 struct Distance: ExpressibleByArgument {
@@ -85,7 +81,7 @@ struct NearbyCommand: ParsableCommand {
     }
 
     func run() throws {
-        Geocluster.keepFreedMemoryForPins()
+        ProcessTuning.keepFreedMemoryForPins()
         var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
         settings.properties = try ownColumns.selection(privacy: settings.key != nil, positions: settings.columns)
         let request = NearbyRequest(input: input, source: settings, longitude: lon, latitude: lat,

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 
 /// Which points a cluster's outline is drawn around (`hulls`, `map`): all, or only those that
 /// belong firmly, so that a few stray members do not stretch a compact cluster's outline.

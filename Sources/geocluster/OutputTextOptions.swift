@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 
 /// How the rows a command echoes are written back (`cluster --append`, `filter`): in the
 /// input's encoding and decimal mark unless told otherwise, so a spreadsheet opens the result

@@ -1,7 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Pins
-import Reports
 
 /// Turns a Pins or Reports error into the command's error (exit 1), like `reportingErrors`
 /// does for the other libraries' errors. Pins' messages never repeat a true coordinate.

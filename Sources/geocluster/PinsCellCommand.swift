@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Harness
 
 /// `geocluster pins-cell`: one implementation of `bench --pins-zooms` in a process of its own
 /// (`PinsCell` says what it measures and writes). Not for users: hidden from help.
@@ -28,7 +27,7 @@ struct PinsCellCommand: ParsableCommand {
     }
 
     func run() throws {
-        Geocluster.keepFreedMemoryForPins()
+        ProcessTuning.keepFreedMemoryForPins()
         let key = implementation == "pinindex" ? try keyOptions.key() : nil
         var request = PinsCellRequest(input: input, implementation: implementation, zooms: zooms.zooms, viewports: viewports,
                                       key: key, pins: pins, labels: labels, report: report, version: Geocluster.version)

@@ -1,8 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
-import Harness
-import Pins
 
 /// A zoom range written `A-B` (or one zoom `A`), within 0–22.
 struct ZoomRange: ExpressibleByArgument {
@@ -113,7 +110,7 @@ struct PinsCommand: ParsableCommand {
     }
 
     func run() throws {
-        Geocluster.keepFreedMemoryForPins()
+        ProcessTuning.keepFreedMemoryForPins()
         var settings = try source.settings(skipBadRows: skipBadRows, columns: columns)
         settings.properties = try ownColumns.selection(privacy: settings.key != nil, positions: settings.columns)
         var request = PinsRequest(input: input, source: settings, radius: radius, minSamples: hierarchy.minSamples,

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Harness
 
 /// `geocluster pins-key`: a new secret key for the privacy mask, in a file only its owner reads.
 struct PinsKeyCommand: ParsableCommand {

@@ -1,8 +1,5 @@
 import ArgumentParser
-import ClusterCore
 import CommandLineSupport
-import Datasets
-import Harness
 
 /// `geocluster predict`: new points against a model `cluster --save-model` wrote.
 struct PredictCommand: ParsableCommand {

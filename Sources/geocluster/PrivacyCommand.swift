@@ -1,8 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Harness
-import Pins
-import Reports
 
 /// `geocluster privacy`: how many locations each displayed point could be, against an attacker
 /// who knows every building's true position.
@@ -61,7 +58,7 @@ struct PrivacyCommand: ParsableCommand {
         let progress = StageProgress()
         defer { progress.finish() }
         progress.stage("auditing the displayed positions of \(input)")
-        let summary = try reportingPinErrors(input: input) { try PrivacyReport.run(request) { progress.stage($0) } }
+        let summary = try reportingPinErrors(input: input) { try request.run { progress.stage($0) } }
         progress.finish()
         note("\(summary); wrote \(output)")
     }

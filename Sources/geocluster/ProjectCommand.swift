@@ -1,12 +1,10 @@
 import ArgumentParser
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Geo
 
 /// `geocluster project`: adds projected x,y columns to a CSV of lat,lon points.
 struct ProjectCommand: ParsableCommand {

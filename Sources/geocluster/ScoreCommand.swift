@@ -1,8 +1,5 @@
 import ArgumentParser
-import ClusterMetrics
 import CommandLineSupport
-import Harness
-import Reports
 
 /// Which noise modes `score` reports.
 enum NoiseChoice: String, ExpressibleByArgument, CaseIterable {

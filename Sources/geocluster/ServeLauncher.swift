@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Harness
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,7 +1,5 @@
 import ArgumentParser
-import ClusterCore
 import CommandLineSupport
-import Harness
 
 /// The parameter lists `bench` sweeps: per method the cross product of its lists is run.
 struct SweepOptions: ParsableArguments {

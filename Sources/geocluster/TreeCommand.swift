@@ -1,14 +1,10 @@
 import ArgumentParser
-import ClusterCore
 import CommandLineSupport
-import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Harness
-import Reports
 
 extension TreePlotOptions.LambdaScale: ExpressibleByArgument {}
 
@@ -79,7 +75,7 @@ struct TreeCommand: ParsableCommand {
         let clock = StageClock()
         let record: RunRecord = try reportingErrors {
             try AtomicFile.checkDestination(output)
-            Geocluster.keepFreedMemoryIfSmall(input: input)
+            ProcessTuning.keepFreedMemoryIfSmall(input: input)
             var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric,
                                     options: inputOptions.readOptions)
             if let e = hdbscan.epsilon, e > 0 { runInput.distanceOption = ("--epsilon", e) }

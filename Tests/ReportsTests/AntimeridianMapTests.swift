@@ -155,7 +155,7 @@ struct AntimeridianMapTests {
         let index = try PinIndex(listings: listings, options: PinOptions(privacy: .disabled))
         let pins = try index.pins(zoom: 7)
         #expect(pins.contains { $0.longitude > 0 } && pins.contains { $0.longitude < 0 })
-        let frame = PinsMap.frame(pins: pins, zoom: 7, bbox: nil, window: LongitudeWindow(containing: p.lon))
+        let frame = PinsMap.frame(extents: pins.map(\.bbox), zoom: 7, bbox: nil, window: LongitudeWindow(containing: p.lon))
         #expect(frame.minLongitude > frame.maxLongitude)
         let size = frame.size
         #expect(size.width > 0 && size.width < PinsMap.maxSide, "\(size)")
@@ -163,7 +163,7 @@ struct AntimeridianMapTests {
         let w = frame.window
         #expect(pins.allSatisfy { w.unwrap($0.longitude) >= frame.minLongitude && w.unwrap($0.longitude) <= w.unwrap(frame.maxLongitude) })
         // A crossing --bbox is that window.
-        let boxFrame = PinsMap.frame(pins: pins, zoom: 7, bbox: BoundingBox(minLongitude: 178, minLatitude: -20, maxLongitude: -178, maxLatitude: -15))
+        let boxFrame = PinsMap.frame(extents: pins.map(\.bbox), zoom: 7, bbox: BoundingBox(minLongitude: 178, minLatitude: -20, maxLongitude: -178, maxLatitude: -15))
         #expect(abs(boxFrame.size.width - 4 * 256 * 128 / 360) < 1e-6)
     }
 }

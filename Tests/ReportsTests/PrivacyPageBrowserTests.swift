@@ -26,11 +26,9 @@ import TestSupport
         // so the page has both colours to show (shared points have no red location).
         let mask = try PrivacyMask.weakAnnulus(key: .insecureTestKey(seed: 2), minDistance: 30, maxDistance: 1_000)
         let audit = AnonymityAudit(listings: Self.listings(), mask: mask)
-        var source = PinSourceSettings(key: .insecureTestKey(seed: 2))
-        source.rule = nil
-        source.minOffset = 30
-        source.maxOffset = 1_000
-        let page = PrivacyReport.page(audit, request: PrivacyRequest(input: "sample.csv", source: source, target: 5, output: "p.html"))
+        let page = PrivacyReport.page(AnonymityPage(
+            input: "sample.csv", rule: MaskStore.describe(nil, 30, 1_000), summary: "an audit of sample.csv", target: 5,
+            locations: audit.locations.map { AnonymityPage.Location(longitude: $0.longitude, latitude: $0.latitude, k: $0.k, largestSpot: $0.largestSpot) }))
         let red = audit.locations.filter { $0.k <= 1 || $0.largestSpot * 5 > $0.k }.count
         try #require(red > 0 && red < audit.locations.count, "the sample has both kinds of location")
 
