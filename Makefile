@@ -82,7 +82,8 @@ warnings:
 # Swift file over 600 (generated tables aside) in Sources, no type name declared twice, a README
 # of at most 350 lines (the manual is docs/), and every relative link in README.md and docs/
 # resolving; the module map of docs/architecture.md and the commands and flags the docs name
-# against Package.swift and the built executables (scripts/dev/check_docs.py).
+# against Package.swift and the built executables (scripts/dev/check_docs.py); the command
+# line importing its argument parser and the request layer only (scripts/dev/check_imports.sh).
 structure: setup
 	@scripts/dev/sizes.py --top 3 --max-function 120 --max-file 600 --unique-types
 	@lines=$$(wc -l < README.md); [ $$lines -le 350 ] || { echo "README.md has $$lines lines; at most 350 (move the manual to docs/)"; exit 1; }
@@ -90,6 +91,7 @@ structure: setup
 	@mkdir -p .build && for product in geocluster geocluster-serve; do \
 		$(SWIFT) build --product $$product > .build/structure-build.log 2>&1 || { tail -30 .build/structure-build.log; exit 1; }; done
 	@SWIFT=$(SWIFT) scripts/dev/check_docs.py .build/debug/geocluster .build/debug/geocluster-serve
+	@ALLOWED='ArgumentParser|CommandLineSupport|Glibc|Darwin|Dispatch' scripts/dev/check_imports.sh Sources/geocluster
 
 # The same benchmark with the Python peers side by side (installs them from PyPI first): the
 # README's "Speed and memory" table. scikit-learn's quadratic HDBSCAN only at 10k (at 100k a

@@ -1,10 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The listing filters shared by the commands that read or make listings (`cluster`,
 /// `generate`): every option given must hold for a row to be kept. Malformed values are

@@ -1,10 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 extension Scenario: ExpressibleByArgument {}
 

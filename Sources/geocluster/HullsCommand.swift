@@ -1,10 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `geocluster hulls`: the outline, area and centre of every cluster of a labelled file.
 struct HullsCommand: ParsableCommand {
@@ -77,48 +72,19 @@ struct HullsCommand: ParsableCommand {
     func run() throws {
         let progress = StageProgress()
         defer { progress.finish() }
-        try reportingErrors(input: input) {
-            progress.stage("reading \(input)")
-            let file = try inputOptions.readPoints(input, prefer: .lonlat, filter: try filters.makeFilter(), output: output)
-            let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
-            let label = try labelFile.aligned(to: file)
-            let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
-            let target = metric == .planar ? Projection.Target.crs(try Projection.resolve(Projection.Target(crs), longitudes: lon, latitudes: lat))
-                : Projection.Target(crs)
-            progress.stage("outlining the clusters of \(FormatNumber.grouped(file.count)) points on \(threads) thread\(threads == 1 ? "" : "s")")
-            let (rows, used) = try locatingProjectionFailures(in: file, crs: crs) {
-                try GeometryContext().clusterHulls(longitudes: lon, latitudes: lat, labels: label, ratio: ratio, crs: target,
-                                                   outlining: outlining, localPlanesEverywhere: metric == .geodesic, threads: threads)
-            }
-            progress.stage("writing \(output)")
-            try ClusterHull.writeGeoJSON(rows, to: output)
-            progress.finish()
-            warnIfStretched(crs: used, longitudes: lon, latitudes: lat)
-
-            let noise = label.filter { $0 < 0 }.count
-            let outlined = outlining.map { o in " (outlining \(zip(o, label).filter { $0.0 && $0.1 >= 0 }.count) of \(label.count - noise) clustered points)" } ?? ""
-            say("\(rows.count) clusters, \(noise) noise points of \(file.count)\(outlined); hulls computed in \(used), "
-                + "written in longitude/latitude (WGS 84) to \(output); areas geodesic", output: output)
-            if top > 0 && !rows.isEmpty {
-                say("label  points   area (m²)   centre (lat, lon)", output: output)
-                for r in rows.sorted(by: { ($0.points, -$0.label) > ($1.points, -$1.label) }).prefix(top) {
-                    say(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.centroidLatitude, r.centroidLongitude), output: output)
-                }
-            }
+        let request = HullsRequest(input: input, read: inputOptions.readOptions, filter: try filters.makeFilter(), labels: labels,
+                                   outlined: outlined.selection, ratio: ratio, crs: crs, metric: metric, threads: threads, output: output)
+        let outcome = try reportingErrors(input: input) { try request.run { progress.stage($0) } }
+        progress.finish()
+        for warning in outcome.warnings { note(warning) }
+        let clustered = outcome.points - outcome.noise
+        let outlinedNote = outcome.outlinedPoints.map { " (outlining \($0) of \(clustered) clustered points)" } ?? ""
+        say("\(outcome.rows.count) clusters, \(outcome.noise) noise points of \(outcome.points)\(outlinedNote); hulls computed in \(outcome.crs), "
+            + "written in longitude/latitude (WGS 84) to \(output); areas geodesic", output: output)
+        guard top > 0 && !outcome.rows.isEmpty else { return }
+        say("label  points   area (m²)   centre (lat, lon)", output: output)
+        for r in outcome.rows.sorted(by: { ($0.points, -$0.label) > ($1.points, -$1.label) }).prefix(top) {
+            say(cFormat("%5d  %6d  %10.0f   %.5f, %.5f", r.label, r.points, r.area, r.centroidLatitude, r.centroidLongitude), output: output)
         }
-    }
-
-    /// One plane for all clusters (`--crs`, or `--metric planar`) that does not keep distances
-    /// within 1 % over the data distorts the outlines far from its centre: say so, as
-    /// `cluster` does. The per-cluster planes need no warning.
-    private func warnIfStretched(crs used: String, longitudes lon: [Double], latitudes lat: [Double]) {
-        guard used != GeometryContext.localProjectionsDescription, !lon.isEmpty,
-              let projection = try? Projection(crs: used),
-              let worst = try? projection.worstScale(fittingLongitudes: lon, latitudes: lat,
-                                                     stoppingBeyond: GroundScale.tolerance),
-              !worst.isGround else { return }
-        let by = worst.scale.isFinite ? "stretches distances by \(cFormat("%.2f", worst.scale))×" : "cannot project"
-        note("warning: \(used) \(by) at (\(cFormat("%.2f", worst.longitude)), \(cFormat("%.2f", worst.latitude))): "
-             + "hulls there are outlined in a distorted plane (areas stay geodesic); --metric auto or geodesic gives each cluster a plane of its own")
     }
 }

@@ -46,10 +46,7 @@ struct InputOptions: ParsableArguments {
 
 /// Says on standard error what the reader skipped in `file` (with `--skip-bad-rows`).
 func reportSkipped(_ file: PointFile) {
-    guard file.skippedRows > 0 else { return }
-    let first = file.firstSkipped.map { "; the first: \($0)" } ?? ""
-    let what = (try? InputFile.isGeoJSON(file.path)) == true ? "feature" : "row"
-    note("warning: \(file.path): skipped \(file.skippedRows) malformed \(what)\(file.skippedRows == 1 ? "" : "s") (--skip-bad-rows)\(first)")
+    if let warning = file.skippedWarning { note(warning) }
 }
 
 /// Where a command's own report goes: standard output, unless its output file is standard

@@ -1,10 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Which outline `map` draws around each cluster.
 enum HullChoice: String, ExpressibleByArgument, CaseIterable {
@@ -115,46 +110,21 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         if let zoom { return try drawPins(zoom: zoom) }
-        let labels = labels!
         let progress = StageProgress()
         defer { progress.finish() }
-        try reportingErrors(input: input) {
-            progress.stage("reading \(input)")
-            let file = try inputOptions.readPoints(input, prefer: .lonlat, output: output)
-            let (labelFile, outlining) = try outlined.labels(labels, idColumn: inputOptions.idColumn)
-            let label = try labelFile.aligned(to: file)
-            let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
-            let options = MapOptions(maxPins: noPins ? 0 : maxPins, bbox: bbox, centreLongitude: centerLon)
-            let shown = MapPoints(longitudes: lon, latitudes: lat, labels: label, options: options)
-
-            var outlines: [Int32: [Coordinates]] = [:]
-            var hullNote = "no hulls"
-            if hull != .none {
-                let drawn = shown.outlined(options)
-                progress.stage("outlining \(FormatNumber.grouped(drawn.count)) clusters on \(outlineThreads) thread\(outlineThreads == 1 ? "" : "s")")
-                let computed = try locatingProjectionFailures(in: file, crs: crs) {
-                    try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label, ratio: hull == .convex ? 1 : ratio,
-                                            crs: Projection.Target(crs), outlining: outlining, only: drawn,
-                                            threads: outlineThreads)
-                }
-                outlines = computed.outlines
-                hullNote = hull == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"
-                hullNote += (outlined.description.map { " of \($0)" } ?? "") + " computed in \(computed.crs)"
-            }
-
-            let noise = label.reduce(0) { $0 + ($1 < 0 ? 1 : 0) }
-            let clusters = Set(label.lazy.filter { $0 >= 0 }).count
-            let name = title ?? URL(fileURLWithPath: input).lastPathComponent
-            let subtitle = "\(file.count) points · \(clusters) clusters · \(noise) noise · labels \(labels) · \(hullNote)"
-            let data = MapData(longitudes: lon, latitudes: lat, labels: label, outlines: outlines,
-                               title: name, subtitle: subtitle)
-            progress.stage("drawing \(FormatNumber.grouped(file.count)) points")
-            let svg = ClusterMap.render(data, options: options, shown: shown)
-            progress.stage("writing \(output)")
-            try AtomicFile.write(svg, to: output)
-            progress.finish()
-            say("\(clusters) clusters, \(noise) noise points of \(file.count); map written to \(output) (\(svg.utf8.count / 1024) KiB)", output: output)
+        let outline: ClusterMapRequest.Outline = switch hull {
+        case .concave: .concave(ratio: ratio)
+        case .convex: .convex
+        case .none: .none
         }
+        let request = ClusterMapRequest(input: input, read: inputOptions.readOptions, labels: labels!, outlined: outlined.selection,
+                                        outline: outline, crs: crs, threads: outlineThreads,
+                                        options: MapOptions(maxPins: noPins ? 0 : maxPins, bbox: bbox, centreLongitude: centerLon),
+                                        title: title, output: output)
+        let map = try reportingErrors(input: input) { try request.draw { progress.stage($0) } }
+        progress.finish()
+        for warning in map.warnings { note(warning) }
+        say("\(map.clusters) clusters, \(map.noise) noise points of \(map.points); map written to \(output) (\(map.bytes / 1024) KiB)", output: output)
     }
 
     /// `--zoom`: the pins of one zoom at their drawn sizes, on a map at that zoom's scale.

@@ -1,10 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `geocluster project`: adds projected x,y columns to a CSV of lat,lon points.
 struct ProjectCommand: ParsableCommand {

@@ -1,10 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 extension TreePlotOptions.LambdaScale: ExpressibleByArgument {}
 
@@ -71,47 +66,22 @@ struct TreeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let parameters = hdbscan.parameters
-        let clock = StageClock()
-        let record: RunRecord = try reportingErrors {
-            try AtomicFile.checkDestination(output)
-            ProcessTuning.keepFreedMemoryIfSmall(input: input)
-            var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric,
-                                    options: inputOptions.readOptions)
-            if let e = hdbscan.epsilon, e > 0 { runInput.distanceOption = ("--epsilon", e) }
-            do throws(HarnessError) {
-                return try Harness.run(runInput, method: .hdbscan(parameters), threads: runOptions.threads,
-                                       keeping: [.condensedTree], clock: clock)
-            } catch {
+        ProcessTuning.keepFreedMemoryIfSmall(input: input)
+        var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric,
+                                options: inputOptions.readOptions)
+        if let e = hdbscan.epsilon, e > 0 { runInput.distanceOption = ("--epsilon", e) }
+        let plot = TreePlotOptions(width: width, height: height, logWidth: logWidth, minimumVisibleWidth: minBranchWidth,
+                                   lambdaScale: lambdaScale, title: title)
+        let request = TreeRequest(input: runInput, parameters: hdbscan.parameters, threads: runOptions.threads, plot: plot, output: output)
+        let drawn = try reportingErrors {
+            do {
+                return try request.draw()
+            } catch let error as HarnessError {
                 throw fail(hdbscan.explain(error))
             }
         }
-        reportSkipped(record.file)
-        warnAboutCoordinates(record, inputOptions)
-        guard let result = record.hdbscan, let tree = result.condensedTree else {
-            preconditionFailure("an HDBSCAN run asked to keep the condensed tree returns it")
-        }
-        let s = parameters.selection
-        let heading = title ?? "\(input): condensed tree, min cluster size \(parameters.minClusterSize), min samples "
-            + "\(parameters.effectiveMinSamples), \(s.method.rawValue)" + (s.epsilon > 0 ? ", epsilon \(s.epsilon) m" : "")
-        let options = TreePlotOptions(width: width, height: height, logWidth: logWidth,
-                                      minimumVisibleWidth: minBranchWidth, lambdaScale: lambdaScale, title: heading)
-        // The map's colours (`geocluster map` of the same labels), which need the points'
-        // longitude/latitude; a file in x,y only gets colours by label number.
-        let colours: [Int32: String]
-        if let points = try? PointFile.read(path: input, prefer: .lonlat, options: inputOptions.readOptions),
-           points.count == record.labels.count {
-            colours = ClusterPalette.colours(labels: record.labels, longitudes: points.coordinates.xOrLongitude,
-                                             latitudes: points.coordinates.yOrLatitude)
-        } else {
-            colours = ClusterPalette.colours(labels: record.labels)
-        }
-        let svg = TreePlot.render(tree, selected: result.selectedClusters, colours: colours, options: options)
-        do {
-            try AtomicFile.write(svg, to: output)
-        } catch {
-            throw fail(error)
-        }
-        note("\(record.file.count) points: \(tree.clusterCount - 1) clusters in the tree, \(result.selectedClusters.count) selected; wrote \(output)")
+        reportSkipped(drawn.record.file)
+        warnAboutCoordinates(drawn.record, inputOptions)
+        note("\(drawn.record.file.count) points: \(drawn.clusters) clusters in the tree, \(drawn.selected) selected; wrote \(output)")
     }
 }

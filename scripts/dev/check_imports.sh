@@ -11,10 +11,13 @@
 #   scripts/dev/check_imports.sh --self-test   plant `import Foundation` in a copy; the check must fail
 #   EXTRA_ALLOWED=Pins scripts/dev/check_imports.sh Sources/PinsQueries   allow one more module
 #     (PinsQueries, on Pins: the C library behind the Python package links it without Foundation)
+#   ALLOWED='ArgumentParser|CommandLineSupport|Glibc|Darwin|Dispatch' scripts/dev/check_imports.sh Sources/geocluster
+#     another allow-list altogether (the command line: its parser, the request layer, the system)
 # Exit 0 clean, 1 a forbidden import (each listed with its file and line).
 set -uo pipefail
-allowed="^(ClusterCore|ListingVocabulary|Synchronization|Dispatch${EXTRA_ALLOWED:+|$EXTRA_ALLOWED})\$"
-names="ClusterCore, ListingVocabulary, Synchronization, Dispatch${EXTRA_ALLOWED:+, $EXTRA_ALLOWED}"
+base=${ALLOWED:-ClusterCore|ListingVocabulary|Synchronization|Dispatch}
+allowed="^(${base}${EXTRA_ALLOWED:+|$EXTRA_ALLOWED})\$"
+names="${base//|/, }${EXTRA_ALLOWED:+, $EXTRA_ALLOWED}"
 
 check() {
     local bad=0 files=0 line file module
