@@ -1,3 +1,4 @@
+import Datasets
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -60,5 +61,35 @@ public struct CellRecord: Codable, Sendable, Equatable {
         } catch {
             throw .bench("\(path): not a cell record (\(error))")
         }
+    }
+}
+
+/// One benchmark cell as its own process runs it (`geocluster bench-cell`, started by
+/// `Bench.run` and `geocluster check`): the method run on the file, its labels and its record
+/// written for the parent to read.
+public struct BenchCellRequest {
+    public var input: String
+    public var method: Method
+    public var threads: Int
+    public var metric: DistanceMetric
+    public var crs: String
+    /// Where the labels and the record (`CellRecord` as JSON) go.
+    public var labels: String, record: String
+
+    /// A cell of `method` with `parameterText` (`Method.parameterText`'s form).
+    /// - Throws: `HarnessError` for an unknown method or parameters it does not take.
+    public init(input: String, method: String, parameterText: String, threads: Int, metric: DistanceMetric, crs: String,
+                labels: String, record: String) throws(HarnessError) {
+        self.input = input
+        self.method = try Method(name: method, parameterText: parameterText)
+        self.threads = threads; self.metric = metric; self.crs = crs; self.labels = labels; self.record = record
+    }
+
+    /// Runs the cell, each stage timed by `clock`, and writes its labels and record.
+    /// - Throws: `HarnessError` (the run), `DatasetError` (writing).
+    public func run(clock: StageClock) throws {
+        let result = try Harness.run(RunInput(path: input, crs: crs, metric: metric), method: method, threads: threads, clock: clock)
+        try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
+        try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)
     }
 }

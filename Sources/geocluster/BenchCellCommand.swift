@@ -24,13 +24,11 @@ struct BenchCellCommand: ParsableCommand {
     }
 
     func run() throws {
-        let clock = StageClock()
         try reportingErrors {
-            let m = try Method(name: method, parameterText: parameters)
+            let cell = try BenchCellRequest(input: input, method: method, parameterText: parameters, threads: threads, metric: metric,
+                                            crs: crs, labels: labels, record: record)
             ProcessTuning.tuneMemory(forInput: input)
-            let result = try Harness.run(RunInput(path: input, crs: crs, metric: metric), method: m, threads: threads, clock: clock)
-            try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
-            try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)
+            try cell.run(clock: StageClock())
         }
     }
 }

@@ -38,11 +38,10 @@ struct FilterCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors(input: input) {
-            let file = try inputOptions.readPoints(input, filter: try filters.makeFilter(), output: output)
-            try file.writeRows(appending: [], to: output, options: inputOptions.readOptions,
-                               encoding: outputText.encoding?.encoding, byteOrderMark: outputText.byteOrderMark)
-            note("kept \(file.count) of \(file.totalRows) rows; wrote \(output)")
-        }
+        let request = FilterRequest(input: input, read: inputOptions.readOptions, filter: try filters.makeFilter(),
+                                    encoding: outputText.encoding?.encoding, byteOrderMark: outputText.byteOrderMark, output: output)
+        let file = try reportingErrors(input: input) { try request.run() }
+        reportSkipped(file)
+        note("kept \(file.count) of \(file.totalRows) rows; wrote \(output)")
     }
 }

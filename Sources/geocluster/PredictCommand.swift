@@ -45,20 +45,14 @@ struct PredictCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors {
-            try AtomicFile.checkDestination(output)
-            let clock = StageClock()
-            let saved = try clock.run(RunStage.loadingModel) { () throws(HarnessError) in
-                try SavedModel.read(path: model, threads: threads)
-            }
-            let runInput = RunInput(path: input, coordinates: coordinates, options: inputOptions.readOptions)
-            let record = try Harness.predict(runInput, model: saved, modelPath: model, threads: threads, clock: clock)
-            try clock.run(RunStage.writing) { () throws(DatasetError) in try record.writeLabels(to: output, threads: threads) }
-            let placed = record.predictions.filter { $0.label >= 0 }.count
-            note("\(record.file.count) points: \(placed) in the model's \(record.clusterCount) clusters, \(record.file.count - placed) noise; wrote \(output)")
-            if timings {
-                for (name, seconds) in clock.stages { note(name.padded(to: 20) + cFormat("%9.4f s", seconds)) }
-            }
+        let clock = StageClock()
+        let request = PredictRequest(model: model, input: RunInput(path: input, coordinates: coordinates, options: inputOptions.readOptions),
+                                     threads: threads, output: output)
+        let record = try reportingErrors { try request.run(clock: clock) }
+        let placed = record.predictions.filter { $0.label >= 0 }.count
+        note("\(record.file.count) points: \(placed) in the model's \(record.clusterCount) clusters, \(record.file.count - placed) noise; wrote \(output)")
+        if timings {
+            for (name, seconds) in clock.stages { note(name.padded(to: 20) + cFormat("%9.4f s", seconds)) }
         }
     }
 }

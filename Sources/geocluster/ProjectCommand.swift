@@ -37,28 +37,8 @@ struct ProjectCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors(input: input) {
-            let options = inputOptions.readOptions
-            var table = try InputFile.isGeoJSON(input)
-                ? try GeoJSON.readTable(path: input, encoding: options.encoding)
-                : try CSV.read(path: input, delimiter: options.delimiter, encoding: options.encoding, decimalComma: options.decimalComma)
-            if output.lowercased().hasSuffix(".tsv") { table.delimiter = UInt8(ascii: "\t") }
-            let coords = try table.coordinates(prefer: .lonlat, options: options)
-            let projection = try Projection(target: Projection.Target(crs),
-                                            fittingLongitudes: coords.xOrLongitude, latitudes: coords.yOrLatitude)
-            let x: [Double], y: [Double]
-            do {
-                (x, y) = try projection.forward(lon: coords.xOrLongitude, lat: coords.yOrLatitude)
-            } catch let error as GeoError {
-                throw table.locating(error, coordinates: coords, crs: projection.crs) ?? error
-            }
-            // Metres with millimetre precision: enough for any listing, short enough to read.
-            if GeoJSON.isGeoJSONPath(output) {
-                try GeoJSON.write(table, to: output, replacing: [("x", x), ("y", y)], decimals: 3, options: options)
-            } else {
-                try table.write(to: output, replacing: [("x", x), ("y", y)], decimals: 3)
-            }
-            note("projected \(table.rows.count) points to \(projection.crs) (\(projection.crsName)); wrote \(output)")
-        }
+        let request = ProjectRequest(input: input, read: inputOptions.readOptions, crs: crs, output: output)
+        let projected = try reportingErrors(input: input) { try request.run() }
+        note("projected \(projected.rows) points to \(projected.crs) (\(projected.crsName)); wrote \(output)")
     }
 }
