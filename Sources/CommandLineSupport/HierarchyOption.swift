@@ -9,7 +9,7 @@ import Pins
 public struct HierarchyOption: ParsableArguments {
     @Option(name: .customLong("min-samples"), parsing: .unconditional,
             help: ArgumentHelp("HDBSCAN's min_samples for the hierarchy (the location itself counted): 1 or 2 is plain single linkage; larger makes sparse locations join later.", valueName: "n"))
-    public var minSamples: Int = 2
+    public var minSamples: Int = PinOptions.defaultMinSamples
 
     @Option(name: .customLong("min-points"), parsing: .unconditional, help: .hidden)
     var renamed: String?

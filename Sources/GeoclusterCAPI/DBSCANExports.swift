@@ -3,6 +3,11 @@
 import ClusterCore
 import GeoclusterCHeader
 
+@_cdecl("gc_dbscan_defaults")
+public func gc_dbscan_defaults() -> gc_dbscan_params {
+    gc_dbscan_params(eps: 0, min_samples: Int64(DBSCANParameters.defaultMinSamples), threads: 1)
+}
+
 @_cdecl("gc_dbscan_fit")
 public func gc_dbscan_fit(
     _ points: UnsafePointer<gc_points>?, _ sampleWeight: UnsafePointer<Double>?, _ params: UnsafePointer<gc_dbscan_params>?,

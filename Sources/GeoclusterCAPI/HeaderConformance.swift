@@ -5,6 +5,7 @@
 import GeoclusterCHeader
 
 private func exportsMatchTheHeader() {
+    do { var f = GeoclusterCHeader.gc_dbscan_defaults; f = GeoclusterCAPI.gc_dbscan_defaults; _ = f }
     do { var f = GeoclusterCHeader.gc_dbscan_fit; f = GeoclusterCAPI.gc_dbscan_fit; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_all_points_membership_vectors; f = GeoclusterCAPI.gc_hdbscan_all_points_membership_vectors; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_cluster_count; f = GeoclusterCAPI.gc_hdbscan_cluster_count; _ = f }
@@ -20,6 +21,7 @@ private func exportsMatchTheHeader() {
     do { var f = GeoclusterCHeader.gc_hdbscan_mst_edge_count; f = GeoclusterCAPI.gc_hdbscan_mst_edge_count; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_point_count; f = GeoclusterCAPI.gc_hdbscan_point_count; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_predict; f = GeoclusterCAPI.gc_hdbscan_predict; _ = f }
+    do { var f = GeoclusterCHeader.gc_pins_defaults; f = GeoclusterCAPI.gc_pins_defaults; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_build; f = GeoclusterCAPI.gc_pins_build; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_category_names; f = GeoclusterCAPI.gc_pins_category_names; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_counts; f = GeoclusterCAPI.gc_pins_counts; _ = f }

@@ -82,6 +82,14 @@ extension gc_listings {
     }
 }
 
+@_cdecl("gc_pins_defaults")
+public func gc_pins_defaults() -> gc_pins_params {
+    gc_pins_params(secret: nil, secret_length: 0, min_anonymity: Int64(AnonymityRule.defaultMinimum),
+                   anonymity_cap: AnonymityRule.defaultCap, radius: PinOptions.defaultRadius,
+                   min_samples: Int64(PinOptions.defaultMinSamples), location_tolerance: PinOptions.defaultLocationTolerance,
+                   threads: 1, mask: nil, mask_length: 0, remask: 0)
+}
+
 @_cdecl("gc_pins_build")
 public func gc_pins_build(
     _ listings: UnsafePointer<gc_listings>?, _ params: UnsafePointer<gc_pins_params>?,

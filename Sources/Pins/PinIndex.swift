@@ -108,15 +108,21 @@ public struct PinOptions: Sendable, Equatable {
     /// The default `locationTolerance`, metres.
     public static let defaultLocationTolerance: Double = 30
 
+    /// The default `minSamples`: plain single linkage (1 and 2 give the same hierarchy).
+    public static let defaultMinSamples = 2
+
+    /// The default `tileSize`, pixels (Google-style web maps).
+    public static let defaultTileSize: Double = 256
+
     /// The deepest zoom with pins of its own (22). `expansionZoom` may say 23: apart only beyond.
     public static let maxZoom = 22
 
     /// Options with the given privacy policy and, for the rest, the defaults each property
     /// names (every parameter sets the property of its name; `validate()` checks them, as
     /// the build does).
-    public init(privacy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, radiusByZoom: [Int: Double] = [:], tileSize: Double = 256,
+    public init(privacy: PrivacyPolicy, radius: Double = PinOptions.defaultRadius, radiusByZoom: [Int: Double] = [:], tileSize: Double = PinOptions.defaultTileSize,
                 maxSpread: Double = 120, minDiameter: Double = 25, maxDiameter: Double = 50,
-                saturationCount: Int = 1000, discSizing: DiscSizing = .count, minSamples: Int = 1, threads: Int = 1,
+                saturationCount: Int = 1000, discSizing: DiscSizing = .count, minSamples: Int = PinOptions.defaultMinSamples, threads: Int = 1,
                 locationTolerance: Double = PinOptions.defaultLocationTolerance) {
         self.privacy = privacy
         self.radius = radius

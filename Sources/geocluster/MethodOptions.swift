@@ -48,13 +48,13 @@ func validated<T>(_ body: () throws(ClusterCoreError) -> T) throws(ValidationErr
 /// refused; unset ones take the command line's defaults (`--min-cluster-size` 15, the library's
 /// is 5) or the core's.
 struct HDBSCANOptions: ParsableArguments {
-    /// The command line's default minimum cluster size (the library's is 5; listings need more).
-    static let defaultMinClusterSize = 15
+    /// The command line's default minimum cluster size (the library's table, for listings).
+    static let defaultMinClusterSize = HDBSCANParameters.listingMinClusterSize
 
     @Option(parsing: .unconditional, help: "Smallest group that counts as a cluster (at least 2; default \(defaultMinClusterSize)).")
     var minClusterSize: Int?
 
-    @Option(parsing: .unconditional, help: "Neighbours defining a point's core distance (default: --min-cluster-size); with dbscan, neighbours within --eps that make a point core, itself included (default 5).")
+    @Option(parsing: .unconditional, help: "Neighbours defining a point's core distance (default: --min-cluster-size); with dbscan, neighbours within --eps that make a point core, itself included (default \(DBSCANParameters.defaultMinSamples)).")
     var minSamples: Int?
 
     @Option(help: "Meaning of --min-samples: sklearn (the point itself counts; default) or hdbscan (it does not).")
@@ -91,12 +91,14 @@ struct HDBSCANOptions: ParsableArguments {
     /// The parameters the flags give, unchecked: the command checks them once, with the
     /// core's rule (`MethodOptions.validate`, `tree`'s `validate`).
     var parameters: HDBSCANParameters {
-        HDBSCANParameters(
-            minClusterSize: minClusterSize ?? Self.defaultMinClusterSize, minSamples: minSamples,
-            minSamplesConvention: minSamplesConvention ?? .sklearn,
-            selection: SelectionOptions(method: selection ?? .excessOfMass, epsilon: epsilon ?? 0,
-                                        allowSingleCluster: allowSingleCluster, maxClusterSize: maxClusterSize),
-            ties: ties ?? .allAtOnce)
+        let d = HDBSCANParameters.defaults
+        return HDBSCANParameters(
+            minClusterSize: minClusterSize ?? Self.defaultMinClusterSize, minSamples: minSamples ?? d.minSamples,
+            minSamplesConvention: minSamplesConvention ?? d.minSamplesConvention,
+            selection: SelectionOptions(method: selection ?? d.selection.method, epsilon: epsilon ?? d.selection.epsilon,
+                                        allowSingleCluster: allowSingleCluster || d.selection.allowSingleCluster,
+                                        maxClusterSize: maxClusterSize ?? d.selection.maxClusterSize),
+            ties: ties ?? d.ties)
     }
 }
 
@@ -107,7 +109,7 @@ struct DBSCANOptions: ParsableArguments {
 
     var givenFlags: [String] { eps == nil ? [] : ["--eps"] }
 
-    /// The parameters the flags give (the core's default `minSamples`, 5, when none is
+    /// The parameters the flags give (the core's default `minSamples` when none is
     /// given), unchecked but for the required radius: `MethodOptions.validate` checks them.
     func parameters(minSamples: Int?) throws(ValidationError) -> DBSCANParameters {
         guard let eps else { throw ValidationError("--algorithm dbscan needs --eps METRES") }
@@ -122,7 +124,7 @@ struct GridOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "grid: cell side in metres; cells are anchored at x = 0, y = 0 of the projected plane (required).")
     var cellSize: Double?
 
-    @Option(parsing: .unconditional, help: "grid: points that make a cell a cluster (default 2).")
+    @Option(parsing: .unconditional, help: "grid: points that make a cell a cluster (default \(GridParameters.defaultMinPoints)).")
     var minPoints: Int?
 
     @Flag(help: "grid: join 8-adjacent dense cells into one cluster.")

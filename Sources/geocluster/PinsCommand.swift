@@ -64,7 +64,7 @@ struct PinsCommand: ParsableCommand {
     var radius: Double = PinOptions.defaultRadius
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The tile side in pixels that zoom levels count: 256 (Google-style web maps, Naver) or 512 (MapLibre, Mapbox GL: their zoom z is zoom z + 1 at 256; `geocluster serve`'s).", valueName: "px"))
-    var tileSize: Int = 256
+    var tileSize = Int(PinOptions.defaultTileSize)
 
     @OptionGroup var discs: DiscSizingOption
 

@@ -106,6 +106,20 @@ def test_the_estimators_defaults_are_the_librarys():
     assert given["ties"] == {0: "all-at-once", 1: "one-at-a-time"}[d.ties]
 
 
+def test_dbscan_and_pin_index_defaults_are_the_librarys():
+    """DBSCAN's and PinIndex's signature defaults are the C API's gc_dbscan_defaults() and
+    gc_pins_defaults(): one table per method."""
+    import inspect
+    import geocluster_hdbscan
+    d = _native._lib.gc_dbscan_defaults()
+    dbscan = {k: v.default for k, v in inspect.signature(geocluster_hdbscan.DBSCAN.__init__).parameters.items()}
+    assert dbscan["min_samples"] == d.min_samples
+    p = _native._lib.gc_pins_defaults()
+    pins = {k: v.default for k, v in inspect.signature(geocluster_hdbscan.PinIndex.__init__).parameters.items()}
+    assert (pins["min_anonymity"], pins["anonymity_cap"]) == (p.min_anonymity, p.anonymity_cap)
+    assert (pins["radius"], pins["min_samples"], pins["location_tolerance"]) == (p.radius, p.min_samples, p.location_tolerance)
+
+
 def test_predicting_needs_the_fits_metric():
     X = np.random.default_rng(3).normal(size=(200, 2))
     fitted = _native.hdbscan_fit(X, 10, None, 0.0, None, False, False, 1, prediction_data=True)

@@ -41,8 +41,12 @@ public struct DBSCANParameters: Sendable, Equatable {
     /// Neighbours, the point itself included, that make a point core; at least 1.
     public var minSamples: Int
 
-    /// Parameters with scikit-learn's default `minSamples` (5); `validate()` checks them.
-    public init(eps: Double, minSamples: Int = 5) {
+    /// scikit-learn's default `minSamples`: the one default of DBSCAN's parameters (the command
+    /// line's, the C API's `gc_dbscan_defaults()` and so Python's estimator read it here).
+    public static let defaultMinSamples = 5
+
+    /// Parameters with the default `minSamples`; `validate()` checks them.
+    public init(eps: Double, minSamples: Int = DBSCANParameters.defaultMinSamples) {
         self.eps = eps
         self.minSamples = minSamples
     }

@@ -20,8 +20,11 @@ public struct GridParameters: Sendable, Equatable {
     /// Whether 8-adjacent dense cells form one cluster.
     public var mergeAdjacent: Bool
 
+    /// The default `minPoints`, for every caller (the command line's `--min-points` included).
+    public static let defaultMinPoints = 2
+
     /// Parameters; each sets the property of its name, `validate()` checks them.
-    public init(cellSize: Double, minPoints: Int = 2, mergeAdjacent: Bool = false) {
+    public init(cellSize: Double, minPoints: Int = GridParameters.defaultMinPoints, mergeAdjacent: Bool = false) {
         self.cellSize = cellSize
         self.minPoints = minPoints
         self.mergeAdjacent = mergeAdjacent

@@ -26,6 +26,15 @@ public struct HDBSCANParameters: Sendable, Equatable {
     /// How merges at one distance are condensed (`TieRule`).
     public var ties: TieRule
 
+    /// The defaults, in one place: scikit-learn's, which `HDBSCANParameters()` holds and the C
+    /// API's `gc_hdbscan_defaults()` (so Python's estimator) reads.
+    public static let defaults = HDBSCANParameters()
+
+    /// The minimum cluster size for listings, the command line's default: scikit-learn's 5
+    /// makes clusters of a building's few flats; real-estate maps group streets and blocks.
+    /// Every other parameter keeps `defaults`.
+    public static let listingMinClusterSize = 15
+
     /// Parameters with scikit-learn's defaults; each sets the property of its name,
     /// `validate()` checks them.
     public init(minClusterSize: Int = 5, minSamples: Int? = nil,

@@ -164,6 +164,10 @@ typedef struct gc_dbscan_params {
     int64_t threads;
 } gc_dbscan_params;
 
+/* The library's defaults: eps 0 (give one: it has no default), scikit-learn's min_samples 5,
+ * 1 thread. */
+gc_dbscan_params gc_dbscan_defaults(void);
+
 /*
  * Writes n labels (-1 noise) and n core flags (1 core, 0 not). sample_weight: NULL, or n
  * contiguous finite weights: a point is core when the weights within eps add up to
@@ -226,6 +230,11 @@ typedef struct gc_pins_params {
     int64_t mask_length;
     int32_t remask;
 } gc_pins_params;
+
+/* The library's defaults (those of `geocluster pins` and `serve`): no secret (set one, or
+ * min_anonymity 0 for no privacy), min_anonymity 5, anonymity_cap 1500 m, radius 12.5 px,
+ * min_samples 2, location_tolerance 30 m, 1 thread, no mask store. */
+gc_pins_params gc_pins_defaults(void);
 
 /* Builds an index over the listings; on GC_OK, *out holds it (and *mask_out the store's
  * bytes when params->mask is given). */

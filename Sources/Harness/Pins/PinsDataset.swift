@@ -33,8 +33,8 @@ public struct PinsDataset: Sendable {
         /// as `own_NAME` (`PinFeature.ownNames`).
         public var reservedNames: Set<String> = PinFeature.builtInNames
 
-        public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius, minSamples: Int = 2,
-                    tileSize: Double = 256) {
+        public init(input: String, source: PinSourceSettings, radius: Double = PinOptions.defaultRadius,
+                    minSamples: Int = PinOptions.defaultMinSamples, tileSize: Double = PinOptions.defaultTileSize) {
             self.input = input; self.source = source; self.radius = radius; self.minSamples = minSamples; self.tileSize = tileSize
         }
     }
