@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // A map app's use of geocluster, simulated: it depends on the GeoclusterPins product only
-// (Pins and ClusterCore: no Foundation, no C library), as an iOS or macOS app would.
+// (Pins, ListingVocabulary and ClusterCore: no Foundation, no C library), as an iOS or macOS app would.
 // Run it from this folder: swift run MapApp. CI builds a copy of it in a temporary folder with
 // the path below pointed at the repository (scripts/dev/consumer.sh, `make consumer`).
 import PackageDescription

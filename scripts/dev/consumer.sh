@@ -3,10 +3,10 @@
 # copied to a temporary folder with its dependency path pointed at this checkout, so it is a
 # package of its own that depends on geocluster's GeoclusterPins product only, as an app would.
 # Then:
-#   1. the imports of every source of Pins and ClusterCore (scripts/dev/check_imports.sh, and
+#   1. the imports of every source of Pins, ListingVocabulary and ClusterCore (scripts/dev/check_imports.sh, and
 #      its self-test: a planted `import Foundation` must be caught);
 #   2. `swift build -v` of the example, timed; it must resolve no package (the example turns
-#      the command line's trait off with `traits: []`); its log must show Pins and ClusterCore compiled,
+#      the command line's trait off with `traits: []`); its log must show Pins, ListingVocabulary and ClusterCore compiled,
 #      no C target compiled (no clang invocation at all, no CGeoLibraries or CSystemTuning), no
 #      PROJ or GEOS header read, and none of the kit's other modules compiled;
 #   3. the example run, its output checked: at every zoom the whole city's pins stand for every
@@ -48,10 +48,10 @@ if [ -s "$tmp/MapApp/Package.resolved" ]; then
     fail "the example resolved packages it does not use (Package.resolved above)"
 fi
 grep -q 'traits: \[\]' "$tmp/MapApp/Package.swift" || fail "the example no longer depends with traits: []"
-for module in Pins ClusterCore MapApp; do
+for module in Pins ListingVocabulary ClusterCore MapApp; do
     grep -qE -- "-module-name $module( |$)" "$log" || fail "no compile of $module in the log"
 done
-for module in Geo CGeoLibraries CSystemTuning Datasets ClusterMetrics Harness Reports ArgumentParser; do
+for module in Geo CGeoLibraries CSystemTuning Datasets ClusterMetrics Harness Reports Requests PinsQueries ArgumentParser; do
     if grep -qE -- "-module-name $module( |$)" "$log"; then fail "$module was compiled"; fi
 done
 if grep -E '\.swift:[0-9]+:[0-9]+: warning: ' "$log" | grep -q .; then
@@ -67,7 +67,7 @@ if [ -n "$compiles" ]; then
     fail "clang compiled C"
 fi
 grep -nE 'CGeoLibraries|CSystemTuning|proj\.h|geos_c\.h' "$log" | head -5 | grep -q . && fail "the log names a C target or a PROJ/GEOS header"
-echo "consumer: the log shows Pins, ClusterCore and MapApp compiled ($(grep -cE -- '-module-name (Pins|ClusterCore|MapApp)( |$)' "$log") swift compile lines), clang only as the linker ($(printf '%s\n' "$clang_lines" | grep -c .) link lines, 0 compiles), no CGeoLibraries/CSystemTuning, no proj.h/geos_c.h"
+echo "consumer: the log shows Pins, ListingVocabulary, ClusterCore and MapApp compiled ($(grep -cE -- '-module-name (Pins|ListingVocabulary|ClusterCore|MapApp)( |$)' "$log") swift compile lines), clang only as the linker ($(printf '%s\n' "$clang_lines" | grep -c .) link lines, 0 compiles), no CGeoLibraries/CSystemTuning, no proj.h/geos_c.h"
 
 bin=$(cd "$tmp/MapApp" && "$SWIFT" build --show-bin-path)/MapApp
 "$bin" > "$keep/output.txt" 2>&1 || { cat "$keep/output.txt"; fail "the example exited with an error"; }
