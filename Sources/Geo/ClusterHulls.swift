@@ -235,3 +235,21 @@ extension GeometryContext {
     /// follow a district's outline, loose enough not to cut between neighbouring buildings.
     public static let defaultConcaveRatio = 0.3
 }
+
+extension GeometryContext {
+    /// Each cluster's outline in longitude/latitude (what a map draws): GEOS hulls
+    /// (`GeometryContext.clusterHulls`; concave with `ratio`, convex at 1) computed in `crs`
+    /// (`.auto`: a local azimuthal equidistant projection per cluster, so shapes are true on
+    /// the ground anywhere; hulls across ±180° come as their parts, cut there), with the CRS used;
+    /// with `outlining`, each hull goes around the points marked true only.
+    public func clusterOutlines(longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double,
+                                crs: Projection.Target = .auto, outlining: [Bool]? = nil, only: Set<Int32>? = nil,
+                                threads: Int = 1) throws(GeoError) -> (outlines: [Int32: [Coordinates]], crs: String) {
+        let (hulls, used) = try clusterHulls(longitudes: longitudes, latitudes: latitudes,
+                                                               labels: labels, ratio: ratio, crs: crs, outlining: outlining,
+                                                               only: only, threads: threads)
+        var out: [Int32: [Coordinates]] = [:]
+        for h in hulls { out[h.label] = try h.rings() }
+        return (out, used)
+    }
+}

@@ -6,8 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The report of a `geocluster bench` run (`BenchRequest.run` in Requests runs the cells, then
-/// calls `write` here): the tables, figures and page, written into the run's staging folder.
+/// What the console shows of a `geocluster bench` run (`BenchRequest.run` in Requests runs the
+/// cells and writes the report folder): progress, the summary and pins tables, the closing note.
 public enum BenchReport {
     /// What a run leaves for the console.
     public struct Outcome: Sendable {
@@ -23,25 +23,6 @@ public enum BenchReport {
         public init(rows: [RunRow], summary: [SummaryRow], figures: [ReportFigure], pinRows: [PinsRow]?, out: String) {
             self.rows = rows; self.summary = summary; self.figures = figures; self.pinRows = pinRows; self.out = out
         }
-    }
-
-    /// Writes the report of `rows` into the plan's work folder: pins.csv (when `pinRows` is
-    /// given), runs.csv, summary.csv, README.md (what every column means), the maps and tree
-    /// plots, and index.html.
-    /// - Returns: the summary and the figures drawn.
-    public static func write(rows: [RunRow], pinRows: [PinsRow]?, plan: BenchPlan,
-                             commandLine: String) throws -> (summary: [SummaryRow], figures: [ReportFigure]) {
-        let folder = plan.work
-        if let pinRows { try BenchTables.write(pinRows, columns: BenchTables.pinsColumns, to: folder + "/pins.csv") }
-        let summary = Summary.make(rows)
-        try BenchTables.write(rows, columns: BenchTables.runColumns, to: folder + "/runs.csv")
-        try BenchTables.write(summary, columns: BenchTables.summaryColumns, to: folder + "/summary.csv")
-        try AtomicFile.write(BenchTables.columnsDocument(), to: folder + "/README.md")
-        let figures = try BenchFigures.draw(summary: summary, rows: rows, datasets: plan.datasets, threads: plan.threads, folder: folder)
-        let info = ReportInfo(title: "geocluster benchmark", generatedAt: Date.now.formatted(.iso8601),
-                              version: plan.version, commit: plan.commit, machine: plan.machine, commandLine: commandLine)
-        try AtomicFile.write(HTMLReport.render(summary: summary, figures: figures, info: info), to: folder + "/index.html")
-        return (summary, figures)
     }
 
     /// The console line of a cell starting: a carriage return, the cell and the time spent and

@@ -178,22 +178,6 @@ public enum ClusterMap {
         return decade
     }
 
-    /// Each cluster's outline in longitude/latitude for `MapData.outlines`: GEOS hulls
-    /// (`GeometryContext.clusterHulls`; concave with `ratio`, convex at 1) computed in `crs`
-    /// (`.auto`: a local azimuthal equidistant projection per cluster, so shapes are true on
-    /// the ground anywhere; hulls across ±180° come as their parts, cut there), with the CRS used;
-    /// with `outlining`, each hull goes around the points marked true only.
-    public static func outlines(longitudes: [Double], latitudes: [Double], labels: [Int32], ratio: Double,
-                                crs: Projection.Target = .auto, outlining: [Bool]? = nil, only: Set<Int32>? = nil,
-                                threads: Int = 1) throws(GeoError) -> (outlines: [Int32: [Coordinates]], crs: String) {
-        let (hulls, used) = try GeometryContext().clusterHulls(longitudes: longitudes, latitudes: latitudes,
-                                                               labels: labels, ratio: ratio, crs: crs, outlining: outlining,
-                                                               only: only, threads: threads)
-        var out: [Int32: [Coordinates]] = [:]
-        for h in hulls { out[h.label] = try h.rings() }
-        return (out, used)
-    }
-
     /// The SVG document (UTF-8 text, starting with the XML declaration).
     /// - Complexity: O(n log n + size of the outlines) for n points; above the point budget
     ///   the output size no longer grows with n.

@@ -1,8 +1,14 @@
+import Datasets
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Harness
 import Reports
 
 /// A `geocluster bench` run from request to report folder: the datasets and plan (Harness),
-/// every cell in its own process (`Bench.run`), then the report (`BenchReport.write`), all in a
+/// every cell in its own process (`Bench.run`), then the report (tables, figures, page), all in a
 /// staging folder that is moved into place only when all of it is written.
 extension BenchRequest {
     /// Runs the benchmark `request` describes and writes its report into `request.out`.
@@ -27,8 +33,27 @@ extension BenchRequest {
             let pinRows = try request.pins.map { pins in
                 try PinsComparison.run(plan: plan, request: pins, timeout: request.timeout, seed: request.seed, note: note)
             }
-            let (summary, figures) = try BenchReport.write(rows: rows, pinRows: pinRows, plan: plan, commandLine: request.commandLine)
+            let (summary, figures) = try Self.writeReport(rows: rows, pinRows: pinRows, plan: plan, commandLine: request.commandLine)
             return BenchReport.Outcome(rows: rows, summary: summary, figures: figures, pinRows: pinRows, out: request.out)
         }
+    }
+
+    /// Writes the report of `rows` into the plan's work folder: pins.csv (when `pinRows` is
+    /// given), runs.csv, summary.csv, README.md (what every column means), the maps and tree
+    /// plots, and index.html.
+    /// - Returns: the summary and the figures drawn.
+    static func writeReport(rows: [RunRow], pinRows: [PinsRow]?, plan: BenchPlan,
+                             commandLine: String) throws -> (summary: [SummaryRow], figures: [ReportFigure]) {
+        let folder = plan.work
+        if let pinRows { try BenchTables.write(pinRows, columns: BenchTables.pinsColumns, to: folder + "/pins.csv") }
+        let summary = Summary.make(rows)
+        try BenchTables.write(rows, columns: BenchTables.runColumns, to: folder + "/runs.csv")
+        try BenchTables.write(summary, columns: BenchTables.summaryColumns, to: folder + "/summary.csv")
+        try AtomicFile.write(BenchTables.columnsDocument(), to: folder + "/README.md")
+        let figures = try BenchFigures.draw(summary: summary, rows: rows, datasets: plan.datasets, threads: plan.threads, folder: folder)
+        let info = ReportInfo(title: "geocluster benchmark", generatedAt: Date.now.formatted(.iso8601),
+                              version: plan.version, commit: plan.commit, machine: plan.machine, commandLine: commandLine)
+        try AtomicFile.write(HTMLReport.render(summary: summary, figures: figures, info: info), to: folder + "/index.html")
+        return (summary, figures)
     }
 }

@@ -88,7 +88,7 @@ extension ClusterMapRequest {
         progress("outlining \(FormatNumber.grouped(drawn.count)) clusters on \(threads) thread\(threads == 1 ? "" : "s")")
         let (lon, lat) = (file.coordinates.xOrLongitude, file.coordinates.yOrLatitude)
         let computed = try file.locatingProjectionFailures(crs: crs) {
-            try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: label, ratio: ratio, crs: Projection.Target(crs),
+            try GeometryContext().clusterOutlines(longitudes: lon, latitudes: lat, labels: label, ratio: ratio, crs: Projection.Target(crs),
                                     outlining: outlining, only: drawn, threads: threads)
         }
         var note = outline == .convex ? "convex hulls" : "concave hulls (ratio \(ratio))"

@@ -7,6 +7,7 @@ import Foundation
 #endif
 import Geo
 import Harness
+import Reports
 
 /// The figures of a benchmark report: one map per dataset × geocluster method (the best
 /// setting of a sweep, or its only one) and one condensed-tree plot per HDBSCAN setting, a
@@ -66,7 +67,7 @@ public enum BenchFigures {
                         let ratio = points.count > concaveHullLimit ? 1 : GeometryContext.defaultConcaveRatio
                         let hulls: (outlines: [Int32: [Coordinates]], crs: String)
                         do {
-                            hulls = try ClusterMap.outlines(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio,
+                            hulls = try GeometryContext().clusterOutlines(longitudes: lon, latitudes: lat, labels: labels, ratio: ratio,
                                                             outlining: outlining)
                         } catch {
                             throw .geo(path: d.path, error)
