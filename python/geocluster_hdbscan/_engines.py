@@ -53,9 +53,10 @@ def _columns(columns):
     return columns
 
 
-def fit_group(pdf, algorithm, columns, id_column, params, key=None):
+def fit_group(pdf, algorithm, columns, id_column, params, by=(), key=()):
     """One group's rows, sorted by id (an engine hands a group's rows in no fixed order, and
-    DBSCAN's numbering and HDBSCAN's ties follow row order), with the estimator's result."""
+    DBSCAN's numbering and HDBSCAN's ties follow row order), with the estimator's result; an
+    error names the group (by=key) it comes from."""
     if id_column is not None:
         pdf = pdf.sort_values(id_column, kind="stable")
     X = pdf[list(columns)].to_numpy(dtype=np.float64)
@@ -63,7 +64,9 @@ def fit_group(pdf, algorithm, columns, id_column, params, key=None):
     try:
         model.fit(X)
     except ValueError as error:
-        raise ValueError(f"group {key!r}: {error}") from error
+        key = key if isinstance(key, tuple) else (key,)
+        group = ", ".join(f"{name}={getattr(value, 'item', lambda: value)()!r}" for name, value in zip(by, key))
+        raise ValueError(f"group {group}: {error}") from error
     out = pdf.copy()
     out["label"] = model.labels_.astype(np.int32)
     if algorithm == "dbscan":
@@ -78,7 +81,7 @@ def fit_group(pdf, algorithm, columns, id_column, params, key=None):
 def fit_groups(pdf, by, algorithm, columns, id_column, params):
     """fit_group on every group of a frame that holds whole groups (a Dask partition after a
     shuffle by the group columns); null keys form groups too, as Spark's groupBy makes them."""
-    parts = [fit_group(g, algorithm, columns, id_column, params, key)
+    parts = [fit_group(g, algorithm, columns, id_column, params, by, key)
              for key, g in pdf.groupby(list(by), sort=False, dropna=False)]
     if not parts:
         return group_meta(pdf, algorithm)

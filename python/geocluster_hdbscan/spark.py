@@ -34,7 +34,7 @@ def cluster_groups(df, by, algorithm="dbscan", columns=("x", "y"), id_column="id
     schema = T.StructType(df.schema.fields + extra)
 
     def fit(key, pdf):
-        return e.fit_group(pdf, algorithm, columns, id_column, params, key)
+        return e.fit_group(pdf, algorithm, columns, id_column, params, by, key)
 
     return df.groupBy(*by).applyInPandas(fit, schema)
 
