@@ -7,6 +7,7 @@ neither PySpark nor Dask."""
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -88,3 +89,18 @@ def test_importing_the_package_imports_no_engine():
             "print(sorted(m for m in ('pyspark', 'dask', 'distributed') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_wheel_declares_the_extras_pyproject_lists():
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11's")
+    root = Path(__file__).resolve().parents[1]
+    listed = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    sys.path.insert(0, str(root / "_build"))
+    try:
+        import geocluster_build
+    finally:
+        sys.path.pop(0)
+    assert {name: listed[name] for name in ("spark", "dask")} == geocluster_build.EXTRAS
+    metadata = geocluster_build._metadata()
+    assert 'Requires-Dist: pyspark>=3.5; extra == "spark"' in metadata
+    assert 'Requires-Dist: distributed>=2024.12; extra == "dask"' in metadata
