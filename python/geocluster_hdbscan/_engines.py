@@ -245,9 +245,8 @@ class TiledDBSCAN:
             relabelled = np.full(len(pdf), -1, dtype=np.int64)
             relabelled[position] = np.where(labels2 >= 0, by_component[np.maximum(labels2, 0)], -1)
             label = np.where(border, relabelled, label)
-        out = pd.DataFrame({self.id_column: pdf[self.id_column].to_numpy()[owned],
-                            "label": label[owned].astype(np.int32), "is_core": core[owned]})
-        return out
+        return pd.DataFrame({self.id_column: pdf[self.id_column][owned].reset_index(drop=True),
+                             "label": label[owned].astype(np.int32), "is_core": core[owned]})
 
     def first_pass_partition(self, pdf):
         """first_pass on each tile of a frame holding whole tiles (a Dask partition)."""
@@ -269,7 +268,7 @@ class TiledDBSCAN:
         return out
 
     def labels_meta(self, pdf):
-        return pd.DataFrame({self.id_column: pdf[self.id_column].iloc[:0].to_numpy(),
+        return pd.DataFrame({self.id_column: pdf[self.id_column].iloc[:0].reset_index(drop=True),
                              "label": np.array([], dtype=np.int32), "is_core": np.array([], dtype=bool)})
 
     # The driver ---------------------------------------------------------------------------

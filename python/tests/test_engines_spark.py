@@ -9,8 +9,8 @@ import socket
 import subprocess
 import sys
 import time
-import warnings
 
+import numpy as np
 import pytest
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (pip install './python[spark]')")
@@ -25,6 +25,9 @@ from pyspark.sql import SparkSession  # noqa: E402
 from geocluster_hdbscan import spark as gcs  # noqa: E402
 
 SPARK_HOME = os.path.dirname(pyspark.__file__)
+# PySpark 4.3's own warnings about pandas 3 (python/requirements-engines.txt).
+pytestmark = [pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+              pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
 
 
 def _free_port():
@@ -74,7 +77,6 @@ def _wait_for_executors(session, count, timeout=120):
 def spark(request, tmp_path_factory):
     """One SparkSession at a time (PySpark allows one per process): local[2], then the
     standalone cluster, stopped (master and workers too) before the next."""
-    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
     os.environ["PYSPARK_PYTHON"] = sys.executable
     processes = []
     master = request.param
@@ -127,8 +129,6 @@ def test_duplicates_on_tile_corners_and_edges(spark):
 
 
 def test_brute_force(spark):
-    import numpy as np
-
     frame = cases.blobs(seed=11, n=600)
     labels, core = cases.brute_force(frame, 12, 4)
     result = run(spark, frame, eps=12, min_samples=4, tile_size=40).sort_values("id")
