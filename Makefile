@@ -5,7 +5,7 @@ SWIFT ?= swift
 OUT ?= reports
 BIN = .build/release/geocluster
 
-.PHONY: setup setup-test build demo serve serve-bench test test-slowest consumer docs warnings structure bench bench-check check peers python wheel wheel-check clean
+.PHONY: setup setup-test build demo serve serve-bench test test-slowest consumer docs warnings structure bench bench-check check peers python engines wheel wheel-check clean
 
 setup:
 	@scripts/setup.sh
@@ -158,6 +158,24 @@ python:
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q -p no:cacheprovider scripts/privacy/test_attack.py
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q -p no:cacheprovider scripts/serve/test_serve.py
 	GEOCLUSTER_PEERS_PYTHON=$(abspath $(PYVENV))/bin/python $(SWIFT) test --filter GeodesicPeersCLITests
+
+# The Spark and Dask engines (docs/engines.md): the venv of `make python`, with the engines'
+# pinned requirements from PyPI (python/requirements-engines.txt) besides the test ones, the
+# package installed as `make python` installs it (Spark's executors import it from the venv),
+# then the engine tests: the tiles (no engine), Dask on a LocalCluster of two worker
+# processes, and Spark in local[2] and on a standalone master with two workers on loopback.
+# Spark needs java on PATH: without it its tests are skipped, and this says so.
+engines:
+	@mkdir -p .build
+	python3 -m venv $(PYVENV)
+	$(PYVENV)/bin/pip install -q -r python/requirements-test.txt -r python/requirements-engines.txt
+	SWIFT=$(SWIFT) $(PYVENV)/bin/pip install -v --no-deps --force-reinstall ./python > .build/python-build.log 2>&1 \
+		|| { tail -40 .build/python-build.log; exit 1; }
+	@scripts/dev/warnings.sh .build/python-build.log
+	@command -v java > /dev/null || echo "make engines: java is not on PATH, so the Spark tests are skipped" \
+		"(Debian: apt-get install openjdk-17-jre-headless)"
+	env -u PYTHONPATH -u GEOCLUSTER_CAPI_LIBRARY $(PYVENV)/bin/pytest -q -rs -p no:cacheprovider \
+		python/tests/test_engines_tiles.py python/tests/test_engines_dask.py python/tests/test_engines_spark.py
 
 # A wheel and an sdist for PyPI (docs/python.md, Installing), into .build/dist/: `python -m build`
 # (python/requirements-wheel.txt, in a venv of its own) builds the sdist, then the wheel from

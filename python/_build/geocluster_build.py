@@ -84,7 +84,17 @@ def _metadata():
     return (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {_version()}\n"
             "Summary: Exact, fast HDBSCAN and DBSCAN of 2-D points as scikit-learn estimators\n"
             "Requires-Python: >=3.9\nRequires-Dist: numpy>=1.23\n"
-            "Provides-Extra: sklearn\nRequires-Dist: scikit-learn>=1.6; extra == \"sklearn\"\n")
+            "Provides-Extra: sklearn\nRequires-Dist: scikit-learn>=1.6; extra == \"sklearn\"\n"
+            + "".join(_extra(name, requirements) for name, requirements in EXTRAS.items()))
+
+
+# The engines' extras (docs/engines.md), as python/pyproject.toml lists them.
+EXTRAS = {"spark": ["pyspark>=3.5", "pyarrow>=11", "pandas>=2"],
+          "dask": ["dask[dataframe]>=2024.12", "distributed>=2024.12", "pandas>=2"]}
+
+
+def _extra(name, requirements):
+    return f"Provides-Extra: {name}\n" + "".join(f'Requires-Dist: {r}; extra == "{name}"\n' for r in requirements)
 
 
 def _record_line(name, data):

@@ -1,0 +1,68 @@
+"""geocluster on Dask: exact DBSCAN and HDBSCAN of a Dask DataFrame's points (docs/engines.md).
+
+    from geocluster_hdbscan import dask as gcd
+    out = gcd.cluster(ddf, columns=("x", "y"), id_column="id", eps=50, min_samples=5)
+    per_city = gcd.cluster_groups(ddf, by=["city"], algorithm="hdbscan", min_cluster_size=15)
+
+Needs the `dask` extra (pip install "geocluster-hdbscan[dask]"); importing geocluster_hdbscan
+alone never imports Dask. Runs on whatever scheduler is active: a distributed.Client's
+cluster, or Dask's local threads.
+"""
+
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+
+from . import _engines as e
+
+
+def cluster_groups(ddf, by, algorithm="dbscan", columns=("x", "y"), id_column="id", **params):
+    """Each group of `ddf` (rows with equal values in the `by` columns) clustered on its own by
+    the single-process estimator (DBSCAN or HDBSCAN, **params as theirs), its rows sorted by
+    `id_column` first: exactly what estimator.fit on that group gives. Returns the rows with
+    `label` (within the group: a cluster is named by its group's `by` values and its label;
+    -1 is noise in every group) and `is_core` (DBSCAN) or `probability` (HDBSCAN). The rows
+    are shuffled so each group sits in one partition (what groupby.apply does), then fitted
+    there; the result's partitions and row order are not the input's."""
+    by = [by] if isinstance(by, str) else list(by)
+    columns = e._columns(columns)
+    e.estimator(algorithm, params)
+    meta = e.group_meta(ddf._meta, algorithm)
+    shuffled = ddf.shuffle(on=by)
+    return shuffled.map_partitions(e.fit_groups, by, algorithm, columns, id_column, params, meta=meta)
+
+
+def cluster(ddf, algorithm="dbscan", columns=("x", "y"), id_column="id", tile_size=None, **params):
+    """Global DBSCAN of every row of `ddf`, exactly the single-process DBSCAN(**params) on the
+    rows sorted by `id_column` (unique): the same core points, clusters, border points and
+    label numbers (clusters numbered by their smallest id). Returns the rows with `label` and
+    `is_core`. `columns` are the estimator's X: ("x", "y") in one planar unit, or ("lat",
+    "lon") in radians with metric="haversine" (eps in radians too). `tile_size` (units of
+    X, radians on the sphere; default 50·eps) sets the tiles the work is split into.
+    algorithm="hdbscan" raises NotImplementedError: use cluster_groups."""
+    plan = e.TiledDBSCAN(algorithm, columns, id_column, tile_size, params)
+    points = ddf[[id_column, *plan.columns]]
+    exploded = points.map_partitions(plan.explode, meta=plan.explode(points._meta))
+    tiles = exploded.shuffle(on=e.TILE)
+    first = tiles.map_partitions(plan.first_pass_partition, meta=plan.first_pass_meta(exploded._meta)).persist()
+    pieces, links = _pieces_and_links(first, id_column)
+    numbering = plan.number_clusters(pieces, links)
+    labels = first.map_partitions(plan.second_pass_partition, numbering, meta=plan.labels_meta(first._meta))
+    return ddf.merge(labels, on=id_column, how="inner")
+
+
+def _pieces_and_links(first, id_column):
+    """From the first pass, to the driver: each local component holding owned core points with
+    their smallest id, and each pair of components sharing a core point (a halo copy that is
+    core joined with the owner's row, which must be core as well)."""
+    core = first[first[e.COMP] >= 0]
+    owned = core[core[e.OWNED]]
+    pieces = owned.groupby([e.TILE, e.COMP])[id_column].min().reset_index().rename(columns={id_column: e.MIN_ID})
+    halo = core[~core[e.OWNED]][[id_column, e.TILE, e.COMP]]
+    owners = first[first[e.OWNED]][[id_column, e.TILE, e.COMP]].rename(columns={e.TILE: e.TILE_B, e.COMP: e.COMP_B})
+    links = halo.merge(owners, on=id_column, how="inner")[[e.TILE, e.COMP, e.TILE_B, e.COMP_B]]
+    pieces, links = dd.compute(pieces, links.drop_duplicates())
+    if (links[e.COMP_B] < 0).any():
+        raise RuntimeError("a point core in a halo is not core in its own tile")
+    return pieces, links.astype(np.int64) if len(links) else pd.DataFrame(
+        {c: np.array([], dtype=np.int64) for c in (e.TILE, e.COMP, e.TILE_B, e.COMP_B)})
