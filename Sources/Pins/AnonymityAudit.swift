@@ -47,6 +47,10 @@ public struct AnonymityAudit: Sendable {
     /// Locations held back (no shared point yet), not in `locations`.
     public let heldBack: Int
 
+    /// The ids of listings left out because they conflict with their location (not where its
+    /// other listings or its stored point are), in id order; not in `locations`.
+    public let conflicting: [Int64]
+
     /// Audits `listings` under `mask` (its stored positions and rule included). Listings that
     /// conflict with their location are left out, as `PinIndex` leaves them out.
     /// - Complexity: O(L · m) where m is the locations in a ring or group.
@@ -55,6 +59,7 @@ public struct AnonymityAudit: Sendable {
         var kept = listings
         let placement = mask.placement(of: listings, tolerance: tolerance)
         kept.removeListings(withIDs: Set(placement.conflicting))
+        conflicting = placement.conflicting
         var groups = PinIndex.groupByKey(kept)
         let anchors = LocationAnchors(&groups, listings: kept, tolerance: tolerance)
         let keys = (0..<groups.tag.count).map { LocationKey(tag: groups.tag[$0], value: groups.value[$0]) }

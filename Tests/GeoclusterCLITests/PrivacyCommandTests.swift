@@ -50,6 +50,29 @@ struct PrivacyCommandTests {
         }
     }
 
+    @Test("a listing given another building's id far from it is left out with the warning pins gives, and not audited")
+    func conflictingListingWarned() throws {
+        try withTemporaryFolder { folder throws in
+            _ = try folder.write(PinsKey.generate().hexEncoded() + "\n", to: "k")
+            // Listing 900001 claims building 3 (ten listings) but lies 5 km south of it.
+            let spoof = "900001,37.580244,126.967343,0,0,0,apartment,60,1000,50,3,3\n"
+            _ = try folder.write(try String(contentsOfFile: Self.seoul, encoding: .utf8) + spoof, to: "s.csv")
+            let plain = try folder.run("privacy", Self.seoul, "--key-file", "k", "-o", "a.csv")
+            let spoofed = try folder.run("privacy", "s.csv", "--key-file", "k", "-o", "b.csv")
+            try #require(plain.status == 0 && spoofed.status == 0, "\(plain)\n\(spoofed)")
+            #expect(!plain.stderr.contains("left out"))
+            #expect(spoofed.stderr.contains("s.csv: 1 listing left out: not where its location (building id) is")
+                    && spoofed.stderr.contains("ids 900001"), "\(spoofed.stderr)")
+            let pins = try folder.run("pins", "s.csv", "--zoom", "12", "--key-file", "k", "-o", "p.geojson")
+            #expect(pins.stderr.contains("ids 900001"), "pins warns the same: \(pins.stderr)")
+            // The spoofed listing is not counted: both reports hold the same listings.
+            func listings(_ name: String) throws -> Int {
+                parseCSV(try folder.read(name)).dropFirst().filter { $0.count == 6 }.reduce(0) { $0 + Int($1[5])! }
+            }
+            #expect(try listings("a.csv") == listings("b.csv"))
+        }
+    }
+
     @Test("the mask file is read, never written; with --weak-plain-mask the report's k is the plain ring's")
     func plainAndMaskFile() throws {
         try withTemporaryFolder { folder throws in

@@ -38,8 +38,13 @@ public enum PrivacyAuditRun {
             mask = mask.keeping(store)
         }
         let source = try request.source.read(request.input)
-        return AnonymityAudit(listings: source.listings, mask: mask, tolerance: request.source.locationTolerance,
-                                  threads: request.threads)
+        let audit = AnonymityAudit(listings: source.listings, mask: mask, tolerance: request.source.locationTolerance,
+                                   threads: request.threads)
+        // The same warning `pins` gives: listings left out are not audited either.
+        var setAside = SetAside()
+        setAside.conflicting = audit.conflicting
+        request.source.report(setAside, source: source, input: request.input)
+        return audit
     }
 
     /// The audit's headline, one line: locations, median k, the shares alone and not anonymous
@@ -51,6 +56,9 @@ public enum PrivacyAuditRun {
             + "\(percent(audit.share(notAnonymousAt: target))); a registry attacker naming the fullest 30 m spot of each ring is "
             + "right for \(percent(audit.expectedSpotGuesses)) (expected); displacement median "
             + "\(FormatNumber.trimmed(audit.medianDisplacement, decimals: 0)) m, 90th percentile \(FormatNumber.trimmed(audit.displacement90, decimals: 0)) m"
+        if audit.heldBack > 0 {
+            line += "; \(audit.heldBack) location\(audit.heldBack == 1 ? "" : "s") held back (no shared point yet), not audited"
+        }
         if audit.outsideOwnRing > 0 {
             line += "; \(audit.outsideOwnRing) stored positions lie outside the ring these offsets give (drawn with other settings)"
         }
