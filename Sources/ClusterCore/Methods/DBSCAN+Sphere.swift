@@ -62,11 +62,7 @@ extension DBSCAN {
         let near = SphereNeighbourhood(tree: indexed.tree, angles: angles, halfChord2: s * s, weights: indexed.weightAt,
                                        sampleWeights: sampleWeight.map { indexed.positionWeights($0) },
                                        firstRow: indexed.firstRows(threads: threads))
-        let core = observer.run(DBSCANStage.corePoints) { near.corePoints(minSamples: parameters.minSamples, threads: threads) }
-        let (component, clusterOf) = observer.run(DBSCANStage.clusters) { near.clusters(core: core) }
-        return observer.run(DBSCANStage.borderPoints) {
-            near.labels(core: core, component: component, clusterOf: clusterOf, indexed: indexed, threads: threads)
-        }
+        return near.run(minSamples: parameters.minSamples, indexed: indexed, threads: threads, observer: observer)
     }
 }
 
@@ -76,35 +72,12 @@ private enum SphereDBSCANIndex {
     case tree(SphereLocations, SphereAngles)
 }
 
-extension SphereLocations {
-    /// The lowest input row at each tree position (its location's first row).
-    func firstRows(threads: Int) -> [Int32] {
-        guard let locations else { return tree.index }
-        return [Int32].filled(count: tree.count, threads: threads) { locations.rows[Int(locations.start[Int(tree.index[$0])])] }
-    }
-
-    /// By tree position, the sum of its rows' `weights` (in row order).
-    func positionWeights(_ weights: [Double]) -> [Double] {
-        var sum = [Double](repeating: 0, count: tree.count)
-        forEachRow { row, p in sum[p] += weights[row] }
-        return sum
-    }
-
-    /// Calls `body(row, position)` for every input row with the tree position holding it.
-    func forEachRow(_ body: (Int, Int) -> Void) {
-        guard let locations else {
-            for p in 0..<tree.count { body(Int(tree.index[p]), p) }
-            return
-        }
-        for p in 0..<tree.count {
-            let l = Int(tree.index[p])
-            for j in Int(locations.start[l])..<Int(locations.start[l + 1]) { body(Int(locations.rows[j]), p) }
-        }
-    }
+extension SphereLocations: LocatedIndex {
+    var positions: [Int32] { tree.index }
 }
 
 /// The neighbour relation of a DBSCAN run on the sphere, by tree position.
-private struct SphereNeighbourhood {
+private struct SphereNeighbourhood: NeighbourRelation {
     let tree: SphereTree
     let angles: SphereAngles
     /// sin²(eps/2R): the largest reduced haversine distance of two neighbours.
@@ -129,77 +102,6 @@ private struct SphereNeighbourhood {
         }
     }
 
-    /// Whether each position has at least `minSamples` neighbours (itself included), or
-    /// neighbours weighing that much.
-    func corePoints(minSamples: Int, threads: Int) -> [Bool] {
-        if let sampleWeights { return weightedCorePoints(sampleWeights, minSamples: minSamples, threads: threads) }
-        return tree.withView { v in
-            [Bool].filled(count: tree.count, threads: threads) { p in
-                var count = 0
-                forEachNeighbour(v, of: p) { q in count += weights.map { Int($0[q]) } ?? 1; return count < minSamples }
-                return count >= minSamples
-            }
-        }
-    }
-
-    /// `corePoints` by weight: every neighbour's is added (with a negative weight, a total
-    /// that reached `minSamples` may fall back, so no early answer then).
-    private func weightedCorePoints(_ weight: [Double], minSamples: Int, threads: Int) -> [Bool] {
-        let needed = Double(minSamples), monotone = weight.allSatisfy { $0 >= 0 }
-        return tree.withView { v in
-            [Bool].filled(count: tree.count, threads: threads) { p in
-                var total = 0.0
-                forEachNeighbour(v, of: p) { q in total += weight[q]; return !(monotone && total >= needed) }
-                return total >= needed
-            }
-        }
-    }
-
-    /// The component of every core position (a union-find root) and each root's cluster
-    /// number, clusters numbered by their lowest input row.
-    func clusters(core: [Bool]) -> (component: [Int32], clusterOf: [Int32: Int32]) {
-        var uf = UnionFind(count: tree.count)
-        tree.withView { v in
-            for p in 0..<tree.count where core[p] {
-                forEachNeighbour(v, of: p) { q in
-                    if q > p && core[q] && uf.find(p) != uf.find(q) { _ = uf.union(p, q) }
-                    return true
-                }
-            }
-        }
-        var component = [Int32](repeating: -1, count: tree.count)
-        var lowestRow: [Int32: Int32] = [:]
-        for p in 0..<tree.count where core[p] {
-            let root = Int32(uf.find(p))
-            component[p] = root
-            lowestRow[root] = Swift.min(lowestRow[root] ?? .max, firstRow[p])
-        }
-        var clusterOf: [Int32: Int32] = [:]
-        for (k, entry) in lowestRow.sorted(by: { $0.value < $1.value }).enumerated() { clusterOf[entry.key] = Int32(k) }
-        return (component, clusterOf)
-    }
-
-    /// Labels and core flags by input row; a border point takes the lowest cluster number
-    /// among its core neighbours.
-    func labels(core: [Bool], component: [Int32], clusterOf: [Int32: Int32], indexed: SphereLocations,
-                threads: Int) -> DBSCANResult {
-        let label = tree.withView { v in
-            [Int32].filled(count: tree.count, threads: threads) { p -> Int32 in
-                if core[p] { return clusterOf[component[p]]! }
-                var best = Int32.max
-                forEachNeighbour(v, of: p) { q in
-                    if core[q] { best = Swift.min(best, clusterOf[component[q]]!) }
-                    return true
-                }
-                return best == .max ? -1 : best
-            }
-        }
-        let n = indexed.pointCount
-        var labels = [Int32](repeating: -1, count: n), isCore = [Bool](repeating: false, count: n)
-        indexed.forEachRow { row, p in
-            labels[row] = label[p]
-            isCore[row] = core[p]
-        }
-        return DBSCANResult(labels: labels, isCore: isCore, clusterCount: clusterOf.count)
-    }
+    var count: Int { tree.count }
+    func withView<R>(_ body: (SphereView) -> R) -> R { tree.withView(body) }
 }

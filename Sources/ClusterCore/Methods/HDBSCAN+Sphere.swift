@@ -203,35 +203,10 @@ struct SphereCore {
     /// by (weight, smaller position, larger position): a function of the points alone, not of
     /// the order Borůvka found the edges in.
     func spanningTree(a: [Int32], b: [Int32], indexed: SphereLocations, angles: SphereAngles, threads: Int) -> SpanningTree {
-        let tree = indexed.tree
-        let lo = [Int32].filled(count: a.count, threads: threads) { Swift.min(a[$0], b[$0]) }
-        let hi = [Int32].filled(count: a.count, threads: threads) { Swift.max(a[$0], b[$0]) }
-        let unsorted = tree.withView { v in
+        let unsorted = indexed.tree.withView { v in
             [Double].filled(count: a.count, threads: threads) { edgeMetres(Int(a[$0]), Int(b[$0]), v, angles) }
         }
-        var order = RadixSort.stableOrder(of: unsorted, threads: threads)
-        // Runs of equal weight in key order.
-        var start = 0
-        while start < order.count {
-            var end = start + 1
-            while end < order.count && unsorted[Int(order[end])] == unsorted[Int(order[start])] { end += 1 }
-            if end - start > 1 {
-                order[start..<end].sort { (lo[Int($0)], hi[Int($0)]) < (lo[Int($1)], hi[Int($1)]) }
-            }
-            start = end
-        }
-        let weight = [Double].filled(count: order.count, threads: threads) { unsorted[Int(order[$0])] }
-        let positionA = [Int32].filled(count: order.count, threads: threads) { lo[Int(order[$0])] }
-        let positionB = [Int32].filled(count: order.count, threads: threads) { hi[Int(order[$0])] }
-        if let locations = indexed.locations, let weightAt = indexed.weightAt {
-            return SpanningTree(weight: weight, positionA: positionA, positionB: positionB, index: tree.index,
-                                locations: locations, weightAt: weightAt, pointCount: indexed.pointCount,
-                                inner: metres, threads: threads)
-        }
-        let coreByRow = [Double].initialized(count: tree.count) { out in
-            for p in 0..<tree.count { out[Int(tree.index[p])] = metres[p] }
-        }
-        return SpanningTree(weight: weight, positionA: positionA, positionB: positionB, rowOf: tree.index,
-                            coreByRow: coreByRow)
+        return SpanningTree(edges: a, b, weights: unsorted, index: indexed.tree.index, locations: indexed.locations,
+                            weightAt: indexed.weightAt, pointCount: indexed.pointCount, inner: metres, threads: threads)
     }
 }

@@ -185,13 +185,20 @@ public enum HDBSCAN: Sendable {
     static func weightedParameters(
         _ parameters: HDBSCANParameters, counts: [Int32], points: PointSet
     ) throws(ClusterCoreError) -> HDBSCANParameters {
+        let oneSpot = points.count > 0 && points.xs.allSatisfy { $0 == points.xs[0] } && points.ys.allSatisfy { $0 == points.ys[0] }
+        return try weightedParameters(parameters, counts: counts, oneSpot: oneSpot)
+    }
+
+    /// `weightedParameters` given whether every row is at one place.
+    static func weightedParameters(
+        _ parameters: HDBSCANParameters, counts: [Int32], oneSpot: Bool
+    ) throws(ClusterCoreError) -> HDBSCANParameters {
         let k = parameters.neighbourCount
         let total = counts.reduce(0) { $0 + Int($1) }
-        guard k <= total || points.count == 0 else {
+        guard k <= total || counts.isEmpty else {
             throw .tooFewPoints(count: total, required: k,
                 reason: "minSamples = \(parameters.effectiveMinSamples) (\(parameters.minSamplesConvention.rawValue) convention) needs a total weight of \(k) including the point itself; lower minSamples")
         }
-        let oneSpot = points.count > 0 && points.xs.allSatisfy { $0 == points.xs[0] } && points.ys.allSatisfy { $0 == points.ys[0] }
         guard oneSpot else { return parameters }
         var effective = parameters
         effective.minSamples = 1

@@ -235,3 +235,38 @@ struct SpanningTree {
                             rowOf: identity, coreByRow: coreByRow, multi: [], multiWeight: [], rowMST: rowMST)
     }
 }
+
+extension SpanningTree {
+    /// The spanning tree of edges `a[i]`–`b[i]` (tree positions) weighing `unsorted[i]`, sorted
+    /// by (weight, smaller position, larger position): a function of the points alone, not of
+    /// the order Borůvka found the edges in. `index[t]` is the location (or row, without
+    /// locations) at position t, `inner[t]` its core distance.
+    init(edges a: [Int32], _ b: [Int32], weights unsorted: [Double], index: [Int32], locations: Locations?,
+         weightAt: [Int32]?, pointCount: Int, inner: [Double], threads: Int) {
+        let lo = [Int32].filled(count: a.count, threads: threads) { Swift.min(a[$0], b[$0]) }
+        let hi = [Int32].filled(count: a.count, threads: threads) { Swift.max(a[$0], b[$0]) }
+        var order = RadixSort.stableOrder(of: unsorted, threads: threads)
+        // Runs of equal weight in key order.
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count && unsorted[Int(order[end])] == unsorted[Int(order[start])] { end += 1 }
+            if end - start > 1 {
+                order[start..<end].sort { (lo[Int($0)], hi[Int($0)]) < (lo[Int($1)], hi[Int($1)]) }
+            }
+            start = end
+        }
+        let weight = [Double].filled(count: order.count, threads: threads) { unsorted[Int(order[$0])] }
+        let positionA = [Int32].filled(count: order.count, threads: threads) { lo[Int(order[$0])] }
+        let positionB = [Int32].filled(count: order.count, threads: threads) { hi[Int(order[$0])] }
+        if let locations, let weightAt {
+            self.init(weight: weight, positionA: positionA, positionB: positionB, index: index, locations: locations,
+                      weightAt: weightAt, pointCount: pointCount, inner: inner, threads: threads)
+            return
+        }
+        let coreByRow = [Double].initialized(count: index.count) { out in
+            for p in 0..<index.count { out[Int(index[p])] = inner[p] }
+        }
+        self.init(weight: weight, positionA: positionA, positionB: positionB, rowOf: index, coreByRow: coreByRow)
+    }
+}
