@@ -22,6 +22,8 @@ public struct RunInput {
     public var distanceOption: (flag: String, value: Double)?
     /// How distances are measured for longitude/latitude input (x,y input is always planar).
     public var metric: DistanceMetric
+    /// How `options.features` are scaled, when the rows are clustered by features.
+    public var featureScale: FeatureScale = .standard
 
     public init(path: String, coordinates: CoordinateKind? = nil, crs: String = "auto", metric: DistanceMetric = .auto,
                 filter: ListingFilter? = nil, options: ReadOptions = ReadOptions()) {
@@ -146,10 +148,21 @@ public enum Harness {
             throw .notGroundMetres(path: input.path, crs: crs, scale: scale, option: flag, value: value)
         }
         file.coordinates.xOrLongitude = []; file.coordinates.yOrLatitude = []
-        do {
-            let points: Points = placed.metric == .geodesic
-                ? .sphere(try SpherePoints(longitudes: placed.xs, latitudes: placed.ys))
-                : .plane(try PointSet(xs: placed.xs, ys: placed.ys))
+        do throws(ClusterCoreError) {
+            let points: Points
+            if let features = file.features {
+                if features.hasCoordinates && placed.metric == .geodesic {
+                    throw ClusterCoreError.invalidParameter(
+                        name: "--features", value: features.names.joined(separator: ","),
+                        requirement: "a position among features is measured in planar metres, but these points are clustered on the sphere (--metric); use --metric planar, or a projected --crs")
+                }
+                points = try features.points(x: placed.xs, y: placed.ys, scale: input.featureScale)
+                file.features?.values = []
+            } else {
+                points = placed.metric == .geodesic
+                    ? .sphere(try SpherePoints(longitudes: placed.xs, latitudes: placed.ys))
+                    : .plane(try PointSet(xs: placed.xs, ys: placed.ys))
+            }
             return PreparedPoints(file: file, points: points, projectedCRS: placed.projectedCRS,
                                   scaleFactor: placed.scaleFactor, degreesLikeExtent: placed.degreesLikeExtent,
                                   metric: placed.metric, metricReason: placed.reason, weightColumn: input.options.weight)

@@ -175,6 +175,7 @@ extension PointFile {
         j.rows.regionLon.append(contentsOf: part.rows.regionLon)
         j.rows.regionLat.append(contentsOf: part.rows.regionLat)
         j.rows.weights.append(contentsOf: part.rows.weights)
+        j.rows.features?.values.append(contentsOf: part.rows.features?.values ?? [])
         j.rows.total += part.rows.total
         j.rows.skipped += part.rows.skipped
         j.rows.empty += part.rows.empty
@@ -190,14 +191,14 @@ extension PointFile {
 
 /// What the CSV reader does with each column.
 enum CSVColumnRole: UInt8 {
-    /// `weightTested`: the weight column when `--where` also tests it (read as text first, so
-    /// that the condition sees the field as written).
-    case skip, x, y, lon, lat, id, category, area, deposit, rent, condition, weight, weightTested
+    /// `weightTested`, `featureTested`: the weight or a feature column when `--where` also
+    /// tests it (read as text first, so that the condition sees the field as written).
+    case skip, x, y, lon, lat, id, category, area, deposit, rent, condition, weight, weightTested, feature, featureTested
 
     /// Whether the column holds a number the reader parses.
     var isNumber: Bool {
         switch self {
-        case .x, .y, .lon, .lat, .area, .deposit, .rent, .weight: true
+        case .x, .y, .lon, .lat, .area, .deposit, .rent, .weight, .feature: true
         default: false
         }
     }
@@ -227,6 +228,8 @@ struct CSVPointVisitor: CSVVisitor {
     var roles: [Role] = []
     /// The `--where` conditions on each column (empty for most).
     var conditions: [[PropertyCondition]] = []
+    /// The slot in `row.features` of each feature column.
+    var featureSlot: [Int] = []
     var idCol = -1
     var rows = PointFile.Builder()
     var row = PointFile.RowValues()
@@ -310,6 +313,7 @@ struct CSVPointVisitor: CSVVisitor {
         case .deposit: row.deposit = v
         case .rent: row.rent = v
         case .weight: row.weight = v
+        case .feature: row.features[featureSlot[index]] = v
         default: break
         }
     }
@@ -326,6 +330,9 @@ struct CSVPointVisitor: CSVVisitor {
         case .weightTested:
             for c in conditions[index] where !c.holds(bytes, decimalComma: options.decimalComma) { row.conditionsOK = false }
             row.weight = number(bytes, index, line)
+        case .featureTested:
+            for c in conditions[index] where !c.holds(bytes, decimalComma: options.decimalComma) { row.conditionsOK = false }
+            row.features[featureSlot[index]] = number(bytes, index, line)
         default: store(number(bytes, index, line), role, index, line)
         }
     }
@@ -380,6 +387,7 @@ struct CSVPointVisitor: CSVVisitor {
         }
         if keepsRegion { rows.regionLon.append(row.lon); rows.regionLat.append(row.lat) }
         if rows.hasWeights { rows.weights.append(row.weight) }
+        if !row.features.isEmpty { rows.features!.values.append(contentsOf: row.features) }
         rows.lines.append(Int32(truncatingIfNeeded: line))
     }
 
@@ -515,6 +523,7 @@ struct CSVPointVisitor: CSVVisitor {
         idCol = c.id ?? -1
         if idCol >= 0 { roles[idCol] = .id }
         try attachWeight()
+        try attachFeatures(c)
         guard let f = filter else { return }
         if f.needsLonLat && rows.kind == .xy {
             guard let lon = c.longitude, let lat = c.latitude else {

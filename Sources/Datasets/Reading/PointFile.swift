@@ -39,6 +39,8 @@ public struct PointFile: Sendable {
     /// The sample weight of each kept row (`ReadOptions.weight`'s column); nil when none was
     /// asked for.
     public var weights: [Double]?
+    /// The features of the kept rows (`ReadOptions.features`), when asked for.
+    public var features: FeatureColumns?
     /// Number of data rows (features) in the file, kept or not (entirely empty rows aside).
     public var totalRows: Int
     /// The field separator of a CSV file (a comma for GeoJSON).
@@ -114,6 +116,7 @@ public struct PointFile: Sendable {
         out.coordinates.xOrLongitude = []; out.coordinates.yOrLatitude = []
         out.lines = []; out.idBytes = []; out.idEnds = []; out.featureIndices = []
         if weights != nil { out.weights = [] }
+        out.features?.values = []
         let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
         out.coordinates.xOrLongitude.reserveCapacity(kept)
         out.coordinates.yOrLatitude.reserveCapacity(kept)
@@ -124,6 +127,7 @@ public struct PointFile: Sendable {
             out.lines.append(lines[i])
             if !featureIndices.isEmpty { out.featureIndices.append(featureIndices[i]) }
             if let weights { out.weights!.append(weights[i]) }
+            if let features { out.features!.append(row: i, of: features) }
             if hasIDColumn {
                 withIDBytes(i) { out.idBytes.append(contentsOf: $0) }
                 out.idEnds.append(UInt32(out.idBytes.count))
@@ -156,6 +160,8 @@ public struct PointFile: Sendable {
         /// Whether a weight column is read, and the kept rows' weights.
         var hasWeights = false
         var weights: [Double] = []
+        /// The features read (nil: none asked for), the kept rows' values row after row.
+        var features: FeatureColumns?
 
         func file(path: String) -> PointFile {
             var idBytes = idBytes, idEnds = idEnds
@@ -168,7 +174,8 @@ public struct PointFile: Sendable {
             }
             return PointFile(path: path, header: header,
                       coordinates: TableCoordinates(kind: kind, xOrLongitude: xOrLongitude, yOrLatitude: yOrLatitude),
-                      lines: lines, hasIDColumn: hasID, weights: hasWeights ? weights : nil, totalRows: total, delimiter: delimiter,
+                      lines: lines, hasIDColumn: hasID, weights: hasWeights ? weights : nil, features: features,
+                      totalRows: total, delimiter: delimiter,
                       skippedRows: skipped, firstSkipped: firstSkipped, emptyRows: empty, featureIndices: featureIndices,
                       idBytes: idBytes, idEnds: idEnds)
         }
@@ -198,6 +205,8 @@ public struct PointFile: Sendable {
         var area = 0.0, deposit = 0.0, rent = 0.0
         var lon = 0.0, lat = 0.0
         var weight = 1.0
+        /// The row's features that are columns of their own (`FeatureColumns.Source.column`).
+        var features: [Double] = []
     }
 
     /// Whether a row passes the filter's attribute and bounding-box conditions (the region
@@ -217,6 +226,8 @@ public struct PointFile: Sendable {
         var b = Builder()
         b.kind = prefer ?? (options.namedKind == .xy ? .xy : .lonlat)
         let xName = options.x ?? "x", yName = options.y ?? "y"
+        let featureSources = try geoJSONFeatureSources(options.features, kind: b.kind, x: xName, y: yName, path: path)
+        if let featureSources { b.features = FeatureColumns(names: options.features, sources: featureSources) }
         let idNames = options.id.map { [$0] } ?? ReadOptions.idNames
         var keys: [String] = [], seen = Set<String>()
         let names = filter?.categoryBytes ?? []
@@ -288,6 +299,10 @@ public struct PointFile: Sendable {
                     y = try number([yName], options.y == nil ? "--coordinates xy" : "--y-column")
                 }
                 let weight = try options.weight.map { (name) throws(DatasetError) in try number([name], "--weight-column") }
+                var features: [Double] = []
+                for (name, source) in zip(options.features, featureSources ?? []) where source != .coordinate(0) && source != .coordinate(1) {
+                    features.append(try number([name], "--features"))
+                }
                 var id: JSONValue?
                 for name in idNames where id == nil { id = p.properties.first(where: { $0.key == name })?.value }
                 if id == nil, let given = options.id {
@@ -302,6 +317,7 @@ public struct PointFile: Sendable {
                 b.lines.append(Int32(truncatingIfNeeded: p.line))
                 b.featureIndices.append(Int32(truncatingIfNeeded: p.index))
                 if let weight { b.weights.append(weight) }
+                b.features?.values.append(contentsOf: features)
             } catch {
                 guard options.skipBadRows else { throw error }
                 skip(error)
@@ -313,5 +329,30 @@ public struct PointFile: Sendable {
         b.hasID = true
         b.hasWeights = options.weight != nil
         return b
+    }
+
+    /// Where each `--features` name comes from in a GeoJSON file: the coordinates (`lon`,
+    /// `lat` for the geometry, or the x and y properties), else a property of its own; nil
+    /// when no features are asked for.
+    /// - Throws: `.invalidOption` for a name given twice.
+    private static func geoJSONFeatureSources(
+        _ names: [String], kind: CoordinateKind, x: String, y: String, path: String
+    ) throws(DatasetError) -> [FeatureColumns.Source]? {
+        guard !names.isEmpty else { return nil }
+        let (first, second) = kind == .xy ? (x, y) : ("lon", "lat")
+        var sources: [FeatureColumns.Source] = [], columns = 0
+        for name in names {
+            let source: FeatureColumns.Source
+            switch name {
+            case first: source = .coordinate(0)
+            case second: source = .coordinate(1)
+            default: source = .column(columns); columns += 1
+            }
+            guard !sources.contains(source), names.filter({ $0 == name }).count == 1 else {
+                throw .invalidOption(option: "--features", value: name, reason: "\(path): '\(name)' is given twice; name each feature once")
+            }
+            sources.append(source)
+        }
+        return sources
     }
 }

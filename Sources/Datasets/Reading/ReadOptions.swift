@@ -11,6 +11,9 @@ public struct ReadOptions: Sendable, Equatable {
     /// The column (GeoJSON property) of each row's sample weight (`--weight-column`); nil: no
     /// weights are read.
     public var weight: String?
+    /// Columns (GeoJSON properties) read as each row's features (`--features`), in order;
+    /// one naming a coordinate column stands for that coordinate (`PointFile.features`).
+    public var features: [String] = []
     /// The field separator (`,`, `;` or tab); nil: detected from the header line.
     public var delimiter: UInt8?
     /// A malformed row (bad number, out-of-range coordinate, wrong field count) is skipped and
