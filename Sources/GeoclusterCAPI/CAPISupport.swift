@@ -76,23 +76,24 @@ func readWeights(_ weights: UnsafePointer<Double>?, n: Int) -> [Double]? {
 }
 
 extension Points {
-    /// The caller's `gc_points`, copied once into the core's struct of arrays: `n` first
-    /// coordinates at `x[0], x[stride], ...` and second ones at `y[0], y[stride], ...`;
-    /// planar x, y, or latitude, longitude in radians (scikit-learn's haversine layout),
-    /// held as degrees.
+    /// The caller's `gc_points`, copied once into the core's arrays: coordinate a of point i
+    /// at `data[i·row_stride + a·column_stride]`. Euclidean points of 2 dimensions are the
+    /// plane (the fast path), of other dimensions `.features`; haversine ones, 2 dimensions
+    /// only, are latitude, longitude in radians (scikit-learn's layout), held as degrees.
     init(_ points: UnsafePointer<gc_points>?) throws(CAPIError) {
         guard let points else { throw CAPIError(.invalidArgument, "points must not be null") }
         let p = points.pointee
-        guard p.metric == GC_METRIC_EUCLIDEAN || p.metric == GC_METRIC_HAVERSINE else {
-            throw CAPIError(.invalidArgument, "metric = \(p.metric) is invalid: GC_METRIC_EUCLIDEAN (0) or GC_METRIC_HAVERSINE (1)")
-        }
-        let first = try column(p.x, n: p.n, stride: p.stride), second = try column(p.y, n: p.n, stride: p.stride)
+        try checkShape(p)
+        let d = Int(p.dimensions)
         do throws(ClusterCoreError) {
-            if p.metric == GC_METRIC_EUCLIDEAN {
-                self = .plane(try PointSet(xs: first, ys: second))
-            } else {
+            if p.metric == GC_METRIC_HAVERSINE {
                 let degrees = 180 / Double.pi
-                self = .sphere(try SpherePoints(longitudes: second.map { $0 * degrees }, latitudes: first.map { $0 * degrees }))
+                self = .sphere(try SpherePoints(longitudes: column(p, 1).map { $0 * degrees },
+                                                latitudes: column(p, 0).map { $0 * degrees }))
+            } else if d == 2 {
+                self = .plane(try PointSet(xs: column(p, 0), ys: column(p, 1)))
+            } else {
+                self = .features(try FeaturePoints(values: rows(p), dimensions: d))
             }
         } catch {
             throw CAPIError(error)
@@ -100,16 +101,46 @@ extension Points {
     }
 }
 
-/// `n` values at `base[0], base[stride], ...`.
-private func column(_ base: UnsafePointer<Double>?, n: Int64, stride: Int64) throws(CAPIError) -> [Double] {
-    guard n >= 0 else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: must be at least 0") }
-    guard stride >= 1 else { throw CAPIError(.invalidArgument, "stride = \(stride) is invalid: must be at least 1") }
-    let count = Int(n), step = Int(stride)
-    if count == 0 { return [] }
-    guard let base else { throw CAPIError(.invalidArgument, "x and y must not be null when n > 0") }
-    return [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-        for i in 0..<count { buffer[i] = base[i &* step] }
-        initialized = count
+/// Refuses a `gc_points` that cannot be read: an unknown metric, a count, dimension or stride
+/// out of range, no data for n > 0, or haversine points of other than 2 dimensions.
+private func checkShape(_ p: gc_points) throws(CAPIError) {
+    guard p.metric == GC_METRIC_EUCLIDEAN || p.metric == GC_METRIC_HAVERSINE else {
+        throw CAPIError(.invalidArgument, "metric = \(p.metric) is invalid: GC_METRIC_EUCLIDEAN (0) or GC_METRIC_HAVERSINE (1)")
+    }
+    guard p.n >= 0 else { throw CAPIError(.invalidArgument, "n = \(p.n) is invalid: must be at least 0") }
+    let most = Int64(GC_MAX_DIMENSIONS)
+    guard (1...most).contains(p.dimensions) else {
+        throw CAPIError(.invalidParameter, "dimensions = \(p.dimensions) is invalid: must be between 1 and \(most)")
+    }
+    if p.metric == GC_METRIC_HAVERSINE && p.dimensions != 2 {
+        throw CAPIError(.invalidParameter, "dimensions = \(p.dimensions) is invalid with GC_METRIC_HAVERSINE: its points have 2 coordinates, latitude and longitude in radians")
+    }
+    guard p.row_stride >= 1 else { throw CAPIError(.invalidArgument, "row_stride = \(p.row_stride) is invalid: must be at least 1") }
+    guard p.column_stride >= 1 else {
+        throw CAPIError(.invalidArgument, "column_stride = \(p.column_stride) is invalid: must be at least 1")
+    }
+    guard p.n == 0 || p.data != nil else { throw CAPIError(.invalidArgument, "data must not be null when n > 0") }
+}
+
+/// Coordinate `axis` of every point (the shape already checked).
+private func column(_ p: gc_points, _ axis: Int) -> [Double] {
+    let n = Int(p.n), step = Int(p.row_stride), offset = axis &* Int(p.column_stride)
+    guard n > 0, let base = p.data else { return [] }
+    return [Double](unsafeUninitializedCapacity: n) { buffer, initialized in
+        for i in 0..<n { buffer[i] = base[i &* step &+ offset] }
+        initialized = n
+    }
+}
+
+/// Every coordinate, row after row (the shape already checked).
+private func rows(_ p: gc_points) -> [Double] {
+    let n = Int(p.n), d = Int(p.dimensions), rowStep = Int(p.row_stride), columnStep = Int(p.column_stride)
+    guard n > 0, let base = p.data else { return [] }
+    return [Double](unsafeUninitializedCapacity: n * d) { buffer, initialized in
+        for i in 0..<n {
+            for a in 0..<d { buffer[i &* d &+ a] = base[i &* rowStep &+ a &* columnStep] }
+        }
+        initialized = n * d
     }
 }
 

@@ -123,6 +123,9 @@ public func gc_hdbscan_fit(
         let workers = try checkedThreads(params.threads)
         let keeping = try kept(params.outputs)
         let read = try Points(points)
+        if keeping.contains(.prediction) && read.dimensions != 2 {
+            throw CAPIError(.invalidParameter, "outputs: GC_OUTPUT_PREDICTION needs points of 2 dimensions, got dimensions = \(read.dimensions); fit without it")
+        }
         let weights = readWeights(sampleWeight, n: read.count)
         var result: HDBSCANResult
         do throws(ClusterCoreError) {

@@ -1,7 +1,8 @@
 // Prediction and soft clustering for C callers, from a fit made with GC_OUTPUT_PREDICTION:
 // the hdbscan library's approximate_predict, approximate_predict_scores, membership_vector and
 // all_points_membership_vectors. The declarations: GeoclusterCHeader's geocluster.h. New points
-// have the fit's metric: x, y, or for a fit on the sphere latitude, longitude in radians.
+// have the fit's metric and 2 dimensions: x, y, or for a fit on the sphere latitude, longitude
+// in radians.
 import ClusterCore
 import GeoclusterCHeader
 
@@ -14,11 +15,15 @@ private func model(_ handle: OpaquePointer?) throws(CAPIError) -> PredictionMode
     return model
 }
 
-/// New points, in the space the model was fitted in.
+/// New points, in the space the model was fitted in: its metric and its 2 dimensions (a fit
+/// in other dimensions keeps no prediction data).
 private func newPoints(_ points: UnsafePointer<gc_points>?, for model: PredictionModel) throws(CAPIError) -> Points {
     let fitted = model.isOnSphere ? GC_METRIC_HAVERSINE : GC_METRIC_EUCLIDEAN
     if let metric = points?.pointee.metric, metric != fitted {
         throw CAPIError(.invalidArgument, "points: the metric must be the fit's (\(model.isOnSphere ? "haversine" : "euclidean"))")
+    }
+    if let d = points?.pointee.dimensions, d != 2 {
+        throw CAPIError(.invalidParameter, "points: dimensions = \(d), but the fit's points have 2; give new points of 2 coordinates")
     }
     return try Points(points)
 }

@@ -1,7 +1,8 @@
-"""geocluster_hdbscan: exact, fast HDBSCAN and DBSCAN of 2-D points as scikit-learn estimators.
+"""geocluster_hdbscan: exact, fast HDBSCAN and DBSCAN as scikit-learn estimators, for points of 1
+to 16 features (2-D, planar or on the sphere, the fastest).
 
     import geocluster_hdbscan
-    labels = geocluster_hdbscan.HDBSCAN(min_cluster_size=15).fit_predict(X)   # X: (n, 2) array
+    labels = geocluster_hdbscan.HDBSCAN(min_cluster_size=15).fit_predict(X)   # X: (n, d) array
 
 The clustering runs in geocluster's Swift core (a shared library with the Swift runtime
 linked in, loaded with ctypes); the estimators follow scikit-learn's conventions and inherit

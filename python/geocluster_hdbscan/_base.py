@@ -9,6 +9,8 @@ import os
 
 import numpy as np
 
+from ._native import GC_MAX_DIMENSIONS
+
 try:
     from sklearn.base import BaseEstimator, ClusterMixin
 except ImportError:  # numpy only: the same public surface, without scikit-learn's machinery
@@ -57,26 +59,38 @@ if not HAVE_SKLEARN:
             return self.labels_
 
 
+#: The most features (columns) X may have: the C API's GC_MAX_DIMENSIONS.
+MAX_FEATURES = GC_MAX_DIMENSIONS
+
+
 def check_X(estimator, X, ensure_all_finite):
     """X as a float64 2-D array (not copied when it already is one, in C or Fortran order;
-    other dtypes converted once), with scikit-learn's checks and messages (its own
-    validate_data when installed), n_features_in_ set, and exactly 2 features required."""
+    other dtypes and lists converted once), with scikit-learn's checks and messages (its own
+    validate_data when installed: sparse input is refused with its message) and
+    n_features_in_ set. The number of features is checked by check_features."""
     if validate_data is not None:
-        X = validate_data(estimator, X, dtype=np.float64, ensure_all_finite=ensure_all_finite)
-    else:
-        X = _check_array(type(estimator).__name__, X, ensure_all_finite)
-        estimator.n_features_in_ = X.shape[1]
-    if X.shape[1] != 2:
-        raise ValueError(
-            f"X has {X.shape[1]} features, but {type(estimator).__name__} clusters 2-D points: X must have "
-            "shape (n_samples, 2), x and y in one planar unit (project longitude and latitude first)")
+        return validate_data(estimator, X, dtype=np.float64, ensure_all_finite=ensure_all_finite)
+    X = _check_array(type(estimator).__name__, X, ensure_all_finite)
+    estimator.n_features_in_ = X.shape[1]
     return X
+
+
+def check_features(estimator, X, haversine):
+    """X's number of features: 1 to MAX_FEATURES, and 2 with metric="haversine"."""
+    name, d = type(estimator).__name__, X.shape[1]
+    if haversine and d != 2:
+        raise ValueError(f"X has {d} features, but with metric='haversine' {name} needs 2: [latitude, longitude] in "
+                         "radians; give metric='euclidean' for other data")
+    if d > MAX_FEATURES:
+        raise ValueError(f"X has {d} features, but {name} clusters points of 1 to {MAX_FEATURES} features: reduce "
+                         f"the dimension first (for example with PCA or UMAP to at most {MAX_FEATURES} components)")
 
 
 def _check_array(name, X, ensure_all_finite):
     """scikit-learn's check_array for dense input, for when scikit-learn is not installed."""
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        raise TypeError(f"{name} does not accept sparse input; pass a dense array")
+        raise TypeError("Sparse data was passed for X, but dense data is required. Use '.toarray()' to convert to a "
+                        "dense numpy array.")
     X = np.asarray(X)
     if X.dtype.kind not in "biuf":
         try:

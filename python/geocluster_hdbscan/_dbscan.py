@@ -1,16 +1,17 @@
 """geocluster_hdbscan.DBSCAN: scikit-learn's DBSCAN (same parameters, labels and core points, exactly)
-computed by geocluster's 2-D grid algorithm."""
+computed by geocluster's core: a grid in 2-D, a k-d tree in 1 and 3 to 16 dimensions."""
 
 import numpy as np
 
 from . import _native
-from ._base import (BaseEstimator, ClusterMixin, check_haversine_distance, check_haversine_points, check_int,
-                    check_metric, check_metric_params, check_real, check_sample_weight, check_search, check_X,
-                    threads_for)
+from ._base import (BaseEstimator, ClusterMixin, check_features, check_haversine_distance, check_haversine_points,
+                    check_int, check_metric, check_metric_params, check_real, check_sample_weight, check_search,
+                    check_X, threads_for)
 
 
 class DBSCAN(ClusterMixin, BaseEstimator):
-    """Density-based clustering of 2-D points, as scikit-learn's DBSCAN.
+    """Density-based clustering, as scikit-learn's DBSCAN, of points of 1 to 16 features
+    (2, planar x, y, is the fastest path and the only shape metric="haversine" takes).
 
     Parameters
     ----------
@@ -34,7 +35,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         Cluster of each row numbered as scikit-learn numbers them, -1 for noise.
     core_sample_indices_ : ndarray of int64, (n_core_samples,)
         Rows of the core points, ascending.
-    components_ : ndarray of float64, (n_core_samples, 2)
+    components_ : ndarray of float64, (n_core_samples, n_features)
         The core points' coordinates.
     n_features_in_ : int
     """
@@ -51,7 +52,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y=None, sample_weight=None):
-        """Clusters X, an array of shape (n_samples, 2); y is ignored. With sample_weight (as
+        """Clusters X, an array of shape (n_samples, n_features), 1 to 16 features; y is
+        ignored. With sample_weight (as
         scikit-learn's), a point is core when the weights within eps, its own included, add up to
         min_samples; weights may be any finite number, negative too. Returns self."""
         eps = check_real("eps", self.eps, 0, inclusive=False)
@@ -64,10 +66,11 @@ class DBSCAN(ClusterMixin, BaseEstimator):
                              "the Euclidean one; give None (or 2)")
         threads = threads_for(self.n_jobs)
         X = check_X(self, X, ensure_all_finite=True)
+        weights = check_sample_weight(sample_weight, X.shape[0])
+        check_features(self, X, haversine)
         if haversine:
             check_haversine_distance("eps", eps)
             check_haversine_points(X)
-        weights = check_sample_weight(sample_weight, X.shape[0])
         labels, core = _native.dbscan_fit(X, eps, min_samples, threads, haversine=haversine, sample_weight=weights)
         self.labels_ = labels
         self.core_sample_indices_ = np.flatnonzero(core)

@@ -1,11 +1,12 @@
 """geocluster_hdbscan.HDBSCAN: scikit-learn's HDBSCAN (same parameter names, defaults, meanings and
-results) computed by geocluster's exact 2-D core."""
+results) computed by geocluster's exact core, on points of 1 to 16 features."""
 
 import numpy as np
 
 from . import _native
 from ._base import (BaseEstimator, ClusterMixin, check_choice, check_haversine_distance, check_haversine_points,
-                    check_int, check_metric, check_metric_params, check_real, check_sample_weight, check_search, check_X,
+                    check_features, check_int, check_metric, check_metric_params, check_real, check_sample_weight,
+                    check_search, check_X,
                     threads_for)
 
 #: dtype of ``condensed_tree_``: the hdbscan library's ``condensed_tree_.to_numpy()`` rows.
@@ -28,9 +29,11 @@ _INFINITE_LABEL, _MISSING_LABEL = -2, -3
 
 
 class HDBSCAN(ClusterMixin, BaseEstimator):
-    """Hierarchical density-based clustering of 2-D points, as scikit-learn's HDBSCAN.
+    """Hierarchical density-based clustering, as scikit-learn's HDBSCAN.
 
-    The parameters have scikit-learn's names, defaults and meanings.
+    The parameters have scikit-learn's names, defaults and meanings. X has 1 to 16 features
+    (columns), Euclidean distances in their unit; 2 (planar x, y) is the fastest path, and the
+    only shape ``metric="haversine"`` and ``prediction_data=True`` take.
 
     Parameters
     ----------
@@ -71,7 +74,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     prediction_data : bool, default=False
         As the hdbscan library's: keep what ``approximate_predict``, ``membership_vector`` and
         ``all_points_membership_vectors`` need (with metric="haversine" new points are
-        [latitude, longitude] in radians too). Pickling keeps it.
+        [latitude, longitude] in radians too). Pickling keeps it. Prediction is for 2-D
+        points: with X of other than 2 features, fit raises ValueError.
 
     Attributes
     ----------
@@ -87,7 +91,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     condensed_tree_ : structured ndarray of CONDENSED_TREE_DTYPE
     minimum_spanning_tree_ : structured ndarray of MST_DTYPE
         Only with ``gen_min_span_tree=True``.
-    centroids_, medoids_ : ndarray of float64, (n_clusters, 2)
+    centroids_, medoids_ : ndarray of float64, (n_clusters, n_features)
         With ``store_centers``: scikit-learn's probability-weighted centres.
     n_features_in_ : int
     """
@@ -145,13 +149,18 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         )
 
     def fit(self, X, y=None, sample_weight=None):
-        """Clusters X, an array of shape (n_samples, 2); y is ignored. With sample_weight, a
+        """Clusters X, an array of shape (n_samples, n_features), 1 to 16 features; y is
+        ignored. With sample_weight, a
         sample of weight w counts as w identical samples (fast_hdbscan's meaning: core distances,
         cluster sizes and stabilities count weight); weights must be whole numbers. A sample of
         weight 0 takes no part (as if removed) and is labelled noise. Returns self."""
         parameters = self._checked_parameters()
         X = check_X(self, X, ensure_all_finite=False)
         weights = check_sample_weight(sample_weight, X.shape[0], whole=True)
+        check_features(self, X, parameters["haversine"])
+        if parameters["prediction_data"] and X.shape[1] != 2:
+            raise ValueError(f"prediction_data=True with X of {X.shape[1]} features is not supported: prediction "
+                             "(approximate_predict, membership_vector, ...) is for 2-D points; fit without it")
         # As scikit-learn: rows with NaN or inf take no part and get labels of their own.
         # (One pass over X when all is finite, the usual case: the row sums cost 4 % of a fit.)
         # Rows of weight 0 take no part either and are noise.

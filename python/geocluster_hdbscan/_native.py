@@ -3,9 +3,10 @@
 structures and the signatures below are checked against the header by tests/test_capi.py.
 
 ctypes.CDLL functions release the GIL for the duration of each call, so fits run in parallel
-with other Python threads (tests/test_threads.py checks it). The points are passed as two
-strided pointers into the caller's float64 array, so neither C- nor Fortran-ordered input is
-copied on the Python side; the library reads them once into its own x and y arrays.
+with other Python threads (tests/test_threads.py checks it). The points are passed as one
+pointer into the caller's float64 (n, d) array with its row and column strides, so neither C-
+nor Fortran-ordered input is copied on the Python side; the library reads them once into its
+own arrays.
 """
 
 import ctypes
@@ -25,6 +26,7 @@ GC_OUTPUT_CONDENSED_TREE = 2
 GC_OUTPUT_PREDICTION = 4
 GC_METRIC_EUCLIDEAN = 0
 GC_METRIC_HAVERSINE = 1
+GC_MAX_DIMENSIONS = 16
 
 _LIBRARY_NAME = "libGeoclusterCAPI.dylib" if sys.platform == "darwin" else "libGeoclusterCAPI.so"
 _MESSAGE_CAPACITY = 1024
@@ -38,8 +40,10 @@ _i64t, _i32t, _dbl = ctypes.c_int64, ctypes.c_int32, ctypes.c_double
 
 
 class Points(ctypes.Structure):
-    """gc_points: two strided coordinate columns and their metric."""
-    _fields_ = [("x", _f64), ("y", _f64), ("n", _i64t), ("stride", _i64t), ("metric", _i32t)]
+    """gc_points: n points of d coordinates (coordinate a of point i at data[i * row_stride +
+    a * column_stride]) and their metric."""
+    _fields_ = [("data", _f64), ("n", _i64t), ("dimensions", _i64t), ("row_stride", _i64t),
+                ("column_stride", _i64t), ("metric", _i32t)]
 
 
 class HDBSCANParams(ctypes.Structure):
@@ -133,18 +137,18 @@ class NativeError(ValueError):
 
 
 def points(X, haversine=False):
-    """(X, gc_points) for a float64 (n, 2) array, without copying it when its strides are
-    whole doubles (C and Fortran order, and most views); the caller keeps the returned X alive
-    during the call. Other layouts are copied once to C order."""
-    if X.dtype != np.float64 or X.ndim != 2 or X.shape[1] != 2:
-        raise TypeError("points needs a float64 array of shape (n, 2)")
+    """(X, gc_points) for a float64 (n, d) array, without copying it when its strides are
+    positive whole doubles (C and Fortran order, and most views); the caller keeps the returned
+    X alive during the call. Other layouts are copied once to C order. The library checks d
+    (1 to 16; 2 with haversine)."""
+    if X.dtype != np.float64 or X.ndim != 2:
+        raise TypeError("points needs a float64 array of shape (n, d)")
     s0, s1 = X.strides
-    if X.shape[0] == 0 or s0 <= 0 or s1 <= 0 or s0 % 8 or s1 % 8:
+    if X.size == 0 or s0 <= 0 or s1 <= 0 or s0 % 8 or s1 % 8:
         X = np.ascontiguousarray(X)
-        s0, s1 = X.strides
-    base = X.ctypes.data
-    return X, Points(ctypes.cast(ctypes.c_void_p(base), _f64), ctypes.cast(ctypes.c_void_p(base + s1), _f64),
-                     X.shape[0], s0 // 8, GC_METRIC_HAVERSINE if haversine else GC_METRIC_EUCLIDEAN)
+        s0, s1 = 8 * max(X.shape[1], 1), 8  # C order (a length-1 axis may carry any stride)
+    return X, Points(ctypes.cast(ctypes.c_void_p(X.ctypes.data), _f64), X.shape[0], X.shape[1], s0 // 8, s1 // 8,
+                     GC_METRIC_HAVERSINE if haversine else GC_METRIC_EUCLIDEAN)
 
 
 def _pointer(array, kind):
@@ -159,7 +163,7 @@ def _check(code, message):
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
                 leaf, allow_single_cluster, threads, keep_mst=True, haversine=False, one_at_a_time=False,
                 prediction_data=False, sample_weight=None):
-    """Runs the library's HDBSCAN on a validated float64 (n, 2) array (with haversine:
+    """Runs the library's HDBSCAN on a validated float64 (n, d) array (with haversine, d = 2:
     latitude, longitude in radians, distances in radians). Returns an HDBSCANResult: the
     library's result, whose arrays are copied out when asked for."""
     outputs = (GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
@@ -263,7 +267,7 @@ class HDBSCANResult:
 
 
 def dbscan_fit(X, eps, min_samples, threads, haversine=False, sample_weight=None):
-    """Runs the library's DBSCAN on a validated float64 (n, 2) array (with haversine:
+    """Runs the library's DBSCAN on a validated float64 (n, d) array (with haversine, d = 2:
     latitude, longitude and eps in radians): (labels int32, core bool)."""
     X, given = points(X, haversine)
     n = X.shape[0]

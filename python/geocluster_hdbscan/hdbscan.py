@@ -103,7 +103,8 @@ class HDBSCAN(_hdbscan.HDBSCAN):
         )
 
     def fit(self, X, y=None, sample_weight=None):
-        """Clusters X, an array of shape (n_samples, 2); y is ignored. Returns self."""
+        """Clusters X, an array of shape (n_samples, n_features), 1 to 16 features (2 with
+        metric="haversine" or prediction_data=True); y is ignored. Returns self."""
         super().fit(X, y, sample_weight=sample_weight)
         self._raw_data = np.asarray(X, dtype=np.float64)
         for name in ("_single_linkage_tree", "_relative_validity"):
@@ -447,25 +448,41 @@ class MinimumSpanningTree:
         graph = Graph()
         for a, b, distance in self._mst:
             graph.add_edge(int(a), int(b), weight=distance)
-        names = feature_names or ["x", "y"]
+        d = self._data.shape[1]
+        names = feature_names or (["x", "y"] if d == 2 else [f"feature {i}" for i in range(d)])
         for i, name in enumerate(names[:self._data.shape[1]]):
             set_node_attributes(graph, dict(enumerate(self._data[:, i])), name)
         return graph
 
     def plot(self, axis=None, node_size=40, node_color="k", node_alpha=0.8, edge_alpha=0.5, edge_cmap="viridis_r",
              edge_linewidth=2, vary_line_width=True, colorbar=True):
-        """The points and the tree's edges coloured by distance (matplotlib needed). Returns the axis."""
+        """The points and the tree's edges coloured by distance (matplotlib needed). Returns the
+        axis. Points of other than 2 features are drawn by their first two principal components
+        (the hdbscan library draws a t-SNE projection, which is random), 1 feature along x."""
         import matplotlib.pyplot as plt
         from matplotlib.collections import LineCollection
         if axis is None:
             axis = plt.gca()
-        segments = np.stack([self._data[self._mst[:, 0].astype(int)], self._data[self._mst[:, 1].astype(int)]], axis=1)
+        plane = _plane(self._data)
+        segments = np.stack([plane[self._mst[:, 0].astype(int)], plane[self._mst[:, 1].astype(int)]], axis=1)
         lines = LineCollection(segments, array=self._mst[:, 2], cmap=edge_cmap, alpha=edge_alpha,
                                linewidths=edge_linewidth)
         axis.add_collection(lines)
-        axis.scatter(self._data[:, 0], self._data[:, 1], s=node_size, c=node_color, alpha=node_alpha)
+        axis.scatter(plane[:, 0], plane[:, 1], s=node_size, c=node_color, alpha=node_alpha)
         axis.set_xticks([])
         axis.set_yticks([])
         if colorbar:
             plt.colorbar(lines, ax=axis).set_label("Mutual reachability distance")
         return axis
+
+
+def _plane(data):
+    """Points drawn in 2-D: as they are with 2 features, (x, 0) with 1, else their first two
+    principal components."""
+    if data.shape[1] == 2:
+        return data
+    if data.shape[1] == 1:
+        return np.column_stack([data[:, 0], np.zeros(len(data))])
+    centred = data - data.mean(axis=0)
+    _, _, axes = np.linalg.svd(centred, full_matrices=False)
+    return centred @ axes[:2].T

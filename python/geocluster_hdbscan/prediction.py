@@ -7,8 +7,8 @@ New points are not refitted: each joins the fitted point nearest to it by mutual
 among its 2 * min_samples nearest, and takes the cluster the condensed tree holds there
 (hdbscan's approximate_predict). The rules use the estimator's min_samples (or
 min_cluster_size) as hdbscan uses its own; the functions run in geocluster's Swift core.
-See docs/python.md, "Prediction".
-"""
+Prediction is for 2-D points (planar x, y, or haversine latitude, longitude): a fit on X of
+other than 2 features refuses prediction_data=True. See docs/python.md, "Prediction"."""
 
 import numpy as np
 
@@ -19,8 +19,9 @@ from ._base import check_haversine_points, threads_for
 def _points(clusterer, points_to_predict):
     points = np.asarray(points_to_predict, dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != 2:
+        # A fit keeps prediction data for 2-D points only (HDBSCAN refuses it otherwise).
         raise ValueError(f"points_to_predict must have shape (n, 2), got {points.shape}: "
-                         "New points dimension does not match fit data!")
+                         "New points dimension does not match fit data! (prediction is for 2-D points)")
     if not np.isfinite(points).all():
         raise ValueError("points_to_predict contains NaN or infinity")
     if getattr(clusterer, "metric", None) == "haversine":

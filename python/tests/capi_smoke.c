@@ -14,7 +14,7 @@ int main(void) {
     for (long i = 0; i < 2 * n; i++) if (scanf("%lf", &points[i]) != 1) return 2;
     char message[256];
     gc_hdbscan *result = NULL;
-    gc_points given = {points, points + 1, n, 2, GC_METRIC_EUCLIDEAN};
+    gc_points given = {points, n, 2, 2, 1, GC_METRIC_EUCLIDEAN};  /* C order: row stride d, column stride 1 */
     gc_hdbscan_params params = gc_hdbscan_defaults();
     params.min_cluster_size = min_cluster_size;
     params.min_samples = min_samples;

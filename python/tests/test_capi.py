@@ -55,17 +55,17 @@ def test_null_handles_and_pointers_are_errors_not_crashes():
     lib.gc_hdbscan_free(None)
     message = ctypes.create_string_buffer(200)
     params = lib.gc_hdbscan_defaults()
-    nowhere = _native.Points(None, None, 10, 2, _native.GC_METRIC_EUCLIDEAN)
+    nowhere = _native.Points(None, 10, 2, 2, 1, _native.GC_METRIC_EUCLIDEAN)
     code = lib.gc_hdbscan_fit(ctypes.byref(nowhere), None, ctypes.byref(params), None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"out must not be null"
     handle = _native._handle()
     code = lib.gc_hdbscan_fit(ctypes.byref(nowhere), None, ctypes.byref(params), ctypes.byref(handle), message, 200)
-    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"x and y must not be null when n > 0"
+    assert code == _native.GC_INVALID_ARGUMENT and message.value == b"data must not be null when n > 0"
     code = lib.gc_hdbscan_fit(None, None, ctypes.byref(params), ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"points must not be null"
     code = lib.gc_hdbscan_fit(ctypes.byref(nowhere), None, None, ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"params must not be null"
-    unknown = _native.Points(None, None, 0, 2, 7)
+    unknown = _native.Points(None, 0, 2, 2, 1, 7)
     code = lib.gc_hdbscan_fit(ctypes.byref(unknown), None, ctypes.byref(params), ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"metric = 7 is invalid")
     params.selection_method = 7
@@ -74,7 +74,7 @@ def test_null_handles_and_pointers_are_errors_not_crashes():
     assert not handle.value
     params = lib.gc_hdbscan_defaults()
     params.outputs = 8
-    empty = _native.Points(None, None, 0, 2, _native.GC_METRIC_EUCLIDEAN)
+    empty = _native.Points(None, 0, 2, 2, 1, _native.GC_METRIC_EUCLIDEAN)
     code = lib.gc_hdbscan_fit(ctypes.byref(empty), None, ctypes.byref(params), ctypes.byref(handle), message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 8 is invalid")
     code = lib.gc_hdbscan_predict(None, ctypes.byref(empty), 1, None, None, None, None, message, 200)
@@ -128,6 +128,73 @@ def test_predicting_needs_the_fits_metric():
     code = _native._lib.gc_hdbscan_predict(fitted._handle, ctypes.byref(given), 1, None, None, None, None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT
     assert message.value == b"points: the metric must be the fit's (euclidean)"
+
+
+def fit_code(points, params=None):
+    """gc_hdbscan_fit's code and message on `points`, the result freed."""
+    lib = _native._lib
+    params = params or lib.gc_hdbscan_defaults()
+    message = ctypes.create_string_buffer(300)
+    handle = _native._handle()
+    code = lib.gc_hdbscan_fit(ctypes.byref(points), None, ctypes.byref(params), ctypes.byref(handle), message, 300)
+    lib.gc_hdbscan_free(handle)
+    return code, message.value.decode()
+
+
+def test_points_of_bad_shape_are_errors_naming_it():
+    X = np.zeros((20, 17))
+    data = X.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    euclidean, haversine = _native.GC_METRIC_EUCLIDEAN, _native.GC_METRIC_HAVERSINE
+    for d in (0, 17, -1):
+        assert fit_code(_native.Points(data, 20, d, 17, 1, euclidean)) == (
+            _native.GC_INVALID_PARAMETER, f"dimensions = {d} is invalid: must be between 1 and 16")
+    for d in (1, 3):
+        code, message = fit_code(_native.Points(data, 20, d, 17, 1, haversine))
+        assert code == _native.GC_INVALID_PARAMETER
+        assert message.startswith(f"dimensions = {d} is invalid with GC_METRIC_HAVERSINE: its points have 2")
+    assert fit_code(_native.Points(data, 20, 3, 0, 1, euclidean)) == (
+        _native.GC_INVALID_ARGUMENT, "row_stride = 0 is invalid: must be at least 1")
+    assert fit_code(_native.Points(data, 20, 3, 17, -2, euclidean)) == (
+        _native.GC_INVALID_ARGUMENT, "column_stride = -2 is invalid: must be at least 1")
+    X[4, 2] = np.nan
+    assert fit_code(_native.Points(data, 20, 3, 17, 1, euclidean))[0] == _native.GC_NON_FINITE_COORDINATE
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 5])
+def test_c_and_fortran_strides_read_the_same_points(d):
+    """Coordinate a of point i at data[i * row_stride + a * column_stride]: a C-ordered array
+    (d, 1), a Fortran-ordered one (1, n) and a column-subset view give the same labels and
+    spanning tree as a contiguous copy."""
+    rng = np.random.default_rng(d)
+    X = np.concatenate([rng.normal(0, 1, (60, d)), rng.normal(6, 1, (60, d))])
+    wide = np.column_stack([X, rng.normal(size=(len(X), 3))])[:, :d]  # row stride d + 3
+    results = []
+    for array in (X, np.asfortranarray(X), wide):
+        kept, given = _native.points(array)
+        assert kept is array
+        assert (given.row_stride, given.column_stride) == (array.strides[0] // 8, array.strides[1] // 8)
+        fitted = _native.hdbscan_fit(array, 10, None, 0.0, None, False, False, 1)
+        results.append((fitted.labels()[0], fitted.mst()["weight"]))
+    for labels, weights in results[1:]:
+        np.testing.assert_array_equal(labels, results[0][0])
+        np.testing.assert_array_equal(weights, results[0][1])
+
+
+def test_prediction_needs_two_dimensions():
+    rng = np.random.default_rng(4)
+    X3 = rng.normal(size=(100, 3))
+    with pytest.raises(_native.NativeError, match="GC_OUTPUT_PREDICTION needs points of 2 dimensions, got "
+                                                  "dimensions = 3"):
+        _native.hdbscan_fit(X3, 10, None, 0.0, None, False, False, 1, prediction_data=True)
+    fitted = _native.hdbscan_fit(rng.normal(size=(100, 2)), 10, None, 0.0, None, False, False, 1,
+                                 prediction_data=True)
+    _, given = _native.points(X3[:5])
+    message = ctypes.create_string_buffer(200)
+    code = _native._lib.gc_hdbscan_predict(fitted._handle, ctypes.byref(given), 1, None, None, None, None, message, 200)
+    assert code == _native.GC_INVALID_PARAMETER
+    assert message.value == b"points: dimensions = 3, but the fit's points have 2; give new points of 2 coordinates"
+    code = _native._lib.gc_hdbscan_membership_vectors(fitted._handle, ctypes.byref(given), 1, None, message, 200)
+    assert code == _native.GC_INVALID_PARAMETER
 
 
 def test_pins_null_handles_are_errors_not_crashes():
@@ -187,6 +254,15 @@ def ctypes_type(spelling, structures):
     for _ in range(stars):
         kind = ctypes.POINTER(kind)
     return kind
+
+
+def test_constants_are_the_headers():
+    defined = dict(re.findall(r"^#define (GC_\w+) (-?\d+)", header_path().read_text(), flags=re.MULTILINE))
+    assert defined["GC_MAX_DIMENSIONS"] == "16"
+    for name, value in defined.items():
+        if hasattr(_native, name):
+            assert getattr(_native, name) == int(value), name
+    assert {n for n in dir(_native) if n.startswith("GC_")} <= set(defined)
 
 
 def test_ctypes_structures_are_the_headers():

@@ -1,75 +1,56 @@
-"""scikit-learn's check_estimator.
+"""scikit-learn's check_estimator, in full, on HDBSCAN and DBSCAN: every check runs on the real
+estimators (nothing skipped: SCIPY_ARRAY_API=1 lets scikit-learn run its array API check, so the
+suite runs in a subprocess with it set) and passes, but one: the sample-weight equivalence check
+fits X of 30 features, and the core clusters 1 to 16 (GC_MAX_DIMENSIONS), so it must fail with
+exactly that refusal. What it checks for a clusterer without predict (that a fit with integer
+weights and one with the rows repeated both succeed) is tested at d <= 16 with the labels
+compared too (test_dimensions.py, test_sample_weight.py)."""
 
-The estimators cluster 2-D points only, and many checks fit on 3 to 10 features; those are
-listed in EXPECTED_FAILURES with that reason. So that what those checks test (pickling,
-Fortran order, dtypes, parameters left untouched, sample-order invariance, ...) is still
-run against the real fit, TwoFeatures wraps each estimator: it folds any number of features
-into two (the first, the sum of the rest) before calling the estimator's own fit, and the
-whole suite must pass on it with nothing skipped."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
 
-import numpy as np
 import pytest
 
 pytest.importorskip("sklearn")
-from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
-from sklearn.utils.validation import check_array  # noqa: E402
 
-import geocluster_hdbscan  # noqa: E402
+BEYOND_16 = "check_sample_weight_equivalence_on_dense_data"
+REASON = "fits X of 30 features; geocluster clusters 1 to 16"
 
-TWO_D = "fits on 3-10 features; the core clusters 2-D points only (covered by TwoFeatures)"
-ONE_FEATURE = "expects '1 feature(s)' in the error for 1 feature; ours says X must have 2"
-EXPECTED_FAILURES = {name: TWO_D for name in (
-    "check_fit_score_takes_y", "check_dont_overwrite_parameters", "check_n_features_in_after_fitting",
-    "check_positive_only_tag_during_fit", "check_estimators_dtypes", "check_dtype_object",
-    "check_pipeline_consistency", "check_estimators_nan_inf", "check_estimators_pickle",
-    "check_f_contiguous_array_estimator", "check_methods_sample_order_invariance",
-    "check_methods_subset_invariance", "check_fit2d_1sample", "check_dict_unchanged", "check_fit2d_predict1d",
-    "check_sample_weights_list", "check_all_zero_sample_weights_error", "check_sample_weight_equivalence_on_dense_data",
-)}
-EXPECTED_FAILURES["check_fit2d_1feature"] = ONE_FEATURE
-
-
-def folded(X):
-    X = check_array(X, dtype=np.float64, ensure_all_finite=False)
-    rest = X[:, 1:].sum(axis=1) if X.shape[1] > 1 else np.zeros(len(X))
-    return X.shape[1], np.column_stack([X[:, 0], rest])
+SCRIPT = textwrap.dedent("""
+    import json, sys, warnings
+    warnings.simplefilter("ignore")
+    from sklearn.utils.estimator_checks import check_estimator
+    import geocluster_hdbscan
+    out = {}
+    for estimator in (geocluster_hdbscan.HDBSCAN(), geocluster_hdbscan.DBSCAN()):
+        results = check_estimator(estimator, expected_failed_checks={%r: %r}, on_fail=None, on_skip=None)
+        out[type(estimator).__name__] = [
+            {"check": r["check_name"], "status": r["status"], "exception": repr(r["exception"])} for r in results]
+    print(json.dumps(out))
+""" % (BEYOND_16, REASON))
 
 
-class TwoFeaturesHDBSCAN(geocluster_hdbscan.HDBSCAN):
-    def fit(self, X, y=None, sample_weight=None):
-        features, X2 = folded(X)
-        super().fit(X2, sample_weight=sample_weight)
-        self.n_features_in_ = features
-        return self
-
-    def fit_predict(self, X, y=None, sample_weight=None):
-        return self.fit(X, sample_weight=sample_weight).labels_
+@pytest.fixture(scope="module")
+def results():
+    run = subprocess.run([sys.executable, "-c", SCRIPT], env=dict(os.environ, SCIPY_ARRAY_API="1"),
+                         capture_output=True, text=True, check=True)
+    return json.loads(run.stdout.splitlines()[-1])
 
 
-class TwoFeaturesDBSCAN(geocluster_hdbscan.DBSCAN):
-    def fit(self, X, y=None, sample_weight=None):
-        X = check_array(X, dtype=np.float64)
-        features, X2 = folded(X)
-        super().fit(X2, sample_weight=sample_weight)
-        self.n_features_in_ = features
-        return self
-
-    def fit_predict(self, X, y=None, sample_weight=None):
-        return self.fit(X, sample_weight=sample_weight).labels_
+@pytest.mark.parametrize("name", ["HDBSCAN", "DBSCAN"])
+def test_check_estimator_passes_in_full(results, name):
+    checks = results[name]
+    assert len(checks) >= 50
+    statuses = {c["check"]: c["status"] for c in checks}
+    assert {check: status for check, status in statuses.items() if status != "passed" and check != BEYOND_16} == {}
+    assert "check_array_api_input" in statuses and "check_fit2d_1feature" in statuses
 
 
-def failures(estimator, expected):
-    results = check_estimator(estimator, expected_failed_checks=expected, on_fail=None, on_skip=None)
-    return {r["check_name"]: repr(r["exception"]) for r in results if r["status"] == "failed"}
-
-
-@pytest.mark.parametrize("estimator", [geocluster_hdbscan.HDBSCAN(), geocluster_hdbscan.DBSCAN()], ids=["HDBSCAN", "DBSCAN"])
-def test_check_estimator_passes_except_the_listed_2d_checks(estimator):
-    expected = {k: v for k, v in EXPECTED_FAILURES.items()
-                if not (isinstance(estimator, geocluster_hdbscan.HDBSCAN) and k == "check_estimators_nan_inf")}
-    assert failures(estimator, expected) == {}
-
-
-@pytest.mark.parametrize("estimator", [TwoFeaturesHDBSCAN(), TwoFeaturesDBSCAN()], ids=["HDBSCAN", "DBSCAN"])
-def test_check_estimator_passes_whole_on_two_features(estimator):
-    assert failures(estimator, None) == {}
+@pytest.mark.parametrize("name", ["HDBSCAN", "DBSCAN"])
+def test_the_one_check_beyond_16_features_fails_for_that_reason_alone(results, name):
+    beyond = [c for c in results[name] if c["check"] == BEYOND_16]
+    assert len(beyond) == 1 and beyond[0]["status"] == "xfail"
+    assert f"X has 30 features, but {name} clusters points of 1 to 16 features" in beyond[0]["exception"]

@@ -22,10 +22,10 @@ def test_float64_c_and_fortran_order_are_not_copied():
     for array in (X, np.asfortranarray(X)):
         kept, given = _native.points(array)
         assert kept is array
-        x_address = np.ctypeslib.as_array(given.x, shape=(1,)).__array_interface__["data"][0]
-        assert x_address == array.ctypes.data
-        assert np.ctypeslib.as_array(given.y, shape=(1,))[0] == array[0, 1]
-        assert given.stride == array.strides[0] // 8 and given.n == len(array)
+        address = np.ctypeslib.as_array(given.data, shape=(1,)).__array_interface__["data"][0]
+        assert address == array.ctypes.data
+        assert (given.row_stride, given.column_stride) == (array.strides[0] // 8, array.strides[1] // 8)
+        assert (given.n, given.dimensions) == X.shape
 
 
 @pytest.mark.parametrize("make", [
@@ -146,10 +146,33 @@ def test_fewer_points_than_min_cluster_size_as_scikit_learn():
         np.testing.assert_array_equal(ours.labels_, theirs.labels_)
 
 
-def test_not_two_features_is_a_clear_error():
-    X = np.random.default_rng(0).normal(size=(20, 3))
+def test_more_than_16_features_is_a_clear_error():
+    X = np.random.default_rng(0).normal(size=(40, 17))
     for model in (geocluster_hdbscan.HDBSCAN(), geocluster_hdbscan.DBSCAN()):
-        with pytest.raises(ValueError, match=r"X has 3 features, but .* clusters 2-D points"):
+        with pytest.raises(ValueError, match=r"X has 17 features, but .* clusters points of 1 to 16 features"):
+            model.fit(X)
+
+
+def test_haversine_needs_two_features():
+    X = np.random.default_rng(0).uniform(-1, 1, size=(40, 3))
+    for model in (geocluster_hdbscan.HDBSCAN(metric="haversine"), geocluster_hdbscan.DBSCAN(eps=0.1, metric="haversine")):
+        with pytest.raises(ValueError, match=r"X has 3 features, but with metric='haversine' .* needs 2"):
+            model.fit(X)
+
+
+def test_prediction_data_needs_two_features():
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    with pytest.raises(ValueError, match="prediction_data=True with X of 3 features is not supported: prediction .* "
+                                         "is for 2-D points"):
+        geocluster_hdbscan.HDBSCAN(prediction_data=True).fit(X)
+
+
+def test_sparse_input_refused_with_scikit_learns_message():
+    sparse = pytest.importorskip("scipy.sparse")
+    X = sparse.csr_matrix(blobs())
+    for model in (geocluster_hdbscan.HDBSCAN(), geocluster_hdbscan.DBSCAN()):
+        with pytest.raises(TypeError, match=r"Sparse data was passed for X, but dense data is required. Use "
+                                            r"'\.toarray\(\)'"):
             model.fit(X)
 
 
@@ -158,9 +181,3 @@ def test_unknown_metric_is_a_clear_error():
     for model in (geocluster_hdbscan.HDBSCAN(metric="manhattan"), geocluster_hdbscan.DBSCAN(metric="cosine")):
         with pytest.raises(ValueError, match="metric must be 'euclidean' or 'haversine'"):
             model.fit(X)
-
-
-def test_sparse_input_refused():
-    sparse = pytest.importorskip("scipy.sparse")
-    with pytest.raises((TypeError, ValueError)):
-        geocluster_hdbscan.HDBSCAN().fit(sparse.csr_matrix(blobs()))

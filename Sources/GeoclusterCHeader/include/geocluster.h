@@ -5,14 +5,16 @@
  * signature that differs from it does not build) and the Python package's ctypes table is
  * checked against it by python/tests/test_capi.py.
  *
- * Points (gc_points): n first coordinates at x[0], x[stride], ..., x[(n-1)*stride] and n
- * second coordinates at y[0], y[stride], ... (a C-ordered (n, 2) array of doubles: x = base,
- * y = base + 1, stride 2; a Fortran-ordered one: x = base, y = base + n, stride 1). They are
- * read once, into the core's own arrays, and never written. Their metric says what they are:
- * GC_METRIC_EUCLIDEAN, planar x, y, distances (eps, cluster_selection_epsilon, lambda =
- * 1 / distance) in their unit; GC_METRIC_HAVERSINE, scikit-learn's metric="haversine":
- * latitude, longitude in radians, great-circle distances in radians (measured in metres on a
- * sphere of radius 6,371,008.8 m and divided by it).
+ * Points (gc_points): n points of d coordinates each (1 <= d <= GC_MAX_DIMENSIONS, 16),
+ * coordinate a of point i at data[i * row_stride + a * column_stride] (strides in doubles,
+ * >= 1): a C-ordered (n, d) array of doubles has row_stride d and column_stride 1, a
+ * Fortran-ordered one row_stride 1 and column_stride n, so neither is copied by the caller.
+ * They are read once, into the core's own arrays, and never written. Their metric says what
+ * they are: GC_METRIC_EUCLIDEAN, any d: Euclidean distances (eps, cluster_selection_epsilon,
+ * lambda = 1 / distance) in the coordinates' unit (d = 2, planar x, y, is the fastest path);
+ * GC_METRIC_HAVERSINE, d = 2 only, scikit-learn's metric="haversine": latitude, longitude in
+ * radians, great-circle distances in radians (measured in metres on a sphere of radius
+ * 6,371,008.8 m and divided by it). Prediction (GC_OUTPUT_PREDICTION) needs d = 2.
  *
  * Errors: every fitting function returns a GC_* code; on any code but GC_OK it writes a
  * NUL-terminated UTF-8 message of at most message_capacity bytes (including the NUL) to
@@ -31,20 +33,25 @@ extern "C" {
 
 #define GC_OK 0
 #define GC_INVALID_PARAMETER 1       /* a parameter out of range; the message names it */
-#define GC_NON_FINITE_COORDINATE 2   /* NaN or infinity in x or y; the message names the row */
+#define GC_NON_FINITE_COORDINATE 2   /* NaN or infinity in a coordinate; the message names the row */
 #define GC_TOO_FEW_POINTS 3          /* e.g. min_samples larger than n */
-#define GC_INVALID_ARGUMENT 4        /* NULL pointer, negative n, stride < 1, unknown enum */
+#define GC_INVALID_ARGUMENT 4        /* NULL pointer, negative n, a stride < 1, unknown enum */
 
 /* What a gc_points' coordinates are (see the top of this file). */
 #define GC_METRIC_EUCLIDEAN 0
 #define GC_METRIC_HAVERSINE 1
 
-/* The points of a call: n coordinate pairs in the caller's memory, and their metric. */
+/* The most coordinates a point may have (gc_points.dimensions). */
+#define GC_MAX_DIMENSIONS 16
+
+/* The points of a call: n points of `dimensions` coordinates in the caller's memory, and their
+ * metric (see the top of this file). */
 typedef struct gc_points {
-    const double *x;                 /* planar x, or latitude in radians */
-    const double *y;                 /* planar y, or longitude in radians */
+    const double *data;              /* coordinate a of point i: data[i * row_stride + a * column_stride] */
     int64_t n;
-    int64_t stride;                  /* in doubles, >= 1 */
+    int64_t dimensions;              /* d, 1 ... GC_MAX_DIMENSIONS; 2 with GC_METRIC_HAVERSINE */
+    int64_t row_stride;              /* in doubles, >= 1 */
+    int64_t column_stride;           /* in doubles, >= 1 */
     int32_t metric;                  /* GC_METRIC_* */
 } gc_points;
 
@@ -61,8 +68,8 @@ typedef struct gc_points {
                                         without point rows: no cost to the fit; the copy
                                         writes them) */
 #define GC_OUTPUT_PREDICTION 4       /* what gc_hdbscan_predict and the membership vectors
-                                        need (implies the condensed tree); new points must
-                                        have the fit's metric */
+                                        need (implies the condensed tree; points of d = 2
+                                        only); new points must have the fit's metric and d */
 
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;
@@ -139,8 +146,9 @@ void gc_hdbscan_copy_mst(const gc_hdbscan *result, int64_t *a, int64_t *b, doubl
 /*
  * New points against a fit made with GC_OUTPUT_PREDICTION, by the hdbscan library's rules
  * (approximate_predict with its connecting points, approximate_predict_scores), m being the
- * fit's min_samples. The points' metric must be the fit's. Per new point its label (the fit's numbering, -1 noise), probability,
- * outlier score and the fitted row it joins (a NULL destination is skipped).
+ * fit's min_samples. The points' metric and dimensions (2) must be the fit's. Per new point its
+ * label (the fit's numbering, -1 noise), probability, outlier score and the fitted row it joins
+ * (a NULL destination is skipped).
  */
 int32_t gc_hdbscan_predict(const gc_hdbscan *result, const gc_points *points, int64_t threads, int32_t *labels,
                            double *probabilities, double *outlier_scores, int64_t *connecting, char *message,
