@@ -255,3 +255,22 @@ def test_what_stays_two_dimensional_is_refused_clearly():
         geocluster_hdbscan.approximate_predict(planar, X[:5])
     with pytest.raises(ValueError, match="X has 17 features, but DBSCAN clusters points of 1 to 16 features"):
         geocluster_hdbscan.DBSCAN().fit(np.zeros((10, 17)))
+
+
+@pytest.mark.parametrize("d", [1, 3])
+def test_the_spanning_tree_is_drawn_in_2_d(d):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import geocluster_hdbscan.hdbscan as compat
+    X = blobs(d, 13, n=200)
+    fitted = compat.HDBSCAN(min_cluster_size=10, gen_min_span_tree=True).fit(X)
+    figure, axis = plt.subplots()
+    fitted.minimum_spanning_tree_.plot(axis=axis)
+    drawn = axis.collections[-1].get_offsets()
+    assert drawn.shape == (len(X), 2)
+    if d == 1:
+        np.testing.assert_array_equal(drawn[:, 0], X[:, 0])
+    else:  # the first two principal components keep most of the spread
+        assert drawn.var(axis=0).sum() >= 0.8 * X.var(axis=0).sum()
+    plt.close(figure)

@@ -1,6 +1,7 @@
 """numpy is the only hard dependency: with scikit-learn unimportable the estimators still
-fit, give the same results, keep get_params / set_params, and validate X with the same
-messages' first lines. Run in a subprocess whose import of sklearn fails."""
+fit (2-D and d-dimensional X), give the same results, keep get_params / set_params, and
+validate X with the same messages' first lines. Run in a subprocess whose import of sklearn
+fails."""
 
 import json
 import subprocess
@@ -25,6 +26,9 @@ SCRIPT = textwrap.dedent("""
     d = geocluster_hdbscan.DBSCAN(eps=0.4, min_samples=4)
     out = {"params": h.get_params(), "repr": repr(d), "hdbscan": h.fit_predict(X).tolist(),
            "probabilities": h.probabilities_.tolist(), "dbscan": d.fit(X).labels_.tolist(), "errors": []}
+    X3 = np.column_stack([X, X[:, 0] - X[:, 1]])
+    d3 = geocluster_hdbscan.DBSCAN(eps=0.6, min_samples=4).fit(np.asfortranarray(X3))
+    out["d3"] = [h.fit_predict(X3).tolist(), d3.labels_.tolist(), h.n_features_in_]
     for bad in (np.zeros((0, 2)), np.zeros(4), np.array([[np.nan, 1.0], [2.0, 3.0]]), np.zeros((2, 3, 1))):
         try:
             geocluster_hdbscan.DBSCAN().fit(bad)
@@ -48,6 +52,9 @@ def test_numpy_only():
     h = geocluster_hdbscan.HDBSCAN(min_cluster_size=10, min_samples=4).fit(X)
     assert out["hdbscan"] == h.labels_.tolist() and out["probabilities"] == h.probabilities_.tolist()
     assert out["dbscan"] == geocluster_hdbscan.DBSCAN(eps=0.4, min_samples=4).fit(X).labels_.tolist()
+    X3 = np.column_stack([X, X[:, 0] - X[:, 1]])
+    assert out["d3"] == [geocluster_hdbscan.HDBSCAN(min_cluster_size=10, min_samples=4).fit_predict(X3).tolist(),
+                         geocluster_hdbscan.DBSCAN(eps=0.6, min_samples=4).fit(X3).labels_.tolist(), 3]
     cluster = pytest.importorskip("sklearn.cluster")
     expected = []
     for bad in (np.zeros((0, 2)), np.zeros(4), np.array([[np.nan, 1.0], [2.0, 3.0]]), np.zeros((2, 3, 1))):
