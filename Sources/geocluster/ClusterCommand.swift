@@ -41,7 +41,7 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Column (GeoJSON property) of each row's sample weight. HDBSCAN counts a row of weight w as w identical rows (whole numbers of at least 1); DBSCAN makes a point core when the weights within --eps add up to --min-samples (any number, negative too), as scikit-learn's sample_weight.", valueName: "name"))
     var weightColumn: String?
 
-    @Option(help: ArgumentHelp("Cluster by these columns (GeoJSON properties), comma-separated, instead of the position alone: 1 to 16 of them, e.g. lat,lon,deposit,area_m2 (listings like each other and near each other). A coordinate column (x, y, lat, lon) among them stands for the position in metres (projected as --crs says; not with --metric geodesic); the file needs a position either way. HDBSCAN or DBSCAN (--eps then in scaled units).", valueName: "names"))
+    @Option(help: ArgumentHelp("Cluster by these columns (GeoJSON properties), comma-separated, instead of the position alone: 1 to 64 of them, e.g. lat,lon,deposit,area_m2 (listings like each other and near each other). A coordinate column (x, y, lat, lon) among them stands for the position in metres (projected as --crs says; not with --metric geodesic); the file needs a position either way. HDBSCAN or DBSCAN (--eps then in scaled units).", valueName: "names"))
     var features: String?
 
     @Option(help: "How --features are scaled before distances are measured: standard (mean 0, standard deviation 1), robust (median 0, interquartile range 1) or none (metres and the columns' own units). The position's two axes share one spread, so map distances keep their shape.")

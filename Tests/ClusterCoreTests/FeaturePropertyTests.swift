@@ -179,7 +179,7 @@ struct FeaturePropertyTests {
     @Test("bad input is refused with what to fix")
     func refusals() {
         #expect(throws: ClusterCoreError.self) { try FeaturePoints(values: [1, 2, 3], dimensions: 2) }
-        #expect(throws: ClusterCoreError.self) { try FeaturePoints(values: [], dimensions: 17) }
+        #expect(throws: ClusterCoreError.self) { try FeaturePoints(values: [], dimensions: 65) }
         #expect(throws: ClusterCoreError.nonFiniteCoordinate(row: 1)) {
             try FeaturePoints(values: [1, 2, 3, .nan, 5, 6], dimensions: 3)
         }

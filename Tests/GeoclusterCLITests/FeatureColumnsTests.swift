@@ -110,7 +110,7 @@ struct FeatureColumnsTests {
                 (["--scale", "robust"], "--scale goes with --features"),
                 (["--features", "x,y,deposit", "--algorithm", "grid", "--cell-size", "100"], "grid"),
                 (["--features", "x,y,deposit", "--save-model", "M.gcm"], "--save-model"),
-                (["--features", (0..<17).map { _ in "x" }.joined(separator: ",")], "at most 16"),
+                (["--features", (0..<65).map { _ in "x" }.joined(separator: ",")], "at most 64"),
                 (["--features", "x,x,deposit"], "given twice"),
             ]
             for (args, message) in cases {

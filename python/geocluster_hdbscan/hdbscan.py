@@ -103,7 +103,7 @@ class HDBSCAN(_hdbscan.HDBSCAN):
         )
 
     def fit(self, X, y=None, sample_weight=None):
-        """Clusters X, an array of shape (n_samples, n_features), 1 to 16 features (2 with
+        """Clusters X, an array of shape (n_samples, n_features), 1 to 64 features (2 with
         metric="haversine" or prediction_data=True); y is ignored. Returns self."""
         super().fit(X, y, sample_weight=sample_weight)
         self._raw_data = np.asarray(X, dtype=np.float64)

@@ -142,22 +142,22 @@ def fit_code(points, params=None):
 
 
 def test_points_of_bad_shape_are_errors_naming_it():
-    X = np.zeros((20, 17))
+    X = np.zeros((20, 65))
     data = X.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     euclidean, haversine = _native.GC_METRIC_EUCLIDEAN, _native.GC_METRIC_HAVERSINE
-    for d in (0, 17, -1):
-        assert fit_code(_native.Points(data, 20, d, 17, 1, euclidean)) == (
-            _native.GC_INVALID_PARAMETER, f"dimensions = {d} is invalid: must be between 1 and 16")
+    for d in (0, 65, -1):
+        assert fit_code(_native.Points(data, 20, d, 65, 1, euclidean)) == (
+            _native.GC_INVALID_PARAMETER, f"dimensions = {d} is invalid: must be between 1 and 64")
     for d in (1, 3):
-        code, message = fit_code(_native.Points(data, 20, d, 17, 1, haversine))
+        code, message = fit_code(_native.Points(data, 20, d, 65, 1, haversine))
         assert code == _native.GC_INVALID_PARAMETER
         assert message.startswith(f"dimensions = {d} is invalid with GC_METRIC_HAVERSINE: its points have 2")
     assert fit_code(_native.Points(data, 20, 3, 0, 1, euclidean)) == (
         _native.GC_INVALID_ARGUMENT, "row_stride = 0 is invalid: must be at least 1")
-    assert fit_code(_native.Points(data, 20, 3, 17, -2, euclidean)) == (
+    assert fit_code(_native.Points(data, 20, 3, 65, -2, euclidean)) == (
         _native.GC_INVALID_ARGUMENT, "column_stride = -2 is invalid: must be at least 1")
     X[4, 2] = np.nan
-    assert fit_code(_native.Points(data, 20, 3, 17, 1, euclidean))[0] == _native.GC_NON_FINITE_COORDINATE
+    assert fit_code(_native.Points(data, 20, 3, 65, 1, euclidean))[0] == _native.GC_NON_FINITE_COORDINATE
 
 
 @pytest.mark.parametrize("d", [1, 2, 3, 5])
@@ -258,7 +258,7 @@ def ctypes_type(spelling, structures):
 
 def test_constants_are_the_headers():
     defined = dict(re.findall(r"^#define (GC_\w+) (-?\d+)", header_path().read_text(), flags=re.MULTILINE))
-    assert defined["GC_MAX_DIMENSIONS"] == "16"
+    assert defined["GC_MAX_DIMENSIONS"] == "64"
     for name, value in defined.items():
         if hasattr(_native, name):
             assert getattr(_native, name) == int(value), name

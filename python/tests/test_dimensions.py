@@ -58,15 +58,29 @@ def scikit_learn_over_shuffles(X, params, shuffles=12):
 def assert_scikit_learns_partition(ours, X, params):
     """scikit-learn's partition where its labels survive shuffling the rows; elsewhere the
     same on the rows it labels stably, and as close overall as it is to itself (the rule of
-    test_reference.py, shuffles computed here)."""
+    test_reference.py, shuffles computed here). A row where ours differs must be one that
+    scikit-learn itself moves when its rows are shuffled: more shuffles (up to 200) are tried
+    until each such row has been seen to move, since a tie that few orders decide otherwise
+    is missed by twelve."""
     from sklearn.metrics import adjusted_rand_score
     labels, probabilities, unstable, lowest = scikit_learn_over_shuffles(X, params)
     assert labels.max() >= 1 and len(unstable) <= len(X) // 20
-    if len(unstable) == 0:
-        assert same_partition(ours.labels_, labels)
+    differing = moved_rows(labels, ours.labels_) | moved_rows(ours.labels_, labels)
+    unstable = set(unstable.tolist())
+    rng = np.random.default_rng(len(X) + 1)
+    for _ in range(200):
+        if differing <= unstable:
+            break
+        order = rng.permutation(len(X))
+        shuffled = np.empty_like(labels)
+        shuffled[order] = cluster.HDBSCAN(copy=True, **params).fit(X[order]).labels_
+        unstable |= moved_rows(labels, shuffled) | moved_rows(shuffled, labels)
+        lowest = min(lowest, adjusted_rand_score(labels, shuffled))
+    assert differing <= unstable, f"rows {sorted(differing - unstable)} differ from scikit-learn's, which no tie moves"
+    if not unstable:
         np.testing.assert_allclose(ours.probabilities_, probabilities, rtol=1e-9, atol=1e-12)
     else:
-        stable = np.setdiff1d(np.arange(len(X)), unstable)
+        stable = np.setdiff1d(np.arange(len(X)), np.array(sorted(unstable), dtype=np.intp))
         assert same_partition(ours.labels_[stable], labels[stable])
         assert adjusted_rand_score(ours.labels_, labels) >= lowest - 1e-12
 
@@ -253,8 +267,8 @@ def test_what_stays_two_dimensional_is_refused_clearly():
     planar = geocluster_hdbscan.HDBSCAN(prediction_data=True).fit(X[:, :2])
     with pytest.raises(ValueError, match=r"must have shape \(n, 2\), got \(5, 3\).*prediction is for 2-D points"):
         geocluster_hdbscan.approximate_predict(planar, X[:5])
-    with pytest.raises(ValueError, match="X has 17 features, but DBSCAN clusters points of 1 to 16 features"):
-        geocluster_hdbscan.DBSCAN().fit(np.zeros((10, 17)))
+    with pytest.raises(ValueError, match="X has 65 features, but DBSCAN clusters points of 1 to 64 features"):
+        geocluster_hdbscan.DBSCAN().fit(np.zeros((10, 65)))
 
 
 @pytest.mark.parametrize("d", [1, 3])

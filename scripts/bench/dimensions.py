@@ -9,7 +9,8 @@ scripts/peers/install.sh into .venv-peers):
     .venv-peers/bin/python scripts/bench/dimensions.py --n 20000 --dims 3 --repeat 1   # a quick check
 
 Options: --n (default 1000000), --dims (default 3,5,10), --data (default blobs,manifold),
---repeat R (default 3: each figure a median of R fits), --threads (default 2), --timeout
+--repeat R (default 3: geocluster's figure a median of R fits; each peer is fit once, most of
+them taking minutes), --threads (default 2), --timeout
 seconds for one peer fit (default 900; a peer that takes longer is reported as not finished
 and not run again on that data), --peers (default fast_hdbscan,hdbscan,quitefastmst),
 --library (default .build/release/libGeoclusterCAPI.so), --seed (default 1), --json FILE.
@@ -26,8 +27,9 @@ What is fit: every library with min_cluster_size 100 and min_samples 10 (their o
 conventions: hdbscan's and fast_hdbscan's min_samples count the point itself as scikit-learn's
 does), --threads threads where the library has a setting: geocluster `HDBSCAN(n_jobs=T)`,
 fast_hdbscan under numba.set_num_threads(T), hdbscan `core_dist_n_jobs=T` (its
-`algorithm="best"`: Borůvka on a KD-tree), quitefastmst's `mst_euclid(X, M=10)` (the exact
-mutual-reachability MST only, no labels; `quitefastmst.omp_set_num_threads(T)`). Each fit runs
+`algorithm="best"`: Borůvka on a KD-tree), quitefastmst's `mst_euclid(X, M=9)` (the exact
+mutual-reachability MST only, no labels; its M counts neighbours without the point itself;
+`quitefastmst.omp_set_num_threads(T)`). Each fit runs
 in its own process (so memory and JIT state do not leak between them), the data passed as a
 .npy file and loaded before the clock starts; fast_hdbscan gets an untimed warm-up fit on 2000
 points first. Reported per (data, d, library): the median fit seconds, its ratio to
@@ -97,7 +99,7 @@ elif library == "hdbscan":
 elif library == "quitefastmst":
     import quitefastmst
     quitefastmst.omp_set_num_threads(threads)
-    start = time.perf_counter(); found = quitefastmst.mst_euclid(X, M=%(ms)d); seconds = time.perf_counter() - start
+    start = time.perf_counter(); found = quitefastmst.mst_euclid(X, M=%(ms)d - 1); seconds = time.perf_counter() - start
     labels = None
     result["mst_weight"] = float(np.sum(found[0]))
 if labels is not None:
@@ -144,7 +146,7 @@ def measure(args, name: str, d: int, X: np.ndarray, work: Path, env: dict) -> li
     base = None
     for library in ["geocluster"] + args.peers:
         runs = []
-        for _ in range(args.repeat):
+        for _ in range(args.repeat if library == "geocluster" else 1):
             r = fit(library, path, args.threads, args.timeout, work, env)
             if r is None:
                 break

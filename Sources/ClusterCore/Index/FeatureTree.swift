@@ -13,7 +13,11 @@
 /// thread count.
 struct FeatureTree: Sendable {
     let count: Int
+    /// The points' dimensions, and the width their coordinates are stored in (see
+    /// `FeatureWidth`): row p's coordinates are `coords[p·width ..< p·width + dimensions]`,
+    /// zeros after them.
     let dimensions: Int
+    let width: Int
     let coords: [Double]
     let index: [Int32]
     let start: [Int32]
@@ -24,18 +28,19 @@ struct FeatureTree: Sendable {
     var nodeCount: Int { start.count }
 
     /// The leaf size of the tree.
-    static let leafSize = 16
+    static let leafSize = 32
 
     /// The tree over `points`, whose rows are taken in `order` (a permutation of them: their
     /// canonical order, so that the tree does not depend on the order of the rows).
     init(_ points: FeaturePoints, order: [Int32], leafSize: Int = FeatureTree.leafSize, threads: Int) {
-        let n = points.count, d = points.dimensions
+        let n = points.count, d = FeatureWidths.width(for: points.dimensions)
         var leaves = 1
         while leaves * leafSize < n { leaves *= 2 }
         let nodeCount = 2 * leaves - 1
         firstLeaf = leaves - 1
         count = n
-        dimensions = d
+        dimensions = points.dimensions
+        width = d
         var entries = order
         var start = [Int32](repeating: 0, count: nodeCount), end = start
         var cell = [Double](repeating: 0, count: 2 * d * nodeCount)
@@ -45,22 +50,26 @@ struct FeatureTree: Sendable {
         start.withUnsafeMutableBufferPointer { s in
         end.withUnsafeMutableBufferPointer { t in
         cell.withUnsafeMutableBufferPointer { c in
-            let builder = FeatureBuilder(values: values.baseAddress, d: d, entries: e.baseAddress, start: s.baseAddress!,
+            let builder = FeatureBuilder(values: values.baseAddress, d: points.dimensions, w: d, entries: e.baseAddress, start: s.baseAddress!,
                                          end: t.baseAddress!, cell: c.baseAddress!, nodeCount: nodeCount)
             builder.build(node: 0, lo: 0, hi: n, cell: rootCell, parallelDepth: threads > 1 ? 1 : 0, threads: threads)
         }}}}}
         self.cell = cell
         index = entries
-        coords = [Double].filled(count: n * d, threads: threads) { points.values[Int(entries[$0 / d]) * d + $0 % d] }
+        let given = points.dimensions
+        coords = [Double].filled(count: n * d, threads: threads) {
+            $0 % d < given ? points.values[Int(entries[$0 / d]) * given + $0 % d] : 0
+        }
         self.start = start
         self.end = end
         box = FeatureTree.boxes(coords: coords, d: d, start: start, end: end, firstLeaf: firstLeaf)
     }
 
-    /// The points' bounding box (the root's cell): min and max of each axis.
+    /// The points' bounding box (the root's cell): min and max of each axis, 0 on the
+    /// padding's.
     private static func bounds(_ points: FeaturePoints) -> [Double] {
         let d = points.dimensions
-        var b = [Double](repeating: 0, count: 2 * d)
+        var b = [Double](repeating: 0, count: 2 * FeatureWidths.width(for: d))
         guard points.count > 0 else { return b }
         for a in 0..<d { b[2 * a] = .infinity; b[2 * a + 1] = -.infinity }
         for row in 0..<points.count {
@@ -92,25 +101,43 @@ struct FeatureTree: Sendable {
         return box
     }
 
-    /// Gives `body` raw read-only views of the arrays, for hot loops.
-    func withView<R>(_ body: (FeatureView) -> R) -> R {
-        coords.withUnsafeBufferPointer { c in
+    /// Gives `reader` a raw read-only view of the arrays, of the tree's width.
+    func read<Reader: FeatureViewReader>(_ reader: Reader) -> Reader.Output {
+        switch width {
+        case 3: withView(Width3.self) { reader.read($0) }
+        case 4: withView(Width4.self) { reader.read($0) }
+        case 6: withView(Width6.self) { reader.read($0) }
+        case 8: withView(Width8.self) { reader.read($0) }
+        case 12: withView(Width12.self) { reader.read($0) }
+        case 16: withView(Width16.self) { reader.read($0) }
+        case 32: withView(Width32.self) { reader.read($0) }
+        default: withView(Width64.self) { reader.read($0) }
+        }
+    }
+
+    /// Gives `body` raw read-only views of the arrays, for hot loops (`W.count` the tree's
+    /// width: a precondition).
+    func withView<W: FeatureWidth, R>(_: W.Type, _ body: (FeatureView<W>) -> R) -> R {
+        precondition(W.count == width, "the view's width is the tree's")
+        return coords.withUnsafeBufferPointer { c in
         start.withUnsafeBufferPointer { s in
         end.withUnsafeBufferPointer { e in
         box.withUnsafeBufferPointer { b in
         cell.withUnsafeBufferPointer { cl in
             let dummy = UnsafePointer<Double>(bitPattern: 8)!
-            return body(FeatureView(coords: c.baseAddress ?? dummy, d: dimensions, start: s.baseAddress!,
+            return body(FeatureView<W>(coords: c.baseAddress ?? dummy, start: s.baseAddress!,
                                     end: e.baseAddress!, box: b.baseAddress!, cell: cl.baseAddress!,
                                     firstLeaf: firstLeaf, nodeCount: nodeCount, count: count))
         }}}}}
     }
 }
 
-/// Median-split builder (recursion depth = tree depth) over input rows.
+/// Median-split builder (recursion depth = tree depth) over input rows (`d` coordinates
+/// each; cells `w` wide).
 private struct FeatureBuilder: @unchecked Sendable {
     let values: UnsafePointer<Double>?
     let d: Int
+    let w: Int
     let entries: UnsafeMutablePointer<Int32>?
     let start: UnsafeMutablePointer<Int32>
     let end: UnsafeMutablePointer<Int32>
@@ -120,7 +147,7 @@ private struct FeatureBuilder: @unchecked Sendable {
     func build(node: Int, lo: Int, hi: Int, cell: [Double], parallelDepth: Int, threads: Int) {
         start[node] = Int32(lo)
         end[node] = Int32(hi)
-        for i in 0..<2 * d { self.cell[2 * d * node + i] = cell[i] }
+        for i in 0..<2 * w { self.cell[2 * w * node + i] = cell[i] }
         let (left, right) = KDTree.children(of: node)
         if left >= nodeCount { return }
         let mid = lo + (hi - lo) / 2
@@ -145,11 +172,11 @@ private struct FeatureBuilder: @unchecked Sendable {
     }
 }
 
-/// Read-only pointers into a `FeatureTree`, valid inside `withView`. A point is the address of
-/// its first coordinate.
-struct FeatureView: @unchecked Sendable {
+/// Read-only pointers into a `FeatureTree` of width `W`, valid inside `withView`. A point is
+/// the address of its first coordinate.
+struct FeatureView<W: FeatureWidth>: @unchecked Sendable {
     let coords: UnsafePointer<Double>
-    let d: Int
+    var d: Int { W.count }
     let start: UnsafePointer<Int32>
     let end: UnsafePointer<Int32>
     let box: UnsafePointer<Double>
@@ -158,11 +185,12 @@ struct FeatureView: @unchecked Sendable {
     let nodeCount: Int
     let count: Int
 
-    /// Squared distance between two coordinate vectors of d values, summed in axis order:
-    /// the one expression every distance of the d-dimensional pipeline is computed with.
-    @inline(__always) static func distance2(_ p: UnsafePointer<Double>, _ q: UnsafePointer<Double>, _ d: Int) -> Double {
+    /// Squared distance between two coordinate vectors of `W.count` values, summed in axis
+    /// order: the one expression every distance of the d-dimensional pipeline is computed
+    /// with (the padding's zeros add nothing to it).
+    @inline(__always) static func distance2(_ p: UnsafePointer<Double>, _ q: UnsafePointer<Double>) -> Double {
         var s = 0.0
-        for a in 0..<d {
+        for a in 0..<W.count {
             let t = p[a] - q[a]
             s += t * t
         }
@@ -171,7 +199,7 @@ struct FeatureView: @unchecked Sendable {
 
     /// Squared distance between tree positions p and q.
     @inline(__always) func distance2(_ p: Int, _ q: Int) -> Double {
-        FeatureView.distance2(coords + p * d, coords + q * d, d)
+        FeatureView.distance2(coords + p * d, coords + q * d)
     }
 
     /// Calls `body(q, d2)` for every tree position q (p itself included) whose squared
@@ -203,7 +231,7 @@ extension FeatureView: BoruvkaTree {
     @inline(__always) func point(_ p: Int) -> UnsafePointer<Double> { coords + p * d }
 
     @inline(__always) func distance2(_ q: Int, _ at: UnsafePointer<Double>) -> Double {
-        FeatureView.distance2(coords + q * d, at, d)
+        FeatureView.distance2(coords + q * d, at)
     }
 
     @inline(__always) func boxDistance2(_ node: Int, _ at: UnsafePointer<Double>) -> Double {
@@ -243,4 +271,32 @@ extension FeatureView: BoruvkaTree {
         for a in 0..<d { m = Swift.min(m, Swift.min(gb[2 * a] - cb[2 * a], cb[2 * a + 1] - gb[2 * a + 1])) }
         return m
     }
+}
+
+/// A width the d-dimensional code is compiled for. Points are stored with their coordinates
+/// padded with zeros to the next width (`FeatureWidths.width(for:)`): a zero adds nothing to a
+/// squared distance, box or cell, so results are those of the d coordinates, while every loop
+/// over the axes has a length the compiler knows.
+protocol FeatureWidth: Sendable {
+    static var count: Int { get }
+}
+
+enum Width3: FeatureWidth { static var count: Int { 3 } }
+enum Width4: FeatureWidth { static var count: Int { 4 } }
+enum Width6: FeatureWidth { static var count: Int { 6 } }
+enum Width8: FeatureWidth { static var count: Int { 8 } }
+enum Width12: FeatureWidth { static var count: Int { 12 } }
+enum Width16: FeatureWidth { static var count: Int { 16 } }
+enum Width32: FeatureWidth { static var count: Int { 32 } }
+enum Width64: FeatureWidth { static var count: Int { 64 } }
+
+enum FeatureWidths {
+    /// The width points of d dimensions are stored in.
+    static func width(for d: Int) -> Int { [3, 4, 6, 8, 12, 16, 32, 64].first { $0 >= d } ?? 64 }
+}
+
+/// Work done on a tree's view of whatever width (`FeatureTree.read`).
+protocol FeatureViewReader {
+    associatedtype Output
+    func read<W: FeatureWidth>(_ view: FeatureView<W>) -> Output
 }

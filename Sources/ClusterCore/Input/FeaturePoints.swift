@@ -8,7 +8,7 @@
 /// may assume it.
 public struct FeaturePoints: Sendable, Equatable {
     /// The most dimensions a point may have.
-    public static let maximumDimensions = 16
+    public static let maximumDimensions = 64
 
     /// The coordinates, row after row.
     public let values: [Double]

@@ -21,27 +21,44 @@ extension DBSCAN {
         if let sampleWeight { try SampleWeights.check(sampleWeight, rows: points.count) }
         if points.count == 0 { return DBSCANResult(labels: [], isCore: [], clusterCount: 0) }
         let indexed = observer.run(DBSCANStage.grid) { FeatureLocations(points, threads: threads) }
-        let near = FeatureNeighbourhood(tree: indexed.tree, eps2: parameters.eps * parameters.eps,
-                                        weights: indexed.weightAt,
-                                        sampleWeights: sampleWeight.map { indexed.positionWeights($0) },
-                                        firstRow: indexed.firstRows(threads: threads))
-        return near.run(minSamples: parameters.minSamples, indexed: indexed, threads: threads, observer: observer)
+        let run = FeatureDBSCAN(indexed: indexed, eps2: parameters.eps * parameters.eps, minSamples: parameters.minSamples,
+                                sampleWeights: sampleWeight.map { indexed.positionWeights($0) },
+                                firstRow: indexed.firstRows(threads: threads), threads: threads, observer: observer)
+        return indexed.tree.read(run)
+    }
+}
+
+/// DBSCAN's stages over a view of any width.
+private struct FeatureDBSCAN<Observer: StageObserver>: FeatureViewReader {
+    let indexed: FeatureLocations
+    let eps2: Double
+    let minSamples: Int
+    let sampleWeights: [Double]?
+    let firstRow: [Int32]
+    let threads: Int
+    let observer: Observer
+
+    func read<W: FeatureWidth>(_ view: FeatureView<W>) -> DBSCANResult {
+        let near = FeatureNeighbourhood(view: view, eps2: eps2, weights: indexed.weightAt, sampleWeights: sampleWeights,
+                                        firstRow: firstRow)
+        return near.run(minSamples: minSamples, indexed: indexed, threads: threads, observer: observer)
     }
 }
 
 /// The neighbour relation of a DBSCAN run in d dimensions, by tree position.
-private struct FeatureNeighbourhood: NeighbourRelation {
-    let tree: FeatureTree
+private struct FeatureNeighbourhood<W: FeatureWidth>: NeighbourRelation {
+    /// The tree's view (valid while `FeatureTree.read` runs).
+    let view: FeatureView<W>
     /// eps², the largest squared distance of two neighbours.
     let eps2: Double
     let weights: [Int32]?
     let sampleWeights: [Double]?
     let firstRow: [Int32]
 
-    var count: Int { tree.count }
-    func withView<R>(_ body: (FeatureView) -> R) -> R { tree.withView(body) }
+    var count: Int { view.count }
+    func withView<R>(_ body: (FeatureView<W>) -> R) -> R { body(view) }
 
-    @inline(__always) func forEachNeighbour(_ v: FeatureView, of p: Int, _ body: (Int) -> Bool) {
+    @inline(__always) func forEachNeighbour(_ v: FeatureView<W>, of p: Int, _ body: (Int) -> Bool) {
         v.forEach(within: eps2, of: p) { q, _ in body(q) }
     }
 }

@@ -62,28 +62,39 @@ extension HDBSCAN {
         }
         let withinCore = indexed.weightAt == nil ? Swift.min(k, nearest.listLength) : 1
         return observer.run(HDBSCANStage.mst) {
-            let (a, b) = nearest.core2.withUnsafeBufferPointer { core2 in
-                nearest.lists.withUnsafeBufferPointer { lists in
-                    tree.withView { v in
-                        MinimumSpanningTree.rounds(view: v, core2: core2.baseAddress!,
-                                                   lists: nearest.listLength > withinCore ? lists.baseAddress : nil,
-                                                   listLength: nearest.listLength, coreNeighbourCount: withinCore,
-                                                   threads: threads, inspect: nil)
-                    }
-                }
-            }
+            let found = tree.read(FeatureMST(nearest: nearest, withinCore: withinCore, threads: threads))
             let core2 = nearest.core2
-            let weights = tree.withView { v in
-                [Double].filled(count: a.count, threads: threads) {
-                    let p = Int(a[$0]), q = Int(b[$0])
-                    return Swift.max(core2[p], core2[q], v.distance2(p, q)).squareRoot()
-                }
-            }
-            return SpanningTree(edges: a, b, weights: weights, index: tree.index, locations: indexed.locations,
-                                weightAt: indexed.weightAt, pointCount: indexed.pointCount,
+            return SpanningTree(edges: found.a, found.b, weights: found.weights, index: tree.index,
+                                locations: indexed.locations, weightAt: indexed.weightAt, pointCount: indexed.pointCount,
                                 inner: [Double].filled(count: tree.count, threads: threads) { core2[$0].squareRoot() },
                                 threads: threads)
         }
+    }
+}
+
+/// The mutual-reachability MST's edges over a view of any width (Borůvka's rounds, the lists
+/// settling most of the first), each weighing the square root of the larger of the two squared
+/// core distances and the squared distance.
+private struct FeatureMST: FeatureViewReader {
+    let nearest: FeatureNeighbours
+    let withinCore: Int
+    let threads: Int
+
+    func read<W: FeatureWidth>(_ v: FeatureView<W>) -> (a: [Int32], b: [Int32], weights: [Double]) {
+        let (a, b) = nearest.core2.withUnsafeBufferPointer { core2 in
+            nearest.lists.withUnsafeBufferPointer { lists in
+                MinimumSpanningTree.rounds(view: v, core2: core2.baseAddress!,
+                                           lists: nearest.listLength > withinCore ? lists.baseAddress : nil,
+                                           listLength: nearest.listLength, coreNeighbourCount: withinCore,
+                                           threads: threads, inspect: nil)
+            }
+        }
+        let core2 = nearest.core2
+        let weights = [Double].filled(count: a.count, threads: threads) {
+            let p = Int(a[$0]), q = Int(b[$0])
+            return Swift.max(core2[p], core2[q], v.distance2(p, q)).squareRoot()
+        }
+        return (a, b, weights)
     }
 }
 

@@ -5,7 +5,7 @@
  * signature that differs from it does not build) and the Python package's ctypes table is
  * checked against it by python/tests/test_capi.py.
  *
- * Points (gc_points): n points of d coordinates each (1 <= d <= GC_MAX_DIMENSIONS, 16),
+ * Points (gc_points): n points of d coordinates each (1 <= d <= GC_MAX_DIMENSIONS, 64),
  * coordinate a of point i at data[i * row_stride + a * column_stride] (strides in doubles,
  * >= 1): a C-ordered (n, d) array of doubles has row_stride d and column_stride 1, a
  * Fortran-ordered one row_stride 1 and column_stride n, so neither is copied by the caller.
@@ -42,7 +42,7 @@ extern "C" {
 #define GC_METRIC_HAVERSINE 1
 
 /* The most coordinates a point may have (gc_points.dimensions). */
-#define GC_MAX_DIMENSIONS 16
+#define GC_MAX_DIMENSIONS 64
 
 /* The points of a call: n points of `dimensions` coordinates in the caller's memory, and their
  * metric (see the top of this file). */
