@@ -38,20 +38,25 @@ extension FeatureView {
     private func search(_ root: Int, _ at: UnsafePointer<Double>, _ k: Int, _ found: inout Int, _ worst: inout Double,
                         _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
                         _ stack: UnsafeMutablePointer<Int32>) {
-        var sp = 1
-        stack[0] = Int32(root)
-        while sp > 0 {
-            sp -= 1
-            let node = Int(stack[sp])
-            if found == k && boxDistance2(node, at) > worst { continue }
-            if node >= firstLeaf { scan(node, at, k, &found, &worst, dist, pos); continue }
-            let (l, r) = KDTree.children(of: node)
-            if boxDistance2(l, at) <= boxDistance2(r, at) {
-                stack[sp] = Int32(r); stack[sp + 1] = Int32(l)
-            } else {
-                stack[sp] = Int32(l); stack[sp + 1] = Int32(r)
+        // Each stacked node with its box distance, computed once.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * KDTree.depth(ofNodeCount: nodeCount) + 4) { bound in
+            var sp = 1
+            stack[0] = Int32(root)
+            bound[0] = boxDistance2(root, at)
+            while sp > 0 {
+                sp -= 1
+                let node = Int(stack[sp])
+                if found == k && bound[sp] > worst { continue }
+                if node >= firstLeaf { scan(node, at, k, &found, &worst, dist, pos); continue }
+                let (l, r) = KDTree.children(of: node)
+                let dl = boxDistance2(l, at), dr = boxDistance2(r, at)
+                if dl <= dr {
+                    stack[sp] = Int32(r); bound[sp] = dr; stack[sp + 1] = Int32(l); bound[sp + 1] = dl
+                } else {
+                    stack[sp] = Int32(l); bound[sp] = dl; stack[sp + 1] = Int32(r); bound[sp + 1] = dr
+                }
+                sp += 2
             }
-            sp += 2
         }
     }
 
@@ -77,7 +82,7 @@ struct FeatureNeighbours {
 
 extension FeatureTree {
     /// The most leaves a leaf's points are checked against directly (see `leafNeighbours`).
-    static let nearCapacity = 128
+    static let nearCapacity = 64
 
     /// Each tree position's squared core distance (its k-th nearest position's, itself
     /// counted; with `weights`, points at each position, where the listed weights first add up

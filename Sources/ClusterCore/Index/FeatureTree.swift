@@ -2,15 +2,15 @@
 // and rules (SphereTree.swift) with d axes, and the k-nearest and radius queries of HDBSCAN
 // and DBSCAN on them (in squared Euclidean distances).
 
-/// The d-dimensional k-d tree: coordinates permuted into tree order, row-major (`coords[p·d
-/// + a]`; `index[p]` the input row, or location, of tree position p); nodes in heap order
-/// over contiguous position ranges, all leaves at one depth with at most `leafSize` points,
-/// each split at the middle position along the widest side of the node's cell; each node with
-/// its tight box (`box[2d·node + 2a]`, `+ 1`: min and max along axis a) and its cell (the same
-/// layout: the root's box cut at the split values above the node). Every point outside a node
-/// lies on the far side of (or on) one of its cell's faces. The build starts from the points'
-/// canonical order, so the tree depends only on the set of points, never on their order or the
-/// thread count.
+/// The d-dimensional k-d tree: coordinates permuted into tree order, row-major (`coords[p·w
+/// + a]`, w the stored width; `index[p]` the input row, or location, of tree position p);
+/// nodes in heap order over contiguous position ranges, all leaves at one depth with at most
+/// `leafSize` points, each split at the middle position along the axis its points spread
+/// widest; each node with its tight box (`box[2w·node + 2a]`, `+ 1`: min and max along axis a)
+/// and its cell (the same layout: the root's box cut at the split values above the node).
+/// Every point outside a node lies on the far side of (or on) one of its cell's faces. The
+/// build starts from the points' canonical order, so the tree depends only on the set of
+/// points, never on their order or the thread count.
 struct FeatureTree: Sendable {
     let count: Int
     /// The points' dimensions, and the width their coordinates are stored in (see
@@ -28,7 +28,7 @@ struct FeatureTree: Sendable {
     var nodeCount: Int { start.count }
 
     /// The leaf size of the tree.
-    static let leafSize = 32
+    static let leafSize = 16
 
     /// The tree over `points`, whose rows are taken in `order` (a permutation of them: their
     /// canonical order, so that the tree does not depend on the order of the rows).
@@ -153,8 +153,7 @@ private struct FeatureBuilder: @unchecked Sendable {
         let mid = lo + (hi - lo) / 2
         var lc = cell, rc = cell
         if hi - lo > 1, let e = entries, let values {
-            var axis = 0
-            for a in 1..<d where cell[2 * a + 1] - cell[2 * a] > cell[2 * axis + 1] - cell[2 * axis] { axis = a }
+            let axis = widestSpread(e, lo: lo, hi: hi, values: values)
             let d = self.d
             RankSelection.select(e, lo: lo, hi: hi, k: mid) { values[Int($0) * d + axis] }
             let split = values[Int(e[mid]) * d + axis]
@@ -169,6 +168,24 @@ private struct FeatureBuilder: @unchecked Sendable {
             build(node: left, lo: lo, hi: mid, cell: lc, parallelDepth: 0, threads: threads)
             build(node: right, lo: mid, hi: hi, cell: rc, parallelDepth: 0, threads: threads)
         }
+    }
+}
+
+extension FeatureBuilder {
+    /// The axis along which the points of `lo..<hi` spread widest (the first of equals): in
+    /// more than a few dimensions the cell's widest side, which the plane's and the sphere's
+    /// trees split, is often one the points hardly fill.
+    fileprivate func widestSpread(_ e: UnsafeMutablePointer<Int32>, lo: Int, hi: Int, values: UnsafePointer<Double>) -> Int {
+        var axis = 0, widest = -Double.infinity
+        for a in 0..<d {
+            var low = Double.infinity, high = -Double.infinity
+            for i in lo..<hi {
+                let v = values[Int(e[i]) * d + a]
+                low = Swift.min(low, v); high = Swift.max(high, v)
+            }
+            if high - low > widest { widest = high - low; axis = a }
+        }
+        return axis
     }
 }
 
