@@ -44,18 +44,7 @@ enum FeatureOracle {
     }
 
     static func mst(_ p: FeaturePoints, minSamples: Int) -> (weights: [Double], core: [Double]) {
-        let n = p.count, d = distances(p)
-        let core = (0..<n).map { d[$0].sorted()[minSamples - 1] }
-        var inTree = [Bool](repeating: false, count: n), best = [Double](repeating: .infinity, count: n)
-        var weights: [Double] = []
-        best[0] = 0
-        for _ in 0..<n {
-            let u = (0..<n).filter { !inTree[$0] }.min { best[$0] < best[$1] }!
-            inTree[u] = true
-            if u != 0 { weights.append(best[u]) }
-            for v in 0..<n where !inTree[v] { best[v] = min(best[v], max(core[u], core[v], d[u][v])) }
-        }
-        return (weights.sorted(), core)
+        Oracle.mst(distances: distances(p), minSamples: minSamples)
     }
 
     /// Core flags and the partition of core points (components of core neighbours), and each

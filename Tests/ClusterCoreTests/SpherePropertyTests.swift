@@ -34,17 +34,7 @@ private func bruteForceMST(_ p: SpherePoints, minSamples: Int) -> (weights: [Dou
     let d = (0..<n).map { i in (0..<n).map { j in
         SpherePoints.distance(lon1: p.longitudes[i], lat1: p.latitudes[i], lon2: p.longitudes[j], lat2: p.latitudes[j])
     } }
-    let core = (0..<n).map { d[$0].sorted()[minSamples - 1] }
-    var inTree = [Bool](repeating: false, count: n), best = [Double](repeating: .infinity, count: n)
-    var weights: [Double] = []
-    best[0] = 0
-    for _ in 0..<n {
-        let u = (0..<n).filter { !inTree[$0] }.min { best[$0] < best[$1] }!
-        inTree[u] = true
-        if u != 0 { weights.append(best[u]) }
-        for v in 0..<n where !inTree[v] { best[v] = min(best[v], max(core[u], core[v], d[u][v])) }
-    }
-    return (weights.sorted(), core)
+    return Oracle.mst(distances: d, minSamples: minSamples)
 }
 
 @Suite("Great-circle clustering: oracles and properties")

@@ -70,7 +70,12 @@ enum Oracle {
 
     /// O(n²) Prim on the full mutual-reachability graph; returns sorted weights.
     static func primWeights(_ p: PointSet, core: [Double]) -> [Double] {
-        let n = p.count
+        primWeights(count: p.count, core: core) { distance(p, $0, $1) }
+    }
+
+    /// O(n²) Prim on the full mutual-reachability graph of `count` points under `distance`;
+    /// returns sorted weights.
+    static func primWeights(count n: Int, core: [Double], distance: (Int, Int) -> Double) -> [Double] {
         if n < 2 { return [] }
         var inTree = [Bool](repeating: false, count: n)
         var best = [Double](repeating: .infinity, count: n)
@@ -80,7 +85,7 @@ enum Oracle {
         for _ in 1..<n {
             var next = -1
             for j in 0..<n where !inTree[j] {
-                let w = max(core[current], core[j], distance(p, current, j))
+                let w = max(core[current], core[j], distance(current, j))
                 if w < best[j] { best[j] = w }
                 if next < 0 || best[j] < best[next] { next = j }
             }
@@ -89,6 +94,13 @@ enum Oracle {
             current = next
         }
         return weights.sorted()
+    }
+
+    /// The mutual-reachability MST's weights (sorted) and core distances from a full distance
+    /// matrix: core distances by sorting each row (the point itself included).
+    static func mst(distances d: [[Double]], minSamples: Int) -> (weights: [Double], core: [Double]) {
+        let core = d.indices.map { d[$0].sorted()[minSamples - 1] }
+        return (primWeights(count: d.count, core: core) { d[$0][$1] }, core)
     }
 }
 

@@ -139,3 +139,19 @@ public enum CoreDistances: Sendable {
         return (core, neighbours, k)
     }
 }
+
+extension CoreDistances {
+    /// The entry of a neighbour list (`list`, nearest first, `listed` entries) whose distance is
+    /// the core distance: the k-th, or with `weights` (points at each position) the first where
+    /// the weights add up to k (the last listed at most).
+    @inline(__always)
+    static func coreEntry(_ list: UnsafePointer<Int32>, listed: Int, k: Int, weights: [Int32]?) -> Int {
+        guard let weights else { return listed - 1 }
+        var total = 0, i = 0
+        while true {
+            total += Int(weights[Int(list[i])])
+            if total >= k || i == listed - 1 { return i }
+            i += 1
+        }
+    }
+}

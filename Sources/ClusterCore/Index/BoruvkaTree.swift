@@ -125,4 +125,28 @@ extension BoruvkaTree {
         }
         return count
     }
+
+    /// Calls `body(q, d2)` for every tree position q (p itself included) whose squared
+    /// distance to p is at most `limit2`, until `body` returns false: DBSCAN's neighbourhoods.
+    @inline(__always) func forEach(within limit2: Double, of p: Int, _ body: (Int, Double) -> Bool) {
+        let at = point(p)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (KDTree.depth(ofNodeCount: nodeCount) + 2)) { stack in
+            var sp = 1
+            stack[0] = 0
+            while sp > 0 {
+                sp -= 1
+                let node = Int(stack[sp])
+                if boxDistance2(node, at) > limit2 { continue }
+                if node >= firstLeaf {
+                    for q in Int(start[node])..<Int(end[node]) {
+                        let d2 = distance2(q, at)
+                        if d2 <= limit2 && !body(q, d2) { return }
+                    }
+                } else {
+                    let (l, r) = KDTree.children(of: node)
+                    stack[sp] = Int32(r); stack[sp + 1] = Int32(l); sp += 2
+                }
+            }
+        }
+    }
 }

@@ -218,30 +218,6 @@ struct FeatureView<W: FeatureWidth>: @unchecked Sendable {
     @inline(__always) func distance2(_ p: Int, _ q: Int) -> Double {
         FeatureView.distance2(coords + p * d, coords + q * d)
     }
-
-    /// Calls `body(q, d2)` for every tree position q (p itself included) whose squared
-    /// distance to p is at most `limit2`, until `body` returns false.
-    @inline(__always) func forEach(within limit2: Double, of p: Int, _ body: (Int, Double) -> Bool) {
-        let at = point(p)
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (KDTree.depth(ofNodeCount: nodeCount) + 2)) { stack in
-            var sp = 1
-            stack[0] = 0
-            while sp > 0 {
-                sp -= 1
-                let node = Int(stack[sp])
-                if boxDistance2(node, at) > limit2 { continue }
-                if node >= firstLeaf {
-                    for q in Int(start[node])..<Int(end[node]) {
-                        let d2 = distance2(q, at)
-                        if d2 <= limit2 && !body(q, d2) { return }
-                    }
-                } else {
-                    let (l, r) = KDTree.children(of: node)
-                    stack[sp] = Int32(r); stack[sp + 1] = Int32(l); sp += 2
-                }
-            }
-        }
-    }
 }
 
 extension FeatureView: BoruvkaTree {

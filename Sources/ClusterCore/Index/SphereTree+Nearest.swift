@@ -299,16 +299,7 @@ extension SphereTree {
                                              nearCapacity: SphereTree.nearCapacity, stack: stack.baseAddress!)
                             for j in 0..<m {
                                 let d = dist + j * length, q = pos + j * length
-                                var i = listed - 1
-                                if let weights {
-                                    var total = 0
-                                    i = 0
-                                    while true {
-                                        total += Int(weights[Int(q[i])])
-                                        if total >= k || i == listed - 1 { break }
-                                        i += 1
-                                    }
-                                }
+                                let i = CoreDistances.coreEntry(q, listed: listed, k: k, weights: weights)
                                 c[s + j] = d[i]
                                 nb[s + j] = q[i]
                                 for i in 0..<length { ls[(s + j) * length + i] = q[i] }
