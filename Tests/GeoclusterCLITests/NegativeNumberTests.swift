@@ -28,7 +28,7 @@ struct NegativeNumberTests {
         "parameters", "labels", "record", "baseline", "suite", "lanes", "against", "format", "report", "scenario",
         "truth", "truth-column", "labels-column", "noise", "lambda-scale", "title", "mask", "location-column", "hull",
         "implementation", "viewports", "pins", "encoding", "ties", "output-encoding", "disc-sizing", "save-model", "previous", "changes",
-        "weight-column",
+        "weight-column", "features", "scale",
     ]
 
     struct Case: CustomStringConvertible {
