@@ -25,11 +25,12 @@ extension FeatureColumns {
     /// dimensions.
     /// - Throws: `ClusterCoreError` for more features than `FeaturePoints.maximumDimensions`.
     public func points(x: [Double], y: [Double], scale: FeatureScale) throws(ClusterCoreError) -> Points {
+        let k = columnCount
         var columns = sources.map { source -> [Double] in
             switch source {
             case .coordinate(0): return x
             case .coordinate: return y
-            case let .column(i): return (0..<x.count).map { value(row: $0, i) }
+            case let .column(i): return (0..<x.count).map { values[$0 * k + i] }
             }
         }
         if scale != .none { columns = scaled(columns, scale) }
