@@ -89,6 +89,26 @@ struct FeaturePropertyTests {
         }
     }
 
+    /// Enough points, spread thin enough in five and eight dimensions, that late Borůvka
+    /// rounds meet leaves with more leaves in reach than a list holds: their points share one
+    /// search from the leaf, and the tree must still be the oracle's (and a function of the
+    /// points alone).
+    @Test("MST weights equal the oracle's where leaves search together", arguments: [5, 8])
+    func leavesSearchingTogether(dimensions: Int) throws {
+        for grid in [false, true] {
+            let points = featureSample(2500, dimensions: dimensions, seed: 40 + UInt64(dimensions), grid: grid)
+            let oracle = FeatureOracle.mst(points, minSamples: 10)
+            let (shuffled, _) = permuted(points, seed: 3)
+            for (input, threads) in [(points, 1), (shuffled, 2)] {
+                let (mst, _) = try HDBSCAN.minimumSpanningTree(.features(input), minSamples: 10, threads: threads)
+                let sorted = mst.weight.sorted()
+                let worst = zip(sorted, oracle.weights).map { abs($0 - $1) / max(1e-300, $1) }.max() ?? 0
+                #expect(mst.count == points.count - 1)
+                #expect(worst < 1e-12, "d=\(dimensions) grid=\(grid) threads=\(threads)")
+            }
+        }
+    }
+
     @Test("two dimensions given as features cluster as the plane does")
     func twoDimensionsAsThePlane() throws {
         for seed: UInt64 in [1, 2, 3] {

@@ -106,6 +106,7 @@ struct FeatureTree: Sendable {
         switch width {
         case 3: withView(Width3.self) { reader.read($0) }
         case 4: withView(Width4.self) { reader.read($0) }
+        case 5: withView(Width5.self) { reader.read($0) }
         case 6: withView(Width6.self) { reader.read($0) }
         case 8: withView(Width8.self) { reader.read($0) }
         case 12: withView(Width12.self) { reader.read($0) }
@@ -276,6 +277,7 @@ protocol FeatureWidth: Sendable {
 
 enum Width3: FeatureWidth { static var count: Int { 3 } }
 enum Width4: FeatureWidth { static var count: Int { 4 } }
+enum Width5: FeatureWidth { static var count: Int { 5 } }
 enum Width6: FeatureWidth { static var count: Int { 6 } }
 enum Width8: FeatureWidth { static var count: Int { 8 } }
 enum Width12: FeatureWidth { static var count: Int { 12 } }
@@ -285,7 +287,7 @@ enum Width64: FeatureWidth { static var count: Int { 64 } }
 
 enum FeatureWidths {
     /// The width points of d dimensions are stored in.
-    static func width(for d: Int) -> Int { [3, 4, 6, 8, 12, 16, 32, 64].first { $0 >= d } ?? 64 }
+    static func width(for d: Int) -> Int { [3, 4, 5, 6, 8, 12, 16, 32, 64].first { $0 >= d } ?? 64 }
 }
 
 /// Work done on a tree's view of whatever width (`FeatureTree.read`).

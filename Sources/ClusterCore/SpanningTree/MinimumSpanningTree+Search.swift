@@ -235,10 +235,141 @@ private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
                                             capacity: BoruvkaWorkspace<Tree>.reachCapacity)
                 if found.count == 0 { continue }
                 if found.count > 0 { reach = Reach(leaves: list, count: found.count, floor: found.floor) }
+                if found.count < 0 {
+                    visitLeaf(v, leaf: leaf, c: lc, lists: lists, listLength: listLength, bw: bw, bk: bk, stack: stack)
+                    continue
+                }
             }
             for p in Int(v.start[leaf])..<Int(v.end[leaf]) {
                 visit(v, p: p, leaf: leaf, reach: reach, lists: lists, listLength: listLength, bw: bw, bk: bk, stack: stack)
             }
+        }
+    }
+
+    /// A later round over a leaf wholly inside component c with too many leaves in reach to
+    /// list: the points that earlier rounds or their neighbour lists settle are settled as in
+    /// `visit`, and the rest share one search from the leaf (`leafSearch`) instead of one
+    /// search each. The point the shared search finds the lightest edge from knows its exact
+    /// best; every other one learns that its best is at least as heavy.
+    private func visitLeaf(_ v: Tree, leaf: Int, c: Int, lists: UnsafePointer<Int32>?, listLength: Int,
+                           bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>,
+                           stack: UnsafeMutablePointer<Int32>) {
+        let s = Int(v.start[leaf]), m = Int(v.end[leaf]) - s
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: m) { open in
+            let open = open.baseAddress!
+            var count = 0
+            for p in s..<s + m where !settle(v, p: p, c: c, lists: lists, listLength: listLength, bw: bw, bk: bk) {
+                open[count] = Int32(p); count += 1
+            }
+            if count == 0 { return }
+            if count == 1 {
+                visit(v, p: Int(open[0]), leaf: leaf, reach: .none, lists: lists, listLength: listLength,
+                      bw: bw, bk: bk, stack: stack)
+                return
+            }
+            let (w, key, floor) = leafSearch(v, leaf: leaf, points: open, count: count, c32: Int32(c),
+                                             startW: bw[c], startKey: bk[c], stack: stack)
+            var from = -1
+            if key != bk[c] || w != bw[c] {
+                let a = Int(key >> 32), b = Int(key & 0xFFFF_FFFF)
+                from = comp[a] == Int32(c) ? a : b
+                cand[from] = Int32(from == a ? b : a); floor2[from] = w
+                offer(w, a, b, c, bw, bk)
+            }
+            for i in 0..<count where Int(open[i]) != from {
+                let p = Int(open[i])
+                cand[p] = -1
+                floor2[p] = max(floor2[p], floor)
+            }
+        }
+    }
+
+    /// `visit` up to its search: whether point p (in component c) is settled without one — it
+    /// cannot beat the component's best, its remembered best edge still holds, or its
+    /// neighbour list proves its best or bounds it above the component's best. An edge the
+    /// list gives that is not proved best is still offered: every edge bounds the component's.
+    @inline(__always)
+    private func settle(_ v: Tree, p: Int, c: Int, lists: UnsafePointer<Int32>?, listLength: Int,
+                        bw: UnsafeMutablePointer<Double>, bk: UnsafeMutablePointer<UInt64>) -> Bool {
+        let c32 = Int32(c)
+        if floor2[p] > bw[c] { return true }
+        let known = Int(cand[p])
+        if known >= 0 && comp[known] != c32 { offer(floor2[p], p, known, c, bw, bk); return true }
+        guard let nb = lists, !spent[p] else { return false }
+        let (lw, lq, far2) = listBest(v, p: p, c: c32, cp: core2[p], neighbours: nb, listLength: listLength)
+        if lq < 0 { spent[p] = true; return false }
+        if lw < far2 { cand[p] = Int32(lq); floor2[p] = lw; offer(lw, p, lq, c, bw, bk); return true }
+        offer(lw, p, lq, c, bw, bk)
+        if far2 > bw[c] { cand[p] = -1; floor2[p] = max(floor2[p], min(far2, lw)); return true }
+        return false
+    }
+
+    /// The lightest edge, under the total order, from any of `points` (tree positions in
+    /// `leaf`, which lies inside component c32) to another component that is lighter than
+    /// (startW, startKey), found by one climb from the leaf as `search` climbs from a point,
+    /// with the leaf's box standing for its points: a node is pruned when
+    /// `max(least core of the points, least core in the node, box-to-box distance²)` exceeds
+    /// the best so far. Returns the start values when nothing lighter exists, and `floor`: a
+    /// lower bound on every edge from the points to another component, never below the
+    /// returned weight.
+    private func leafSearch(_ v: Tree, leaf: Int, points: UnsafePointer<Int32>, count: Int, c32: Int32,
+                            startW: Double, startKey: UInt64,
+                            stack: UnsafeMutablePointer<Int32>) -> (w: Double, key: UInt64, floor: Double) {
+        let boxes = boxStacks + (stack - stacks)
+        var bestW = startW, bestKey = startKey, floor = Double.infinity
+        var least = Double.infinity
+        for i in 0..<count { least = min(least, core2[Int(points[i])]) }
+        let leafStart = UInt64(v.start[leaf])
+        @inline(__always) func prune(_ node: Int, _ box: Double) -> Bool {
+            let lb = max(least, nodeMinCore2[node], box)
+            if lb > bestW { floor = min(floor, lb); return true }
+            // An equal-weight edge wins only with a smaller pair key, whose smaller end is at
+            // least the smaller of the two first positions.
+            if lb == bestW && min(leafStart, UInt64(v.start[node])) << 32 >= bestKey { floor = min(floor, lb); return true }
+            return false
+        }
+        var node = leaf
+        while node > 0 {
+            let gap = v.gap(of: leaf, inside: node)
+            if gap > 0 && gap * gap > bestW { floor = min(floor, max(least, gap * gap)); break }
+            let sibling = KDTree.sibling(of: node)
+            node = KDTree.parent(of: node)
+            if nodeComp[sibling] == c32 { continue }
+            var sp = 1
+            stack[0] = Int32(sibling); boxes[0] = v.boxBoxDistance2(leaf, sibling)
+            while sp > 0 {
+                sp -= 1
+                let t = Int(stack[sp])
+                if prune(t, boxes[sp]) { continue }
+                if t >= v.firstLeaf {
+                    scanPairs(v, points: points, count: count, leaf: t, c32: c32, bestW: &bestW, bestKey: &bestKey, floor: &floor)
+                    continue
+                }
+                let (l, r) = KDTree.children(of: t)
+                let lOut = nodeComp[l] != c32, rOut = nodeComp[r] != c32
+                let bl = lOut ? v.boxBoxDistance2(leaf, l) : .infinity, br = rOut ? v.boxBoxDistance2(leaf, r) : .infinity
+                // The nearer child on top of the stack, so that it is searched first.
+                if bl <= br {
+                    if rOut { stack[sp] = Int32(r); boxes[sp] = br; sp += 1 }
+                    if lOut { stack[sp] = Int32(l); boxes[sp] = bl; sp += 1 }
+                } else {
+                    if lOut { stack[sp] = Int32(l); boxes[sp] = bl; sp += 1 }
+                    if rOut { stack[sp] = Int32(r); boxes[sp] = br; sp += 1 }
+                }
+            }
+        }
+        return (bestW, bestKey, max(floor, bestW))
+    }
+
+    /// Every pair of one of `points` and a point of `leaf` outside component c32, as
+    /// `scanPoints` offers them to one point.
+    @inline(__always)
+    private func scanPairs(_ v: Tree, points: UnsafePointer<Int32>, count: Int, leaf: Int, c32: Int32,
+                           bestW: inout Double, bestKey: inout UInt64, floor: inout Double) {
+        for i in 0..<count {
+            let p = Int(points[i]), cp = core2[p]
+            if cp > bestW { floor = min(floor, cp); continue }
+            scanPoints(v, leaf, p: p, at: v.point(p), c32: c32, cp: cp, bestW: &bestW, bestKey: &bestKey, floor: &floor)
         }
     }
 
@@ -276,7 +407,9 @@ private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
     private func scanPoints(_ v: Tree, _ node: Int, p: Int, at: Tree.Point, c32: Int32, cp: Double,
                             bestW: inout Double, bestKey: inout UInt64, floor: inout Double) {
         for q in Int(v.start[node])..<Int(v.end[node]) where comp[q] != c32 {
-            let w = max(cp, core2[q], v.distance2(q, at))
+            let cq = core2[q]
+            if cq > bestW { floor = min(floor, max(cp, cq)); continue }
+            let w = max(cp, cq, v.distance2(q, at))
             floor = min(floor, w)
             if w <= bestW {
                 let key = BoruvkaSearch.pairKey(p, q)
