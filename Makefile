@@ -157,7 +157,7 @@ python:
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q scripts/peers/test_peer_cell.py
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q -p no:cacheprovider scripts/privacy/test_attack.py
 	env -u PYTHONPATH GEOCLUSTER_CLI=.build/debug/geocluster $(PYVENV)/bin/pytest -q -p no:cacheprovider scripts/serve/test_serve.py
-	GEOCLUSTER_PEERS_PYTHON=$(abspath $(PYVENV))/bin/python $(SWIFT) test --filter GeodesicPeersCLITests
+	GEOCLUSTER_PEERS_PYTHON=$(abspath $(PYVENV))/bin/python $(SWIFT) test --filter "GeodesicPeersCLITests|FeaturePeersCLITests"
 
 # The Spark and Dask engines (docs/engines.md): the venv of `make python`, with the engines'
 # pinned requirements from PyPI (python/requirements-engines.txt) besides the test ones, the

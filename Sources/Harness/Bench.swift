@@ -160,11 +160,13 @@ public enum Bench {
                     score(&row, labels: labels, truth: truth)
                     if truth == nil && cell.geocluster != nil && cell.method == "hdbscan" {
                         if validity[key] == nil {
-                            validity[key] = relativeValidity(RunInput(path: cell.dataset.path, crs: plan.crs, metric: plan.metric),
+                            validity[key] = relativeValidity(plan.runInput(cell.dataset.path),
                                                              parameters: cell.parameters, labels: labels, threads: plan.threads)
                         }
                         row.relativeValidity = validity[key] ?? nil
-                    } else if truth == nil && cell.geocluster != nil && (cell.method == "dbscan" || cell.method == "grid") {
+                    } else if truth == nil && cell.geocluster != nil && (cell.method == "dbscan" || cell.method == "grid")
+                                && plan.features.isEmpty {
+                        // DBCV is measured in map coordinates: not the space features cluster in.
                         if validity[key] == nil {
                             validity[key] = sampledDBCV(RunInput(path: cell.dataset.path, crs: plan.crs, metric: plan.metric),
                                                         labels: labels)
@@ -221,6 +223,8 @@ public enum Bench {
     /// or `geodesic` as given; `auto` by the rule of ``DistanceMetric``, decided on the file's
     /// points as a cell would (planar when they cannot be read: the cells then fail alike).
     static func peerMetric(_ dataset: BenchDataset, plan: BenchPlan) -> DistanceMetric {
+        // Features are measured in their own space, as geocluster's cells measure them.
+        if !plan.features.isEmpty { return .planar }
         guard plan.metric == .auto else { return plan.metric }
         let input = RunInput(path: dataset.path, crs: plan.crs, metric: .auto)
         return (try? Harness.prepare(input, clock: StageClock()))?.metric ?? .planar
@@ -239,14 +243,14 @@ public enum Bench {
             executable = plan.executable
             arguments = ["bench-cell", cell.dataset.path, "--method", m.name, "--parameters", m.parameterText,
                          "--threads", "\(plan.threads)", "--labels", labels, "--record", record,
-                         "--metric", plan.metric.rawValue, "--crs", plan.crs]
+                         "--metric", plan.metric.rawValue, "--crs", plan.crs] + plan.featureArguments
             row.implementationVersion = plan.version
         } else {
             executable = plan.python
             arguments = [plan.peerScript, "--peer", cell.implementation, "--input", cell.dataset.path,
                          "--params", cell.peerJSON, "--labels", labels, "--report", record,
                          "--threads", "\(plan.threads)", "--sklearn-max-n", "\(plan.sklearnMaxPoints)",
-                         "--metric", cell.peerMetric.rawValue]
+                         "--metric", cell.peerMetric.rawValue] + plan.featureArguments
             row.metric = cell.peerMetric.rawValue
         }
         let outcome = CellProcess.run(executable: resolve(executable), arguments: arguments, timeout: plan.timeout,

@@ -165,6 +165,21 @@ public struct BenchPlan: Sendable {
     public var crs: String
     /// The text that means noise in a truth column of text labels (`TextLabels`); nil: none.
     public var noiseLabel: String?
+    /// Columns every cell clusters by (empty: the position) and their scale; the peers read
+    /// the same columns and scale them the same way (scripts/peers/peer_cell.py).
+    public var features: [String] = []
+    public var featureScale: FeatureScale = .standard
+    /// How a cell reads and measures `path`: the plan's CRS, metric and features.
+    public func runInput(_ path: String) -> RunInput {
+        var input = RunInput(path: path, crs: crs, metric: metric)
+        input.options.features = features
+        input.featureScale = featureScale
+        return input
+    }
+    /// The arguments that give a cell the features (none without them).
+    var featureArguments: [String] {
+        features.isEmpty ? [] : ["--features", features.joined(separator: ","), "--scale", featureScale.rawValue]
+    }
     /// The folder the cells write into (`cells/` below it).
     public var work: String
     /// Rows of an earlier run to keep (`--resume`), and the folder holding their cells.

@@ -46,6 +46,9 @@ public struct BenchRequest {
     public var crs = "auto"
     /// The text that means noise in a truth column of text labels (`TextLabels`); nil: none.
     public var noiseLabel: String?
+    /// Columns every cell clusters by (`--features`; empty: the position) and their scale.
+    public var features: [String] = []
+    public var featureScale: FeatureScale = .standard
     /// The geocluster executable every cell runs.
     public var executable: String
     /// geocluster's version and the command line, for the records and the report's page.
@@ -110,6 +113,8 @@ public struct BenchRequest {
             commit: GeoclusterExecutable.gitCommit(near: executable), binary: (try? Fingerprint.file(executable)) ?? "",
             machine: Machine.fingerprint())
         plan.noiseLabel = noiseLabel
+        plan.features = features
+        plan.featureScale = featureScale
         return plan
     }
 

@@ -75,6 +75,9 @@ public struct BenchCellRequest {
     public var crs: String
     /// Where the labels and the record (`CellRecord` as JSON) go.
     public var labels: String, record: String
+    /// Columns to cluster by (empty: the position) and their scale.
+    public var features: [String] = []
+    public var featureScale: FeatureScale = .standard
 
     /// A cell of `method` with `parameterText` (`Method.parameterText`'s form).
     /// - Throws: `HarnessError` for an unknown method or parameters it does not take.
@@ -88,7 +91,10 @@ public struct BenchCellRequest {
     /// Runs the cell, each stage timed by `clock`, and writes its labels and record.
     /// - Throws: `HarnessError` (the run), `DatasetError` (writing).
     public func run(clock: StageClock) throws {
-        let result = try Harness.run(RunInput(path: input, crs: crs, metric: metric), method: method, threads: threads, clock: clock)
+        var input = RunInput(path: input, crs: crs, metric: metric)
+        input.options.features = features
+        input.featureScale = featureScale
+        let result = try Harness.run(input, method: method, threads: threads, clock: clock)
         try clock.run(RunStage.writing) { () throws(DatasetError) in try result.writeLabels(to: labels, threads: threads) }
         try AtomicFile.write(CellRecord(result, clock: clock).json() + "\n", to: record)
     }

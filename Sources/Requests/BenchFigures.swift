@@ -33,7 +33,10 @@ public enum BenchFigures {
     /// map outline (`geocluster hulls --min-probability`).
     public static let mapMinProbability = 0.5
 
+    /// - Parameter input: how the benchmark's cells read a dataset (`BenchPlan.runInput`), for
+    ///   the trees' fits.
     public static func draw(summary: [SummaryRow], rows: [RunRow], datasets: [BenchDataset], threads: Int,
+                            input: (String) -> RunInput = { RunInput(path: $0) },
                             folder: String) throws(HarnessError) -> [ReportFigure] {
         var maps: [ReportFigure] = [], trees: [ReportFigure] = []
         for d in datasets {
@@ -86,7 +89,7 @@ public enum BenchFigures {
                 }
                 guard s.method == "hdbscan" else { continue }
                 let method = try Method(name: s.method, parameterText: s.parameters)
-                let record = try Harness.run(RunInput(path: d.path), method: method, threads: threads,
+                let record = try Harness.run(input(d.path), method: method, threads: threads,
                                              keeping: [.condensedTree], clock: StageClock())
                 guard let result = record.hdbscan, let tree = result.condensedTree else { continue }
                 let title = "\(d.name) · condensed tree · \(s.parameters)"

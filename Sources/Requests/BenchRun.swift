@@ -50,7 +50,8 @@ extension BenchRequest {
         try BenchTables.write(rows, columns: BenchTables.runColumns, to: folder + "/runs.csv")
         try BenchTables.write(summary, columns: BenchTables.summaryColumns, to: folder + "/summary.csv")
         try AtomicFile.write(BenchTables.columnsDocument(), to: folder + "/README.md")
-        let figures = try BenchFigures.draw(summary: summary, rows: rows, datasets: plan.datasets, threads: plan.threads, folder: folder)
+        let figures = try BenchFigures.draw(summary: summary, rows: rows, datasets: plan.datasets, threads: plan.threads,
+                                             input: plan.runInput, folder: folder)
         let info = ReportInfo(title: "geocluster benchmark", generatedAt: Date.now.formatted(.iso8601),
                               version: plan.version, commit: plan.commit, machine: plan.machine, commandLine: commandLine)
         try AtomicFile.write(HTMLReport.render(summary: summary, figures: figures, info: info), to: folder + "/index.html")

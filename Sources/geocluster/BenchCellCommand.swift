@@ -18,6 +18,8 @@ struct BenchCellCommand: ParsableCommand {
     @Option var record: String
     @Option var metric: DistanceMetric = .auto
     @Option var crs = "auto"
+    @Option var features: String?
+    @Option var scale: FeatureScale = .standard
 
     func validate() throws {
         try ThreadsOption.validate(threads)
@@ -25,8 +27,10 @@ struct BenchCellCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let cell = try BenchCellRequest(input: input, method: method, parameterText: parameters, threads: threads, metric: metric,
+            var cell = try BenchCellRequest(input: input, method: method, parameterText: parameters, threads: threads, metric: metric,
                                             crs: crs, labels: labels, record: record)
+            cell.features = features.map { $0.split(separator: ",").map(String.init) } ?? []
+            cell.featureScale = scale
             ProcessTuning.tuneMemory(forInput: input)
             try cell.run(clock: StageClock())
         }

@@ -84,6 +84,9 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup
     var sweep: SweepOptions
 
+    @OptionGroup(title: "Clustering by features (geocluster's cells and the peers alike)")
+    var featureOptions: FeatureOptions
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Also compare map pins at these zooms (e.g. 10-18) on every dataset: PinIndex, the supercluster baseline, a 40-pixel grid and pysupercluster (pip package pysupercluster-problematy), each in its own process; pins per 390×844 viewport, ARI against the truth and against supercluster's grouping, overlap rate, build and query times, peak memory in OUT/pins.csv.", valueName: "a-b"),
             transform: ZoomRange.parse)
     var pinsZooms: ZoomRange?
@@ -104,6 +107,7 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--category, --area, --deposit, --rent, --bbox and --within filter the generated scenarios only; give --input a file that holds just the rows you want")
         }
         _ = try sweep.methods(methods)
+        try validateFeatures()
         if pinsZooms != nil && keyFile == nil && !PinsKeyFile.environmentHasKey {
             throw ValidationError("--pins-zooms masks the listings: give --key-file FILE (make one with `geocluster pins-key -o pins.key`) or set \(PinsKeyFile.environmentVariable)")
         }
@@ -122,11 +126,28 @@ struct BenchCommand: ParsableCommand {
             request.metric = metric
             request.crs = crs
             request.noiseLabel = noiseLabel
+            request.features = featureOptions.names
+            request.featureScale = featureOptions.effectiveScale
             return try request.run(progress: progress, note: note)
         }
         print(BenchReport.summaryTable(outcome.summary), terminator: "")
         if let pinRows = outcome.pinRows { print(BenchReport.pinsTable(pinRows), terminator: "") }
         note(BenchReport.closingNote(outcome))
+    }
+
+    /// `--features` in a benchmark: the peers read the named columns as numbers, so a
+    /// position among them must be planar metres already (x,y), and every cell measures in
+    /// the features' space.
+    private func validateFeatures() throws {
+        try featureOptions.check(algorithms: methods)
+        guard featureOptions.features != nil else { return }
+        let degrees = Set(ReadOptions.latitudeNames + ReadOptions.longitudeNames)
+        if let name = featureOptions.names.first(where: { degrees.contains($0.lowercased()) }) {
+            throw ValidationError("--features \(name): in bench the peers read each feature as a number, so a position among them must be planar x,y metres; add them with `geocluster project` and name x,y")
+        }
+        if metric == .geodesic { throw ValidationError("--features measures in the features' space: --metric geodesic does not apply") }
+        if resume { throw ValidationError("--resume matches rows by dataset, method and parameters, which do not record --features: write a --features benchmark to an --out folder of its own, without --resume") }
+        if pinsZooms != nil { throw ValidationError("--pins-zooms compares map pins, which have no features; run it without --features") }
     }
 
     /// The map-pin comparison asked for (`--pins-zooms`), with the mask's key from `--key-file`

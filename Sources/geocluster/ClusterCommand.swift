@@ -3,7 +3,6 @@ import CommandLineSupport
 import Dispatch
 
 extension CoordinateKind: ExpressibleByArgument {}
-extension FeatureScale: ExpressibleByArgument {}
 
 /// `geocluster cluster`: clusters the points of a CSV file and writes one label per row.
 struct ClusterCommand: ParsableCommand {
@@ -41,11 +40,8 @@ struct ClusterCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Column (GeoJSON property) of each row's sample weight. HDBSCAN counts a row of weight w as w identical rows (whole numbers of at least 1); DBSCAN makes a point core when the weights within --eps add up to --min-samples (any number, negative too), as scikit-learn's sample_weight.", valueName: "name"))
     var weightColumn: String?
 
-    @Option(help: ArgumentHelp("Cluster by these columns (GeoJSON properties), comma-separated, instead of the position alone: 1 to 64 of them, e.g. lat,lon,deposit,area_m2 (listings like each other and near each other). A coordinate column (x, y, lat, lon) among them stands for the position in metres (projected as --crs says; not with --metric geodesic); the file needs a position either way. HDBSCAN or DBSCAN (--eps then in scaled units).", valueName: "names"))
-    var features: String?
-
-    @Option(help: "How --features are scaled before distances are measured: standard (mean 0, standard deviation 1), robust (median 0, interquartile range 1) or none (metres and the columns' own units). The position's two axes share one spread, so map distances keep their shape.")
-    var scale: FeatureScale?
+    @OptionGroup
+    var featureOptions: FeatureOptions
 
     @Option(name: .shortAndLong, help: "Output: CSV (id,label,probability,outlier_score; dbscan id,label,is_core; grid id,label) for .csv or - (standard output), or GeoJSON Point features with those properties for .geojson or .json.")
     var output: String
@@ -136,28 +132,11 @@ struct ClusterCommand: ParsableCommand {
 
     /// The features list against the other flags.
     private func validateFeatures() throws {
-        guard let features else {
-            if scale != nil { throw ValidationError("--scale goes with --features (the columns to cluster by)") }
-            return
+        try featureOptions.check(algorithms: [methodOptions.algorithm])
+        let count = featureOptions.names.count
+        if featureOptions.features != nil && saveModel != nil && count != 2 {
+            throw ValidationError("--save-model keeps prediction data for points in two dimensions; --features names \(count)")
         }
-        let names = featureNames
-        if names.isEmpty || names.contains(where: \.isEmpty) {
-            throw ValidationError("--features '\(features)' is invalid: give column names separated by commas, e.g. lat,lon,deposit")
-        }
-        if names.count > FeaturePoints.maximumDimensions {
-            throw ValidationError("--features names \(names.count) columns: at most \(FeaturePoints.maximumDimensions)")
-        }
-        if methodOptions.algorithm == .grid {
-            throw ValidationError("--features is for --algorithm hdbscan and dbscan; grid cells are a map's")
-        }
-        if saveModel != nil && names.count != 2 {
-            throw ValidationError("--save-model keeps prediction data for points in two dimensions; --features names \(names.count)")
-        }
-    }
-
-    /// The `--features` names, trimmed.
-    private var featureNames: [String] {
-        (features ?? "").split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
     }
 
     /// The job the flags describe.
@@ -165,12 +144,10 @@ struct ClusterCommand: ParsableCommand {
         var runInput = RunInput(path: input, coordinates: runOptions.coordinates, crs: runOptions.crs, metric: runOptions.metric,
                                 filter: try filters.makeFilter(), options: inputOptions.readOptions)
         runInput.options.weight = weightColumn
-        if features != nil {
-            runInput.options.features = featureNames
-            runInput.featureScale = scale ?? .standard
-        }
+        runInput.options.features = featureOptions.names
+        runInput.featureScale = featureOptions.effectiveScale
         // Scaled features have no metres.
-        runInput.distanceOption = features == nil ? methodOptions.distanceOption : nil
+        runInput.distanceOption = featureOptions.features == nil ? methodOptions.distanceOption : nil
         var job = ClusterJob(input: runInput, method: try methodOptions.method(), threads: runOptions.threads, output: output)
         job.append = append
         job.appendEncoding = outputText.encoding?.encoding

@@ -72,3 +72,60 @@ struct GeodesicPeersCLITests {
         }
     }
 }
+
+/// `bench --features` with peers: every cell clusters the same scaled columns — geocluster's
+/// by `cluster --features`, the peers' by peer_cell.py's own scaling — so their MSTs weigh the
+/// same and their partitions agree; supercluster, which groups map positions, is skipped.
+@Suite("bench --features with peers", .enabled(if: peersPython != nil, "needs python3 with scikit-learn and quitefastmst (or GEOCLUSTER_PEERS_PYTHON)"))
+struct FeaturePeersCLITests {
+    /// Three groups of listings alike in place and price (x, y in metres, price in 10,000s of
+    /// won) and 60 scattered ones, with the groups as truth.
+    static func listings() -> String {
+        var g = SplitMix64(seed: 44)
+        let centres: [(Double, Double, Double)] = [(0, 0, 500), (900, 0, 2_000), (0, 900, 1_000)]
+        var csv = "id,x,y,price,truth\n"
+        for i in 0..<960 {
+            let c = i < 900 ? i % 3 : -1
+            let (x, y, price) = c >= 0
+                ? (centres[c].0 + 60 * g.normal(), centres[c].1 + 60 * g.normal(), centres[c].2 + 80 * g.normal())
+                : (-300 + 1_500 * g.uniform(), -300 + 1_500 * g.uniform(), 3_000 * g.uniform())
+            csv += "\(i),\(950_000 + x),\(1_950_000 + y),\(price),\(c)\n"
+        }
+        return csv
+    }
+
+    @Test("position and a column, standard and robust scales: the peers' MSTs weigh geocluster's, partitions agree",
+          arguments: ["standard", "robust"])
+    func featurePeers(scale: String) throws {
+        let python = try #require(peersPython)
+        var environment: [String: String] = [:]
+        if python.contains("/") {
+            let folder = URL(fileURLWithPath: python).deletingLastPathComponent().path
+            environment["PATH"] = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        }
+        try withTemporaryFolder { folder in
+            try folder.write(Self.listings(), to: "listings.csv")
+            let r = try folder.run(["bench", "--input", "listings.csv", "--features", "x,y,price", "--scale", scale,
+                                    "--methods", "hdbscan,dbscan", "--min-cluster-size", "20", "--min-samples", "5",
+                                    "--eps", "0.2", "--repeat", "1", "--threads", "1",
+                                    "--peers", "sklearn,sklearn_dbscan,quitefastmst,supercluster", "--out", "rep",
+                                    "--peer-script", CLI.packageRoot + "/scripts/peers/peer_cell.py"],
+                                   environment: environment)
+            try #require(r.status == 0, "\(r)")
+            let rows = GeodesicPeersCLITests().table(try folder.read("rep/summary.csv"))
+            func row(_ implementation: String, _ method: String = "hdbscan") throws -> [String: String] {
+                try #require(rows.first { $0["implementation"] == implementation && $0["method"] == method }, "\(rows)")
+            }
+            let geocluster = try row("geocluster")
+            #expect(geocluster["status"] == "ok" && Double(geocluster["ari_noise_as_cluster"] ?? "") ?? 0 > 0.9, "\(geocluster)")
+            let sklearn = try row("sklearn"), mst = try row("quitefastmst"), dbscan = try row("sklearn_dbscan", "dbscan")
+            #expect(sklearn["mst_equals_geocluster"] == "1" && Double(sklearn["ari_vs_geocluster"] ?? "") ?? 0 > 0.98, "\(sklearn)")
+            #expect(mst["status"] == "ok" && mst["mst_equals_geocluster"] == "1", "\(mst)")
+            #expect(Double(dbscan["ari_vs_geocluster"] ?? "") ?? 0 > 0.99, "\(dbscan)")
+            let supercluster = try row("supercluster", "supercluster")
+            #expect(supercluster["status"] == "skipped" || supercluster["status"] == "unavailable", "\(supercluster)")
+            // The tree plot is the features' clustering, not the position's.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("rep/trees")).count == 1)
+        }
+    }
+}

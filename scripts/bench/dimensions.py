@@ -13,7 +13,10 @@ Options: --n (default 1000000), --dims (default 3,5,10), --data (default blobs,m
 them taking minutes), --threads (default 2), --timeout
 seconds for one peer fit (default 900; a peer that takes longer is reported as not finished
 and not run again on that data), --peers (default fast_hdbscan,hdbscan,quitefastmst),
---library (default .build/release/libGeoclusterCAPI.so), --seed (default 1), --json FILE.
+--library (default .build/release/libGeoclusterCAPI.so), --seed (default 1), --json FILE,
+--csv DIR (write the data sets as CSV files for `geocluster bench --input FILE --features
+f0,… --scale none`, with x,y repeating the first two features for the report's maps and a
+truth column; nothing is fitted).
 
 Data sets, generated here from the seed (float64, C order):
   blobs     20 Gaussian clusters in [0, 100]^d with standard deviations 1 to 4, and 10 %
@@ -54,23 +57,35 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 MIN_CLUSTER_SIZE, MIN_SAMPLES = 100, 10
 
 
-def blobs(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
+def blobs(n: int, d: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The points and their truth: the blob each was drawn from, -1 for the noise."""
     centres = rng.uniform(0, 100, size=(20, d))
     spread = rng.uniform(1, 4, size=20)
     noise = n // 10
     which = rng.integers(0, 20, size=n - noise)
     x = centres[which] + rng.normal(size=(n - noise, d)) * spread[which, None]
-    return np.vstack([x, rng.uniform(0, 100, size=(noise, d))])
+    return np.vstack([x, rng.uniform(0, 100, size=(noise, d))]), np.concatenate([which, np.full(noise, -1)])
 
 
-def manifold(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
+def manifold(n: int, d: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The points and their truth: the latent cluster each was drawn from."""
     centres = rng.uniform(-3, 3, size=(15, 2))
     which = rng.integers(0, 15, size=n)
     t = centres[which] + rng.normal(size=(n, 2)) * rng.uniform(0.1, 0.4, size=15)[which, None]
     w = rng.normal(size=(2, 4))
     lifted = np.hstack([t, np.sin(t @ w), np.cos(t @ w)])
     a = rng.normal(size=(lifted.shape[1], d))
-    return lifted @ a + rng.normal(scale=0.05, size=(n, d))
+    return lifted @ a + rng.normal(scale=0.05, size=(n, d)), which
+
+
+def write_csv(path: Path, X: np.ndarray, truth: np.ndarray) -> None:
+    """`id,x,y,f0,…,truth` for `geocluster bench --input FILE --features f0,… --scale none`:
+    x,y repeat the first two features, so the report's maps draw the points in them."""
+    d = X.shape[1]
+    header = ",".join(["id", "x", "y"] + [f"f{a}" for a in range(d)] + ["truth"])
+    table = np.column_stack([np.arange(len(X)), X[:, 0], X[:, 1 % d], X, truth])
+    formats = ["%d"] + ["%.6f"] * (d + 2) + ["%d"]
+    np.savetxt(path, table, delimiter=",", header=header, comments="", fmt=formats)
 
 
 FIT = r'''
@@ -200,6 +215,7 @@ def main() -> None:
     parser.add_argument("--library", default=str(ROOT / ".build/release/libGeoclusterCAPI.so"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json")
+    parser.add_argument("--csv", help="write each data set as DIR/NAME-dD-N.csv (id,x,y,f0,…,truth) and fit nothing")
     args = parser.parse_args()
     args.peers = [p for p in args.peers.split(",") if p]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), GEOCLUSTER_CAPI_LIBRARY=args.library)
@@ -208,8 +224,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.data.split(","):
             for d in (int(v) for v in args.dims.split(",")):
-                X = {"blobs": blobs, "manifold": manifold}[name](args.n, d, np.random.default_rng([args.seed, d]))
+                X, truth = {"blobs": blobs, "manifold": manifold}[name](args.n, d, np.random.default_rng([args.seed, d]))
+                if args.csv:
+                    path = Path(args.csv) / f"{name}-d{d}-{args.n}.csv"
+                    write_csv(path, X, truth)
+                    print(f"wrote {path}", flush=True)
+                    continue
                 rows += measure(args, name, d, X, Path(tmp), env)
+    if args.csv:
+        return
     print(markdown(rows))
     print(f"\n{time.time() - started:.0f} s in all; {args.threads} threads; {os.cpu_count()} processors")
     if args.json:

@@ -223,6 +223,30 @@ def peer_points(peer: str, lonlat_or_xy, geodesic: bool):
     return np.ascontiguousarray(np.column_stack([lat, lon]))
 
 
+def scaled_features(columns, names: list[str], scale: str):
+    """The features as geocluster's `--features NAMES --scale SCALE` puts them (Harness,
+    FeatureSpace.swift): each column centred and divided by its spread, the mean and standard
+    deviation (`standard`, as scikit-learn's StandardScaler) or the median and interquartile
+    range (`robust`, quartiles interpolated linearly, numpy's default); x and y, the position
+    in metres, share one spread (the root mean square of their deviations, or the mean of
+    their ranges); a spread of 0 divides by 1; `none` leaves every column as read."""
+    import numpy as np
+
+    if scale == "none" or not len(columns):
+        return np.ascontiguousarray(columns)
+    if scale == "standard":
+        centre, spread = columns.mean(axis=0), columns.std(axis=0)
+    else:
+        q1, centre, q3 = np.percentile(columns, [25, 50, 75], axis=0)
+        spread = q3 - q1
+    position = [i for i, name in enumerate(names) if name in ("x", "y")]
+    if position:
+        shared = spread[position]
+        spread[position] = np.sqrt(np.mean(shared ** 2)) if scale == "standard" else np.mean(shared)
+    spread = np.where(spread > 0, spread, 1.0)
+    return np.ascontiguousarray((columns - centre) / spread)
+
+
 # --------------------------------------------------------------------------------------
 # supercluster: which points are in which cluster
 # --------------------------------------------------------------------------------------
@@ -317,8 +341,14 @@ def run_cell(args, report: dict) -> None:
     params = parse_params(peer, args.params)
     geodesic = args.metric == "geodesic"
 
+    features = [name.strip().lower() for name in args.features.split(",")] if args.features else None
+    if features and peer == "supercluster":
+        raise Outcome("skipped", "supercluster groups map positions (lon/lat); it has no feature space (--features)")
     start = time.perf_counter()
-    ids, points = read_points(args.input, ("lon", "lat") if geodesic or peer == "supercluster" else ("x", "y"))
+    columns = features or (("lon", "lat") if geodesic or peer == "supercluster" else ("x", "y"))
+    ids, points = read_points(args.input, columns)
+    if features:
+        points = scaled_features(points, features, args.scale)
     report["read_seconds"] = time.perf_counter() - start
     report["points"] = n = len(ids)
     points = peer_points(peer, points, geodesic)
@@ -462,6 +492,10 @@ def main(argv=None) -> int:
     parser.add_argument("--metric", choices=("planar", "geodesic"), default="planar",
                         help="planar: x,y in metres; geodesic: lon,lat in degrees, great-circle metres "
                              f"(peers {', '.join(GEODESIC_PEERS)}; the others are skipped)")
+    parser.add_argument("--features", help="cluster by these columns (comma-separated), scaled by --scale, "
+                                           "as geocluster bench --features gives its cells")
+    parser.add_argument("--scale", choices=("standard", "robust", "none"), default="standard",
+                        help="with --features: how the columns are scaled (geocluster's --scale)")
     parser.add_argument("--pins-zooms", help="supercluster only: map pins at zooms A-B (geocluster bench --pins-zooms); "
                                               "--labels is then int32 binary, one block per zoom")
     parser.add_argument("--viewports", type=Path, help="with --pins-zooms: CSV zoom,min_lon,min_lat,max_lon,max_lat")

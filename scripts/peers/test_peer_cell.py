@@ -371,3 +371,42 @@ def test_quitefastmst_min_samples_mapping(points_csv, tmp_path, min_samples):
         pytest.skip(mst["error"] or sk["error"])
     assert (mst["status"], mst["metric"]) == ("ok", "planar")
     assert mst["mst_weight"] == pytest.approx(sk["mst_weight"], rel=1e-9)
+
+
+def test_features_are_scaled_as_geocluster_scales_them():
+    sys.path.insert(0, str(SCRIPT.parent))
+    from peer_cell import scaled_features
+
+    rng = np.random.default_rng(5)
+    columns = np.column_stack([rng.normal(0, 3, 500), rng.normal(0, 1, 500), rng.exponential(100, 500), np.full(500, 7.0)])
+    names = ["x", "y", "price", "floor"]
+    standard = scaled_features(columns.copy(), names, "standard")
+    shared = np.sqrt((columns[:, 0].std() ** 2 + columns[:, 1].std() ** 2) / 2)
+    assert np.allclose(standard[:, :2], (columns[:, :2] - columns[:, :2].mean(axis=0)) / shared)
+    assert np.isclose(standard[:, 2].std(), 1) and np.isclose(standard[:, 2].mean(), 0, atol=1e-12)
+    assert np.all(standard[:, 3] == 0)  # spread 0: only centred
+    robust = scaled_features(columns.copy(), names, "robust")
+    q1, q3 = np.percentile(columns[:, 2], [25, 75])
+    assert np.isclose(np.median(robust[:, 2]), 0) and np.isclose(np.percentile(robust[:, 2], 75) - np.percentile(robust[:, 2], 25), 1)
+    assert np.allclose(robust[:, 2], (columns[:, 2] - np.median(columns[:, 2])) / (q3 - q1))
+    assert np.array_equal(scaled_features(columns.copy(), names, "none"), columns)
+
+
+def test_peers_cluster_named_features(tmp_path):
+    """Three blobs that only the third column separates: a peer given --features finds them."""
+    rng = np.random.default_rng(6)
+    rows = np.vstack([np.column_stack([rng.uniform(0, 1000, (BLOB, 2)), rng.normal(c, 1.0, BLOB)]) for c in (0, 50, 100)])
+    path = tmp_path / "features.csv"
+    np.savetxt(path, np.column_stack([np.arange(len(rows)), rows]), delimiter=",", header="id,x,y,price", comments="",
+               fmt=["%d", "%.3f", "%.3f", "%.4f"])
+    for peer in ("hdbscan", "sklearn"):
+        code, report, rows_out = run_cell(peer, path, tmp_path, {"min_cluster_size": 300, "min_samples": 5},
+                                          extra=("--features", "price", "--scale", "none"))
+        if report["status"] == "unavailable":
+            continue
+        assert (code, report["status"]) == (0, "ok"), report
+        labels = rows_out[1]
+        assert len(set(labels.tolist()) - {-1}) == 3
+        assert all(len(set(labels[b * BLOB:(b + 1) * BLOB].tolist()) - {-1}) == 1 for b in range(3))
+    code, report, _ = run_cell("supercluster", path, tmp_path, extra=("--features", "price"))
+    assert report["status"] in ("skipped", "unavailable") and code == 0
