@@ -37,7 +37,8 @@ public struct TreePlotOptions: Sendable, Equatable {
     /// selected clusters inside it are marked there. The root is always drawn.
     public var minimumVisibleWidth: Double
     public var lambdaScale: LambdaScale
-    /// Label the λ ticks with their distance (1/λ, metres) on a second axis on the right.
+    /// Label the λ ticks with their distance (1/λ, metres) on a second axis on the right; off
+    /// for distances in no unit (scaled features), the λ axis then naming none either.
     public var distanceAxis: Bool
     /// Heading; nil for none.
     public var title: String?
@@ -348,7 +349,7 @@ public enum TreePlot {
         w.empty("path", ["class": "axis", "d": "M" + svgNumber(ax) + " " + svgNumber(axis.top) + "V" + svgNumber(finiteEnd) + ticks])
         let midY = svgNumber((axis.top + axis.finiteBottom) / 2)
         w.element("text", ["x": "16", "y": midY, "text-anchor": "middle",
-                           "transform": "rotate(-90 16 \(midY))"], text: "λ = 1 / distance (1/m)")
+                           "transform": "rotate(-90 16 \(midY))"], text: distances ? "λ = 1 / distance (1/m)" : "λ = 1 / distance")
         if distances {
             let rx = svgNumber(right + 66)
             w.element("text", ["x": rx, "y": midY, "text-anchor": "middle", "class": "note",

@@ -89,13 +89,16 @@ public enum BenchFigures {
                 }
                 guard s.method == "hdbscan" else { continue }
                 let method = try Method(name: s.method, parameterText: s.parameters)
-                let record = try Harness.run(input(d.path), method: method, threads: threads,
+                let fitted = input(d.path)
+                let record = try Harness.run(fitted, method: method, threads: threads,
                                              keeping: [.condensedTree], clock: StageClock())
                 guard let result = record.hdbscan, let tree = result.condensedTree else { continue }
                 let title = "\(d.name) · condensed tree · \(s.parameters)"
                 let svg = TreePlot.render(tree, selected: result.selectedClusters,
                                           colours: colours ?? ClusterPalette.colours(labels: record.labels),
-                                          options: TreePlotOptions(lambdaScale: .logarithmic, title: title))
+                                          options: TreePlotOptions(lambdaScale: .logarithmic,
+                                                                   // Features have no metres to label.
+                                                                   distanceAxis: fitted.options.features.isEmpty, title: title))
                 try write(svg, to: folder + "/trees/" + fileName(dataset: d.name, method: s.method, parameters: s.parameters))
                 trees.append(ReportFigure(kind: .tree, dataset: d.name, implementation: s.implementation, method: s.method,
                                           parameters: s.parameters, title: title, svg: svg))

@@ -15,8 +15,8 @@ seconds for one peer fit (default 900; a peer that takes longer is reported as n
 and not run again on that data), --peers (default fast_hdbscan,hdbscan,quitefastmst),
 --library (default .build/release/libGeoclusterCAPI.so), --seed (default 1), --json FILE,
 --csv DIR (write the data sets as CSV files for `geocluster bench --input FILE --features
-f0,… --scale none`, with x,y repeating the first two features for the report's maps and a
-truth column; nothing is fitted).
+f0,… --scale none`, with x,y repeating the first two features as the position every input
+file needs, and a truth column; nothing is fitted).
 
 Data sets, generated here from the seed (float64, C order):
   blobs     20 Gaussian clusters in [0, 100]^d with standard deviations 1 to 4, and 10 %
@@ -80,7 +80,7 @@ def manifold(n: int, d: int, rng: np.random.Generator) -> tuple[np.ndarray, np.n
 
 def write_csv(path: Path, X: np.ndarray, truth: np.ndarray) -> None:
     """`id,x,y,f0,…,truth` for `geocluster bench --input FILE --features f0,… --scale none`:
-    x,y repeat the first two features, so the report's maps draw the points in them."""
+    x,y repeat the first two features, as the position every input file needs."""
     d = X.shape[1]
     header = ",".join(["id", "x", "y"] + [f"f{a}" for a in range(d)] + ["truth"])
     table = np.column_stack([np.arange(len(X)), X[:, 0], X[:, 1 % d], X, truth])
