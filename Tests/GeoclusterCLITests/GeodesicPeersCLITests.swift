@@ -16,6 +16,13 @@ private let peersPython: String? = {
     return process.terminationStatus == 0 ? python : nil
 }()
 
+/// The cells' environment: `python`'s folder first on PATH when it is a path (a venv's python).
+private func peersEnvironment(_ python: String) -> [String: String] {
+    guard python.contains("/") else { return [:] }
+    let folder = URL(fileURLWithPath: python).deletingLastPathComponent().path
+    return ["PATH": folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+}
+
 /// `bench --peers` on world-wide data: the peers get lon/lat and measure great-circle metres
 /// (scikit-learn's haversine HDBSCAN and DBSCAN, quitefastmst's MST on 3-D unit vectors), and
 /// their partitions and MST weights are compared with geocluster's on the sphere. Skipped
@@ -40,11 +47,7 @@ struct GeodesicPeersCLITests {
     @Test("scikit-learn's haversine partitions and MST, quitefastmst's MST against geocluster's MST stages, planar-only peers skipped")
     func worldPeers() throws {
         let python = try #require(peersPython)
-        var environment: [String: String] = [:]
-        if python.contains("/") {
-            let folder = URL(fileURLWithPath: python).deletingLastPathComponent().path
-            environment["PATH"] = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        }
+        let environment = peersEnvironment(python)
         try withTemporaryFolder { folder in
             try folder.write(try Self.metros(), to: "metros.csv")
             let r = try folder.run(["bench", "--input", "metros.csv", "--methods", "hdbscan,dbscan", "--min-cluster-size", "10",
@@ -98,11 +101,7 @@ struct FeaturePeersCLITests {
           arguments: ["standard", "robust"])
     func featurePeers(scale: String) throws {
         let python = try #require(peersPython)
-        var environment: [String: String] = [:]
-        if python.contains("/") {
-            let folder = URL(fileURLWithPath: python).deletingLastPathComponent().path
-            environment["PATH"] = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        }
+        let environment = peersEnvironment(python)
         try withTemporaryFolder { folder in
             try folder.write(Self.listings(), to: "listings.csv")
             let r = try folder.run(["bench", "--input", "listings.csv", "--features", "x,y,price", "--scale", scale,
