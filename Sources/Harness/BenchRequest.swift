@@ -115,7 +115,16 @@ public struct BenchRequest {
         plan.noiseLabel = noiseLabel
         plan.features = features
         plan.featureScale = featureScale
+        try checkFeatures(plan)
         return plan
+    }
+
+    /// With `features`, every dataset is read once as the cells will read it, so that a column
+    /// a file lacks or a field that is no number stops the run with the file, line and column
+    /// named, before any cell runs (each cell would otherwise fail on its own, as a row).
+    private func checkFeatures(_ plan: BenchPlan) throws(HarnessError) {
+        guard !features.isEmpty else { return }
+        for d in plan.datasets { _ = try Harness.prepare(plan.runInput(d.path), clock: StageClock()) }
     }
 
     /// One console line per dataset and method whose every setting found no cluster (all

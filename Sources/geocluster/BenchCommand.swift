@@ -37,9 +37,15 @@ struct BenchCommand: ParsableCommand {
             transform: listOption("--sizes", "a size such as 10k, 100k or 1M", BenchSizes.parse))
     var sizes: [Int] = [10_000, 100_000]
 
-    @Option(help: ArgumentHelp("Methods, comma-separated: hdbscan, dbscan, grid.", valueName: "list"),
+    @Option(help: ArgumentHelp("Methods, comma-separated: hdbscan, dbscan, grid (default all three; hdbscan alone with --features: DBSCAN's --eps has no default on the features' scale).", valueName: "list"),
             transform: listOption("--methods", "a method (hdbscan, dbscan, grid)") { Algorithm(rawValue: $0) })
-    var methods: [Algorithm] = Algorithm.allCases
+    var methods: [Algorithm]?
+
+    /// The methods run: those named, else all of them; with features HDBSCAN alone (grid
+    /// cells are a map's, and DBSCAN's default radius is metres).
+    private var chosenMethods: [Algorithm] {
+        methods ?? (featureOptions.features == nil ? Algorithm.allCases : [.hdbscan])
+    }
 
     @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Repeats of every cell (medians are reported).")
     var repeats: Int = 3
@@ -106,7 +112,7 @@ struct BenchCommand: ParsableCommand {
         if filters.isActive && !inputs.isEmpty {
             throw ValidationError("--category, --area, --deposit, --rent, --bbox and --within filter the generated scenarios only; give --input a file that holds just the rows you want")
         }
-        _ = try sweep.methods(methods)
+        _ = try sweep.methods(chosenMethods)
         try validateFeatures()
         if pinsZooms != nil && keyFile == nil && !PinsKeyFile.environmentHasKey {
             throw ValidationError("--pins-zooms masks the listings: give --key-file FILE (make one with `geocluster pins-key -o pins.key`) or set \(PinsKeyFile.environmentVariable)")
@@ -115,7 +121,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let methods = try sweep.methods(methods)
+        let methods = try sweep.methods(chosenMethods)
         let progress: ((BenchProgress) -> Void)? = isatty(2) == 1 ? { noteInPlace(BenchReport.progressLine($0)) } : nil
         let outcome = try reportingErrors {
             var request = BenchRequest(
@@ -139,7 +145,7 @@ struct BenchCommand: ParsableCommand {
     /// position among them must be planar metres already (x,y), and every cell measures in
     /// the features' space.
     private func validateFeatures() throws {
-        try featureOptions.check(algorithms: methods)
+        try featureOptions.check(algorithms: chosenMethods)
         guard featureOptions.features != nil else { return }
         let degrees = Set(ReadOptions.latitudeNames + ReadOptions.longitudeNames)
         if let name = featureOptions.names.first(where: { degrees.contains($0.lowercased()) }) {

@@ -201,6 +201,28 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("--features without --methods runs HDBSCAN alone, its cells and tree plot in the features' space")
+    func features() throws {
+        try withTemporaryFolder { folder in
+            let r = try folder.run("bench", "--sizes", "1k", "--repeat", "1", "--features", "x,y,deposit",
+                                   "--out", "out", "--cache", "cache")
+            #expect(r.status == 0, "\(r)")
+            let summary = table(try folder.read("out/summary.csv"))
+            #expect(summary.map { $0["method"]! } == ["hdbscan"] && summary[0]["status"] == "ok", "\(summary)")
+            // The cell clustered what `cluster --features` clusters.
+            let cell = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/cells/seoul-1k"))
+                .first { $0.hasPrefix("geocluster-hdbscan") }
+            let labels = try folder.read("out/cells/seoul-1k/\(try #require(cell))/r1/labels.csv")
+            let direct = try folder.run("cluster", "cache/seoul-1k-seed1.csv", "--features", "x,y,deposit", "--min-cluster-size", "30",
+                                        "--min-samples", "15", "-o", "direct.csv")
+            #expect(direct.status == 0, "\(direct)")
+            #expect(labels == (try folder.read("direct.csv")))
+            let tree = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path("out/trees")).first)
+            let svg = try folder.read("out/trees/" + tree)
+            #expect(svg.contains("λ = 1 / distance") && !svg.contains("(1/m)"))
+        }
+    }
+
     @Test("a user's file without truth gets empty score cells and a note; filters apply to generated scenarios")
     func ownFileAndFilters() throws {
         try withTemporaryFolder { folder in
@@ -283,6 +305,11 @@ struct BenchCommandTests {
         .init(arguments: ["--peers", "sklearn,kmeans"], status: 64, fragments: ["--peers", "'kmeans' is not a peer"]),
         .init(arguments: ["--scenarios", "atlantis"], status: 64, fragments: ["--scenarios", "'atlantis'"]),
         .init(arguments: ["--out", "blocker/out"], status: 1, fragments: ["--out blocker/out", "cannot create"]),
+        .init(arguments: ["--features", "x,y,nosuch"], status: 1, fragments: ["seoul-1k", "'nosuch' (--features)"]),
+        .init(arguments: ["--features", "lat,deposit"], status: 64, fragments: ["--features lat", "planar x,y"]),
+        .init(arguments: ["--features", "x,y,deposit", "--methods", "grid"], status: 64, fragments: ["--features is for hdbscan and dbscan"]),
+        .init(arguments: ["--scale", "robust"], status: 64, fragments: ["--scale goes with --features"]),
+        .init(arguments: ["--features", "x,y,deposit", "--resume"], status: 64, fragments: ["--resume"]),
     ]
 
     @Test("bad input exits with a message naming the flag or file, and writes no report", arguments: badCases)
