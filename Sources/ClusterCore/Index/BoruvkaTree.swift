@@ -3,8 +3,11 @@
 // (`SphereView`) both give it, so one implementation of the rounds serves both metrics.
 
 /// A k-d tree read through raw pointers, as Borůvka's rounds search it: points in tree order,
-/// nodes in heap order over contiguous position ranges (all leaves at one depth), and the
-/// geometry of a point against a node, all in squared distances.
+/// nodes over contiguous position ranges, internal nodes before leaves (`firstLeaf`), each
+/// internal node before its children and the leaves in position order, and the geometry of a
+/// point against a node, all in squared distances. The navigation defaults to heap order
+/// (node i's children 2i + 1 and 2i + 2, all leaves at one depth); a tree of another shape
+/// gives its own.
 protocol BoruvkaTree: Sendable {
     /// A point's coordinates, read once per search.
     associatedtype Point
@@ -29,12 +32,53 @@ protocol BoruvkaTree: Sendable {
     /// For node g inside `node` (or equal to it): a distance from g's box that every point
     /// outside `node` lies at least at (not squared; at most 0 when there is none).
     func gap(of g: Int, inside node: Int) -> Double
+
+    /// The two children of internal node `node`.
+    func children(of node: Int) -> (left: Int, right: Int)
+    /// The parent of `node` (not the root, 0).
+    func parent(of node: Int) -> Int
+    /// The other child of `node`'s parent (`node` not the root).
+    func sibling(of node: Int) -> Int
+    /// The most edges on a path from the root to a leaf.
+    var depth: Int { get }
+    /// Nodes of about 64 points that together hold every leaf once, in position order:
+    /// Borůvka's units of work.
+    func groups() -> [Int32]
+}
+
+extension BoruvkaTree {
+    @inline(__always) func children(of node: Int) -> (left: Int, right: Int) { KDTree.children(of: node) }
+    @inline(__always) func parent(of node: Int) -> Int { KDTree.parent(of: node) }
+    @inline(__always) func sibling(of node: Int) -> Int { KDTree.sibling(of: node) }
+    var depth: Int { KDTree.depth(ofNodeCount: nodeCount) }
+
+    /// In heap order, the nodes three levels above the leaves (the root of a smaller tree).
+    func groups() -> [Int32] {
+        let first = Swift.max(0, (firstLeaf + 1) / 8 - 1)
+        let count = first == 0 ? 1 : first + 1
+        return (0..<count).map { Int32(first + $0) }
+    }
+
+    /// The leaves under `node`: a contiguous run of node indices.
+    @inline(__always) func leaves(under node: Int) -> ClosedRange<Int> {
+        var lo = node, hi = node
+        while lo < firstLeaf { lo = children(of: lo).left }
+        while hi < firstLeaf { hi = children(of: hi).right }
+        return lo...hi
+    }
 }
 
 extension BoruvkaTree {
     /// The leaf holding tree position `p`.
     @inline(__always)
-    func leaf(containing p: Int) -> Int { KDTree.leaf(containing: p, end: end, firstLeaf: firstLeaf) }
+    func leaf(containing p: Int) -> Int {
+        var node = 0
+        while node < firstLeaf {
+            let (l, r) = children(of: node)
+            node = p < Int(end[l]) ? l : r
+        }
+        return node
+    }
 
     /// Every leaf not wholly inside component `c` whose lower bound on the squared weight of
     /// an edge from node `g` (a leaf or a group above it, wholly inside c),
@@ -59,8 +103,8 @@ extension BoruvkaTree {
         while node > 0 {
             let gap = self.gap(of: g, inside: node)
             if gap > 0 && gap * gap > bound { floor = Swift.min(floor, Swift.max(gMin, gap * gap)); break }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
+            let sibling = sibling(of: node)
+            node = parent(of: node)
             if nodeComp[sibling] == c { continue }
             var sp = 1
             stack[0] = Int32(sibling)
@@ -75,7 +119,7 @@ extension BoruvkaTree {
                     out[count] = Int32(t); count += 1
                     continue
                 }
-                let (l, r) = KDTree.children(of: t)
+                let (l, r) = children(of: t)
                 stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
             }
         }
@@ -106,8 +150,8 @@ extension BoruvkaTree {
         while node > 0 {
             let gap = gap(of: leaf, inside: node)
             if gap > 0 && gap * gap > reach { break }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
+            let sibling = sibling(of: node)
+            node = parent(of: node)
             var sp = 1
             stack[0] = Int32(sibling)
             while sp > 0 {
@@ -119,7 +163,7 @@ extension BoruvkaTree {
                     out[count] = Int32(t); count += 1
                     continue
                 }
-                let (l, r) = KDTree.children(of: t)
+                let (l, r) = children(of: t)
                 stack[sp] = Int32(l); stack[sp + 1] = Int32(r); sp += 2
             }
         }
@@ -130,7 +174,7 @@ extension BoruvkaTree {
     /// distance to p is at most `limit2`, until `body` returns false: DBSCAN's neighbourhoods.
     @inline(__always) func forEach(within limit2: Double, of p: Int, _ body: (Int, Double) -> Bool) {
         let at = point(p)
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (KDTree.depth(ofNodeCount: nodeCount) + 2)) { stack in
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (depth + 2)) { stack in
             var sp = 1
             stack[0] = 0
             while sp > 0 {
@@ -143,7 +187,7 @@ extension BoruvkaTree {
                         if d2 <= limit2 && !body(q, d2) { return }
                     }
                 } else {
-                    let (l, r) = KDTree.children(of: node)
+                    let (l, r) = children(of: node)
                     stack[sp] = Int32(r); stack[sp + 1] = Int32(l); sp += 2
                 }
             }

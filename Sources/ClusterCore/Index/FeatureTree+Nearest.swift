@@ -15,8 +15,8 @@ extension FeatureView {
         scan(node, at, k, &found, &worst, dist, pos)
         while node > 0 {
             if found == k && insideClearance2(node, at) > worst { break }
-            search(KDTree.sibling(of: node), at, k, &found, &worst, dist, pos, stack)
-            node = KDTree.parent(of: node)
+            search(sibling(of: node), at, k, &found, &worst, dist, pos, stack)
+            node = parent(of: node)
         }
     }
 
@@ -29,8 +29,8 @@ extension FeatureView {
         var node = home
         while node > 0 {
             if insideClearance2(node, at) > worst { break }
-            search(KDTree.sibling(of: node), at, k, &found, &worst, dist, pos, stack)
-            node = KDTree.parent(of: node)
+            search(sibling(of: node), at, k, &found, &worst, dist, pos, stack)
+            node = parent(of: node)
         }
     }
 
@@ -39,7 +39,7 @@ extension FeatureView {
                         _ dist: UnsafeMutablePointer<Double>, _ pos: UnsafeMutablePointer<Int32>,
                         _ stack: UnsafeMutablePointer<Int32>) {
         // Each stacked node with its box distance, computed once.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * KDTree.depth(ofNodeCount: nodeCount) + 4) { bound in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * depth + 4) { bound in
             var sp = 1
             stack[0] = Int32(root)
             bound[0] = boxDistance2(root, at)
@@ -48,7 +48,7 @@ extension FeatureView {
                 let node = Int(stack[sp])
                 if found == k && bound[sp] > worst { continue }
                 if node >= firstLeaf { scan(node, at, k, &found, &worst, dist, pos); continue }
-                let (l, r) = KDTree.children(of: node)
+                let (l, r) = children(of: node)
                 let dl = boxDistance2(l, at), dr = boxDistance2(r, at)
                 if dl <= dr {
                     stack[sp] = Int32(r); bound[sp] = dr; stack[sp + 1] = Int32(l); bound[sp + 1] = dl
@@ -114,7 +114,7 @@ private struct NearestReader: FeatureViewReader {
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: leafCap * length) { pos in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: FeatureTree.nearCapacity) { near in
                 withUnsafeTemporaryAllocation(of: Double.self, capacity: FeatureTree.nearCapacity) { keys in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * KDTree.depth(ofNodeCount: v.nodeCount) + 4) { stack in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * v.depth + 4) { stack in
                     let dist = dist.baseAddress!, pos = pos.baseAddress!
                     for leaf in chunk.lowerBound + v.firstLeaf..<chunk.upperBound + v.firstLeaf {
                         let s = Int(v.start[leaf]), m = Int(v.end[leaf]) - s
@@ -148,17 +148,16 @@ extension FeatureView {
                         stack: UnsafeMutablePointer<Int32>) {
         let s = Int(start[leaf]), m = Int(end[leaf]) - s
         var home = leaf
-        while home > 0 && Int(end[home] - start[home]) < k { home = KDTree.parent(of: home) }
+        while home > 0 && Int(end[home] - start[home]) < k { home = parent(of: home) }
         guard Int(end[home] - start[home]) >= k else {
             for j in 0..<m { nearest(s + j, k, dist + j * k, pos + j * k, stack) }
             return
         }
-        var lo = home, hi = home
-        while lo < firstLeaf { lo = KDTree.children(of: lo).left; hi = KDTree.children(of: hi).right }
+        let under = leaves(under: home)
         var reach = 0.0
         for j in 0..<m {
             var found = 0, worst = Double.infinity
-            for t in lo...hi { scan(t, point(s + j), k, &found, &worst, dist + j * k, pos + j * k) }
+            for t in under { scan(t, point(s + j), k, &found, &worst, dist + j * k, pos + j * k) }
             reach = Swift.max(reach, worst)
         }
         let count = leavesNear(leaf, outside: home, within: reach, into: near, capacity: nearCapacity, stack: stack)

@@ -4,13 +4,15 @@
 
 /// The d-dimensional k-d tree: coordinates permuted into tree order, row-major (`coords[p·w
 /// + a]`, w the stored width; `index[p]` the input row, or location, of tree position p);
-/// nodes in heap order over contiguous position ranges, all leaves at one depth with at most
-/// `leafSize` points, each split at the middle position along the axis its points spread
-/// widest; each node with its tight box (`box[2w·node + 2a]`, `+ 1`: min and max along axis a)
+/// nodes over contiguous position ranges, numbered as `BoruvkaTree` describes (internal nodes
+/// in pre-order, `left`/`right` their children and -1 at the leaves, `parent` -1 at the
+/// root), each node with its tight box (`box[2w·node + 2a]`, `+ 1`: min and max along axis a)
 /// and its cell (the same layout: the root's box cut at the split values above the node).
-/// Every point outside a node lies on the far side of (or on) one of its cell's faces. The
-/// build starts from the points' canonical order, so the tree depends only on the set of
-/// points, never on their order or the thread count.
+/// A node of more than `leafSize` distinct points splits at the middle of its box's widest
+/// side (see FeatureTree+Build.swift), so a leaf holds 1 to `leafSize` points (or any number
+/// of identical ones). Every point outside a node lies on the far side of (or on) one of its
+/// cell's faces. The build starts from the points' canonical order, so the tree depends only
+/// on the set of points, never on their order or the thread count.
 struct FeatureTree: Sendable {
     let count: Int
     /// The points' dimensions, and the width their coordinates are stored in (see
@@ -22,83 +24,38 @@ struct FeatureTree: Sendable {
     let index: [Int32]
     let start: [Int32]
     let end: [Int32]
+    let left: [Int32]
+    let right: [Int32]
+    let parent: [Int32]
     let box: [Double]
     let cell: [Double]
     let firstLeaf: Int
+    /// The most edges from the root to a leaf.
+    let depth: Int
     var nodeCount: Int { start.count }
 
-    /// The leaf size of the tree.
-    static let leafSize = 16
+    /// The most points a leaf of distinct points holds.
+    static let leafSize = 32
 
     /// The tree over `points`, whose rows are taken in `order` (a permutation of them: their
     /// canonical order, so that the tree does not depend on the order of the rows).
     init(_ points: FeaturePoints, order: [Int32], leafSize: Int = FeatureTree.leafSize, threads: Int) {
-        let n = points.count, d = FeatureWidths.width(for: points.dimensions)
-        var leaves = 1
-        while leaves * leafSize < n { leaves *= 2 }
-        let nodeCount = 2 * leaves - 1
-        firstLeaf = leaves - 1
-        count = n
+        let w = FeatureWidths.width(for: points.dimensions)
+        let nodes = FeatureTreeNodes(points, order: order, width: w, leafSize: leafSize, threads: threads)
+        count = points.count
         dimensions = points.dimensions
-        width = d
-        var entries = order
-        var start = [Int32](repeating: 0, count: nodeCount), end = start
-        var cell = [Double](repeating: 0, count: 2 * d * nodeCount)
-        let rootCell = FeatureTree.bounds(points)
-        points.values.withUnsafeBufferPointer { values in
-        entries.withUnsafeMutableBufferPointer { e in
-        start.withUnsafeMutableBufferPointer { s in
-        end.withUnsafeMutableBufferPointer { t in
-        cell.withUnsafeMutableBufferPointer { c in
-            let builder = FeatureBuilder(values: values.baseAddress, d: points.dimensions, w: d, entries: e.baseAddress, start: s.baseAddress!,
-                                         end: t.baseAddress!, cell: c.baseAddress!, nodeCount: nodeCount)
-            builder.build(node: 0, lo: 0, hi: n, cell: rootCell, parallelDepth: threads > 1 ? 1 : 0, threads: threads)
-        }}}}}
-        self.cell = cell
-        index = entries
-        let given = points.dimensions
-        coords = [Double].filled(count: n * d, threads: threads) {
-            $0 % d < given ? points.values[Int(entries[$0 / d]) * given + $0 % d] : 0
-        }
-        self.start = start
-        self.end = end
-        box = FeatureTree.boxes(coords: coords, d: d, start: start, end: end, firstLeaf: firstLeaf)
-    }
-
-    /// The points' bounding box (the root's cell): min and max of each axis, 0 on the
-    /// padding's.
-    private static func bounds(_ points: FeaturePoints) -> [Double] {
-        let d = points.dimensions
-        var b = [Double](repeating: 0, count: 2 * FeatureWidths.width(for: d))
-        guard points.count > 0 else { return b }
-        for a in 0..<d { b[2 * a] = .infinity; b[2 * a + 1] = -.infinity }
-        for row in 0..<points.count {
-            for a in 0..<d { b[2 * a] = min(b[2 * a], points[row, a]); b[2 * a + 1] = max(b[2 * a + 1], points[row, a]) }
-        }
-        return b
-    }
-
-    /// Tight boxes: leaves from their points, internal nodes from their children.
-    private static func boxes(coords: [Double], d: Int, start: [Int32], end: [Int32], firstLeaf: Int) -> [Double] {
-        let nodeCount = start.count, w = 2 * d
-        var box = [Double](repeating: 0, count: w * nodeCount)
-        for node in 0..<nodeCount { for a in 0..<d { box[w * node + 2 * a] = .infinity; box[w * node + 2 * a + 1] = -.infinity } }
-        for leaf in firstLeaf..<nodeCount {
-            for p in Int(start[leaf])..<Int(end[leaf]) {
-                for a in 0..<d {
-                    box[w * leaf + 2 * a] = min(box[w * leaf + 2 * a], coords[p * d + a])
-                    box[w * leaf + 2 * a + 1] = max(box[w * leaf + 2 * a + 1], coords[p * d + a])
-                }
-            }
-        }
-        for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
-            let (l, r) = KDTree.children(of: node)
-            for a in 0..<d {
-                box[w * node + 2 * a] = min(box[w * l + 2 * a], box[w * r + 2 * a])
-                box[w * node + 2 * a + 1] = max(box[w * l + 2 * a + 1], box[w * r + 2 * a + 1])
-            }
-        }
-        return box
+        width = w
+        coords = nodes.coords
+        index = nodes.index
+        start = nodes.start
+        end = nodes.end
+        left = nodes.left
+        right = nodes.right
+        parent = nodes.parent
+        box = nodes.box
+        cell = nodes.cell
+        firstLeaf = nodes.firstLeaf
+        depth = nodes.depth
     }
 
     /// Gives `reader` a raw read-only view of the arrays, of the tree's width.
@@ -123,70 +80,17 @@ struct FeatureTree: Sendable {
         return coords.withUnsafeBufferPointer { c in
         start.withUnsafeBufferPointer { s in
         end.withUnsafeBufferPointer { e in
+        left.withUnsafeBufferPointer { l in
+        right.withUnsafeBufferPointer { r in
+        parent.withUnsafeBufferPointer { up in
         box.withUnsafeBufferPointer { b in
         cell.withUnsafeBufferPointer { cl in
             let dummy = UnsafePointer<Double>(bitPattern: 8)!
             return body(FeatureView<W>(coords: c.baseAddress ?? dummy, start: s.baseAddress!,
-                                    end: e.baseAddress!, box: b.baseAddress!, cell: cl.baseAddress!,
-                                    firstLeaf: firstLeaf, nodeCount: nodeCount, count: count))
-        }}}}}
-    }
-}
-
-/// Median-split builder (recursion depth = tree depth) over input rows (`d` coordinates
-/// each; cells `w` wide).
-private struct FeatureBuilder: @unchecked Sendable {
-    let values: UnsafePointer<Double>?
-    let d: Int
-    let w: Int
-    let entries: UnsafeMutablePointer<Int32>?
-    let start: UnsafeMutablePointer<Int32>
-    let end: UnsafeMutablePointer<Int32>
-    let cell: UnsafeMutablePointer<Double>
-    let nodeCount: Int
-
-    func build(node: Int, lo: Int, hi: Int, cell: [Double], parallelDepth: Int, threads: Int) {
-        start[node] = Int32(lo)
-        end[node] = Int32(hi)
-        for i in 0..<2 * w { self.cell[2 * w * node + i] = cell[i] }
-        let (left, right) = KDTree.children(of: node)
-        if left >= nodeCount { return }
-        let mid = lo + (hi - lo) / 2
-        var lc = cell, rc = cell
-        if hi - lo > 1, let e = entries, let values {
-            let axis = widestSpread(e, lo: lo, hi: hi, values: values)
-            let d = self.d
-            RankSelection.select(e, lo: lo, hi: hi, k: mid) { values[Int($0) * d + axis] }
-            let split = values[Int(e[mid]) * d + axis]
-            lc[2 * axis + 1] = split
-            rc[2 * axis] = split
-        }
-        if parallelDepth > 0 {
-            Parallel.both(threads: threads,
-                { self.build(node: left, lo: lo, hi: mid, cell: lc, parallelDepth: parallelDepth - 1, threads: threads) },
-                { self.build(node: right, lo: mid, hi: hi, cell: rc, parallelDepth: parallelDepth - 1, threads: threads) })
-        } else {
-            build(node: left, lo: lo, hi: mid, cell: lc, parallelDepth: 0, threads: threads)
-            build(node: right, lo: mid, hi: hi, cell: rc, parallelDepth: 0, threads: threads)
-        }
-    }
-}
-
-extension FeatureBuilder {
-    /// The axis along which the points of `lo..<hi` spread widest (the first of equals): in
-    /// more than a few dimensions the cell's widest side, which the plane's and the sphere's
-    /// trees split, is often one the points hardly fill.
-    fileprivate func widestSpread(_ e: UnsafeMutablePointer<Int32>, lo: Int, hi: Int, values: UnsafePointer<Double>) -> Int {
-        var axis = 0, widest = -Double.infinity
-        for a in 0..<d {
-            var low = Double.infinity, high = -Double.infinity
-            for i in lo..<hi {
-                let v = values[Int(e[i]) * d + a]
-                low = Swift.min(low, v); high = Swift.max(high, v)
-            }
-            if high - low > widest { widest = high - low; axis = a }
-        }
-        return axis
+                                    end: e.baseAddress!, left: l.baseAddress!, right: r.baseAddress!, up: up.baseAddress!,
+                                    box: b.baseAddress!, cell: cl.baseAddress!,
+                                    firstLeaf: firstLeaf, nodeCount: nodeCount, count: count, depth: depth))
+        }}}}}}}}
     }
 }
 
@@ -197,11 +101,16 @@ struct FeatureView<W: FeatureWidth>: @unchecked Sendable {
     var d: Int { W.count }
     let start: UnsafePointer<Int32>
     let end: UnsafePointer<Int32>
+    let left: UnsafePointer<Int32>
+    let right: UnsafePointer<Int32>
+    /// Each node's parent (-1 at the root).
+    let up: UnsafePointer<Int32>
     let box: UnsafePointer<Double>
     let cell: UnsafePointer<Double>
     let firstLeaf: Int
     let nodeCount: Int
     let count: Int
+    let depth: Int
 
     /// Squared distance between two coordinate vectors of `W.count` values, summed in axis
     /// order: the one expression every distance of the d-dimensional pipeline is computed
@@ -223,6 +132,23 @@ struct FeatureView<W: FeatureWidth>: @unchecked Sendable {
 
 extension FeatureView: BoruvkaTree {
     @inline(__always) func point(_ p: Int) -> UnsafePointer<Double> { coords + p * d }
+
+    @inline(__always) func children(of node: Int) -> (left: Int, right: Int) { (Int(left[node]), Int(right[node])) }
+    @inline(__always) func parent(of node: Int) -> Int { Int(up[node]) }
+    @inline(__always) func sibling(of node: Int) -> Int {
+        let p = Int(up[node]), l = Int(left[p])
+        return l == node ? Int(right[p]) : l
+    }
+
+    /// The highest nodes of at most 64 points, in position order.
+    func groups() -> [Int32] {
+        var out = [Int32](), pending = [Int32(0)]
+        while let node = pending.popLast().map(Int.init) {
+            if node >= firstLeaf || end[node] - start[node] <= 64 { out.append(Int32(node)); continue }
+            pending.append(right[node]); pending.append(left[node])
+        }
+        return out
+    }
 
     @inline(__always) func distance2(_ q: Int, _ at: UnsafePointer<Double>) -> Double {
         FeatureView.distance2(coords + q * d, at)

@@ -75,10 +75,9 @@ final class BoruvkaWorkspace<Tree: BoruvkaTree> {
     static var reachCapacity: Int { 48 }
     static var reachStride: Int { 64 }
 
-    /// Groups of about 64 points (three levels above the leaves): a group wholly inside one
-    /// component is skipped when no node outside the component can beat its best edge.
-    let groupLevelFirst: Int
-    let groupCount: Int
+    /// Groups of about 64 points (`BoruvkaTree.groups`): a group wholly inside one component
+    /// is skipped when no node outside the component can beat its best edge.
+    let groups: [Int32]
 
     init(tree v: Tree, core2: UnsafePointer<Double>, lists: UnsafePointer<Int32>?, listLength: Int,
          coreNeighbourCount: Int, threads: Int) {
@@ -105,7 +104,7 @@ final class BoruvkaWorkspace<Tree: BoruvkaTree> {
         }
         if firstLeaf > 0 {
             for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
-                let (l, r) = KDTree.children(of: node)
+                let (l, r) = v.children(of: node)
                 shared[node] = min(shared[l], shared[r])
             }
         }
@@ -117,9 +116,8 @@ final class BoruvkaWorkspace<Tree: BoruvkaTree> {
         cand = Self.filled(n, threads: workers) { _ in -1 }
         spent = Self.filled(lists == nil ? 1 : n, threads: workers) { _ in false }
 
-        groupLevelFirst = max(0, (firstLeaf + 1) / 8 - 1)
-        groupCount = groupLevelFirst == 0 ? 1 : groupLevelFirst + 1
-        stackSize = (2 * (KDTree.depth(ofNodeCount: nodeCount) + 2) + 31) / 32 * 32 + 32
+        groups = v.groups()
+        stackSize = (2 * (v.depth + 2) + 31) / 32 * 32 + 32
         stacks = .allocate(capacity: workers * stackSize)
         boxStacks = .allocate(capacity: workers * stackSize)
         reachLists = .allocate(capacity: workers * Self.reachStride)
@@ -233,7 +231,7 @@ final class BoruvkaWorkspace<Tree: BoruvkaTree> {
         }
         if firstLeaf > 0 {
             for node in stride(from: firstLeaf - 1, through: 0, by: -1) {
-                let (l, r) = KDTree.children(of: node)
+                let (l, r) = v.children(of: node)
                 nodeComp[node] = nodeComp[l] == nodeComp[r] ? nodeComp[l] : -1
             }
         }

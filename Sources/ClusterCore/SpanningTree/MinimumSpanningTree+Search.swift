@@ -216,10 +216,7 @@ private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
             if nodeMinCore2[group] > bw[gc] { return }
             if bw[gc] < .infinity && !hasCandidate(v, group: group, c: gc, bound: bw[gc], stack: stack) { return }
         }
-        // The leaves under `group`: a contiguous run of heap indices at the leaf level.
-        var lo = group, hi = group
-        while lo < v.firstLeaf { lo = KDTree.children(of: lo).left; hi = KDTree.children(of: hi).right }
-        for leaf in lo...hi {
+        for leaf in v.leaves(under: group) {
             let lc = Int(nodeComp[leaf])
             // A leaf wholly inside one component whose every core distance already exceeds
             // that component's best edge cannot improve it.
@@ -332,8 +329,8 @@ private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
         while node > 0 {
             let gap = v.gap(of: leaf, inside: node)
             if gap > 0 && gap * gap > bestW { floor = min(floor, max(least, gap * gap)); break }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
+            let sibling = v.sibling(of: node)
+            node = v.parent(of: node)
             if nodeComp[sibling] == c32 { continue }
             var sp = 1
             stack[0] = Int32(sibling); boxes[0] = v.boxBoxDistance2(leaf, sibling)
@@ -345,7 +342,7 @@ private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
                     scanPairs(v, points: points, count: count, leaf: t, c32: c32, bestW: &bestW, bestKey: &bestKey, floor: &floor)
                     continue
                 }
-                let (l, r) = KDTree.children(of: t)
+                let (l, r) = v.children(of: t)
                 let lOut = nodeComp[l] != c32, rOut = nodeComp[r] != c32
                 let bl = lOut ? v.boxBoxDistance2(leaf, l) : .infinity, br = rOut ? v.boxBoxDistance2(leaf, r) : .infinity
                 // The nearer child on top of the stack, so that it is searched first.
@@ -461,8 +458,8 @@ private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
             // Every point outside the node is at least its clearance away.
             let clearance = v.insideClearance2(node, at)
             if clearance > bestW { floor = min(floor, max(cp, clearance)); break }
-            let sibling = KDTree.sibling(of: node)
-            node = KDTree.parent(of: node)
+            let sibling = v.sibling(of: node)
+            node = v.parent(of: node)
             if nodeComp[sibling] == c32 { continue }
             var sp = 1
             stack[0] = Int32(sibling); boxes[0] = v.boxDistance2(sibling, at)
@@ -474,7 +471,7 @@ private struct BoruvkaSearch<Tree: BoruvkaTree>: @unchecked Sendable {
                     if t >= v.firstLeaf { scan(t); break }
                     // Visit the nearer child next, keep the farther one on the stack; a child
                     // inside p's component is dropped without measuring it.
-                    let (l, r) = KDTree.children(of: t)
+                    let (l, r) = v.children(of: t)
                     let lOut = nodeComp[l] != c32, rOut = nodeComp[r] != c32
                     if lOut && rOut {
                         let bl = v.boxDistance2(l, at), br = v.boxDistance2(r, at)
@@ -503,7 +500,7 @@ extension BoruvkaWorkspace {
     func search(componentCount: Int, bestW: UnsafeMutablePointer<Double>, bestKey: UnsafeMutablePointer<UInt64>,
                 firstFromLists: Bool) {
         let search = BoruvkaSearch(self, componentCount: componentCount, bestW: bestW, bestKey: bestKey)
-        let v = self.v, workers = self.workers, groupLevelFirst = self.groupLevelFirst
+        let v = self.v, workers = self.workers, groups = self.groups
         if firstFromLists {
             Parallel.forEachChunk(count: n, grain: 4096, threads: workers) { chunk, w in
                 search.firstRound(v, points: chunk, worker: w)
@@ -528,9 +525,9 @@ extension BoruvkaWorkspace {
             }
         }
         // Pass B: searches where nothing cheaper settles the point.
-        Parallel.forEachChunk(count: groupCount, grain: 16, threads: workers) { chunk, w in
+        Parallel.forEachChunk(count: groups.count, grain: 16, threads: workers) { chunk, w in
             for g in chunk {
-                search.run(v, group: groupLevelFirst + g, worker: w)
+                search.run(v, group: Int(groups[g]), worker: w)
             }
         }
     }
