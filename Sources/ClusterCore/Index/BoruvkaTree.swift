@@ -1,6 +1,7 @@
 // What Borůvka's rounds (MinimumSpanningTree+Boruvka.swift, +Search.swift) need of a k-d tree:
-// the planar tree of the plane (`TreeView`) and the 3-D tree of unit vectors on the sphere
-// (`SphereView`) both give it, so one implementation of the rounds serves both metrics.
+// the planar tree of the plane (`TreeView`), the 3-D tree of unit vectors on the sphere
+// (`SphereView`) and the d-dimensional tree (`FeatureView`) all give it, so one implementation
+// of the rounds serves every space.
 
 /// A k-d tree read through raw pointers, as Borůvka's rounds search it: points in tree order,
 /// nodes over contiguous position ranges, internal nodes before leaves (`firstLeaf`), each

@@ -1,6 +1,7 @@
-// A static k-d tree over points in d dimensions (`FeaturePoints`): the sphere tree's layout
-// and rules (SphereTree.swift) with d axes, and the k-nearest and radius queries of HDBSCAN
-// and DBSCAN on them (in squared Euclidean distances).
+// A static k-d tree over points in d dimensions (`FeaturePoints`): tight boxes and cells as
+// the sphere tree's (SphereTree.swift), with d axes and a shape of its own (sliding-midpoint
+// splits: FeatureTree+Build.swift), and the k-nearest and radius queries of HDBSCAN and
+// DBSCAN on it (in squared Euclidean distances).
 
 /// The d-dimensional k-d tree: coordinates permuted into tree order, row-major (`coords[p·w
 /// + a]`, w the stored width; `index[p]` the input row, or location, of tree position p);
