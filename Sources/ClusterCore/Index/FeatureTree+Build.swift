@@ -27,7 +27,7 @@ extension FeatureTreeNodes {
         let root = NodeList(width: width, leafSize: leafSize)
         coords.withUnsafeMutableBufferPointer { c in
         index.withUnsafeMutableBufferPointer { e in
-            let rows = Rows(coords: c.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!,
+            let rows = BuildingRows(coords: c.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!,
                             index: e.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!, width: width)
             let cell = n > 0 ? rows.tightBox(lo: 0, hi: n) : [Double](repeating: 0, count: 2 * width)
             guard threads > 1 && n > 1 << 16 else {
@@ -76,7 +76,7 @@ extension FeatureTreeNodes {
 
 /// The rows being built over (padded coordinates and input rows, in tree order so far): two
 /// builds share them, each moving only the rows of its own range.
-private struct Rows: @unchecked Sendable {
+private struct BuildingRows: @unchecked Sendable {
     let coords: UnsafeMutablePointer<Double>
     let index: UnsafeMutablePointer<Int32>
     let width: Int
@@ -123,7 +123,7 @@ private final class NodeList: @unchecked Sendable {
 
     /// Appends the node of rows lo..<hi, then its subtree; returns its number.
     @discardableResult
-    func build(_ rows: Rows, lo: Int, hi: Int, depth: Int, parent: Int32, cell: [Double]) -> Int32 {
+    func build(_ rows: BuildingRows, lo: Int, hi: Int, depth: Int, parent: Int32, cell: [Double]) -> Int32 {
         let id = Int32(start.count)
         append(rows, lo: lo, hi: hi, depth: depth, parent: parent, cell: cell)
         guard let split = split(rows, node: Int(id), depth: depth, cell: cell) else { return id }
@@ -133,7 +133,7 @@ private final class NodeList: @unchecked Sendable {
         return id
     }
 
-    func append(_ rows: Rows, lo: Int, hi: Int, depth: Int, parent: Int32, cell: [Double]) {
+    func append(_ rows: BuildingRows, lo: Int, hi: Int, depth: Int, parent: Int32, cell: [Double]) {
         start.append(Int32(lo)); end.append(Int32(hi)); left.append(-1); right.append(-1); self.parent.append(parent)
         let at = box.count
         box.append(contentsOf: repeatElement(0, count: 2 * width))
@@ -144,7 +144,7 @@ private final class NodeList: @unchecked Sendable {
 
     /// Splits the rows of appended node `node` in two (moving them), unless they make a leaf:
     /// where the second part starts and the two parts' cells.
-    func split(_ rows: Rows, node: Int, depth: Int, cell: [Double]) -> (mid: Int, left: [Double], right: [Double])? {
+    func split(_ rows: BuildingRows, node: Int, depth: Int, cell: [Double]) -> (mid: Int, left: [Double], right: [Double])? {
         let lo = Int(start[node]), hi = Int(end[node])
         guard hi - lo > leafSize else { return nil }
         let b = Array(box[2 * width * node..<2 * width * (node + 1)])
@@ -163,7 +163,7 @@ private final class NodeList: @unchecked Sendable {
     /// Moves the rows at most the middle of [low, high] along `axis` before the others (both
     /// sides keep a point: low and high are the rows' own least and greatest values); returns
     /// where the others start and the split value.
-    private static func splitAtMidpoint(_ rows: Rows, lo: Int, hi: Int, axis: Int, low: Double, high: Double) -> (Int, Double) {
+    private static func splitAtMidpoint(_ rows: BuildingRows, lo: Int, hi: Int, axis: Int, low: Double, high: Double) -> (Int, Double) {
         var split = low + (high - low) / 2
         if !(split < high) { split = low }
         let c = rows.coords, w = rows.width
@@ -179,7 +179,7 @@ private final class NodeList: @unchecked Sendable {
 
     /// Orders the rows by their value along `axis` (stably) and splits them in the middle;
     /// returns where the second half starts and its first value.
-    private static func splitAtMedian(_ rows: Rows, lo: Int, hi: Int, axis: Int) -> (Int, Double) {
+    private static func splitAtMedian(_ rows: BuildingRows, lo: Int, hi: Int, axis: Int) -> (Int, Double) {
         let w = rows.width, c = rows.coords
         let order = (lo..<hi).sorted { (c[$0 * w + axis], $0) < (c[$1 * w + axis], $1) }
         let values = order.map { Array(UnsafeBufferPointer(start: c + $0 * w, count: w)) }, ids = order.map { rows.index[$0] }
