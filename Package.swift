@@ -123,6 +123,10 @@ let package = Package(
         // the process, or for small inputs stay for the next stage to reuse) and fallocate, so
         // replacing an output file does not stall in rename.
         .target(name: "CSystemTuning"),
+        // The address of Swift concurrency's global-enqueue hook, through which geocluster-serve
+        // runs its request handlers on SwiftNIO's event loops (statically linked binaries
+        // included, where SwiftNIO's own dlsym lookup cannot find it).
+        .target(name: "CConcurrencyHook"),
         // What the geocluster and geocluster-serve executables share: the option groups (input
         // columns, the privacy mask's key and rule, own columns, threads) and the error messages.
         .target(
@@ -147,7 +151,7 @@ let package = Package(
         .executableTarget(
             name: "geocluster-serve",
             dependencies: [
-                "PinsServer", "CommandLineSupport", "Harness", "Pins", "Datasets",
+                "PinsServer", "CommandLineSupport", "Harness", "Pins", "Datasets", "CConcurrencyHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLine"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["CommandLine"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CommandLine"])),

@@ -91,6 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "geocluster.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        if !EventLoopExecutor.installed {
+            logger.warning("another global executor was installed first: request handlers hop to it and back (a longer latency tail)")
+        }
         let recipe = try reportingErrors(input: input) { try makeRecipe(logger: logger) }
         let service = try reportingErrors(input: recipe.input) {
             do { return try PinsService(recipe: recipe, logger: logger) } catch let e as PinError { throw fail("\(recipe.input): \(e)") }

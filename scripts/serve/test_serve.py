@@ -262,6 +262,39 @@ def test_a_reload_under_load_fails_no_request(served):
     assert answered[0] > 50 and not failures, failures[:5]
 
 
+def thread_cpu(pid):
+    """Each thread of a process: its name and CPU time so far (user + system, in clock ticks)."""
+    threads = {}
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        threads[task.name] = (name, int(fields[11]) + int(fields[12]))
+    return threads
+
+
+def test_handlers_run_on_the_event_loops(served):
+    """The requests are answered on SwiftNIO's event-loop threads, the ones that read them:
+    Swift concurrency's thread pool does none of the work (a hop to it and back for every
+    request doubled the latency tail under load)."""
+    server, _, _ = served
+    before = thread_cpu(server.process.pid)
+    deadline, i = time.time() + 3, 0
+    while time.time() < deadline or i < 200:
+        z = 8 + i % 5
+        _, x, y = owner(126.98 + 0.01 * (i % 7), 37.55 + 0.01 * (i % 5), z)
+        assert server.get(f"/tiles/{z}/{x}/{y}.mvt", {"Accept-Encoding": "gzip"})[0] == 200
+        i += 1
+    used = {}
+    for tid, (name, ticks) in thread_cpu(server.process.pid).items():
+        kind = "loops" if name.startswith("NIO-") else "others"
+        used[kind] = used.get(kind, 0) + ticks - before.get(tid, (name, 0))[1]
+    assert used.get("loops", 0) >= 20, used
+    assert used.get("others", 0) <= 0.1 * used["loops"], used
+
+
 class Browser:
     """Headless chromium driven over its DevTools protocol."""
 
