@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "PinsServerTests",
             dependencies: [
-                "PinsServer", "Pins", "Harness", "Datasets", "TestSupport",
+                "PinsServer", "Pins", "Harness", "Datasets", "ClusterCore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["CommandLine"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CommandLine"])),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["CommandLine"])),

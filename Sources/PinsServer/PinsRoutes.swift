@@ -55,7 +55,7 @@ public enum PinsRoutes {
         return router
     }
 
-    /// `/health`, `/metrics` and, with a token, `POST /admin/reload`.
+    /// `/health`, `/metrics` and, with a token, `POST /admin/reload` and `POST /admin/predict`.
     static func addOperations(to router: Router<BasicRequestContext>, service: PinsService, settings: ServerSettings, metrics: ServerMetrics) {
         metrics.serving(service.snapshot)
         router.get("/health") { _, _ in
@@ -85,6 +85,38 @@ public enum PinsRoutes {
                 return Answering.error(.internalServerError, parameter: nil, error.description)
             }
         }
+        router.post("/admin/predict") { request, _ in
+            guard Answering.bearer(request.headers[.authorization], matches: token) else {
+                return Answering.error(.unauthorized, parameter: nil, "give the admin token: Authorization: Bearer TOKEN")
+            }
+            return await predict(request, service: service, metrics: metrics)
+        }
+    }
+
+    /// `POST /admin/predict`'s answer (`NewPoints`), computed off the event loops.
+    static func predict(_ request: Request, service: PinsService, metrics: ServerMetrics) async -> Response {
+        let start = ContinuousClock.now
+        let snapshot = service.snapshot
+        guard let model = snapshot.model, let modelPath = service.modelPath else {
+            return Answering.error(.notFound, parameter: nil, "no model is served: start the server with --model FILE (geocluster cluster --save-model FILE)")
+        }
+        let body: [UInt8]
+        do { body = Array(buffer: try await request.body.collect(upTo: NewPoints.maxBodyBytes)) } catch {
+            return Answering.error(.contentTooLarge, parameter: nil, "the body is over \(NewPoints.maxBodyBytes >> 20) MiB: send the points in parts")
+        }
+        let answer = await PinsService.offEventLoops { () -> Result<[UInt8], NewPoints.Refusal> in
+            Result { () throws(NewPoints.Refusal) in try NewPoints.labels(of: body, model: model, modelPath: modelPath) }
+        }
+        let response: Response
+        switch answer {
+        case .success(let csv):
+            response = Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: csv)))
+        case .failure(let refusal):
+            response = Answering.error(.badRequest, parameter: "body", refusal.message)
+        }
+        metrics.record(route: "predict", status: Int(response.status.code), duration: ContinuousClock.now - start)
+        return response
     }
 
     /// The tile address of a `/tiles/{z}/{x}/{y}.mvt` path.

@@ -17,6 +17,8 @@ public final class PinsService: Sendable {
     /// What a snapshot answers from, and which version of the data it is.
     public struct Snapshot: Sendable {
         public let dataset: PinsDataset
+        /// The prediction model `POST /admin/predict` places new points with (nil: none served).
+        public let model: SavedModel?
         /// 1 for the index built at start, one more for each reload.
         public let version: Int
         /// Names this data in ETags: the process's start and the version, so that no answer
@@ -25,8 +27,9 @@ public final class PinsService: Sendable {
         /// The property names its tiles may carry.
         let tileKeys: TileKeys
 
-        init(dataset: PinsDataset, version: Int, tag: String) {
+        init(dataset: PinsDataset, model: SavedModel?, version: Int, tag: String) {
             self.dataset = dataset
+            self.model = model
             self.version = version
             self.tag = tag
             tileKeys = TileKeys(propertyNames: dataset.propertyNames)
@@ -35,21 +38,25 @@ public final class PinsService: Sendable {
 
     /// How the data is built, again at each reload.
     public let recipe: PinsDataset.Recipe
+    /// The model file (`geocluster cluster --save-model`), read again at each reload; nil: none.
+    public let modelPath: String?
     private let current: Mutex<Snapshot>
     private let reloading = Atomic<Bool>(false)
     private let started: UInt64
     private let logger: Logger
 
-    /// Builds the first index (on the calling thread).
-    /// - Throws: what `PinsDataset.build` throws.
-    public init(recipe: PinsDataset.Recipe, logger: Logger) throws {
+    /// Builds the first index (on the calling thread) and reads the model, if one is named.
+    /// - Throws: what `PinsDataset.build` and `SavedModel.read` throw.
+    public init(recipe: PinsDataset.Recipe, modelPath: String? = nil, logger: Logger) throws {
         self.recipe = recipe
+        self.modelPath = modelPath
         self.logger = logger
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         started = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
         let dataset = try PinsDataset.build(recipe) { [logger] in logger.info("\($0)") }
-        current = Mutex(Snapshot(dataset: dataset, version: 1, tag: Self.tag(started, 1)))
+        let model = try modelPath.map { path throws(HarnessError) in try SavedModel.read(path: path) }
+        current = Mutex(Snapshot(dataset: dataset, model: model, version: 1, tag: Self.tag(started, 1)))
     }
 
     /// The snapshot to answer a request from.
@@ -70,35 +77,42 @@ public final class PinsService: Sendable {
         }
     }
 
-    /// Rebuilds the index from the file on a thread of its own and swaps it in.
+    /// Rebuilds the index from the file (and reads the model again) on a thread of its own and
+    /// swaps them in together.
     /// - Returns: the new snapshot.
     /// - Throws: `ReloadFailure`.
     public func reload() async throws(ReloadFailure) -> Snapshot {
         guard reloading.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { throw .busy }
         defer { reloading.store(false, ordering: .releasing) }
         logger.info("reload: building a new index", metadata: ["input": "\(recipe.input)"])
-        let recipe = recipe, logger = logger
-        let result: Result<PinsDataset, ReloadFailure> = await withCheckedContinuation { done in
-            let thread = Thread {
-                do {
-                    done.resume(returning: .success(try PinsDataset.build(recipe) { logger.debug("reload: \($0)") }))
-                } catch {
-                    done.resume(returning: .failure(.failed("\(error)")))
-                }
+        let recipe = recipe, modelPath = modelPath, logger = logger
+        let result = await Self.offEventLoops { () -> Result<(PinsDataset, SavedModel?), ReloadFailure> in
+            do {
+                let dataset = try PinsDataset.build(recipe) { logger.debug("reload: \($0)") }
+                return .success((dataset, try modelPath.map { path throws(HarnessError) in try SavedModel.read(path: path) }))
+            } catch {
+                return .failure(.failed("\(error)"))
             }
-            thread.start()
         }
         switch result {
         case .failure(let failure):
             logger.error("\(failure)")
             throw failure
-        case .success(let dataset):
+        case .success(let (dataset, model)):
             let snapshot = current.withLock { old in
-                old = Snapshot(dataset: dataset, version: old.version + 1, tag: Self.tag(started, old.version + 1))
+                old = Snapshot(dataset: dataset, model: model, version: old.version + 1, tag: Self.tag(started, old.version + 1))
                 return old
             }
             logger.info("reload: now serving version \(snapshot.version)", metadata: ["listings": "\(dataset.shown)"])
             return snapshot
+        }
+    }
+
+    /// `work`'s result, computed on a thread of its own: the request handlers run on the event
+    /// loops, which long work would hold up.
+    static func offEventLoops<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { done in
+            Thread { done.resume(returning: work()) }.start()
         }
     }
 

@@ -26,7 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
             `geocluster pins --tile-size 512` writes the same pins). Every pin endpoint takes the \
             filters category=, area=, deposit=, rent= and where=NAME=… as `geocluster pins` \
             takes them. With --admin-token-file, POST /admin/reload rebuilds from the file (as \
-            does SIGHUP) while requests go on being answered. Without LISTINGS it serves the \
+            does SIGHUP) while requests go on being answered, and with --model too, POST \
+            /admin/predict places new points (a CSV or GeoJSON body) in the model's clusters. Without LISTINGS it serves the \
             embedded default data (the seoul scenario, 100k listings, seed 1, generated into \
             datasets/cache/). The server needs a mask key: only displayed positions leave it. \
             docs/serve.md is the manual.
@@ -44,6 +45,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("A file holding the bearer token POST /admin/reload requires (without it there is no admin endpoint).", valueName: "file"))
     var adminTokenFile: String?
+
+    @Option(help: ArgumentHelp("A model file (geocluster cluster --save-model): POST /admin/predict places new points in its clusters, as geocluster predict does; read again at each reload. Needs --admin-token-file.", valueName: "file"))
+    var model: String?
 
     @Option(help: ArgumentHelp("The folder holding maplibre-gl.js and maplibre-gl.css for the map page (default: .build/maplibre, which `make setup-serve` fills).", valueName: "folder"))
     var maplibre: String?
@@ -81,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
             try columns.validate(input: input)
         }
+        if model != nil && adminTokenFile == nil {
+            throw ValidationError("--model needs --admin-token-file: POST /admin/predict places points against the true positions, so it is an admin endpoint")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be 0...65535") }
         guard radius.isFinite, radius > 0 else { throw ValidationError("--radius must be a number of pixels > 0") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -96,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let recipe = try reportingErrors(input: input) { try makeRecipe(logger: logger) }
         let service = try reportingErrors(input: recipe.input) {
-            do { return try PinsService(recipe: recipe, logger: logger) } catch let e as PinError { throw fail("\(recipe.input): \(e)") }
+            do { return try PinsService(recipe: recipe, modelPath: model, logger: logger) } catch let e as PinError { throw fail("\(recipe.input): \(e)") }
         }
         let settings = ServerSettings(adminToken: try adminToken(), mapLibre: mapLibreAssets(logger: logger))
         let router = PinsRoutes.router(service: service, settings: settings, metrics: ServerMetrics())

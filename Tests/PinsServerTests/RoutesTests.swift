@@ -1,4 +1,7 @@
+import ClusterCore
+import Datasets
 import Foundation
+import Harness
 import Hummingbird
 import Pins
 @testable import PinsServer
@@ -118,11 +121,65 @@ struct RoutesTests {
         }
     }
 
+    @Test("POST /admin/predict answers what geocluster predict writes, for CSV and GeoJSON bodies; token, model and body checked")
+    func predict() async throws {
+        try await withTemporaryFolderAsync { folder in
+            let token = "0123456789abcdef0123"
+            let fitted = folder.path("fitted.csv"), model = folder.path("model.gcm")
+            _ = try GeneratedListings.write(model: ScenarioModel(scenario: .seoul, count: 3000, seed: 11), to: fitted, format: .csv)
+            var job = ClusterJob(input: RunInput(path: fitted, coordinates: .lonlat), method: .hdbscan(HDBSCANParameters(minClusterSize: 15, minSamples: 5)),
+                                 threads: 1, output: folder.path("labels.csv"))
+            job.saveModel = model
+            _ = try Harness.cluster(job, clock: StageClock())
+            let server = try ServerFixture.make(count: 3000, adminToken: token, modelPath: model, folder: folder)
+            let auth: HTTPFields = [.authorization: "Bearer " + token]
+            var asked: [(body: [UInt8], answer: [UInt8])] = []
+            for (format, name) in [(ListingFormat.csv, "new.csv"), (.geoJSON, "new.geojson")] {
+                let new = folder.path(name)
+                _ = try GeneratedListings.write(model: ScenarioModel(scenario: .seoul, count: 400, seed: 12), to: new, format: format)
+                let saved = try SavedModel.read(path: model)
+                try Harness.predict(RunInput(path: new, coordinates: .lonlat), model: saved, modelPath: model, threads: 1, clock: StageClock())
+                    .writeLabels(to: folder.path("expected.csv"), threads: 1)
+                let expected = Array(try folder.data("expected.csv"))
+                let answer = try await server.request("/admin/predict", method: .post, headers: auth,
+                                                      body: Array(try folder.data(name)))
+                #expect(answer.status == 200 && answer.body == expected, "\(format): \(answer.text.prefix(300))")
+                asked.append((Array(try folder.data(name)), expected))
+                #expect(answer.text.split(separator: "\n").count == 401)
+                #expect(answer.text.split(separator: "\n").dropFirst().contains { !$0.contains(",-1,") }, "some new point joins a cluster")
+            }
+            #expect(try await server.request("/admin/predict", method: .post, body: Array("id,lon,lat\n1,127,37.5\n".utf8)).status == 401)
+            let bad = try await server.request("/admin/predict", method: .post, headers: auth,
+                                               body: Array("id,lon,lat\n1,127.0,37.5\n2,east,37.5\n".utf8))
+            #expect(bad.status == 400)
+            let message = try #require(try bad.json()["error"] as? String)
+            #expect(message.contains("the request body") && message.contains("3") && !message.contains("/request-body"), "\(message)")
+            #expect(try await server.request("/metrics").text.contains(#"route="predict""#))
+            // A reload reads the model again; one that cannot be read leaves the current one serving.
+            #expect(try await server.request("/admin/reload", method: .post, headers: auth).status == 200)
+            try Data("not a model".utf8).write(to: URL(fileURLWithPath: model))
+            let failed = try await server.request("/admin/reload", method: .post, headers: auth)
+            #expect(failed.status == 500 && failed.text.contains("model.gcm"), "\(failed.text)")
+            for (body, answer) in asked {
+                #expect(try await server.request("/admin/predict", method: .post, headers: auth, body: body).body == answer)
+            }
+
+        }
+        try await withTemporaryFolderAsync { folder in
+            let token = "0123456789abcdef0123"
+            let withoutModel = try ServerFixture.make(count: 300, adminToken: token, folder: folder)
+            let missing = try await withoutModel.request("/admin/predict", method: .post, headers: [.authorization: "Bearer " + token],
+                                                         body: Array("id,lon,lat\n".utf8))
+            #expect(missing.status == 404 && missing.text.contains("--model"))
+        }
+    }
+
     @Test("without a token there is no admin endpoint")
     func noAdminWithoutToken() async throws {
         try await withTemporaryFolderAsync { folder in
             let server = try ServerFixture.make(count: 300, folder: folder)
             #expect(try await server.request("/admin/reload", method: .post).status == 404)
+            #expect(try await server.request("/admin/predict", method: .post).status == 404)
         }
     }
 }

@@ -19,7 +19,8 @@ struct ServerFixture {
 
     /// `count` listings of the seoul scenario (seed 11), masked with an insecure test key, or
     /// the rows of `csv` when given.
-    static func make(count: Int = 3000, csv: String? = nil, adminToken: String? = nil, folder: TemporaryFolder) throws -> ServerFixture {
+    static func make(count: Int = 3000, csv: String? = nil, adminToken: String? = nil, modelPath: String? = nil,
+                     folder: TemporaryFolder) throws -> ServerFixture {
         let path: String
         if let csv {
             path = try folder.write(csv, to: "listings.csv")
@@ -30,7 +31,7 @@ struct ServerFixture {
         var settings = PinSourceSettings(key: .insecureTestKey(seed: 7), maskFile: folder.path("pins.mask"))
         settings.properties = .all
         let recipe = PinsDataset.Recipe(input: path, source: settings, tileSize: PinTiles.tileSize)
-        let service = try PinsService(recipe: recipe, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let service = try PinsService(recipe: recipe, modelPath: modelPath, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let metrics = ServerMetrics()
         let router = PinsRoutes.router(service: service, settings: ServerSettings(adminToken: adminToken), metrics: metrics)
         return ServerFixture(service: service, responder: router.buildResponder(), metrics: metrics, path: path)
@@ -44,10 +45,10 @@ struct ServerFixture {
         func json() throws -> [String: Any] { try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:] }
     }
 
-    /// The answer to `method path` with `headers`.
-    func request(_ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> Answer {
+    /// The answer to `method path` with `headers` and `body`.
+    func request(_ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:], body: [UInt8] = []) async throws -> Answer {
         let request = Request(head: HTTPRequest(method: method, scheme: "http", authority: "localhost:8080", path: path, headerFields: headers),
-                              body: RequestBody(buffer: ByteBuffer()))
+                              body: RequestBody(buffer: ByteBuffer(bytes: body)))
         let context = BasicRequestContext(source: .init(channel: EmbeddedChannel(), logger: Logger(label: "test")))
         let response: Response
         do { response = try await responder.respond(to: request, context: context) } catch let e as HTTPError {
