@@ -64,15 +64,27 @@ public struct SpherePoints: Sendable, Equatable {
     /// scikit-learn's haversine distance (radians) between two points in radians.
     @inline(__always)
     static func angle(_ a: SphereAngles.Point, _ b: SphereAngles.Point) -> Double {
-        2 * ElementaryMath.asin(min(1, halfChord2(a, b).squareRoot()))
+        angle(a, b, cosines: (ElementaryMath.cos(a.lat), ElementaryMath.cos(b.lat)))
+    }
+
+    /// `angle(a, b)` given the cosines of their latitudes (the same bits).
+    @inline(__always)
+    static func angle(_ a: SphereAngles.Point, _ b: SphereAngles.Point, cosines: (a: Double, b: Double)) -> Double {
+        2 * ElementaryMath.asin(min(1, halfChord2(a, b, cosines: cosines).squareRoot()))
     }
 
     /// sin²(θ/2) for the angle θ between two points, in scikit-learn's arithmetic (its
     /// "reduced distance": latitude first).
     @inline(__always)
     static func halfChord2(_ a: SphereAngles.Point, _ b: SphereAngles.Point) -> Double {
+        halfChord2(a, b, cosines: (ElementaryMath.cos(a.lat), ElementaryMath.cos(b.lat)))
+    }
+
+    /// `halfChord2(a, b)` given the cosines of their latitudes.
+    @inline(__always)
+    static func halfChord2(_ a: SphereAngles.Point, _ b: SphereAngles.Point, cosines: (a: Double, b: Double)) -> Double {
         let s0 = ElementaryMath.sin(0.5 * (a.lat - b.lat)), s1 = ElementaryMath.sin(0.5 * (a.lon - b.lon))
-        return s0 * s0 + ElementaryMath.cos(a.lat) * ElementaryMath.cos(b.lat) * s1 * s1
+        return s0 * s0 + cosines.a * cosines.b * s1 * s1
     }
 }
 

@@ -27,6 +27,9 @@ enum SiteIndex: Sendable {
 struct SphereSites: Sendable {
     let tree: SphereTree
     let angles: SphereAngles
+    /// By tree position, the cosine of the site's latitude, which every haversine measurement
+    /// of a query against it takes.
+    let cosLatitudes: [Double]
 
     /// The index of `sites` (longitude, latitude in degrees), with the fit's leaf size.
     /// - Throws: `.invalidParameter` for a latitude beyond the poles.
@@ -39,6 +42,7 @@ struct SphereSites: Sendable {
     init(tree: SphereTree, angles: SphereAngles) {
         self.tree = tree
         self.angles = angles
+        cosLatitudes = (0..<tree.count).map { ElementaryMath.cos(angles[$0].lat) }
     }
 
     /// The k nearest sites of the point at (longitude, latitude) into `buffer`: tree positions
@@ -48,7 +52,7 @@ struct SphereSites: Sendable {
         let k = buffer.k, d = Double.pi / 180
         let phi = ElementaryMath.sinCos(latitude * d), lambda = ElementaryMath.sinCos(longitude * d)
         let q = (phi.cos * lambda.cos, phi.cos * lambda.sin, phi.sin)
-        let point = SphereAngles.Point(degrees: (longitude, latitude))
+        let point = SphereAngles.Point(degrees: (longitude, latitude)), cosLatitude = ElementaryMath.cos(point.lat)
         var found = 0
         buffer.squaredDistances.withUnsafeMutableBufferPointer { dist in
         buffer.positions.withUnsafeMutableBufferPointer { pos in
@@ -62,7 +66,8 @@ struct SphereSites: Sendable {
                 }
             }
             for i in 0..<found {
-                let angle = SpherePoints.angle(point, angles[Int(pos[i])])
+                let p = Int(pos[i])
+                let angle = SpherePoints.angle(point, angles[p], cosines: (cosLatitude, cosLatitudes[p]))
                 dist[i] = angle * angle
                 var j = i
                 while j > 0 && (dist[j - 1] > dist[j] || (dist[j - 1] == dist[j] && pos[j - 1] > pos[j])) {

@@ -272,11 +272,15 @@ extension PredictionModel {
     /// `predict` of the points (xs[i], ys[i]).
     private func predict(xs: [Double], ys: [Double], threads: Int) -> [Prediction] {
         guard pointCount > 0 else { return [Prediction](repeating: Self.blank, count: xs.count) }
+        let order = SpatialOrder.zOrder(xs: xs, ys: ys)
         return [Prediction].initialized(count: xs.count) { base in
             let out = SharedBuffer(base: base)
             Parallel.forEachChunk(count: xs.count, grain: 4096, threads: threads) { chunk, _ in
                 var buffer = queryBuffer()
-                for i in chunk { out[i] = predict(x: xs[i], y: ys[i], buffer: &buffer) }
+                for j in chunk {
+                    let i = Int(order[j])
+                    out[i] = predict(x: xs[i], y: ys[i], buffer: &buffer)
+                }
             }
         }
     }
