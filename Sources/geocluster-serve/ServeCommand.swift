@@ -27,10 +27,10 @@ struct ServeCommand: AsyncParsableCommand {
             filters category=, area=, deposit=, rent= and where=NAME=… as `geocluster pins` \
             takes them. With --admin-token-file, POST /admin/reload rebuilds from the file (as \
             does SIGHUP) while requests go on being answered, and with --model too, POST \
-            /admin/predict places new points (a CSV or GeoJSON body) in the model's clusters. Without LISTINGS it serves the \
-            embedded default data (the seoul scenario, 100k listings, seed 1, generated into \
-            datasets/cache/). The server needs a mask key: only displayed positions leave it. \
-            docs/serve.md is the manual.
+            /admin/predict places new points (a CSV or GeoJSON body) in the model's clusters. \
+            Without LISTINGS it serves the embedded default data (the seoul scenario, 100k \
+            listings, seed 1, generated into datasets/cache/). The server needs a mask key: only \
+            displayed positions leave it. docs/serve.md is the manual.
             """
     )
 
@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Port to listen on (0: any free port, printed when listening).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("A file holding the bearer token POST /admin/reload requires (without it there is no admin endpoint).", valueName: "file"))
+    @Option(help: ArgumentHelp("A file holding the bearer token POST /admin/reload and /admin/predict require (without it there is no admin endpoint).", valueName: "file"))
     var adminTokenFile: String?
 
     @Option(help: ArgumentHelp("A model file (geocluster cluster --save-model): POST /admin/predict places new points in its clusters, as geocluster predict does; read again at each reload. Needs --admin-token-file.", valueName: "file"))
