@@ -1,6 +1,7 @@
 import Datasets
 import Foundation
 import Harness
+import PinsQueries
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,14 +22,10 @@ enum NewPoints {
     /// The largest body taken (about a million points of CSV).
     static let maxBodyBytes = 64 << 20
 
-    /// Why a body got no answer: the message, naming the line and field at fault.
-    struct Refusal: Error {
-        let message: String
-    }
-
     /// The labels CSV of the points in `body`, against `model` (read from `modelPath`).
-    static func labels(of body: [UInt8], model: SavedModel, modelPath: String) throws(Refusal) -> [UInt8] {
-        guard let folder = temporaryFolder() else { throw Refusal(message: "no temporary folder could be made for the request body") }
+    /// - Throws: an error naming the parameter `body`, its message the line and field at fault.
+    static func labels(of body: [UInt8], model: SavedModel, modelPath: String) throws(PinsQueryError) -> [UInt8] {
+        guard let folder = temporaryFolder() else { throw refusal("no temporary folder could be made for the request body") }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let input = folder + "/request-body" + (startsLikeJSON(body) ? ".geojson" : ".csv")
         let output = folder + "/labels.csv"
@@ -40,9 +37,11 @@ enum NewPoints {
             try record.writeLabels(to: output, threads: 1)
             return Array(try Data(contentsOf: URL(fileURLWithPath: output)))
         } catch {
-            throw Refusal(message: "\(error)".replacingOccurrences(of: input, with: "the request body"))
+            throw refusal("\(error)".replacingOccurrences(of: input, with: "the request body"))
         }
     }
+
+    private static func refusal(_ message: String) -> PinsQueryError { PinsQueryError(parameter: "body", message: message) }
 
     /// Whether the first byte that is not white space is `{` (GeoJSON), as the readers tell a
     /// file without an extension.

@@ -104,8 +104,8 @@ public enum PinsRoutes {
         do { body = Array(buffer: try await request.body.collect(upTo: NewPoints.maxBodyBytes)) } catch {
             return Answering.error(.contentTooLarge, parameter: nil, "the body is over \(NewPoints.maxBodyBytes >> 20) MiB: send the points in parts")
         }
-        let answer = await PinsService.offEventLoops { () -> Result<[UInt8], NewPoints.Refusal> in
-            Result { () throws(NewPoints.Refusal) in try NewPoints.labels(of: body, model: model, modelPath: modelPath) }
+        let answer = await PinsService.offEventLoops { () -> Result<[UInt8], PinsQueryError> in
+            Result { () throws(PinsQueryError) in try NewPoints.labels(of: body, model: model, modelPath: modelPath) }
         }
         let response: Response
         switch answer {
@@ -113,7 +113,7 @@ public enum PinsRoutes {
             response = Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: csv)))
         case .failure(let refusal):
-            response = Answering.error(.badRequest, parameter: "body", refusal.message)
+            response = Answering.error(.badRequest, parameter: refusal.parameter, refusal.message)
         }
         metrics.record(route: "predict", status: Int(response.status.code), duration: ContinuousClock.now - start)
         return response
