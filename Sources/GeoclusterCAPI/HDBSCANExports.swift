@@ -18,13 +18,15 @@ final class HDBSCANFit {
     /// carries its weight as its size.
     let weights: [Double]?
 
-    init(result: HDBSCANResult, distanceScale: Double = 1, model: PredictionModel? = nil, weights: [Double]? = nil) {
+    init(result: HDBSCANResult, distanceScale: Double = 1, model: PredictionModel? = nil, weights: [Double]? = nil,
+         coreDistances: Bool = false) {
         self.distanceScale = distanceScale
         self.model = model
         self.weights = weights
-        // The core distances are no output of the C API: not kept for the handle's lifetime.
+        // The core distances are kept for the handle's lifetime only when asked for
+        // (GC_OUTPUT_CORE_DISTANCES).
         var kept = result
-        kept.coreDistances = []
+        if !coreDistances { kept.coreDistances = [] }
         self.result = kept
     }
 
@@ -86,9 +88,9 @@ private func hdbscanParameters(_ p: gc_hdbscan_params, distanceScale: Double) th
 /// The trees a fit keeps, from the header's GC_OUTPUT_* bits: each costs time and memory
 /// (docs/python.md, "Speed").
 private func kept(_ outputs: Int32) throws(CAPIError) -> HDBSCANOutputs {
-    let every = GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE | GC_OUTPUT_PREDICTION
+    let every = GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE | GC_OUTPUT_PREDICTION | GC_OUTPUT_CORE_DISTANCES
     guard outputs & ~every == 0 else {
-        throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1), GC_OUTPUT_CONDENSED_TREE (2) and GC_OUTPUT_PREDICTION (4)")
+        throw CAPIError(.invalidArgument, "outputs = \(outputs) is invalid: a combination of GC_OUTPUT_MST (1), GC_OUTPUT_CONDENSED_TREE (2), GC_OUTPUT_PREDICTION (4) and GC_OUTPUT_CORE_DISTANCES (8)")
     }
     var keeping: HDBSCANOutputs = []
     if outputs & GC_OUTPUT_MST != 0 { keeping.insert(.mst) }
@@ -136,9 +138,57 @@ public func gc_hdbscan_fit(
         let model = result.prediction
         result.prediction = nil
         let fitted = HDBSCANFit(result: result, distanceScale: onSphere ? 1 / SpherePoints.earthRadius : 1, model: model,
-                                weights: weights)
+                                weights: weights, coreDistances: params.outputs & GC_OUTPUT_CORE_DISTANCES != 0)
         out.pointee = OpaquePointer(Unmanaged.passRetained(fitted).toOpaque())
     }
+}
+
+@_cdecl("gc_hdbscan_fit_tree")
+public func gc_hdbscan_fit_tree(
+    _ n: Int64, _ a: UnsafePointer<Int64>?, _ b: UnsafePointer<Int64>?, _ weight: UnsafePointer<Double>?,
+    _ params: UnsafePointer<gc_hdbscan_params>?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+        out.pointee = nil
+        guard let params = params?.pointee else { throw CAPIError(.invalidArgument, "params must not be null") }
+        guard n >= 0, n <= Int64(Int32.max) else { throw CAPIError(.invalidArgument, "n = \(n) is invalid: 0 ... \(Int32.max)") }
+        let m = Int(max(0, n - 1))
+        guard m == 0 || (a != nil && b != nil && weight != nil) else {
+            throw CAPIError(.invalidArgument, "a, b and weight must not be null for n = \(n)")
+        }
+        let allowed = GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE
+        guard params.outputs & ~allowed == 0 else {
+            throw CAPIError(.invalidArgument, "outputs = \(params.outputs) is invalid here: GC_OUTPUT_MST (1) and GC_OUTPUT_CONDENSED_TREE (2) only")
+        }
+        var given = params
+        given.min_samples = -1
+        let parameters = try hdbscanParameters(given, distanceScale: 1)
+        let workers = try checkedThreads(params.threads)
+        let tree = MinimumSpanningTree(a: try ends(a, count: m, n: n), b: try ends(b, count: m, n: n),
+                                       weight: m == 0 ? [] : Array(UnsafeBufferPointer(start: weight, count: m)))
+        let keeping = try kept(params.outputs)
+        do throws(ClusterCoreError) {
+            let result = try HDBSCAN.fit(spanningTree: tree, pointCount: Int(n), parameters: parameters, threads: workers,
+                                         keeping: keeping)
+            out.pointee = OpaquePointer(Unmanaged.passRetained(HDBSCANFit(result: result)).toOpaque())
+        } catch {
+            throw CAPIError(error)
+        }
+    }
+}
+
+/// An edge end array as rows (checked to lie in 0 ..< n, which also fits Int32).
+private func ends(_ values: UnsafePointer<Int64>?, count: Int, n: Int64) throws(CAPIError) -> [Int32] {
+    guard let values, count > 0 else { return [] }
+    var out = [Int32](repeating: 0, count: count)
+    for i in 0..<count {
+        let v = values[i]
+        guard v >= 0, v < n else { throw CAPIError(.invalidParameter, "tree: edge \(i) has end \(v), outside 0 ..< \(n)") }
+        out[i] = Int32(v)
+    }
+    return out
 }
 
 @_cdecl("gc_hdbscan_free")
@@ -218,6 +268,13 @@ public func gc_hdbscan_copy_mst(
     widen(mst.a, to: a)
     widen(mst.b, to: b)
     copy(held.distanceScale == 1 ? mst.weight : mst.weight.map { $0 * held.distanceScale }, to: weight)
+}
+
+@_cdecl("gc_hdbscan_copy_core_distances")
+public func gc_hdbscan_copy_core_distances(_ handle: OpaquePointer?, _ coreDistances: UnsafeMutablePointer<Double>?) {
+    guard let held = fit(handle) else { return }
+    let core = held.result.coreDistances
+    copy(held.distanceScale == 1 ? core : core.map { $0 * held.distanceScale }, to: coreDistances)
 }
 
 /// Copies `values` to `destination` (skipped when null).

@@ -13,9 +13,11 @@ private func exportsMatchTheHeader() {
     do { var f = GeoclusterCHeader.gc_hdbscan_copy_cluster_persistence; f = GeoclusterCAPI.gc_hdbscan_copy_cluster_persistence; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_copy_condensed_tree; f = GeoclusterCAPI.gc_hdbscan_copy_condensed_tree; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_copy_labels; f = GeoclusterCAPI.gc_hdbscan_copy_labels; _ = f }
+    do { var f = GeoclusterCHeader.gc_hdbscan_copy_core_distances; f = GeoclusterCAPI.gc_hdbscan_copy_core_distances; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_copy_mst; f = GeoclusterCAPI.gc_hdbscan_copy_mst; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_defaults; f = GeoclusterCAPI.gc_hdbscan_defaults; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_fit; f = GeoclusterCAPI.gc_hdbscan_fit; _ = f }
+    do { var f = GeoclusterCHeader.gc_hdbscan_fit_tree; f = GeoclusterCAPI.gc_hdbscan_fit_tree; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_free; f = GeoclusterCAPI.gc_hdbscan_free; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_membership_vectors; f = GeoclusterCAPI.gc_hdbscan_membership_vectors; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_mst_edge_count; f = GeoclusterCAPI.gc_hdbscan_mst_edge_count; _ = f }

@@ -99,31 +99,17 @@ def group_meta(pdf, algorithm):
     return out
 
 
-class TiledDBSCAN:
-    """The global DBSCAN's plan: parameters checked once on the driver, then the functions the
-    tasks run (explode, first_pass, second_pass) and the driver's number_clusters."""
+class Tiling:
+    """Tiles over X (docs/engines.md, "Tiles"): each point owned by the tile it lies in and
+    copied into every other tile within `reach` of it (padded so rounding never drops one)."""
 
-    def __init__(self, algorithm, columns, id_column, tile_size, params):
-        if algorithm == "hdbscan":
-            raise NotImplementedError(
-                "cluster(algorithm='hdbscan') (a global HDBSCAN across tiles) is not built yet; "
-                "cluster_groups(df, by=[...], algorithm='hdbscan') clusters each group exactly")
-        model = estimator(algorithm, params)
-        if "sample_weight" in params:
-            raise TypeError("sample_weight is not supported by the engines")
-        model.fit(np.zeros((1, 2)))  # the estimator's own parameter checks, on the driver
-        self.params = dict(params)
-        self.eps = float(model.eps)
-        self.sphere = model.metric == "haversine"
+    def __init__(self, columns, sphere, tile_size, reach):
         self.columns = _columns(columns)
-        self.id_column = id_column
-        if tile_size is None:
-            tile_size = DEFAULT_TILES_PER_EPS * self.eps
+        self.sphere = sphere
         if not (isinstance(tile_size, (int, float)) and math.isfinite(tile_size) and tile_size > 0):
             raise ValueError(f"tile_size must be a finite number > 0, got {tile_size!r}")
         self.tile_size = float(tile_size)
-        # The halo: 2·eps, padded far beyond rounding so no point within 2·eps is missed.
-        self.reach = 2 * self.eps * (1 + 1e-9) + 1e-12
+        self.reach = reach
 
     # Tiles --------------------------------------------------------------------------------
 
@@ -140,16 +126,23 @@ class TiledDBSCAN:
         out[OWNED] = owned
         return out
 
+    def near(self, x, y, tile, reach):
+        """Whether each point is within `reach` of `tile` (padded as the halo is)."""
+        rows, tiles, _ = (self._sphere_tiles if self.sphere else self._plane_tiles)(x, y, reach)
+        out = np.zeros(len(x), dtype=bool)
+        out[rows[tiles == tile]] = True
+        return out
+
     def explode_batches(self, batches):
         """explode for Spark's mapInPandas."""
         for pdf in batches:
             yield self.explode(pdf)
 
-    def _plane_tiles(self, x, y):
+    def _plane_tiles(self, x, y, reach=None):
         """Square tiles of side tile_size anchored at the origin; a point goes to every tile
-        whose square is within the (padded) halo of it."""
+        whose square is within the (padded) halo of it (`reach`, by default the tiling's)."""
         s = self.tile_size
-        pad = self.reach + 1e-9 * (np.abs(x) + np.abs(y))
+        pad = (self.reach if reach is None else reach) + 1e-9 * (np.abs(x) + np.abs(y))
         ix, iy = np.floor(x / s), np.floor(y / s)
         x0 = np.minimum(np.floor((x - pad) / s), ix)
         x1 = np.maximum(np.floor((x + pad) / s), ix)
@@ -169,13 +162,13 @@ class TiledDBSCAN:
         tiles = tx.astype(np.int64) * 2**32 + (ty.astype(np.int64) + 2**31)
         return rows[keep], tiles[keep], own[keep]
 
-    def _sphere_tiles(self, lat, lon):
+    def _sphere_tiles(self, lat, lon, reach=None):
         """Latitude bands by longitude sectors, in radians, sectors wrapping at the
         antimeridian; a point goes to every tile meeting the latitude/longitude box around its
         halo (all longitudes when the halo reaches a pole)."""
         n_lat = max(1, math.ceil(math.pi / self.tile_size))
         n_lon = max(1, math.ceil(2 * math.pi / self.tile_size))
-        h, w, r = math.pi / n_lat, 2 * math.pi / n_lon, self.reach
+        h, w, r = math.pi / n_lat, 2 * math.pi / n_lon, self.reach if reach is None else reach
         band = np.clip(np.floor((lat + math.pi / 2) / h), 0, n_lat - 1)
         b0 = np.clip(np.floor((lat - r + math.pi / 2) / h), 0, n_lat - 1)
         b1 = np.clip(np.floor((lat + r + math.pi / 2) / h), 0, n_lat - 1)
@@ -196,6 +189,23 @@ class TiledDBSCAN:
         own = (tb == band[rows]) & (ts == np.mod(sector[rows], n_lon))
         tiles = tb.astype(np.int64) * n_lon + ts.astype(np.int64)
         return rows, tiles, own
+
+class TiledDBSCAN(Tiling):
+    """The global DBSCAN's plan: parameters checked once on the driver, then the functions the
+    tasks run (explode, first_pass, second_pass) and the driver's number_clusters."""
+
+    def __init__(self, algorithm, columns, id_column, tile_size, params):
+        model = estimator(algorithm, params)
+        if "sample_weight" in params:
+            raise TypeError("sample_weight is not supported by the engines")
+        model.fit(np.zeros((1, 2)))  # the estimator's own parameter checks, on the driver
+        self.params = dict(params)
+        self.eps = float(model.eps)
+        self.id_column = id_column
+        # The halo: 2·eps, padded far beyond rounding so no point within 2·eps is missed.
+        super().__init__(columns, model.metric == "haversine",
+                         DEFAULT_TILES_PER_EPS * self.eps if tile_size is None else tile_size,
+                         2 * self.eps * (1 + 1e-9) + 1e-12)
 
     # The two passes -----------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ GC_INVALID_ARGUMENT = 4
 GC_OUTPUT_MST = 1
 GC_OUTPUT_CONDENSED_TREE = 2
 GC_OUTPUT_PREDICTION = 4
+GC_OUTPUT_CORE_DISTANCES = 8
 GC_METRIC_EUCLIDEAN = 0
 GC_METRIC_HAVERSINE = 1
 GC_MAX_DIMENSIONS = 64
@@ -82,6 +83,7 @@ _out = ctypes.POINTER(_handle)
 SIGNATURES = {
     "gc_hdbscan_defaults": (HDBSCANParams, []),
     "gc_hdbscan_fit": (_i32t, [_points, _f64, ctypes.POINTER(HDBSCANParams), _out, _message, _i64t]),
+    "gc_hdbscan_fit_tree": (_i32t, [_i64t, _i64, _i64, _f64, ctypes.POINTER(HDBSCANParams), _out, _message, _i64t]),
     "gc_hdbscan_free": (None, [_handle]),
     "gc_hdbscan_point_count": (_i64t, [_handle]),
     "gc_hdbscan_cluster_count": (_i64t, [_handle]),
@@ -91,6 +93,7 @@ SIGNATURES = {
     "gc_hdbscan_copy_cluster_persistence": (None, [_handle, _f64]),
     "gc_hdbscan_copy_condensed_tree": (None, [_handle, _i64, _i64, _f64, _i64]),
     "gc_hdbscan_copy_mst": (None, [_handle, _i64, _i64, _f64]),
+    "gc_hdbscan_copy_core_distances": (None, [_handle, _f64]),
     "gc_hdbscan_predict": (_i32t, [_handle, _points, _i64t, _i32, _f64, _f64, _i64, _message, _i64t]),
     "gc_hdbscan_membership_vectors": (_i32t, [_handle, _points, _i64t, _f64, _message, _i64t]),
     "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, _message, _i64t]),
@@ -162,15 +165,14 @@ def _check(code, message):
 
 def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size,
                 leaf, allow_single_cluster, threads, keep_mst=True, haversine=False, one_at_a_time=False,
-                prediction_data=False, sample_weight=None):
+                prediction_data=False, sample_weight=None, core_distances=False):
     """Runs the library's HDBSCAN on a validated float64 (n, d) array (with haversine, d = 2:
     latitude, longitude in radians, distances in radians). Returns an HDBSCANResult: the
     library's result, whose arrays are copied out when asked for."""
     outputs = (GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
-               | (GC_OUTPUT_PREDICTION if prediction_data else 0))
-    params = HDBSCANParams(min_cluster_size, -1 if min_samples is None else min_samples, cluster_selection_epsilon,
-                           -1 if max_cluster_size is None else max_cluster_size, 1 if leaf else 0,
-                           1 if allow_single_cluster else 0, 1 if one_at_a_time else 0, outputs, threads)
+               | (GC_OUTPUT_PREDICTION if prediction_data else 0) | (GC_OUTPUT_CORE_DISTANCES if core_distances else 0))
+    params = _hdbscan_params(min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size, leaf,
+                             allow_single_cluster, threads, one_at_a_time, outputs)
     X, given = points(X, haversine)
     handle = _handle()
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
@@ -179,6 +181,31 @@ def hdbscan_fit(X, min_cluster_size, min_samples, cluster_selection_epsilon, max
                                _MESSAGE_CAPACITY)
     _check(code, message)
     return HDBSCANResult(handle, haversine)
+
+
+def _hdbscan_params(min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size, leaf,
+                    allow_single_cluster, threads, one_at_a_time, outputs):
+    return HDBSCANParams(min_cluster_size, -1 if min_samples is None else min_samples, cluster_selection_epsilon,
+                         -1 if max_cluster_size is None else max_cluster_size, 1 if leaf else 0,
+                         1 if allow_single_cluster else 0, 1 if one_at_a_time else 0, outputs, threads)
+
+
+def hdbscan_fit_tree(n, a, b, weight, min_cluster_size, cluster_selection_epsilon, max_cluster_size, leaf,
+                     allow_single_cluster, threads, keep_mst=False, one_at_a_time=False):
+    """HDBSCAN's clusters over a mutual-reachability minimum spanning tree of n points computed
+    elsewhere (n - 1 edges a[i]-b[i] of weight[i]; the library checks it is a spanning tree).
+    Returns an HDBSCANResult."""
+    outputs = GC_OUTPUT_CONDENSED_TREE | (GC_OUTPUT_MST if keep_mst else 0)
+    params = _hdbscan_params(min_cluster_size, None, cluster_selection_epsilon, max_cluster_size, leaf,
+                             allow_single_cluster, threads, one_at_a_time, outputs)
+    a, b = (np.ascontiguousarray(v, dtype=np.int64) for v in (a, b))
+    weight = np.ascontiguousarray(weight, dtype=np.float64)
+    handle = _handle()
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    code = _lib.gc_hdbscan_fit_tree(n, _pointer(a, _i64), _pointer(b, _i64), _pointer(weight, _f64),
+                                    ctypes.byref(params), ctypes.byref(handle), message, _MESSAGE_CAPACITY)
+    _check(code, message)
+    return HDBSCANResult(handle)
 
 
 class HDBSCANResult:
@@ -223,6 +250,12 @@ class HDBSCANResult:
                                             _pointer(tree["child"], _i64), _pointer(tree["lambda_val"], _f64),
                                             _pointer(tree["child_size"], _i64))
         return tree
+
+    def core_distances(self):
+        """Each point's core distance (a fit made with core_distances=True)."""
+        out = np.empty(self.n, dtype=np.float64)
+        _lib.gc_hdbscan_copy_core_distances(self._handle, _pointer(out, _f64))
+        return out
 
     def mst(self):
         """Columns a, b, weight (empty unless the fit kept the MST)."""

@@ -9,11 +9,13 @@ alone never imports Dask. Runs on whatever scheduler is active: a distributed.Cl
 cluster, or Dask's local threads.
 """
 
+import dask
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
 from . import _engines as e
+from . import _tiled_hdbscan as h
 
 
 def cluster_groups(ddf, by, algorithm="dbscan", columns=("x", "y"), id_column="id", **params):
@@ -32,7 +34,7 @@ def cluster_groups(ddf, by, algorithm="dbscan", columns=("x", "y"), id_column="i
     return shuffled.map_partitions(e.fit_groups, by, algorithm, columns, id_column, params, meta=meta)
 
 
-def cluster(ddf, algorithm="dbscan", columns=("x", "y"), id_column="id", tile_size=None, **params):
+def cluster(ddf, algorithm="dbscan", columns=("x", "y"), id_column="id", tile_size=None, halo=None, **params):
     """Global DBSCAN of every row of `ddf`, exactly the single-process DBSCAN(**params) on the
     rows sorted by `id_column` (unique): the same core points, clusters, border points and
     label numbers (clusters numbered by their smallest id). Returns the rows with `label` and
@@ -40,6 +42,8 @@ def cluster(ddf, algorithm="dbscan", columns=("x", "y"), id_column="id", tile_si
     "lon") in radians with metric="haversine" (eps in radians too). `tile_size` (units of
     X, radians on the sphere; default 50·eps) sets the tiles the work is split into.
     algorithm="hdbscan" raises NotImplementedError: use cluster_groups."""
+    if algorithm == "hdbscan":
+        return _hdbscan(ddf, columns, id_column, tile_size, halo, params)
     plan = e.TiledDBSCAN(algorithm, columns, id_column, tile_size, params)
     points = ddf[[id_column, *plan.columns]]
     exploded = points.map_partitions(plan.explode, meta=plan.explode(points._meta))
@@ -66,3 +70,55 @@ def _pieces_and_links(first, id_column):
         raise RuntimeError("a point core in a halo is not core in its own tile")
     return pieces, links.astype(np.int64) if len(links) else pd.DataFrame(
         {c: np.array([], dtype=np.int64) for c in (e.TILE, e.COMP, e.TILE_B, e.COMP_B)})
+
+
+class _Engine:
+    """The global HDBSCAN's frames on Dask (the driver's steps: _tiled_hdbscan.Driver)."""
+
+    def __init__(self, plan, ddf):
+        self.plan, self.ddf = plan, ddf
+        self.meta = plan.meta(ddf[plan.id_column].dtype)
+
+    def sorted_ids(self):
+        return h.sorted_ids(self.ddf[self.plan.id_column].compute().to_numpy(), self.plan.id_column)
+
+    def tile_runs(self):
+        plan = self.plan
+        points = self.ddf.map_partitions(plan.points, meta=self.meta)
+        exploded = points.map_partitions(plan.explode, meta=plan.explode(self.meta))
+        return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, meta=self.meta).persist()
+
+    def collect_runs(self, runs):
+        kind = runs[h.KIND]
+        return dask.compute(runs[kind == h.EDGE], runs[kind == h.BOUND], runs[(kind == h.POINT) & ~runs[h.FLAG]])
+
+    def tile_balls(self, runs):
+        points = runs[runs[h.KIND] == h.POINT].assign(**{h.COMP: 0})
+        return self.summaries(points)
+
+    def with_components(self, runs, ids, comp1, exact):
+        return runs.map_partitions(h.with_components, dask.delayed(ids), dask.delayed(comp1), exact,
+                                   meta=self.meta).persist()
+
+    def summaries(self, points):
+        return points.map_partitions(h.summarise, self.plan, meta=h.summarise(self.meta, self.plan)).compute()
+
+    def ask(self, points, queries, cur):
+        if callable(queries):
+            asked = points.map_partitions(queries, meta=self.meta)
+        else:
+            asked = dd.from_pandas(queries, npartitions=max(1, points.npartitions))
+        owned = points[points[h.KIND] == h.POINT]
+        both = dd.concat([owned, asked]).shuffle(on=e.TILE)
+        current = None if cur is None else dask.delayed(cur)
+        return both.map_partitions(self.plan.answers, current, meta=self.meta).compute()
+
+    def release(self, frame):
+        pass
+
+
+def _hdbscan(ddf, columns, id_column, tile_size, halo, params):
+    """The global HDBSCAN: the driver's run over Dask frames, the labels merged on the id."""
+    plan = h.TiledHDBSCAN(columns, id_column, tile_size, halo, params)
+    labels = h.Driver(plan, _Engine(plan, ddf)).run().rename(columns={h.ID: id_column})
+    return ddf.merge(dd.from_pandas(labels, npartitions=max(1, ddf.npartitions)), on=id_column, how="inner")

@@ -70,6 +70,8 @@ typedef struct gc_points {
 #define GC_OUTPUT_PREDICTION 4       /* what gc_hdbscan_predict and the membership vectors
                                         need (implies the condensed tree; points of d = 2
                                         only); new points must have the fit's metric and d */
+#define GC_OUTPUT_CORE_DISTANCES 8   /* each point's core distance
+                                        (gc_hdbscan_copy_core_distances) */
 
 /* One HDBSCAN result; owned by the caller until gc_hdbscan_free. */
 typedef struct gc_hdbscan gc_hdbscan;
@@ -105,6 +107,19 @@ gc_hdbscan_params gc_hdbscan_defaults(void);
  */
 int32_t gc_hdbscan_fit(const gc_points *points, const double *sample_weight, const gc_hdbscan_params *params,
                        gc_hdbscan **out, char *message, int64_t message_capacity);
+
+/*
+ * HDBSCAN's clusters over a mutual-reachability minimum spanning tree computed elsewhere (a
+ * tree assembled from pieces, e.g. by the Spark and Dask engines): n - 1 edges a[i]-b[i] of
+ * weight[i] (finite, >= 0, in the unit of cluster_selection_epsilon) joining points 0 .. n - 1
+ * with no cycle. The result is gc_hdbscan_fit's on the points whose tree it is; any of their
+ * minimum spanning trees gives the same labels with GC_TIES_ALL_AT_ONCE. params->min_samples is
+ * not used (the weights hold the core distances) and outputs may hold GC_OUTPUT_MST and
+ * GC_OUTPUT_CONDENSED_TREE only. GC_INVALID_PARAMETER names the first edge that is wrong.
+ */
+int32_t gc_hdbscan_fit_tree(int64_t n, const int64_t *a, const int64_t *b, const double *weight,
+                            const gc_hdbscan_params *params, gc_hdbscan **out, char *message,
+                            int64_t message_capacity);
 
 /* Releases a result (NULL is ignored). */
 void gc_hdbscan_free(gc_hdbscan *result);
@@ -142,6 +157,11 @@ void gc_hdbscan_copy_condensed_tree(const gc_hdbscan *result, int64_t *parent, i
  * for fewer than 2 points): endpoints as point rows with a < b, weight ascending.
  */
 void gc_hdbscan_copy_mst(const gc_hdbscan *result, int64_t *a, int64_t *b, double *weight);
+
+/* Per point (point_count values; with GC_OUTPUT_CORE_DISTANCES only, else nothing is
+ * written): its core distance, the distance to its min_samples-th nearest point counting
+ * itself, in the points' distance unit. */
+void gc_hdbscan_copy_core_distances(const gc_hdbscan *result, double *core_distances);
 
 /*
  * New points against a fit made with GC_OUTPUT_PREDICTION, by the hdbscan library's rules

@@ -1,0 +1,64 @@
+// HDBSCAN's hierarchy over a spanning tree computed elsewhere: the mutual-reachability MST of
+// points the caller holds in pieces (the engines' tiled fit assembles one from many runs).
+
+extension HDBSCAN {
+    /// The stages after the MST — single linkage, condense, select, label — over a given
+    /// mutual-reachability minimum spanning tree of `pointCount` points.
+    ///
+    /// The result is the one `fit` gives on the points whose MST this is (any of their MSTs
+    /// when weights tie: the edges are taken in (weight, smaller end, larger end) order, and
+    /// with `TieRule.allAtOnce` merges at one distance are condensed together, so the labels
+    /// depend on the tree's weights and components alone).
+    /// - Parameters:
+    ///   - tree: `pointCount - 1` edges between rows `0..<pointCount`, in any order, whose
+    ///     weights are finite and not negative, joining every row (a spanning tree).
+    ///   - coreDistances: by row, kept as the result's `coreDistances`; nil keeps none.
+    /// - Throws: `ClusterCoreError.invalidParameter` for invalid parameters or when `tree` is
+    ///   not a spanning tree of the rows (naming the first edge that is wrong).
+    public static func fit(
+        spanningTree tree: MinimumSpanningTree, pointCount n: Int, coreDistances: [Double]? = nil,
+        parameters: HDBSCANParameters, threads: Int = 1, keeping: HDBSCANOutputs = .all
+    ) throws(ClusterCoreError) -> HDBSCANResult {
+        try parameters.validate()
+        try checkSpanning(tree, pointCount: n)
+        if let coreDistances, coreDistances.count != n {
+            throw .invalidParameter(name: "coreDistances", value: "\(coreDistances.count) values",
+                                    requirement: "one per point (\(n))")
+        }
+        let identity = (0..<Int32(n)).map { $0 }
+        let spanning = SpanningTree(edges: tree.a, tree.b, weights: tree.weight, index: identity, locations: nil,
+                                    weightAt: nil, pointCount: n, inner: coreDistances ?? [Double](repeating: 0, count: n),
+                                    threads: threads)
+        var result = hierarchy(spanning, parameters: parameters, threads: threads, keeping: keeping,
+                               observer: NoStageObserver())
+        if coreDistances == nil { result.coreDistances = [] }
+        return result
+    }
+
+    /// Throws unless `tree` has `n - 1` edges of finite, non-negative weight joining all of
+    /// `0..<n` without a cycle.
+    static func checkSpanning(_ tree: MinimumSpanningTree, pointCount n: Int) throws(ClusterCoreError) {
+        guard n >= 0, n <= Int(Int32.max) else {
+            throw .invalidParameter(name: "pointCount", value: "\(n)", requirement: "0 ... \(Int32.max)")
+        }
+        let m = tree.weight.count
+        guard tree.a.count == m, tree.b.count == m, m == max(0, n - 1) else {
+            throw .invalidParameter(name: "tree", value: "\(m) edges (\(tree.a.count), \(tree.b.count) ends)",
+                                    requirement: "n - 1 = \(max(0, n - 1)) edges, two ends each")
+        }
+        var sets = UnionFind(count: n)
+        for i in 0..<m {
+            let a = Int(tree.a[i]), b = Int(tree.b[i]), w = tree.weight[i]
+            guard a >= 0, a < n, b >= 0, b < n else {
+                throw .invalidParameter(name: "tree", value: "edge \(i) joins \(a) and \(b)", requirement: "ends in 0 ..< \(n)")
+            }
+            guard w.isFinite, w >= 0 else {
+                throw .invalidParameter(name: "tree", value: "edge \(i) weighs \(w)", requirement: "finite weights >= 0")
+            }
+            guard sets.union(a, b) != nil else {
+                throw .invalidParameter(name: "tree", value: "edge \(i) joins \(a) and \(b), already joined",
+                                        requirement: "a spanning tree (no cycle)")
+            }
+        }
+    }
+}
