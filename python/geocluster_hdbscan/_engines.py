@@ -195,6 +195,8 @@ class TiledDBSCAN(Tiling):
     tasks run (explode, first_pass, second_pass) and the driver's number_clusters."""
 
     def __init__(self, algorithm, columns, id_column, tile_size, params):
+        if algorithm != "dbscan":
+            raise ValueError(f"TiledDBSCAN plans a DBSCAN, not {algorithm!r} (the HDBSCAN's plan: _tiled_hdbscan)")
         model = estimator(algorithm, params)
         if "sample_weight" in params:
             raise TypeError("sample_weight is not supported by the engines")

@@ -97,6 +97,7 @@ SIGNATURES = {
     "gc_hdbscan_predict": (_i32t, [_handle, _points, _i64t, _i32, _f64, _f64, _i64, _message, _i64t]),
     "gc_hdbscan_membership_vectors": (_i32t, [_handle, _points, _i64t, _f64, _message, _i64t]),
     "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, _message, _i64t]),
+    "gc_distances": (_i32t, [_points, _points, _f64, _message, _i64t]),
     "gc_dbscan_defaults": (DBSCANParams, []),
     "gc_dbscan_fit": (_i32t, [_points, _f64, ctypes.POINTER(DBSCANParams), _i32, _u8, _message, _i64t]),
     "gc_pins_defaults": (PinsParams, []),
@@ -297,6 +298,18 @@ class HDBSCANResult:
                                                              message, _MESSAGE_CAPACITY)
         _check(code, message)
         return out
+
+
+def distances(a, b, haversine=False):
+    """The distance between row i of a and row i of b (float64 (n, 2) arrays), as the library
+    measures it (Euclidean; great-circle in radians with haversine)."""
+    a, given_a = points(a, haversine)
+    b, given_b = points(b, haversine)
+    out = np.empty(a.shape[0], dtype=np.float64)
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    _check(_lib.gc_distances(ctypes.byref(given_a), ctypes.byref(given_b), _pointer(out, _f64), message,
+                             _MESSAGE_CAPACITY), message)
+    return out
 
 
 def dbscan_fit(X, eps, min_samples, threads, haversine=False, sample_weight=None):

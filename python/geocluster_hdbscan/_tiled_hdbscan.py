@@ -83,8 +83,10 @@ class TiledHDBSCAN(Tiling):
         bad = ~(np.isfinite(x) & np.isfinite(y))
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"row with {self.id_column}={pdf[self.id_column].iloc[row]!r}: "
-                             f"{self.user_columns} must be finite numbers, got {x[row]!r}, {y[row]!r}")
+            value = pdf[self.id_column].iloc[row]
+            value = value.item() if hasattr(value, "item") else value
+            raise ValueError(f"row with {self.id_column}={value!r}: columns {self.user_columns[0]!r} and "
+                             f"{self.user_columns[1]!r} must be finite numbers, got {float(x[row])}, {float(y[row])}")
         ids = pdf[self.id_column].to_numpy()
         return frame(len(pdf), kind=POINT, id=ids, id_b=ids, x=x, y=y)
 
@@ -224,6 +226,13 @@ def _bottleneck_forest(n, a, b, w, light, kept):
     return (np.array(out_a, dtype=np.int64), np.array(out_b, dtype=np.int64), np.array(out_w, dtype=np.float64))
 
 
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
 def frame(n, tile=0, kind=POINT, id=None, id_b=None, w=None, x=None, y=None, flag=None, u=None, comp=None):
     """A frame of the passes' schema with n rows (scalars repeat; absent columns are 0)."""
     def col(value, dtype):
@@ -307,14 +316,13 @@ def _unit(latlon):
 
 
 def _distance(p, q, sphere):
-    """Distances between rows of p and q: Euclidean, or great-circle in radians (haversine)."""
-    if not sphere:
-        dx, dy = p[:, 0] - q[:, 0], p[:, 1] - q[:, 1]
-        return np.sqrt(dx * dx + dy * dy)
-    s_lat = np.sin((q[:, 0] - p[:, 0]) / 2)
-    s_lon = np.sin((q[:, 1] - p[:, 1]) / 2)
-    a = s_lat * s_lat + np.cos(p[:, 0]) * np.cos(q[:, 0]) * s_lon * s_lon
-    return 2 * np.arcsin(np.sqrt(np.minimum(a, 1.0)))
+    """Distances between rows of p and q as the library measures them (Euclidean, or
+    great-circle in radians): the same bits as the runs' core distances and weights, so that
+    weights equal there are equal here."""
+    if len(p) == 0:
+        return np.zeros(0)
+    return _native.distances(np.ascontiguousarray(p, dtype=np.float64), np.ascontiguousarray(q, dtype=np.float64),
+                             haversine=sphere)
 
 
 # The driver ------------------------------------------------------------------------------------
@@ -354,250 +362,6 @@ def _centre(xy, sphere):
     return np.array([math.asin(max(-1.0, min(1.0, v[2]))), math.atan2(v[1], v[0])])
 
 
-class Driver:
-    """The driver's side of one global HDBSCAN: the ids (sorted: the rows' numbering), the
-    forest of light edges, exact core distances, the Borůvka rounds, and the final fit. `engine`
-    moves frames (see spark.py and dask.py)."""
-
-    def __init__(self, plan, engine):
-        self.plan, self.engine = plan, engine
-
-    def run(self):
-        plan, engine = self.plan, self.engine
-        self.ids = engine.sorted_ids()
-        n = len(self.ids)
-        if n < 2:
-            raise ValueError(f"n_samples={n} while HDBSCAN requires more than one sample")
-        if plan.k > n:
-            raise ValueError(f"min_samples ({plan.k}) must be at most the number of samples in X ({n})")
-        runs = engine.tile_runs()
-        try:
-            edges, bounds, unsure = engine.collect_runs(runs)
-            forest, comp1 = self.forest(n, edges)
-            exact = self.exact_core_distances(runs, unsure)
-            points = engine.with_components(runs, self.ids, comp1, exact)
-        finally:
-            engine.release(runs)
-        try:
-            rest = self.boruvka(points, comp1, bounds) if comp1.max() > 0 else _no_edges()
-        finally:
-            engine.release(points)
-        a, b, w = (np.concatenate([forest[i], rest[i]]) for i in range(3))
-        if len(a) != n - 1:
-            raise RuntimeError(f"the assembled tree has {len(a)} edges for {n} points")
-        return self.fit(n, a, b, w)
-
-    def index(self, values):
-        """Rows (positions in the sorted ids) of id values, checked."""
-        rows = np.searchsorted(self.ids, values)
-        rows = np.minimum(rows, len(self.ids) - 1)
-        if len(rows) and not (self.ids[rows] == np.asarray(values)).all():
-            raise RuntimeError("a tile returned an id that is not among the rows")
-        return rows.astype(np.int64)
-
-    def forest(self, n, edges):
-        """Kruskal over the runs' light edges: the global MST's edges of weight <= h, and each
-        row's component in that forest."""
-        from scipy.sparse import csr_matrix
-        from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
-        a, b = self.index(edges[ID].to_numpy()), self.index(edges[ID_B].to_numpy())
-        a, b = np.minimum(a, b), np.maximum(a, b)
-        w = edges[W].to_numpy(dtype=np.float64)
-        # The lightest of each pair's copies (tiles overlap), then ranks as weights: distinct
-        # and exact, so the tree is Kruskal's in (weight, ends) order.
-        order = np.lexsort((b, a, w))
-        _, first = np.unique(a[order] * n + b[order], return_index=True)
-        order = order[np.sort(first)]
-        a, b, w = a[order], b[order], w[order]
-        order = np.arange(len(w))
-        rank = np.arange(1, len(w) + 1, dtype=np.float64)
-        tree = minimum_spanning_tree(csr_matrix((rank, (a, b)), shape=(n, n))).tocoo()
-        kept = order[tree.data.astype(np.int64) - 1]
-        _, comp = connected_components(tree, directed=False)
-        return (a[kept], b[kept], w[kept]), comp.astype(np.int64)
-
-    def exact_core_distances(self, runs, unsure):
-        """The exact core distance of each point whose run's was above the halo: the k-th
-        nearest among the k nearest owned points each tile within the run's value answers.
-        {row: distance}."""
-        if len(unsure) == 0:
-            return {}
-        plan = self.plan
-        boxes = self.engine.tile_balls(runs)
-        q_xy = unsure[[X, Y]].to_numpy(dtype=np.float64)
-        bound = unsure[W].to_numpy(dtype=np.float64)
-        queries = []
-        for i, (tile, cx, cy, rho) in enumerate(boxes[[TILE, "_gc_cx", "_gc_cy", "_gc_rho"]].itertuples(index=False)):
-            gap = _distance(q_xy, np.repeat([[cx, cy]], len(q_xy), axis=0), plan.sphere) - rho
-            near = np.flatnonzero(gap <= bound * (1 + _SLACK) + 1e-12)
-            if len(near):
-                queries.append(frame(len(near), tile=tile, kind=QUERY, id=unsure[ID].to_numpy()[near],
-                                     id_b=unsure[ID].to_numpy()[near], x=q_xy[near, 0], y=q_xy[near, 1],
-                                     u=bound[near], comp=-1))
-        answers = self.engine.ask(runs, pd.concat(queries, ignore_index=True), None)
-        exact = {}
-        for q, d in answers.groupby(ID)[W]:
-            d = np.sort(d.to_numpy())
-            if len(d) < plan.k:
-                raise RuntimeError(f"point {q!r}: {len(d)} neighbours found within its bound, fewer than {plan.k}")
-            exact[int(self.index([q])[0])] = float(d[plan.k - 1])
-        if len(exact) != len(unsure):
-            raise RuntimeError("a point's core distance was not found")
-        return exact
-
-    def boruvka(self, points, comp1, bounds):
-        """Borůvka rounds over the forest's components: every component's lightest edge to
-        another, found exactly, until one is left. The edges (a, b, w)."""
-        engine, plan = self.engine, self.plan
-        parent = np.arange(comp1.max() + 1)
-        summary = engine.summaries(points)
-        cand = (self.index(bounds[ID].to_numpy()), self.index(bounds[ID_B].to_numpy()),
-                bounds[W].to_numpy(dtype=np.float64))
-        out = [], [], []
-        while True:
-            cur = _roots(parent)
-            if len(np.unique(cur)) == 1:
-                break
-            upper = self.upper_bounds(cur, comp1, cand, summary)
-            routes = self.routes(summary, cur, upper)
-            answers = engine.ask(points, _Asking(plan, cur, upper, routes), cur)
-            a, b = self.index(answers[ID].to_numpy()), self.index(answers[ID_B].to_numpy())
-            w = answers[W].to_numpy(dtype=np.float64)
-            picked = self.join_lightest(parent, cur, comp1, a, b, w)
-            for i in range(3):
-                out[i].append((a, b, w)[i][picked])
-            cand = tuple(np.concatenate([cand[i], (a, b, w)[i]]) for i in range(3))
-        return tuple(np.concatenate(o) if o else np.array([], dtype=np.int64 if i < 2 else np.float64)
-                     for i, o in enumerate(out))
-
-    def upper_bounds(self, cur, comp1, cand, summary):
-        """Per current component, the weight of an edge to another (a real edge's weight, or
-        more): from the edges seen, else from the summaries' representative points."""
-        ca, cb = cur[comp1[cand[0]]], cur[comp1[cand[1]]]
-        cross = ca != cb
-        upper = np.full(len(cur), np.inf)
-        np.minimum.at(upper, ca[cross], cand[2][cross])
-        np.minimum.at(upper, cb[cross], cand[2][cross])
-        s_comp = cur[summary[COMP].to_numpy()]
-        missing = np.flatnonzero(~np.isfinite(upper[s_comp]))
-        if len(missing):
-            rep = summary[["_gc_rx", "_gc_ry"]].to_numpy(dtype=np.float64)
-            core = summary["_gc_cd"].to_numpy(dtype=np.float64)
-            for i in missing:
-                others = np.flatnonzero(s_comp != s_comp[i])
-                d = _distance(np.repeat(rep[i:i + 1], len(others), axis=0), rep[others], self.plan.sphere)
-                weight = np.maximum(np.maximum(core[i], core[others]), d)
-                upper[s_comp[i]] = min(upper[s_comp[i]], float(weight.min()))
-        return upper
-
-    def routes(self, summary, cur, upper):
-        """For each summary row (tile A, component C), the summary rows of other components
-        whose ball may hold the other end of an edge of weight <= U(C) from a point of C in A:
-        a frame (TILE, COMP: current, and the target's tile, centre and radius)."""
-        from scipy.spatial import cKDTree
-        plan = self.plan
-        centre = summary[["_gc_cx", "_gc_cy"]].to_numpy(dtype=np.float64)
-        rho = summary["_gc_rho"].to_numpy(dtype=np.float64)
-        core = summary["_gc_cd"].to_numpy(dtype=np.float64)
-        comp = cur[summary[COMP].to_numpy()]
-        u = upper[comp] * (1 + _SLACK) + 1e-12
-        reach = u + rho + rho.max()
-        if plan.sphere:
-            tree, where = cKDTree(_unit(centre)), _unit(centre)
-            radius = np.where(reach >= math.pi, 2.0, 2 * np.sin(np.minimum(reach, math.pi) / 2)) * (1 + 1e-9)
-        else:
-            tree, where, radius = cKDTree(centre), centre, reach * (1 + 1e-9)
-        lists = tree.query_ball_point(where, radius)
-        src = np.repeat(np.arange(len(lists)), [len(x) for x in lists])
-        dst = np.concatenate([np.asarray(x, dtype=np.int64) for x in lists]) if len(lists) else np.array([], np.int64)
-        gap = _distance(centre[src], centre[dst], plan.sphere) - rho[src] - rho[dst]
-        ok = (comp[src] != comp[dst]) & (np.maximum(np.maximum(core[src], core[dst]), gap) <= u[src])
-        src, dst = src[ok], dst[ok]
-        return pd.DataFrame({TILE: summary[TILE].to_numpy()[src], COMP: comp[src],
-                             "_gc_to": summary[TILE].to_numpy()[dst], "_gc_cx": centre[dst, 0],
-                             "_gc_cy": centre[dst, 1], "_gc_rho": rho[dst]})
-
-    def join_lightest(self, parent, cur, comp1, a, b, w):
-        """Each current component's lightest answered edge, joined in ascending weight (an
-        edge closing a cycle among equal weights is skipped): the indices of the edges kept."""
-        ca, cb = cur[comp1[a]], cur[comp1[b]]
-        if (ca == cb).any():
-            raise RuntimeError("an answer joins a component to itself")
-        ends = np.concatenate([ca, cb])
-        weight = np.concatenate([w, w])
-        edge = np.concatenate([np.arange(len(w)), np.arange(len(w))])
-        order = np.lexsort((edge, weight, ends))
-        first = order[np.r_[True, ends[order][1:] != ends[order][:-1]]]
-        roots = np.unique(cur)
-        if len(first) != len(roots):
-            raise RuntimeError(f"{len(roots) - len(first)} components found no edge within their bound")
-        picked = np.unique(edge[first])
-        picked = picked[np.argsort(w[picked], kind="stable")]
-        kept = []
-        for e in picked:
-            x, y = _find(parent, ca[e]), _find(parent, cb[e])
-            if x != y:
-                parent[max(x, y)] = min(x, y)
-                kept.append(e)
-        return np.array(kept, dtype=np.int64)
-
-    def fit(self, n, a, b, w):
-        """The library's HDBSCAN over the assembled tree: (id, label, probability) by row."""
-        p = self.plan.parameters
-        result = _native.hdbscan_fit_tree(n, a, b, w, p["min_cluster_size"], p["cluster_selection_epsilon"],
-                                          p["max_cluster_size"], p["leaf"], p["allow_single_cluster"], p["threads"])
-        labels, probabilities = result.labels()
-        self.mst_weights = np.sort(w)
-        return pd.DataFrame({ID: self.ids, "label": labels, "probability": probabilities})
-
-
-class _Asking:
-    """The queries of one Borůvka round, made in the tasks from their owned points (a
-    picklable callable): each point p of component C whose core distance is <= U(C), sent to
-    every tile holding a ball of another component within U(C) of p."""
-
-    def __init__(self, plan, cur, upper, routes):
-        self.sphere, self.cur, self.upper, self.routes = plan.sphere, cur, upper, routes
-
-    def __call__(self, pdf):
-        comp = self.cur[pdf[COMP].to_numpy()]
-        u = self.upper[comp] * (1 + _SLACK) + 1e-12
-        eligible = pdf[W].to_numpy(dtype=np.float64) <= u
-        p = pdf[eligible].assign(**{COMP: comp[eligible], U: u[eligible]})
-        pairs = p[[TILE, COMP, ID, X, Y, W, U]].merge(self.routes, on=[TILE, COMP])
-        if len(pairs) == 0:
-            return frame(0, id=pdf[ID].to_numpy()[:0], id_b=pdf[ID].to_numpy()[:0])
-        xy = pairs[[X, Y]].to_numpy(dtype=np.float64)
-        gap = _distance(xy, pairs[["_gc_cx", "_gc_cy"]].to_numpy(dtype=np.float64), self.sphere) \
-            - pairs["_gc_rho"].to_numpy()
-        pairs = pairs[gap <= pairs[U].to_numpy()].drop_duplicates([ID, "_gc_to"])
-        ids = pairs[ID].to_numpy()
-        return frame(len(pairs), tile=pairs["_gc_to"].to_numpy(), kind=QUERY, id=ids, id_b=ids,
-                     w=pairs[W].to_numpy(), x=pairs[X].to_numpy(), y=pairs[Y].to_numpy(), u=pairs[U].to_numpy(),
-                     comp=pairs[COMP].to_numpy())
-
-
-def _roots(parent):
-    """Every element's root (parents point to smaller roots)."""
-    root = parent.copy()
-    while True:
-        nxt = root[root]
-        if (nxt == root).all():
-            return root
-        root = nxt
-
-
-def _find(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
-
-
-def _no_edges():
-    return np.array([], dtype=np.int64), np.array([], dtype=np.int64), np.array([], dtype=np.float64)
-
-
 def sorted_ids(ids, name):
     """The ids sorted (the rows' numbering), checked unique and not null."""
     ids = np.asarray(ids)
@@ -606,6 +370,7 @@ def sorted_ids(ids, name):
     ids = np.sort(ids, kind="stable")
     if len(ids) > 1 and (ids[1:] == ids[:-1]).any():
         dup = ids[1:][ids[1:] == ids[:-1]][0]
+        dup = dup.item() if hasattr(dup, "item") else dup
         raise ValueError(f"id_column {name!r} holds {dup!r} more than once: ids must be unique")
     return ids
 

@@ -16,6 +16,7 @@ import pandas as pd
 
 from . import _engines as e
 from . import _tiled_hdbscan as h
+from ._tiled_driver import Driver
 
 
 def cluster_groups(ddf, by, algorithm="dbscan", columns=("x", "y"), id_column="id", **params):
@@ -120,5 +121,5 @@ class _Engine:
 def _hdbscan(ddf, columns, id_column, tile_size, halo, params):
     """The global HDBSCAN: the driver's run over Dask frames, the labels merged on the id."""
     plan = h.TiledHDBSCAN(columns, id_column, tile_size, halo, params)
-    labels = h.Driver(plan, _Engine(plan, ddf)).run().rename(columns={h.ID: id_column})
+    labels = Driver(plan, _Engine(plan, ddf)).run().rename(columns={h.ID: id_column})
     return ddf.merge(dd.from_pandas(labels, npartitions=max(1, ddf.npartitions)), on=id_column, how="inner")

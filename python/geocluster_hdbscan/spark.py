@@ -9,6 +9,8 @@ geocluster_hdbscan installed on every executor; importing geocluster_hdbscan alo
 imports PySpark.
 """
 
+import contextlib
+
 import numpy as np
 import pandas as pd
 from pyspark import StorageLevel
@@ -16,6 +18,8 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from . import _engines as e
+from . import _tiled_hdbscan as h
+from ._tiled_driver import Driver
 
 
 def cluster_groups(df, by, algorithm="dbscan", columns=("x", "y"), id_column="id", **params):
@@ -39,7 +43,7 @@ def cluster_groups(df, by, algorithm="dbscan", columns=("x", "y"), id_column="id
     return df.groupBy(*by).applyInPandas(fit, schema)
 
 
-def cluster(df, algorithm="dbscan", columns=("x", "y"), id_column="id", tile_size=None, **params):
+def cluster(df, algorithm="dbscan", columns=("x", "y"), id_column="id", tile_size=None, halo=None, **params):
     """Global DBSCAN of every row of `df`, exactly the single-process DBSCAN(**params) on the
     rows sorted by `id_column` (unique): the same core points, clusters, border points and
     label numbers (clusters numbered by their smallest id). Returns the rows with `label` and
@@ -48,6 +52,8 @@ def cluster(df, algorithm="dbscan", columns=("x", "y"), id_column="id", tile_siz
     X, radians on the sphere; default 50·eps) sets the tiles the work is split into: one
     applyInPandas group per tile. The labels are computed (and cached) before this returns.
     algorithm="hdbscan" raises NotImplementedError: use cluster_groups."""
+    if algorithm == "hdbscan":
+        return _hdbscan(df, columns, id_column, tile_size, halo, params)
     plan = e.TiledDBSCAN(algorithm, columns, id_column, tile_size, params)
     spark = df.sparkSession
     id_type = df.schema[id_column].dataType
@@ -97,3 +103,112 @@ def _pieces_and_links(first, id_column):
         raise RuntimeError("a point core in a halo is not core in its own tile")
     return pieces, links.astype(np.int64) if len(links) else pd.DataFrame(
         {c: np.array([], dtype=np.int64) for c in (e.TILE, e.COMP, e.TILE_B, e.COMP_B)})
+
+
+class _Engine:
+    """The global HDBSCAN's frames on Spark (the driver's steps: _tiled_hdbscan.Driver)."""
+
+    def __init__(self, plan, df):
+        self.plan, self.df, self.spark = plan, df, df.sparkSession
+        id_type = df.schema[plan.id_column].dataType
+        self.schema = T.StructType([
+            T.StructField(h.TILE, T.LongType()), T.StructField(h.KIND, T.LongType()), T.StructField(h.ID, id_type),
+            T.StructField(h.ID_B, id_type), T.StructField(h.W, T.DoubleType()), T.StructField(h.X, T.DoubleType()),
+            T.StructField(h.Y, T.DoubleType()), T.StructField(h.FLAG, T.BooleanType()),
+            T.StructField(h.U, T.DoubleType()), T.StructField(h.COMP, T.LongType())])
+        self.summary_schema = T.StructType([
+            T.StructField(h.TILE, T.LongType()), T.StructField(h.COMP, T.LongType())]
+            + [T.StructField(c, T.DoubleType()) for c in h.SUMMARY[2:6]]
+            + [T.StructField(h.SUMMARY[6], id_type)] + [T.StructField(c, T.DoubleType()) for c in h.SUMMARY[7:]])
+
+    def sorted_ids(self):
+        ids = self.df.select(self.plan.id_column).toPandas()[self.plan.id_column].to_numpy()
+        return h.sorted_ids(ids, self.plan.id_column)
+
+    def tile_runs(self):
+        plan = self.plan
+        exploded_schema = T.StructType(self.schema.fields + [T.StructField(e.OWNED, T.BooleanType())])
+        points = self.df.select(plan.id_column, *plan.user_columns).mapInPandas(_batches(plan.points), self.schema)
+        exploded = points.mapInPandas(plan.explode_batches, exploded_schema)
+        runs = exploded.groupBy(h.TILE).applyInPandas(_one_argument(plan.tile_run), self.schema)
+        return runs.persist(StorageLevel.MEMORY_AND_DISK)
+
+    def collect_runs(self, runs):
+        kind = F.col(h.KIND)
+        return (runs.filter(kind == h.EDGE).toPandas(), runs.filter(kind == h.BOUND).toPandas(),
+                runs.filter((kind == h.POINT) & ~F.col(h.FLAG)).toPandas())
+
+    def tile_balls(self, runs):
+        return self.summaries(runs.filter(F.col(h.KIND) == h.POINT).withColumn(h.COMP, F.lit(0).cast("long")))
+
+    def with_components(self, runs, ids, comp1, exact):
+        shared = self.spark.sparkContext.broadcast((ids, comp1, exact))
+
+        def attach(batches):
+            ids, comp1, exact = shared.value
+            for pdf in batches:
+                yield h.with_components(pdf, ids, comp1, exact)
+
+        points = runs.filter(F.col(h.KIND) == h.POINT).mapInPandas(attach, self.schema)
+        points = points.persist(StorageLevel.MEMORY_AND_DISK)
+        points.count()
+        shared.unpersist()
+        return points
+
+    def summaries(self, points):
+        plan = self.plan
+        return points.groupBy(h.TILE).applyInPandas(lambda pdf: h.summarise(pdf, plan), self.summary_schema).toPandas()
+
+    def ask(self, points, queries, cur):
+        if callable(queries):
+            asked = points.mapInPandas(_batches(queries), self.schema)
+        else:
+            asked = self.spark.createDataFrame(queries, self.schema)
+        shared = self.spark.sparkContext.broadcast(cur)
+        plan = self.plan
+        both = points.filter(F.col(h.KIND) == h.POINT).unionByName(asked)
+        answers = both.groupBy(h.TILE).applyInPandas(lambda pdf: plan.answer(pdf, shared.value), self.schema)
+        out = answers.toPandas()
+        shared.unpersist()
+        return out
+
+    def release(self, frame):
+        frame.unpersist()
+
+
+def _batches(function):
+    """A frame-to-frame function as mapInPandas takes it (batches in, batches out)."""
+    def run(batches):
+        for pdf in batches:
+            yield function(pdf)
+    return run
+
+
+@contextlib.contextmanager
+def _arrow(spark):
+    """Arrow for the frames between the driver and Spark (collected edges, the labels) while
+    the global HDBSCAN runs; the session's setting is restored after."""
+    key = "spark.sql.execution.arrow.pyspark.enabled"
+    before = spark.conf.get(key, None)
+    spark.conf.set(key, "true")
+    try:
+        yield
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
+
+
+def _hdbscan(df, columns, id_column, tile_size, halo, params):
+    """The global HDBSCAN: the driver's run over Spark frames, the labels joined on the id."""
+    plan = h.TiledHDBSCAN(columns, id_column, tile_size, halo, params)
+    spark = df.sparkSession
+    with _arrow(spark):
+        labels = Driver(plan, _Engine(plan, df)).run().rename(columns={h.ID: id_column})
+        labels_df = spark.createDataFrame(labels, T.StructType([
+            T.StructField(id_column, df.schema[id_column].dataType), T.StructField("label", T.IntegerType()),
+            T.StructField("probability", T.DoubleType())]))
+        labels_df = labels_df.persist(StorageLevel.MEMORY_AND_DISK)
+        labels_df.count()
+    return df.join(labels_df, on=id_column, how="inner")

@@ -171,3 +171,33 @@ def check_groups(result, frame, by, algorithm, columns=("x", "y"), **params):
         assert model.labels_.max() >= 1, "each group should hold several clusters"
         groups += 1
     return groups
+
+
+def far_apart(seed=8):
+    """Three dense blobs hundreds of tiles apart (tile size 20), lone points between them and a
+    pair of points alone in their tiles: the components left after the tiles' light edges
+    must find each other across many empty tiles, and core distances of the lone points reach
+    far beyond any halo."""
+    rng = np.random.default_rng(seed)
+    parts = [rng.normal(c, 3, (250, 2)) for c in [(0, 0), (4000, 0), (1000, 7000)]]
+    lone = rng.uniform(-2000, 9000, (12, 2))
+    pair = np.array([[-6000.0, -6000.0], [-6000.0, -5999.0]])
+    X = np.concatenate(parts + [lone, pair])
+    return pd.DataFrame({"id": rng.permutation(len(X)) * 7 + 3, "x": X[:, 0], "y": X[:, 1]})
+
+
+def check_hdbscan(result, frame, columns=("x", "y"), **params):
+    """The engine's global HDBSCAN equals the single-process HDBSCAN on the rows sorted by id:
+    every input row once with its other columns, the same labels (same numbers) and the same
+    probabilities (on the sphere to rounding: the single process takes lambda = 1/distance in
+    metres, the engine in radians). Returns the single-process labels."""
+    ordered = frame.sort_values("id", kind="stable").reset_index(drop=True)
+    model = HDBSCAN(**params).fit(ordered[list(columns)].to_numpy())
+    result = result.sort_values("id", kind="stable").reset_index(drop=True)
+    assert len(result) == len(frame)
+    for column in frame.columns:
+        assert np.array_equal(result[column].to_numpy(), ordered[column].to_numpy()), column
+    assert np.array_equal(result["label"].to_numpy(), model.labels_)
+    tolerance = 1e-12 if params.get("metric") == "haversine" else 0
+    assert np.allclose(result["probability"].to_numpy(), model.probabilities_, rtol=0, atol=tolerance)
+    return model.labels_

@@ -135,6 +135,30 @@ def test_a_group_too_small_is_named():
         run_groups(frame, by="g", algorithm="hdbscan", min_cluster_size=5)
 
 
-def test_global_hdbscan_is_not_built():
-    with pytest.raises(NotImplementedError, match="cluster_groups"):
-        gcd.cluster(dd.from_pandas(cases.blobs(n=60), npartitions=1), algorithm="hdbscan", min_cluster_size=5)
+@pytest.mark.parametrize("tile_size", [60, 200])
+def test_global_hdbscan_blobs(tile_size):
+    frame = cases.blobs()
+    params = dict(min_cluster_size=15, min_samples=5)
+    result = run(frame, algorithm="hdbscan", tile_size=tile_size, **params)
+    assert cases.check_hdbscan(result, frame, **params).max() >= 4
+
+
+def test_global_hdbscan_far_apart_and_lone_points():
+    frame = cases.far_apart()
+    params = dict(min_cluster_size=20, min_samples=6)
+    result = run(frame, algorithm="hdbscan", tile_size=20, **params)
+    labels = cases.check_hdbscan(result, frame, **params)
+    assert labels.max() == 2 and (labels == -1).sum() >= 14
+
+
+def test_global_hdbscan_duplicates():
+    frame = cases.duplicates()
+    params = dict(min_cluster_size=5, min_samples=4)
+    cases.check_hdbscan(run(frame, algorithm="hdbscan", tile_size=5, **params), frame, **params)
+
+
+def test_global_hdbscan_world_across_the_antimeridian_and_the_pole():
+    frame = cases.world()
+    params = dict(min_cluster_size=20, min_samples=5, metric="haversine")
+    result = run(frame, algorithm="hdbscan", columns=("lat", "lon"), tile_size=0.1, **params)
+    assert cases.check_hdbscan(result, frame, columns=("lat", "lon"), **params).max() >= 4

@@ -163,6 +163,30 @@ def test_groups_hdbscan(spark):
     assert cases.check_groups(result, frame, ["g"], "hdbscan", min_cluster_size=15) == 3
 
 
-def test_global_hdbscan_is_not_built(spark):
-    with pytest.raises(NotImplementedError, match="cluster_groups"):
-        gcs.cluster(spark.createDataFrame(cases.blobs(n=60)), algorithm="hdbscan", min_cluster_size=5)
+@pytest.mark.parametrize("tile_size", [60, 200])
+def test_global_hdbscan_blobs(tile_size, spark):
+    frame = cases.blobs()
+    params = dict(min_cluster_size=15, min_samples=5)
+    result = run(spark, frame, algorithm="hdbscan", tile_size=tile_size, **params)
+    assert cases.check_hdbscan(result, frame, **params).max() >= 4
+
+
+def test_global_hdbscan_far_apart_and_lone_points(spark):
+    frame = cases.far_apart()
+    params = dict(min_cluster_size=20, min_samples=6)
+    result = run(spark, frame, algorithm="hdbscan", tile_size=20, **params)
+    labels = cases.check_hdbscan(result, frame, **params)
+    assert labels.max() == 2 and (labels == -1).sum() >= 14
+
+
+def test_global_hdbscan_duplicates(spark):
+    frame = cases.duplicates()
+    params = dict(min_cluster_size=5, min_samples=4)
+    cases.check_hdbscan(run(spark, frame, algorithm="hdbscan", tile_size=5, **params), frame, **params)
+
+
+def test_global_hdbscan_world_across_the_antimeridian_and_the_pole(spark):
+    frame = cases.world()
+    params = dict(min_cluster_size=20, min_samples=5, metric="haversine")
+    result = run(spark, frame, algorithm="hdbscan", columns=("lat", "lon"), tile_size=0.1, **params)
+    assert cases.check_hdbscan(result, frame, columns=("lat", "lon"), **params).max() >= 4

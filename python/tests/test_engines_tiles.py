@@ -1,8 +1,11 @@
 """The tiles of the engines' global DBSCAN (geocluster_hdbscan._engines), with pandas alone:
 every point is owned by exactly one tile, and every point within 2·eps of a point is copied
 into that point's tile (the halo the exactness argument needs), on the plane and on the
-sphere across the antimeridian and the poles. And importing geocluster_hdbscan imports
-neither PySpark nor Dask."""
+sphere across the antimeridian and the poles. The global HDBSCAN's driver through a
+one-process engine (pandas): its labels and probabilities are the single-process fit's and
+its tree weighs what the single-process MST weighs, on the plane, the sphere, duplicates,
+ties and components far apart; a lost answer fails loudly. And importing geocluster_hdbscan
+imports neither PySpark nor Dask."""
 
 import math
 import subprocess
@@ -14,7 +17,13 @@ import pytest
 
 pd = pytest.importorskip("pandas", reason="the engines' helpers need pandas")
 
+pytest.importorskip("scipy", reason="the global HDBSCAN's driver needs scipy")
+
+import engines_cases as cases  # noqa: E402
+from geocluster_hdbscan import HDBSCAN  # noqa: E402
 from geocluster_hdbscan import _engines  # noqa: E402
+from geocluster_hdbscan import _tiled_hdbscan as h  # noqa: E402
+from geocluster_hdbscan._tiled_driver import Driver  # noqa: E402
 
 
 def exploded(plan, X):
@@ -70,9 +79,139 @@ def test_sphere_halo_across_the_antimeridian_and_the_poles(tile_size):
     assert check_halo(plan, X, great_circle) > 100
 
 
-def test_global_hdbscan_names_the_alternative():
-    with pytest.raises(NotImplementedError, match=r"cluster_groups\(df, by=\[\.\.\.\], algorithm='hdbscan'\)"):
-        _engines.TiledDBSCAN("hdbscan", ("x", "y"), "id", None, {})
+class LocalEngine:
+    """The global HDBSCAN's frames in one process (pandas): the driver's steps without an
+    engine, so that the algorithm is tested where Spark and Dask are not installed."""
+
+    def __init__(self, plan, frame):
+        self.plan, self.frame = plan, frame
+
+    def sorted_ids(self):
+        return h.sorted_ids(self.frame[self.plan.id_column].to_numpy(), self.plan.id_column)
+
+    def tile_runs(self):
+        return self.plan.tile_runs(self.plan.explode(self.plan.points(self.frame)))
+
+    def collect_runs(self, runs):
+        kind = runs[h.KIND]
+        return runs[kind == h.EDGE], runs[kind == h.BOUND], runs[(kind == h.POINT) & ~runs[h.FLAG]]
+
+    def tile_balls(self, runs):
+        return self.summaries(runs[runs[h.KIND] == h.POINT].assign(**{h.COMP: 0}))
+
+    def with_components(self, runs, ids, comp1, exact):
+        return h.with_components(runs, ids, comp1, exact)
+
+    def summaries(self, points):
+        return h.summarise(points, self.plan)
+
+    def ask(self, points, queries, cur):
+        asked = queries(points) if callable(queries) else queries
+        return self.plan.answers(pd.concat([points[points[h.KIND] == h.POINT], asked], ignore_index=True), cur)
+
+    def release(self, frame):
+        pass
+
+
+def tiled(frame, columns=("x", "y"), tile_size=None, halo=None, engine=LocalEngine, **params):
+    """The global HDBSCAN of `frame` through `engine`: (result frame, driver)."""
+    plan = h.TiledHDBSCAN(columns, "id", tile_size, halo, params)
+    driver = Driver(plan, engine(plan, frame))
+    labels = driver.run().rename(columns={h.ID: "id"})
+    return frame.merge(labels, on="id"), driver
+
+
+def check_tree(driver, frame, columns=("x", "y"), **params):
+    """The assembled tree's weights are the single-process MST's (all of its MSTs share them)."""
+    ordered = frame.sort_values("id", kind="stable")
+    model = HDBSCAN(gen_min_span_tree=True, **params).fit(ordered[list(columns)].to_numpy())
+    expected = np.sort(model.minimum_spanning_tree_["distance"])
+    assert np.allclose(driver.mst_weights, expected, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("tile_size,halo", [(60, None), (200, None), (200, 20), (1000, None)])
+def test_global_hdbscan_over_tiles_equals_the_single_process(tile_size, halo):
+    frame = cases.blobs(n=1500)
+    params = dict(min_cluster_size=15, min_samples=5)
+    result, driver = tiled(frame, tile_size=tile_size, halo=halo, **params)
+    assert cases.check_hdbscan(result, frame, **params).max() >= 4
+    check_tree(driver, frame, **params)
+    assert driver.stats["rounds"] >= (1 if tile_size < 1000 else 0)
+
+
+def test_global_hdbscan_far_apart_needs_exact_core_distances_and_rounds():
+    frame = cases.far_apart()
+    params = dict(min_cluster_size=20, min_samples=6)
+    result, driver = tiled(frame, tile_size=20, **params)
+    cases.check_hdbscan(result, frame, **params)
+    check_tree(driver, frame, **params)
+    assert driver.stats["unsure"] >= 14 and driver.stats["rounds"] >= 2
+
+
+@pytest.mark.parametrize("tile_size", [1, 5])
+def test_global_hdbscan_duplicates_on_tile_corners(tile_size):
+    frame = cases.duplicates()
+    params = dict(min_cluster_size=5, min_samples=4)
+    result, driver = tiled(frame, tile_size=tile_size, **params)
+    cases.check_hdbscan(result, frame, **params)
+    check_tree(driver, frame, **params)
+
+
+@pytest.mark.parametrize("tile_size", [0.02, 0.1, 1.0])
+def test_global_hdbscan_on_the_sphere(tile_size):
+    frame = cases.world()
+    params = dict(min_cluster_size=20, min_samples=5, metric="haversine")
+    result, driver = tiled(frame, columns=("lat", "lon"), tile_size=tile_size, **params)
+    assert cases.check_hdbscan(result, frame, columns=("lat", "lon"), **params).max() >= 4
+    check_tree(driver, frame, columns=("lat", "lon"), **params)
+
+
+def test_global_hdbscan_ties_from_a_grid():
+    """Points on a grid: mutual-reachability weights tie everywhere, so every tile's MST is one
+    of many; the bottleneck forests make the assembled tree's weights exact all the same."""
+    xs, ys = np.meshgrid(np.arange(40.0), np.arange(30.0))
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"id": rng.permutation(xs.size), "x": xs.ravel(), "y": ys.ravel()})
+    frame = frame[(frame.x - 20) ** 2 + (frame.y - 15) ** 2 > 30]  # a hole: a ring
+    params = dict(min_cluster_size=10, min_samples=4)
+    result, driver = tiled(frame, tile_size=7, **params)
+    cases.check_hdbscan(result, frame, **params)
+    check_tree(driver, frame, **params)
+
+
+class DroppingEngine(LocalEngine):
+    """An engine that loses the answers to the lone pair's queries (far_apart's points at
+    x = -6000): the driver must notice, not return a tree."""
+
+    def ask(self, points, queries, cur):
+        answers = super().ask(points, queries, cur)
+        lone = set(self.frame[self.frame["x"] == -6000]["id"])
+        return answers[~answers[h.ID].isin(lone)] if callable(queries) else answers
+
+
+def test_a_lost_answer_fails_loudly():
+    with pytest.raises(RuntimeError, match="found no edge"):
+        tiled(cases.far_apart(), tile_size=20, engine=DroppingEngine, min_cluster_size=20, min_samples=6)
+
+
+def test_global_hdbscan_parameters_are_checked_on_the_driver():
+    with pytest.raises(ValueError, match="tile_size is required"):
+        h.TiledHDBSCAN(("x", "y"), "id", None, None, dict(min_cluster_size=5))
+    with pytest.raises(ValueError, match="ties='one-at-a-time' is not supported"):
+        h.TiledHDBSCAN(("x", "y"), "id", 10, None, dict(ties="one-at-a-time"))
+    with pytest.raises(TypeError, match="sample_weight"):
+        h.TiledHDBSCAN(("x", "y"), "id", 10, None, dict(sample_weight=[1]))
+    with pytest.raises(ValueError, match="min_cluster_size"):
+        h.TiledHDBSCAN(("x", "y"), "id", 10, None, dict(min_cluster_size=1))
+    with pytest.raises(ValueError, match="halo"):
+        h.TiledHDBSCAN(("x", "y"), "id", 10, -1, dict(min_cluster_size=5))
+    frame = cases.blobs(n=60)
+    with pytest.raises(ValueError, match="holds 3 more than once"):
+        tiled(frame.assign(id=np.minimum(frame["id"], 3)), tile_size=100, min_cluster_size=5)
+    bad = frame.astype({"x": float})
+    bad.loc[bad.index[4], "x"] = np.nan
+    with pytest.raises(ValueError, match=rf"row with id={bad['id'].iloc[4]}: .* must be finite"):
+        tiled(bad, tile_size=100, min_cluster_size=5)
 
 
 def test_estimator_parameters_are_checked_before_any_task():

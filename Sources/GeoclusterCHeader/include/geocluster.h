@@ -124,6 +124,14 @@ int32_t gc_hdbscan_fit_tree(int64_t n, const int64_t *a, const int64_t *b, const
 /* Releases a result (NULL is ignored). */
 void gc_hdbscan_free(gc_hdbscan *result);
 
+/*
+ * Distances between pairs of points as the library measures them: out[i] is the distance
+ * between a's point i and b's point i (a->n == b->n; both 2-dimensional, of one metric):
+ * Euclidean, or great-circle in radians with GC_METRIC_HAVERSINE. The same bits as the
+ * distances inside gc_hdbscan_fit's core distances and MST weights.
+ */
+int32_t gc_distances(const gc_points *a, const gc_points *b, double *out, char *message, int64_t message_capacity);
+
 /* Sizes of the arrays the copy functions write. Every accessor treats a NULL result as an
  * empty one (sizes 0, nothing written). */
 int64_t gc_hdbscan_point_count(const gc_hdbscan *result);
