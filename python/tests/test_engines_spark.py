@@ -176,7 +176,7 @@ def test_global_hdbscan_far_apart_and_lone_points(spark):
     params = dict(min_cluster_size=20, min_samples=6)
     result = run(spark, frame, algorithm="hdbscan", tile_size=20, **params)
     labels = cases.check_hdbscan(result, frame, **params)
-    assert labels.max() == 2 and (labels == -1).sum() >= 14
+    assert labels.max() == 2 and (labels == -1).sum() >= 5
 
 
 def test_global_hdbscan_duplicates(spark):
