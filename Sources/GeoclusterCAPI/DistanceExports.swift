@@ -32,3 +32,46 @@ public func gc_distances(
         }
     }
 }
+
+@_cdecl("gc_bottleneck_forest")
+public func gc_bottleneck_forest(
+    _ n: Int64, _ m: Int64, _ a: UnsafePointer<Int64>?, _ b: UnsafePointer<Int64>?, _ weight: UnsafePointer<Double>?,
+    _ limit: Double, _ kept: UnsafePointer<UInt8>?, _ outA: UnsafeMutablePointer<Int64>?,
+    _ outB: UnsafeMutablePointer<Int64>?, _ outWeight: UnsafeMutablePointer<Double>?,
+    _ outCount: UnsafeMutablePointer<Int64>?, _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        guard n >= 0, n <= Int64(Int32.max), m >= 0 else { throw CAPIError(.invalidArgument, "n = \(n), m = \(m) are invalid") }
+        guard let outCount else { throw CAPIError(.invalidArgument, "out_count must not be null") }
+        outCount.pointee = 0
+        guard m == 0 || (a != nil && b != nil && weight != nil && outA != nil && outB != nil && outWeight != nil),
+              n == 0 || kept != nil else {
+            throw CAPIError(.invalidArgument, "a, b, weight, kept and the outputs must not be null")
+        }
+        let edges = Int(m)
+        var light: [Int] = []
+        for e in 0..<edges where weight![e] <= limit {
+            guard a![e] >= 0, a![e] < n, b![e] >= 0, b![e] < n else {
+                throw CAPIError(.invalidParameter, "edge \(e) has ends \(a![e]), \(b![e]), outside 0 ..< \(n)")
+            }
+            light.append(e)
+        }
+        light.sort { (weight![$0], $0) < (weight![$1], $1) }
+        var sets = UnionFind(count: Int(n))
+        // The kept row standing for each set (at its root), or -1.
+        var standing = (0..<Int(n)).map { kept![$0] != 0 ? Int64($0) : -1 }
+        var count = 0
+        for e in light {
+            let x = sets.find(Int(a![e])), y = sets.find(Int(b![e]))
+            if x == y { continue }
+            let sx = standing[x], sy = standing[y]
+            if sx >= 0 && sy >= 0 {
+                outA![count] = sx; outB![count] = sy; outWeight![count] = weight![e]
+                count += 1
+            }
+            let root = sets.union(x, y)!
+            standing[root] = sx >= 0 ? sx : sy
+        }
+        outCount.pointee = Int64(count)
+    }
+}

@@ -7,6 +7,7 @@ import GeoclusterCHeader
 private func exportsMatchTheHeader() {
     do { var f = GeoclusterCHeader.gc_dbscan_defaults; f = GeoclusterCAPI.gc_dbscan_defaults; _ = f }
     do { var f = GeoclusterCHeader.gc_dbscan_fit; f = GeoclusterCAPI.gc_dbscan_fit; _ = f }
+    do { var f = GeoclusterCHeader.gc_bottleneck_forest; f = GeoclusterCAPI.gc_bottleneck_forest; _ = f }
     do { var f = GeoclusterCHeader.gc_distances; f = GeoclusterCAPI.gc_distances; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_all_points_membership_vectors; f = GeoclusterCAPI.gc_hdbscan_all_points_membership_vectors; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_cluster_count; f = GeoclusterCAPI.gc_hdbscan_cluster_count; _ = f }

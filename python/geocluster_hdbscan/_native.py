@@ -98,6 +98,8 @@ SIGNATURES = {
     "gc_hdbscan_membership_vectors": (_i32t, [_handle, _points, _i64t, _f64, _message, _i64t]),
     "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, _message, _i64t]),
     "gc_distances": (_i32t, [_points, _points, _f64, _message, _i64t]),
+    "gc_bottleneck_forest": (_i32t, [_i64t, _i64t, _i64, _i64, _f64, _dbl, _u8, _i64, _i64, _f64, _i64, _message,
+                                     _i64t]),
     "gc_dbscan_defaults": (DBSCANParams, []),
     "gc_dbscan_fit": (_i32t, [_points, _f64, ctypes.POINTER(DBSCANParams), _i32, _u8, _message, _i64t]),
     "gc_pins_defaults": (PinsParams, []),
@@ -310,6 +312,23 @@ def distances(a, b, haversine=False):
     _check(_lib.gc_distances(ctypes.byref(given_a), ctypes.byref(given_b), _pointer(out, _f64), message,
                              _MESSAGE_CAPACITY), message)
     return out
+
+
+def bottleneck_forest(n, a, b, weight, limit, kept):
+    """gc_bottleneck_forest: (a, b, weight) of the edges the forest's joins make between kept
+    rows, over its edges of weight <= limit."""
+    a, b = (np.ascontiguousarray(v, dtype=np.int64) for v in (a, b))
+    weight = np.ascontiguousarray(weight, dtype=np.float64)
+    kept = np.ascontiguousarray(kept, dtype=np.uint8)
+    m = len(weight)
+    out = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.float64))
+    count = np.zeros(1, dtype=np.int64)
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    _check(_lib.gc_bottleneck_forest(n, m, _pointer(a, _i64), _pointer(b, _i64), _pointer(weight, _f64), limit,
+                                     _pointer(kept, _u8), _pointer(out[0], _i64), _pointer(out[1], _i64),
+                                     _pointer(out[2], _f64), _pointer(count, _i64), message, _MESSAGE_CAPACITY),
+           message)
+    return tuple(v[:count[0]] for v in out)
 
 
 def dbscan_fit(X, eps, min_samples, threads, haversine=False, sample_weight=None):

@@ -16,6 +16,7 @@ modules give the driver an object that moves frames; its methods:
 """
 
 import math
+import time
 
 import numpy as np
 import pandas as pd
@@ -33,12 +34,20 @@ class Driver:
     def __init__(self, plan, engine):
         self.plan, self.engine = plan, engine
         #: What the run took: points whose core distance needed queries, forest components,
-        #: Borůvka rounds.
-        self.stats = dict(unsure=0, components=0, rounds=0)
+        #: Borůvka rounds; and the wall time of each step, in seconds.
+        self.stats = dict(unsure=0, components=0, rounds=0, seconds={})
+
+    def _timed(self, step, function, *arguments):
+        start = time.perf_counter()
+        try:
+            return function(*arguments)
+        finally:
+            seconds = self.stats["seconds"]
+            seconds[step] = seconds.get(step, 0.0) + time.perf_counter() - start
 
     def run(self):
         plan, engine = self.plan, self.engine
-        self.ids = engine.sorted_ids()
+        self.ids = self._timed("ids", engine.sorted_ids)
         n = len(self.ids)
         if n < 2:
             raise ValueError(f"n_samples={n} while HDBSCAN requires more than one sample")
@@ -46,20 +55,20 @@ class Driver:
             raise ValueError(f"min_samples ({plan.k}) must be at most the number of samples in X ({n})")
         runs = engine.tile_runs()
         try:
-            edges, bounds, unsure = engine.collect_runs(runs)
-            forest, comp1 = self.forest(n, edges)
-            exact = self.exact_core_distances(runs, unsure)
-            points = engine.with_components(runs, self.ids, comp1, exact)
+            edges, bounds, unsure = self._timed("tile runs", engine.collect_runs, runs)
+            forest, comp1 = self._timed("forest", self.forest, n, edges)
+            exact = self._timed("core distances", self.exact_core_distances, runs, unsure)
+            points = self._timed("components", engine.with_components, runs, self.ids, comp1, exact)
         finally:
             engine.release(runs)
         try:
-            rest = self.boruvka(points, comp1, bounds) if comp1.max() > 0 else _no_edges()
+            rest = self._timed("boruvka", self.boruvka, points, comp1, bounds) if comp1.max() > 0 else _no_edges()
         finally:
             engine.release(points)
         a, b, w = (np.concatenate([forest[i], rest[i]]) for i in range(3))
         if len(a) != n - 1:
             raise RuntimeError(f"the assembled tree has {len(a)} edges for {n} points")
-        return self.fit(n, a, b, w)
+        return self._timed("hierarchy", self.fit, n, a, b, w)
 
     def index(self, values):
         """Rows (positions in the sorted ids) of id values, checked."""

@@ -100,7 +100,7 @@ class TiledHDBSCAN(Tiling):
         """One tile (exploded POINT rows, TILE and OWNED): the library's HDBSCAN on all of it,
         rows sorted by id. Returns its owned POINT rows (W the run's core distance, FLAG true
         when exact); EDGE rows, the run's MST up to h seen between the points within h of the
-        tile (`_bottleneck_forest`); BOUND rows, the MST's heavier edges whose lower-id end it
+        tile (gc_bottleneck_forest); BOUND rows, the MST's heavier edges whose lower-id end it
         owns (each an upper bound of a real edge's weight)."""
         from ._engines import OWNED
         pdf = pdf.sort_values(ID, kind="stable").reset_index(drop=True)
@@ -119,7 +119,10 @@ class TiledHDBSCAN(Tiling):
         lower, upper = np.minimum(a, b), np.maximum(a, b)
         bound = owned[lower] & (w > self.h)
         near = owned | self.near(xy[:, 0], xy[:, 1], tile, self.h * (1 + _SLACK) + 1e-12)
-        va, vb, vw = _bottleneck_forest(len(pdf), a, b, w, w <= self.h, near)
+        # The run's MST up to h as seen between the rows within h of the tile: at every weight
+        # up to h, two such rows are joined by these edges exactly when the run's MST joins
+        # them, whichever of tied edges the run's MST chose.
+        va, vb, vw = _native.bottleneck_forest(len(pdf), a, b, w, self.h, near)
         rows = np.flatnonzero(owned)
         parts = [frame(len(rows), tile=tile, kind=POINT, id=ids[rows], id_b=ids[rows], w=core[rows],
                        x=xy[rows, 0], y=xy[rows, 1], flag=core[rows] <= self.halo),
@@ -201,31 +204,6 @@ class TiledHDBSCAN(Tiling):
         return frame(len(hit), tile=tile, kind=ANSWER, id=q_ids[hit], id_b=ids[best_j[hit]], w=best_w[hit])
 
 
-def _bottleneck_forest(n, a, b, w, light, kept):
-    """Kruskal over a run's MST edges `light` (weight order), seen between the `kept` rows
-    only: whenever an edge joins two parts that each hold a kept row, an edge between a kept
-    row of each, of the joining edge's weight. At every weight t, two kept rows are joined by
-    these edges up to t exactly when the run's MST joins them up to t (the run's bottleneck
-    distance between them), whichever tied edges the run's MST chose."""
-    order = np.flatnonzero(light)
-    order = order[np.argsort(w[order], kind="stable")]
-    parent = np.arange(n)
-    rep = np.where(kept, np.arange(n), -1)
-    out_a, out_b, out_w = [], [], []
-    for e in order.tolist():
-        x, y = _find(parent, int(a[e])), _find(parent, int(b[e]))
-        if x == y:
-            continue
-        rx, ry = rep[x], rep[y]
-        if rx >= 0 and ry >= 0:
-            out_a.append(rx)
-            out_b.append(ry)
-            out_w.append(w[e])
-        parent[y] = x
-        rep[x] = rx if rx >= 0 else ry
-    return (np.array(out_a, dtype=np.int64), np.array(out_b, dtype=np.int64), np.array(out_w, dtype=np.float64))
-
-
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -242,7 +220,7 @@ def frame(n, tile=0, kind=POINT, id=None, id_b=None, w=None, x=None, y=None, fla
         return np.full(n, value, dtype=dtype) if value.ndim == 0 else value.astype(dtype, copy=False)
     return pd.DataFrame({TILE: col(tile, np.int64), KIND: col(kind, np.int64), ID: id, ID_B: id_b,
                          W: col(w, np.float64), X: col(x, np.float64), Y: col(y, np.float64),
-                         FLAG: col(flag, bool), U: col(u, np.float64), COMP: col(comp, np.int64)})[list(COLUMNS)]
+                         FLAG: col(flag, bool), U: col(u, np.float64), COMP: col(comp, np.int64)}, copy=False)
 
 
 class _Space:
@@ -373,6 +351,13 @@ def sorted_ids(ids, name):
         dup = dup.item() if hasattr(dup, "item") else dup
         raise ValueError(f"id_column {name!r} holds {dup!r} more than once: ids must be unique")
     return ids
+
+
+def split_runs(rows):
+    """The runs' rows a driver collects (all but the sure POINT rows), split: (EDGE rows,
+    BOUND rows, unsure POINT rows)."""
+    kind = rows[KIND].to_numpy()
+    return rows[kind == EDGE], rows[kind == BOUND], rows[kind == POINT]
 
 
 def with_components(pdf, ids, comp1, exact):

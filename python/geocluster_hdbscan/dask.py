@@ -90,8 +90,7 @@ class _Engine:
         return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, meta=self.meta).persist()
 
     def collect_runs(self, runs):
-        kind = runs[h.KIND]
-        return dask.compute(runs[kind == h.EDGE], runs[kind == h.BOUND], runs[(kind == h.POINT) & ~runs[h.FLAG]])
+        return h.split_runs(runs[(runs[h.KIND] != h.POINT) | ~runs[h.FLAG]].compute())
 
     def tile_balls(self, runs):
         points = runs[runs[h.KIND] == h.POINT].assign(**{h.COMP: 0})
@@ -109,7 +108,10 @@ class _Engine:
             asked = points.map_partitions(queries, meta=self.meta)
         else:
             asked = dd.from_pandas(queries, npartitions=max(1, points.npartitions))
-        owned = points[points[h.KIND] == h.POINT]
+        asked = asked.persist()
+        tiles = asked[e.TILE].unique().compute().to_numpy()
+        # Only the tiles asked, and their points.
+        owned = points[(points[h.KIND] == h.POINT) & points[e.TILE].isin(tiles)]
         both = dd.concat([owned, asked]).shuffle(on=e.TILE)
         current = None if cur is None else dask.delayed(cur)
         return both.map_partitions(self.plan.answers, current, meta=self.meta).compute()
@@ -121,5 +123,14 @@ class _Engine:
 def _hdbscan(ddf, columns, id_column, tile_size, halo, params):
     """The global HDBSCAN: the driver's run over Dask frames, the labels merged on the id."""
     plan = h.TiledHDBSCAN(columns, id_column, tile_size, halo, params)
-    labels = Driver(plan, _Engine(plan, ddf)).run().rename(columns={h.ID: id_column})
-    return ddf.merge(dd.from_pandas(labels, npartitions=max(1, ddf.npartitions)), on=id_column, how="inner")
+    labels = Driver(plan, _Engine(plan, ddf)).run()
+    arrays = dask.delayed((labels[h.ID].to_numpy(), labels["label"].to_numpy(), labels["probability"].to_numpy()))
+    meta = ddf._meta.assign(label=np.array([], dtype=np.int32), probability=np.array([], dtype=np.float64))
+    return ddf.map_partitions(_attach, id_column, arrays, meta=meta)
+
+
+def _attach(pdf, id_column, arrays):
+    """Each row's label and probability, found by its id in the sorted ids."""
+    ids, label, probability = arrays
+    rows = np.searchsorted(ids, pdf[id_column].to_numpy())
+    return pdf.assign(label=label[rows], probability=probability[rows])

@@ -128,15 +128,15 @@ class _Engine:
     def tile_runs(self):
         plan = self.plan
         exploded_schema = T.StructType(self.schema.fields + [T.StructField(e.OWNED, T.BooleanType())])
-        points = self.df.select(plan.id_column, *plan.user_columns).mapInPandas(_batches(plan.points), self.schema)
-        exploded = points.mapInPandas(plan.explode_batches, exploded_schema)
+        points = self.df.select(plan.id_column, *plan.user_columns)
+        exploded = points.mapInPandas(_batches(lambda pdf: plan.explode(plan.points(pdf))), exploded_schema)
         runs = exploded.groupBy(h.TILE).applyInPandas(_one_argument(plan.tile_run), self.schema)
         return runs.persist(StorageLevel.MEMORY_AND_DISK)
 
     def collect_runs(self, runs):
         kind = F.col(h.KIND)
-        return (runs.filter(kind == h.EDGE).toPandas(), runs.filter(kind == h.BOUND).toPandas(),
-                runs.filter((kind == h.POINT) & ~F.col(h.FLAG)).toPandas())
+        rows = runs.filter((kind != h.POINT) | ~F.col(h.FLAG)).toPandas()
+        return h.split_runs(rows)
 
     def tile_balls(self, runs):
         return self.summaries(runs.filter(F.col(h.KIND) == h.POINT).withColumn(h.COMP, F.lit(0).cast("long")))
@@ -164,12 +164,17 @@ class _Engine:
             asked = points.mapInPandas(_batches(queries), self.schema)
         else:
             asked = self.spark.createDataFrame(queries, self.schema)
+        asked = asked.persist(StorageLevel.MEMORY_AND_DISK)
+        tiles = asked.select(h.TILE).distinct()
         shared = self.spark.sparkContext.broadcast(cur)
         plan = self.plan
-        both = points.filter(F.col(h.KIND) == h.POINT).unionByName(asked)
+        # Only the tiles asked: their points, joined with the (small) set of tile numbers.
+        owned = points.filter(F.col(h.KIND) == h.POINT).join(F.broadcast(tiles), on=h.TILE, how="left_semi")
+        both = owned.unionByName(asked)
         answers = both.groupBy(h.TILE).applyInPandas(lambda pdf: plan.answer(pdf, shared.value), self.schema)
         out = answers.toPandas()
         shared.unpersist()
+        asked.unpersist()
         return out
 
     def release(self, frame):
@@ -205,10 +210,17 @@ def _hdbscan(df, columns, id_column, tile_size, halo, params):
     plan = h.TiledHDBSCAN(columns, id_column, tile_size, halo, params)
     spark = df.sparkSession
     with _arrow(spark):
-        labels = Driver(plan, _Engine(plan, df)).run().rename(columns={h.ID: id_column})
-        labels_df = spark.createDataFrame(labels, T.StructType([
-            T.StructField(id_column, df.schema[id_column].dataType), T.StructField("label", T.IntegerType()),
-            T.StructField("probability", T.DoubleType())]))
-        labels_df = labels_df.persist(StorageLevel.MEMORY_AND_DISK)
-        labels_df.count()
-    return df.join(labels_df, on=id_column, how="inner")
+        labels = Driver(plan, _Engine(plan, df)).run()
+    # Each row's label found by its id in the sorted ids (a broadcast, no shuffle).
+    shared = spark.sparkContext.broadcast((labels[h.ID].to_numpy(), labels["label"].to_numpy(),
+                                           labels["probability"].to_numpy()))
+    schema = T.StructType(df.schema.fields + [T.StructField("label", T.IntegerType()),
+                                              T.StructField("probability", T.DoubleType())])
+
+    def attach(batches):
+        ids, label, probability = shared.value
+        for pdf in batches:
+            rows = np.searchsorted(ids, pdf[id_column].to_numpy())
+            yield pdf.assign(label=label[rows], probability=probability[rows])
+
+    return df.mapInPandas(attach, schema)

@@ -132,6 +132,18 @@ void gc_hdbscan_free(gc_hdbscan *result);
  */
 int32_t gc_distances(const gc_points *a, const gc_points *b, double *out, char *message, int64_t message_capacity);
 
+/*
+ * A spanning forest's joins as seen between some of its rows: Kruskal over the m edges
+ * a[i]-b[i] (rows 0 .. n - 1) of weight <= limit, in ascending (weight, edge) order; each time
+ * an edge joins two parts that each hold a row with kept[row] != 0, an edge between such a row
+ * of each part, of the joining edge's weight, is written to out_a, out_b, out_weight (room
+ * for m edges) and counted in *out_count. Two kept rows are then joined by the written edges
+ * up to any weight t exactly when the forest joins them up to t.
+ */
+int32_t gc_bottleneck_forest(int64_t n, int64_t m, const int64_t *a, const int64_t *b, const double *weight,
+                             double limit, const uint8_t *kept, int64_t *out_a, int64_t *out_b,
+                             double *out_weight, int64_t *out_count, char *message, int64_t message_capacity);
+
 /* Sizes of the arrays the copy functions write. Every accessor treats a NULL result as an
  * empty one (sizes 0, nothing written). */
 int64_t gc_hdbscan_point_count(const gc_hdbscan *result);
