@@ -73,10 +73,10 @@ def test_null_handles_and_pointers_are_errors_not_crashes():
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"selecti"  # cut to the buffer
     assert not handle.value
     params = lib.gc_hdbscan_defaults()
-    params.outputs = 8
+    params.outputs = 16
     empty = _native.Points(None, 0, 2, 2, 1, _native.GC_METRIC_EUCLIDEAN)
     code = lib.gc_hdbscan_fit(ctypes.byref(empty), None, ctypes.byref(params), ctypes.byref(handle), message, 200)
-    assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 8 is invalid")
+    assert code == _native.GC_INVALID_ARGUMENT and message.value.startswith(b"outputs = 16 is invalid")
     code = lib.gc_hdbscan_predict(None, ctypes.byref(empty), 1, None, None, None, None, message, 200)
     assert code == _native.GC_INVALID_ARGUMENT and message.value == b"result must not be null"
     code = lib.gc_hdbscan_all_points_membership_vectors(None, 1, None, message, 200)

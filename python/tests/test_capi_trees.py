@@ -1,0 +1,102 @@
+"""The library's functions for trees assembled elsewhere (the engines' global HDBSCAN):
+gc_hdbscan_fit_tree gives the fit's labels over the fit's tree in any order and refuses what is
+not a spanning tree; GC_OUTPUT_CORE_DISTANCES and gc_distances are the bits the fit's MST
+weights are made of (each weight is the larger core distance or the distance, exactly), on the
+plane and the sphere; gc_bottleneck_forest keeps every bottleneck distance between kept rows
+(brute force)."""
+
+import numpy as np
+import pytest
+
+from geocluster_hdbscan import _native
+
+
+def blobs(seed, n=400, sphere=False):
+    rng = np.random.default_rng(seed)
+    X = np.concatenate([rng.normal(0, 1, (n // 2, 2)), rng.normal(5, 1, (n // 4, 2)), rng.uniform(-5, 10, (n // 4, 2))])
+    X = np.round(X, 1)  # ties and duplicates
+    return np.radians(X * 0.3 + [40, 170]) if sphere else X
+
+
+def fit(X, sphere, min_samples=5):
+    return _native.hdbscan_fit(X, 15, min_samples, 0.0, None, False, False, 1, keep_mst=True, haversine=sphere,
+                               core_distances=True)
+
+
+@pytest.mark.parametrize("sphere", [False, True])
+def test_fit_tree_over_the_fits_tree_in_any_order(sphere):
+    X = blobs(1, sphere=sphere)
+    fitted = fit(X, sphere)
+    mst = fitted.mst()
+    order = np.random.default_rng(2).permutation(len(mst["a"]))
+    given = _native.hdbscan_fit_tree(len(X), mst["b"][order], mst["a"][order], mst["weight"][order], 15, 0.0, None,
+                                     False, False, 1)
+    for a, b in zip(given.labels(), fitted.labels()):
+        assert np.array_equal(a, b)
+    # On the sphere the fit measured in metres and the tree is in radians: the scores, ratios
+    # of lambdas, to rounding.
+    assert np.allclose(given.outlier_scores(), fitted.outlier_scores(), rtol=0, atol=0 if not sphere else 1e-12)
+
+
+def test_fit_tree_refuses_what_is_no_spanning_tree():
+    with pytest.raises(_native.NativeError, match="edge 1 joins 1 and 0, already joined"):
+        _native.hdbscan_fit_tree(3, np.array([0, 1]), np.array([1, 0]), np.array([1.0, 1.0]), 2, 0.0, None, False,
+                                 False, 1)
+    with pytest.raises(_native.NativeError, match="edge 0 has end 7"):
+        _native.hdbscan_fit_tree(3, np.array([7, 1]), np.array([1, 2]), np.array([1.0, 1.0]), 2, 0.0, None, False,
+                                 False, 1)
+    with pytest.raises(_native.NativeError, match="edge 1 weighs nan"):
+        _native.hdbscan_fit_tree(3, np.array([0, 1]), np.array([1, 2]), np.array([1.0, np.nan]), 2, 0.0, None, False,
+                                 False, 1)
+
+
+@pytest.mark.parametrize("sphere", [False, True])
+def test_core_distances_and_weights_are_made_of_the_librarys_distances(sphere):
+    X = blobs(3, n=200, sphere=sphere)
+    fitted = fit(X, sphere, min_samples=6)
+    core = fitted.core_distances()
+    n = len(X)
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    d = _native.distances(X[i.ravel()], X[j.ravel()], haversine=sphere).reshape(n, n)
+    assert np.array_equal(np.sort(d, axis=1)[:, 5], core)  # the 6th nearest, the point itself included
+    mst = fitted.mst()
+    expected = np.maximum(np.maximum(core[mst["a"]], core[mst["b"]]), d[mst["a"], mst["b"]])
+    assert np.array_equal(mst["weight"], expected)
+
+
+def bottleneck(n, a, b, w, limit):
+    """All-pairs bottleneck distance in a forest, over its edges <= limit (inf: not joined)."""
+    out = np.full((n, n), np.inf)
+    adjacent = [[] for _ in range(n)]
+    for x, y, weight in zip(a, b, w):
+        if weight <= limit:
+            adjacent[x].append((y, weight))
+            adjacent[y].append((x, weight))
+    for s in range(n):
+        out[s, s] = 0
+        stack = [s]
+        while stack:
+            u = stack.pop()
+            for v, weight in adjacent[u]:
+                if out[s, v] == np.inf and v != s:
+                    out[s, v] = max(out[s, u], weight)
+                    stack.append(v)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bottleneck_forest_keeps_every_bottleneck_between_kept_rows(seed):
+    rng = np.random.default_rng(seed)
+    n = 80
+    parent = np.array([rng.integers(0, i) for i in range(1, n)])
+    a, b = np.arange(1, n), parent
+    w = rng.integers(0, 6, n - 1).astype(float)  # many ties
+    kept = rng.random(n) < 0.4
+    limit = 4.0
+    va, vb, vw = _native.bottleneck_forest(n, a, b, w, limit, kept)
+    assert kept[va].all() and kept[vb].all() and (vw <= limit).all()
+    assert len(va) < kept.sum()
+    rows = np.flatnonzero(kept)
+    full = bottleneck(n, a, b, w, limit)[np.ix_(rows, rows)]
+    seen = bottleneck(n, va, vb, vw, limit)[np.ix_(rows, rows)]
+    assert np.array_equal(full, seen)
