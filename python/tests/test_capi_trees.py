@@ -31,11 +31,13 @@ def test_fit_tree_over_the_fits_tree_in_any_order(sphere):
     order = np.random.default_rng(2).permutation(len(mst["a"]))
     given = _native.hdbscan_fit_tree(len(X), mst["b"][order], mst["a"][order], mst["weight"][order], 15, 0.0, None,
                                      False, False, 1)
-    for a, b in zip(given.labels(), fitted.labels()):
-        assert np.array_equal(a, b)
-    # On the sphere the fit measured in metres and the tree is in radians: the scores, ratios
-    # of lambdas, to rounding.
-    assert np.allclose(given.outlier_scores(), fitted.outlier_scores(), rtol=0, atol=0 if not sphere else 1e-12)
+    (labels, probabilities), (fitted_labels, fitted_probabilities) = given.labels(), fitted.labels()
+    assert np.array_equal(labels, fitted_labels)
+    # On the sphere the fit measured in metres and the tree is in radians: probabilities and
+    # scores, ratios of lambdas, to rounding.
+    tolerance = 1e-12 if sphere else 0
+    assert np.allclose(probabilities, fitted_probabilities, rtol=0, atol=tolerance)
+    assert np.allclose(given.outlier_scores(), fitted.outlier_scores(), rtol=0, atol=tolerance)
 
 
 def test_fit_tree_refuses_what_is_no_spanning_tree():
