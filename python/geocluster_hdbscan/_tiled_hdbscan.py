@@ -40,6 +40,8 @@ KIND, ID, ID_B, W, X, Y, FLAG, U, COMP = ("_gc_kind", "_gc_id", "_gc_id_b", "_gc
 #: The columns of every frame the passes exchange, one schema for all (KIND tells the rows
 #: apart): points, the runs' edges, queries and answers.
 COLUMNS = (TILE, KIND, ID, ID_B, W, X, Y, FLAG, U, COMP)
+#: The columns of the runs' rows the driver collects (edges and unsure points).
+COLLECTED = (KIND, ID, ID_B, W, X, Y)
 POINT, EDGE, BOUND, QUERY, ANSWER = 0, 1, 2, 3, 4
 EARTH = 6371008.8
 _SLACK = 1e-9

@@ -90,7 +90,7 @@ class _Engine:
         return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, meta=self.meta).persist()
 
     def collect_runs(self, runs):
-        return h.split_runs(runs[(runs[h.KIND] != h.POINT) | ~runs[h.FLAG]].compute())
+        return h.split_runs(runs[(runs[h.KIND] != h.POINT) | ~runs[h.FLAG]][list(h.COLLECTED)].compute())
 
     def tile_balls(self, runs):
         points = runs[runs[h.KIND] == h.POINT].assign(**{h.COMP: 0})

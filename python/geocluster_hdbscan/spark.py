@@ -135,7 +135,7 @@ class _Engine:
 
     def collect_runs(self, runs):
         kind = F.col(h.KIND)
-        rows = runs.filter((kind != h.POINT) | ~F.col(h.FLAG)).toPandas()
+        rows = runs.filter((kind != h.POINT) | ~F.col(h.FLAG)).select(*h.COLLECTED).toPandas()
         return h.split_runs(rows)
 
     def tile_balls(self, runs):

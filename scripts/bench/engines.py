@@ -64,10 +64,11 @@ def spark_session(master):
     from pyspark.sql import SparkSession
     builder = (SparkSession.builder.master(master).appName("geocluster-engines-bench")
                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-               .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.memory", "4g")
+               .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.memory", "8g")
+               .config("spark.driver.maxResultSize", "0")
                .config("spark.sql.shuffle.partitions", "64").config("spark.pyspark.python", sys.executable))
     if master.startswith("spark://"):
-        builder = builder.config("spark.executor.cores", "1").config("spark.executor.memory", "2g")
+        builder = builder.config("spark.executor.cores", "1").config("spark.executor.memory", "4g")
     return builder.getOrCreate()
 
 
