@@ -89,8 +89,8 @@ def _metadata():
 
 
 # The engines' extras (docs/engines.md), as python/pyproject.toml lists them.
-EXTRAS = {"spark": ["pyspark>=3.5", "pyarrow>=11", "pandas>=2"],
-          "dask": ["dask[dataframe]>=2024.12", "distributed>=2024.12", "pandas>=2"]}
+EXTRAS = {"spark": ["pyspark>=3.5", "pyarrow>=11", "pandas>=2", "scipy>=1.10"],
+          "dask": ["dask[dataframe]>=2024.12", "distributed>=2024.12", "pandas>=2", "scipy>=1.10"]}
 
 
 def _extra(name, requirements):
