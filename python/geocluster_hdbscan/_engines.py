@@ -128,7 +128,14 @@ class Tiling:
 
     def near(self, x, y, tile, reach):
         """Whether each point is within `reach` of `tile` (padded as the halo is)."""
-        rows, tiles, _ = (self._sphere_tiles if self.sphere else self._plane_tiles)(x, y, reach)
+        if not self.sphere:
+            s = self.tile_size
+            tx, ty = tile // 2**32, tile % 2**32 - 2**31
+            gx = np.maximum(0, np.maximum(tx * s - x, x - (tx + 1) * s))
+            gy = np.maximum(0, np.maximum(ty * s - y, y - (ty + 1) * s))
+            pad = reach + 1e-9 * (np.abs(x) + np.abs(y))
+            return gx * gx + gy * gy <= pad * pad * (1 + 1e-6)
+        rows, tiles, _ = self._sphere_tiles(x, y, reach)
         out = np.zeros(len(x), dtype=bool)
         out[rows[tiles == tile]] = True
         return out

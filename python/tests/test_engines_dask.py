@@ -1,5 +1,5 @@
 """geocluster_hdbscan.dask on a distributed.LocalCluster of two worker processes: the global
-DBSCAN and the per-group mode equal the single-process estimators exactly (engines_cases.py).
+DBSCAN and HDBSCAN and the per-group mode equal the single-process estimators exactly (engines_cases.py).
 Skipped when Dask or distributed is not installed (`make engines` installs them)."""
 
 import numpy as np

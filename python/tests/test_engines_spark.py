@@ -1,6 +1,6 @@
 """geocluster_hdbscan.spark in local mode (local[2]) and on a standalone Spark master with two
 one-core workers on loopback, started here from the PySpark install (spark-class): the global
-DBSCAN and the per-group mode equal the single-process estimators exactly
+DBSCAN and HDBSCAN and the per-group mode equal the single-process estimators exactly
 (engines_cases.py). Skipped when PySpark or pyarrow is not installed or `java` is not on PATH."""
 
 import os

@@ -11,7 +11,7 @@ POINTS.csv has id,x,y columns (metres: `geocluster generate --scenario seoul` wr
 It is converted once to Parquet (POINTS.parquet, id,x,y) which every run reads. Each run is a
 process of its own (`engines.py --run ENGINE ...`): it reads the Parquet file, clusters, and
 writes id,label to a Parquet folder; its wall time counts from before the read to after the
-write. Its memory is sampled every 0.2 s over its process tree (and the standalone master and
+write; the global HDBSCAN's driver also reports its steps' times (Driver.stats). Its memory is sampled every 0.2 s over its process tree (and the standalone master and
 workers): the peak resident memory of the Python driver, of the JVM processes together (Spark),
 and of the largest single worker process (Spark's Python workers, Dask's worker processes).
 Every engine's labels are compared with the single process's (same numbers on the plane).
@@ -97,6 +97,18 @@ def run_dask(args, data, out):
 
 def run(args):
     data, out = Path(args.data), Path(args.out)
+    steps = {}
+    if args.run != "single":
+        from geocluster_hdbscan import _tiled_driver
+        driver_run = _tiled_driver.Driver.run
+
+        def keeping_stats(driver):
+            try:
+                return driver_run(driver)
+            finally:
+                steps.update(driver.stats)
+
+        _tiled_driver.Driver.run = keeping_stats
     start = time.perf_counter()
     if args.run == "single":
         run_single(args, data, out)
@@ -104,7 +116,7 @@ def run(args):
         run_dask(args, data, out)
     else:
         run_spark(args, data, out, args.master)
-    print(json.dumps({"seconds": time.perf_counter() - start}))
+    print(json.dumps({"seconds": time.perf_counter() - start, "driver steps": steps}))
 
 
 # ---- the harness -------------------------------------------------------------------------------
@@ -194,8 +206,9 @@ def measure(engine, args, data, tmp):
         s.wait(30)
     if child.returncode != 0:
         raise SystemExit(f"{engine} failed (exit {child.returncode})")
-    seconds = json.loads(stdout.decode().strip().splitlines()[-1])["seconds"]
-    return {"engine": engine, "seconds": seconds, **{k: v / 2**20 for k, v in sampler.peaks.items()}}, out
+    report = json.loads(stdout.decode().strip().splitlines()[-1])
+    return {"engine": engine, "seconds": report["seconds"], **{k: v / 2**20 for k, v in sampler.peaks.items()},
+            "driver steps": report["driver steps"]}, out
 
 
 def labels_of(folder):
