@@ -107,17 +107,22 @@ class Driver:
         if len(unsure) == 0:
             return {}
         plan = self.plan
-        boxes = self.engine.tile_balls(runs)
+        balls = self.engine.tile_balls(runs)
         q_xy = unsure[[X, Y]].to_numpy(dtype=np.float64)
-        bound = unsure[W].to_numpy(dtype=np.float64)
+        ids = unsure[ID].to_numpy()
+        centre = balls[["_gc_cx", "_gc_cy"]].to_numpy(dtype=np.float64)
+        rho = balls["_gc_rho"].to_numpy(dtype=np.float64)
+        count = balls["_gc_count"].to_numpy()
         queries = []
-        for i, (tile, cx, cy, rho) in enumerate(boxes[[TILE, "_gc_cx", "_gc_cy", "_gc_rho"]].itertuples(index=False)):
-            gap = _distance(q_xy, np.repeat([[cx, cy]], len(q_xy), axis=0), plan.sphere) - rho
-            near = np.flatnonzero(gap <= bound * (1 + _SLACK) + 1e-12)
-            if len(near):
-                queries.append(frame(len(near), tile=tile, kind=QUERY, id=unsure[ID].to_numpy()[near],
-                                     id_b=unsure[ID].to_numpy()[near], x=q_xy[near, 0], y=q_xy[near, 1],
-                                     u=bound[near], comp=-1))
+        for start in range(0, len(q_xy), 256):
+            rows = np.arange(start, min(start + 256, len(q_xy)))
+            gap = _distance(np.repeat(q_xy[rows], len(centre), axis=0), np.tile(centre, (len(rows), 1)),
+                            plan.sphere).reshape(len(rows), -1)
+            bound = np.minimum(unsure[W].to_numpy(dtype=np.float64)[rows], _enclosing(gap + rho, count, plan.k))
+            for r, (i, b) in enumerate(zip(rows, bound)):
+                near = np.flatnonzero(gap[r] - rho <= b * (1 + _SLACK) + 1e-12)
+                queries.append(frame(len(near), tile=balls[TILE].to_numpy()[near], kind=QUERY, id=ids[i], id_b=ids[i],
+                                     x=q_xy[i, 0], y=q_xy[i, 1], u=b, comp=-1))
         answers = self.engine.ask(runs, pd.concat(queries, ignore_index=True), None)
         exact = {}
         for q, d in answers.groupby(ID)[W]:
@@ -261,6 +266,17 @@ class _Asking:
         return frame(len(pairs), tile=pairs["_gc_to"].to_numpy(), kind=QUERY, id=ids, id_b=ids,
                      w=pairs[W].to_numpy(), x=pairs[X].to_numpy(), y=pairs[Y].to_numpy(), u=pairs[U].to_numpy(),
                      comp=pairs[COMP].to_numpy())
+
+
+def _enclosing(far, count, k):
+    """For each row of `far` (the farthest a tile's points can be from a point, by tile), the
+    least distance within which the nearest tiles hold k points: an upper bound of the point's
+    core distance (inf where all tiles together hold fewer)."""
+    order = np.argsort(far, axis=1, kind="stable")
+    held = np.cumsum(count[order], axis=1)
+    reached = (held >= k).argmax(axis=1)
+    out = np.take_along_axis(far, order, axis=1)[np.arange(len(far)), reached]
+    return np.where(held[:, -1] >= k, out * (1 + _SLACK) + 1e-12, np.inf)
 
 
 def _roots(parent):

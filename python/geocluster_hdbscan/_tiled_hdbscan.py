@@ -308,9 +308,9 @@ def _distance(p, q, sphere):
 # The driver ------------------------------------------------------------------------------------
 
 #: The columns of a summary: one row per (tile, component) of owned points, with a ball holding
-#: them (centre CX, CY and radius RHO, exact distances), their least core distance CD and a
-#: point with that core distance (REP, RX, RY).
-SUMMARY = (TILE, COMP, "_gc_cx", "_gc_cy", "_gc_rho", "_gc_cd", "_gc_rep", "_gc_rx", "_gc_ry")
+#: them (centre CX, CY and radius RHO, exact distances), their least core distance CD, a
+#: point with that core distance (REP, RX, RY), and how many they are (COUNT).
+SUMMARY = (TILE, COMP, "_gc_cx", "_gc_cy", "_gc_rho", "_gc_cd", "_gc_rep", "_gc_rx", "_gc_ry", "_gc_count")
 
 
 def summarise(pdf, plan):
@@ -323,12 +323,13 @@ def summarise(pdf, plan):
         rho = float(_distance(np.repeat(centre[None, :], len(xy), axis=0), xy, plan.sphere).max())
         rep = int(np.argmin(core))
         rows.append((tile, comp, centre[0], centre[1], rho * (1 + _SLACK) + 1e-12, core[rep], g[ID].iloc[rep],
-                     xy[rep, 0], xy[rep, 1]))
+                     xy[rep, 0], xy[rep, 1], len(g)))
     if not rows:
         return pd.DataFrame({c: pd.Series(dtype=pdf[ID].dtype if c == "_gc_rep" else
-                                          (np.int64 if c in (TILE, COMP) else np.float64)) for c in SUMMARY})
+                                          (np.int64 if c in (TILE, COMP, "_gc_count") else np.float64))
+                             for c in SUMMARY})
     out = pd.DataFrame(rows, columns=list(SUMMARY))
-    return out.astype({TILE: np.int64, COMP: np.int64})
+    return out.astype({TILE: np.int64, COMP: np.int64, "_gc_count": np.int64})
 
 
 def _centre(xy, sphere):

@@ -105,7 +105,8 @@ class _Engine:
 
     def ask(self, points, queries, cur):
         if callable(queries):
-            asked = points.map_partitions(queries, meta=self.meta)
+            # One copy of the queries' routes in the graph (a delayed object), not one per task.
+            asked = points.map_partitions(_ask, dask.delayed(queries), meta=self.meta)
         else:
             asked = dd.from_pandas(queries, npartitions=max(1, points.npartitions))
         asked = asked.persist()
@@ -118,6 +119,10 @@ class _Engine:
 
     def release(self, frame):
         pass
+
+
+def _ask(pdf, asking):
+    return asking(pdf)
 
 
 def _hdbscan(ddf, columns, id_column, tile_size, halo, params):

@@ -119,7 +119,8 @@ class _Engine:
         self.summary_schema = T.StructType([
             T.StructField(h.TILE, T.LongType()), T.StructField(h.COMP, T.LongType())]
             + [T.StructField(c, T.DoubleType()) for c in h.SUMMARY[2:6]]
-            + [T.StructField(h.SUMMARY[6], id_type)] + [T.StructField(c, T.DoubleType()) for c in h.SUMMARY[7:]])
+            + [T.StructField(h.SUMMARY[6], id_type)] + [T.StructField(c, T.DoubleType()) for c in h.SUMMARY[7:9]]
+            + [T.StructField(h.SUMMARY[9], T.LongType())])
 
     def sorted_ids(self):
         ids = self.df.select(self.plan.id_column).toPandas()[self.plan.id_column].to_numpy()
