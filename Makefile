@@ -164,7 +164,7 @@ python:
 # package installed as `make python` installs it (Spark's executors import it from the venv),
 # then the engine tests: the tiles (no engine), Dask on a LocalCluster of two worker
 # processes, and Spark in local[2] and on a standalone master with two workers on loopback.
-# Spark needs java on PATH: without it its tests are skipped, and this says so.
+# Spark needs java on PATH: without it its tests are skipped, and this says so. CI (.ci/run) runs it.
 engines:
 	@mkdir -p .build
 	python3 -m venv $(PYVENV)
