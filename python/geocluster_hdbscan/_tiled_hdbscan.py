@@ -1,29 +1,25 @@
-"""The global HDBSCAN over tiles, in pandas, numpy and scipy only: what the tasks run and
-what the driver decides. The engine modules (spark, dask) only move frames between them,
-through the small interface `run` takes. docs/engines.md ("Global HDBSCAN") gives the
-argument; in short, with the halo H and h = H / 2:
+"""The global HDBSCAN over tiles: what the tasks run, in pandas, numpy, scipy and the library
+(the driver's steps: _tiled_driver). The engine modules (spark, dask) only move frames.
+docs/engines.md ("Global HDBSCAN") gives the argument; in short, with the halo H and h = H / 2:
 
 1. Each tile's run (its own points and every point within H of it) computes core distances
-   and the mutual-reachability MST of the run's points. An owned point's core distance is
-   exact when it is at most H (every point within H of it is in the run); a point within h
-   of the tile whose run core distance is at most h is exact too.
-2. Every global MST edge of weight at most h joins an owned point to a point within h of it,
-   both with exact core distances; its run's weights are never below the true ones, so a
-   lighter path in the run would be a lighter path globally: the edge is in the run's MST.
-   Kruskal over the runs' edges of weight <= h therefore gives exactly the global MST's
-   edges of weight <= h (the minimum spanning forest of the graph of those edges).
-3. The remaining edges join that forest's components: Borůvka rounds, each finding every
-   component's lightest edge to another exactly. A component's edges are searched up to an
-   upper bound U (an edge the runs or earlier rounds saw): a point p can be the lighter end
-   of an edge of weight <= U only if its core distance and its distance to the other end are
-   <= U, so p is sent to every tile whose points of other components lie within U of it, and
-   that tile answers p's lightest edge to them.
-4. Core distances above H are computed exactly first: the point is sent to every tile within
-   its run's core distance (an upper bound), each answering its k nearest owned points.
+   and the mutual-reachability MST of the run's points. Run core distances are never below the
+   true ones; an owned point's is exact when it is at most H, and so is that of a point within
+   h of the tile whose run value is at most h.
+2. Two points p, q with d_mr(p, q) = t <= h, p owned, both have exact core distances in p's
+   tile's run, so its MST joins them by edges of run weight <= t, and so of true weight <= t.
+   Each run sends its MST's bottleneck forest between the points within h of its tile (which
+   tied edge a run's MST kept does not matter): Kruskal over all of them joins two points at
+   any t <= h exactly when the true graph does.
+3. Core distances above H: the point is asked of every tile that may hold one of its k
+   nearest (within its run's value, an upper bound); each answers its k nearest owned points.
+4. The forest's components are joined by Borůvka rounds, each component's lightest edge to
+   another found exactly by asking only the tiles whose points of other components may lie
+   within an upper bound of it.
 
 Every check that a guarantee holds raises RuntimeError rather than return another tree.
 Distances: Euclidean in X's unit, or great-circle in radians (X = latitude, longitude in
-radians) with metric="haversine".
+radians) with metric="haversine", measured by the library (gc_distances).
 """
 
 import math
@@ -32,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from . import _native
-from ._engines import TILE, Tiling
+from ._engines import OWNED, TILE, Tiling
 from ._hdbscan import HDBSCAN
 
 KIND, ID, ID_B, W, X, Y, FLAG, U, COMP = ("_gc_kind", "_gc_id", "_gc_id_b", "_gc_w", "_gc_x", "_gc_y", "_gc_flag",
@@ -43,13 +39,12 @@ COLUMNS = (TILE, KIND, ID, ID_B, W, X, Y, FLAG, U, COMP)
 #: The columns of the runs' rows the driver collects (edges and unsure points).
 COLLECTED = (KIND, ID, ID_B, W, X, Y)
 POINT, EDGE, BOUND, QUERY, ANSWER = 0, 1, 2, 3, 4
-EARTH = 6371008.8
 _SLACK = 1e-9
 
 
 class TiledHDBSCAN(Tiling):
-    """The global HDBSCAN's plan: parameters checked once on the driver, the functions the
-    tasks run, and the driver's steps (`run`)."""
+    """The global HDBSCAN's plan: parameters checked once on the driver, and the functions the
+    tasks run (the driver's steps: _tiled_driver.Driver)."""
 
     def __init__(self, columns, id_column, tile_size, halo, params):
         if "sample_weight" in params:
@@ -104,7 +99,6 @@ class TiledHDBSCAN(Tiling):
         when exact); EDGE rows, the run's MST up to h seen between the points within h of the
         tile (gc_bottleneck_forest); BOUND rows, the MST's heavier edges whose lower-id end it
         owns (each an upper bound of a real edge's weight)."""
-        from ._engines import OWNED
         pdf = pdf.sort_values(ID, kind="stable").reset_index(drop=True)
         owned = pdf[OWNED].to_numpy(dtype=bool)
         ids = pdf[ID].to_numpy()
