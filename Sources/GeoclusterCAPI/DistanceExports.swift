@@ -49,29 +49,22 @@ public func gc_bottleneck_forest(
             throw CAPIError(.invalidArgument, "a, b, weight, kept and the outputs must not be null")
         }
         let edges = Int(m)
-        var light: [Int] = []
-        for e in 0..<edges where weight![e] <= limit {
+        var ends = ([Int32](repeating: 0, count: edges), [Int32](repeating: 0, count: edges))
+        for e in 0..<edges {
             guard a![e] >= 0, a![e] < n, b![e] >= 0, b![e] < n else {
                 throw CAPIError(.invalidParameter, "edge \(e) has ends \(a![e]), \(b![e]), outside 0 ..< \(n)")
             }
-            light.append(e)
+            ends.0[e] = Int32(a![e]); ends.1[e] = Int32(b![e])
         }
-        light.sort { (weight![$0], $0) < (weight![$1], $1) }
-        var sets = UnionFind(count: Int(n))
-        // The kept row standing for each set (at its root), or -1.
-        var standing = (0..<Int(n)).map { kept![$0] != 0 ? Int64($0) : -1 }
-        var count = 0
-        for e in light {
-            let x = sets.find(Int(a![e])), y = sets.find(Int(b![e]))
-            if x == y { continue }
-            let sx = standing[x], sy = standing[y]
-            if sx >= 0 && sy >= 0 {
-                outA![count] = sx; outB![count] = sy; outWeight![count] = weight![e]
-                count += 1
-            }
-            let root = sets.union(x, y)!
-            standing[root] = sx >= 0 ? sx : sy
+        let weights = edges == 0 ? [] : Array(UnsafeBufferPointer(start: weight, count: edges))
+        let keep = n == 0 ? [] : UnsafeBufferPointer(start: kept, count: Int(n)).map { $0 != 0 }
+        // Sorting a driver's millions of edges is worth the cores; a tile's few thousand are not
+        // (the order is the same either way).
+        let joins = BottleneckForest.joins(count: Int(n), a: ends.0, b: ends.1, weight: weights, limit: limit, kept: keep,
+                                           threads: edges >= 1 << 20 ? Parallel.maximumWorkers : 1)
+        for i in joins.weight.indices {
+            outA![i] = Int64(joins.a[i]); outB![i] = Int64(joins.b[i]); outWeight![i] = joins.weight[i]
         }
-        outCount.pointee = Int64(count)
+        outCount.pointee = Int64(joins.weight.count)
     }
 }

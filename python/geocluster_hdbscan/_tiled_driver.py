@@ -79,25 +79,17 @@ class Driver:
         return rows.astype(np.int64)
 
     def forest(self, n, edges):
-        """Kruskal over the runs' light edges: the global MST's edges of weight <= h, and each
-        row's component in that forest."""
+        """Kruskal over the runs' light edges (the library's, in (weight, edge) order; a pair
+        sent by several tiles closes a cycle and is skipped): a forest joining the rows at
+        every weight up to h as the true graph does, and each row's component in it."""
         from scipy.sparse import csr_matrix
-        from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
+        from scipy.sparse.csgraph import connected_components
         a, b = self.index(edges[ID].to_numpy()), self.index(edges[ID_B].to_numpy())
-        a, b = np.minimum(a, b), np.maximum(a, b)
-        w = edges[W].to_numpy(dtype=np.float64)
-        # The lightest of each pair's copies (tiles overlap), then ranks as weights: distinct
-        # and exact, so the tree is Kruskal's in (weight, ends) order.
-        order = np.lexsort((b, a, w))
-        _, first = np.unique(a[order] * n + b[order], return_index=True)
-        order = order[np.sort(first)]
-        a, b, w = a[order], b[order], w[order]
-        order = np.arange(len(w))
-        rank = np.arange(1, len(w) + 1, dtype=np.float64)
-        tree = minimum_spanning_tree(csr_matrix((rank, (a, b)), shape=(n, n))).tocoo()
-        kept = order[tree.data.astype(np.int64) - 1]
-        _, comp = connected_components(tree, directed=False)
-        return (a[kept], b[kept], w[kept]), comp.astype(np.int64)
+        fa, fb, fw = _native.bottleneck_forest(n, a, b, edges[W].to_numpy(dtype=np.float64), np.inf,
+                                               np.ones(n, dtype=np.uint8))
+        graph = csr_matrix((np.ones(len(fa), dtype=np.int8), (fa, fb)), shape=(n, n))
+        _, comp = connected_components(graph, directed=False)
+        return (fa, fb, fw), comp.astype(np.int64)
 
     def exact_core_distances(self, runs, unsure):
         """The exact core distance of each point whose run's was above the halo: the k-th

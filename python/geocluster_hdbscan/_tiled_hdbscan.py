@@ -74,7 +74,7 @@ class TiledHDBSCAN(Tiling):
     # Rows in the passes' schema -------------------------------------------------------------
 
     def points(self, pdf):
-        """The user's rows as POINT rows (id and the two coordinates as floats)."""
+        """The user's rows as the tiles take them: ID and the two coordinates as floats (X, Y)."""
         x = pdf[self.user_columns[0]].to_numpy(dtype=np.float64)
         y = pdf[self.user_columns[1]].to_numpy(dtype=np.float64)
         bad = ~(np.isfinite(x) & np.isfinite(y))
@@ -84,8 +84,7 @@ class TiledHDBSCAN(Tiling):
             value = value.item() if hasattr(value, "item") else value
             raise ValueError(f"row with {self.id_column}={value!r}: columns {self.user_columns[0]!r} and "
                              f"{self.user_columns[1]!r} must be finite numbers, got {float(x[row])}, {float(y[row])}")
-        ids = pdf[self.id_column].to_numpy()
-        return frame(len(pdf), kind=POINT, id=ids, id_b=ids, x=x, y=y)
+        return pd.DataFrame({ID: pdf[self.id_column].to_numpy(), X: x, Y: y}, copy=False)
 
     def meta(self, id_dtype):
         """An empty frame of the passes' schema."""

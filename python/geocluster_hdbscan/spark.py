@@ -128,7 +128,8 @@ class _Engine:
 
     def tile_runs(self):
         plan = self.plan
-        exploded_schema = T.StructType(self.schema.fields + [T.StructField(e.OWNED, T.BooleanType())])
+        exploded_schema = T.StructType([self.schema[h.ID], self.schema[h.X], self.schema[h.Y],
+                                        T.StructField(h.TILE, T.LongType()), T.StructField(e.OWNED, T.BooleanType())])
         points = self.df.select(plan.id_column, *plan.user_columns)
         exploded = points.mapInPandas(_batches(lambda pdf: plan.explode(plan.points(pdf))), exploded_schema)
         runs = exploded.groupBy(h.TILE).applyInPandas(_one_argument(plan.tile_run), self.schema)
