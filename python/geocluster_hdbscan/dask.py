@@ -86,7 +86,7 @@ class _Engine:
     def tile_runs(self):
         plan = self.plan
         points = self.ddf.map_partitions(plan.points, meta=plan.points(self.ddf._meta))
-        exploded = points.map_partitions(plan.explode, meta=plan.explode(self.meta))
+        exploded = points.map_partitions(plan.explode, meta=plan.explode(points._meta))
         return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, meta=self.meta).persist()
 
     def collect_runs(self, runs):
