@@ -12,7 +12,12 @@ extension HDBSCAN {
     /// - Parameters:
     ///   - tree: `pointCount - 1` edges between rows `0..<pointCount`, in any order, whose
     ///     weights are finite and not negative, joining every row (a spanning tree).
+    ///   - n: the number of points (rows).
     ///   - coreDistances: by row, kept as the result's `coreDistances`; nil keeps none.
+    ///   - parameters: scikit-learn's parameters; `minSamples` is not used (the weights hold
+    ///     the core distances).
+    ///   - threads: worker threads; the output is identical for any value.
+    ///   - keeping: which intermediate trees to return (all by default).
     /// - Throws: `ClusterCoreError.invalidParameter` for invalid parameters or when `tree` is
     ///   not a spanning tree of the rows (naming the first edge that is wrong).
     public static func fit(
