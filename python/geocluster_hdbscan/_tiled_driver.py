@@ -23,7 +23,8 @@ import pandas as pd
 
 from . import _native
 from ._engines import TILE
-from ._tiled_hdbscan import (_SLACK, COMP, ID, ID_B, QUERY, U, W, X, Y, _distance, _find, _unit, frame)
+from ._tiled_hdbscan import (_SLACK, COMP, ID, ID_B, QUERY, U, W, X, Y, _distance, _find, _unit, frame,
+                             rows_of)
 
 
 class Driver:
@@ -72,11 +73,10 @@ class Driver:
 
     def index(self, values):
         """Rows (positions in the sorted ids) of id values, checked."""
-        rows = np.searchsorted(self.ids, values)
-        rows = np.minimum(rows, len(self.ids) - 1)
-        if len(rows) and not (self.ids[rows] == np.asarray(values)).all():
+        rows, present = rows_of(self.ids, values)
+        if not present.all():
             raise RuntimeError("a tile returned an id that is not among the rows")
-        return rows.astype(np.int64)
+        return rows
 
     def forest(self, n, edges):
         """Kruskal over the runs' light edges (the library's, in (weight, edge) order; a pair

@@ -349,6 +349,20 @@ def sorted_ids(ids, name):
     return ids
 
 
+def rows_of(ids, values):
+    """The positions of `values` in the sorted `ids`, searched in sorted order (binary searches
+    of random keys in a large array miss the cache at every step), and whether each is there."""
+    values = np.asarray(values)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    found = np.minimum(np.searchsorted(ids, ordered), max(len(ids) - 1, 0))
+    rows = np.empty(len(values), dtype=np.int64)
+    rows[order] = found
+    present = np.empty(len(values), dtype=bool)
+    present[order] = ids[found] == ordered if len(ids) else False
+    return rows, present
+
+
 def split_runs(rows):
     """The runs' rows a driver collects (all but the sure POINT rows), split: (EDGE rows,
     BOUND rows, unsure POINT rows)."""
@@ -360,7 +374,7 @@ def with_components(pdf, ids, comp1, exact):
     """The owned POINT rows of a runs frame with COMP (the forest's component) and, for the
     points whose run's core distance was not sure, W the exact one ({row: distance})."""
     pdf = pdf[pdf[KIND].to_numpy() == POINT].copy()
-    rows = np.searchsorted(ids, pdf[ID].to_numpy())
+    rows, _ = rows_of(ids, pdf[ID].to_numpy())
     pdf[COMP] = comp1[rows]
     if exact:
         w = pdf[W].to_numpy(dtype=np.float64).copy()

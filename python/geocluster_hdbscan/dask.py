@@ -137,5 +137,5 @@ def _hdbscan(ddf, columns, id_column, tile_size, halo, params):
 def _attach(pdf, id_column, arrays):
     """Each row's label and probability, found by its id in the sorted ids."""
     ids, label, probability = arrays
-    rows = np.searchsorted(ids, pdf[id_column].to_numpy())
+    rows, _ = h.rows_of(ids, pdf[id_column].to_numpy())
     return pdf.assign(label=label[rows], probability=probability[rows])

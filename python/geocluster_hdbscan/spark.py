@@ -222,7 +222,7 @@ def _hdbscan(df, columns, id_column, tile_size, halo, params):
     def attach(batches):
         ids, label, probability = shared.value
         for pdf in batches:
-            rows = np.searchsorted(ids, pdf[id_column].to_numpy())
+            rows, _ = h.rows_of(ids, pdf[id_column].to_numpy())
             yield pdf.assign(label=label[rows], probability=probability[rows])
 
     return df.mapInPandas(attach, schema)
