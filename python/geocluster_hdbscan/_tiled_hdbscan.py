@@ -78,12 +78,16 @@ class TiledHDBSCAN(Tiling):
         x = pdf[self.user_columns[0]].to_numpy(dtype=np.float64)
         y = pdf[self.user_columns[1]].to_numpy(dtype=np.float64)
         bad = ~(np.isfinite(x) & np.isfinite(y))
+        what = "finite numbers"
+        if self.sphere and not bad.any():
+            bad = np.abs(x) > math.pi / 2
+            what = "latitude, longitude in radians, the latitude within ±π/2"
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             value = pdf[self.id_column].iloc[row]
             value = value.item() if hasattr(value, "item") else value
             raise ValueError(f"row with {self.id_column}={value!r}: columns {self.user_columns[0]!r} and "
-                             f"{self.user_columns[1]!r} must be finite numbers, got {float(x[row])}, {float(y[row])}")
+                             f"{self.user_columns[1]!r} must be {what}, got {float(x[row])}, {float(y[row])}")
         return pd.DataFrame({ID: pdf[self.id_column].to_numpy(), X: x, Y: y}, copy=False)
 
     def meta(self, id_dtype):

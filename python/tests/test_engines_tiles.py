@@ -212,6 +212,10 @@ def test_global_hdbscan_parameters_are_checked_on_the_driver():
     bad.loc[bad.index[4], "x"] = np.nan
     with pytest.raises(ValueError, match=rf"row with id={bad['id'].iloc[4]}: .* must be finite"):
         tiled(bad, tile_size=100, min_cluster_size=5)
+    world = cases.world()
+    world.loc[world.index[7], "lat"] = 2.0
+    with pytest.raises(ValueError, match=rf"row with id={world['id'].iloc[7]}: .* latitude within ±π/2, got 2.0"):
+        tiled(world, columns=("lat", "lon"), tile_size=0.1, min_cluster_size=5, metric="haversine")
 
 
 def test_estimator_parameters_are_checked_before_any_task():
