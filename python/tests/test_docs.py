@@ -1,5 +1,8 @@
-"""The Python examples of README.md's "Python" section and of docs/python.md run as written."""
+"""The Python examples of README.md's "Python, Spark and Dask" section and of docs/python.md run
+as written (the engines' lines, which need a cluster's DataFrame, are checked against the
+engine modules' functions instead)."""
 
+import ast
 import re
 from pathlib import Path
 
@@ -13,16 +16,39 @@ def python_blocks(text):
     return re.findall(r"```python\n(.*?)```", text, re.S)
 
 
-def test_readme_example():
+def readme_blocks():
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Python\n"):]
+    section = readme[readme.index("## Python, Spark and Dask\n"):]
     section = section[:section.index("\n## ", 1)]
     blocks = python_blocks(section)
-    assert len(blocks) == 1
+    assert len(blocks) == 2
+    return blocks
+
+
+def test_readme_example():
     namespace = {}
-    exec(blocks[0], namespace)
+    exec(readme_blocks()[0], namespace)
     labels = namespace["labels"]
     assert labels.shape == (1000,) and labels.dtype == np.int32
+
+
+def test_readme_engines_example():
+    """The engines' lines (which need a Spark or Dask DataFrame): valid Python, and every call
+    is to a function of geocluster_hdbscan.spark or .dask taking the keywords given."""
+    block = readme_blocks()[1]
+    calls = [node for node in ast.walk(ast.parse(block)) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)]
+    modules = {"gcs": "spark.py", "gcd": "dask.py"}
+    assert {call.func.value.id for call in calls} == set(modules)
+    for call in calls:
+        source = (ROOT / "python" / "geocluster_hdbscan" / modules[call.func.value.id]).read_text()
+        functions = {f.name: f for f in ast.parse(source).body if isinstance(f, ast.FunctionDef)}
+        function = functions[call.func.attr]
+        names = {a.arg for a in function.args.args + function.args.kwonlyargs}
+        takes_more = function.args.kwarg is not None
+        for keyword in call.keywords:
+            assert keyword.arg in names or takes_more, (call.func.attr, keyword.arg)
+        assert "algorithm" in names and "tile_size" in names
 
 
 @pytest.mark.parametrize("index", range(len(python_blocks((ROOT / "docs" / "python.md").read_text()))))
