@@ -23,7 +23,7 @@ import pandas as pd
 
 from . import _native
 from ._engines import TILE
-from ._tiled_hdbscan import (_SLACK, COMP, ID, ID_B, QUERY, U, W, X, Y, _distance, _find, _unit, frame,
+from ._tiled_hdbscan import (_SLACK, COMP, ID, ID_B, QUERY, U, W, X, Y, _distance, _unit, frame,
                              rows_of)
 
 
@@ -279,6 +279,13 @@ def _roots(parent):
         if (nxt == root).all():
             return root
         root = nxt
+
+
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
 
 
 def _no_edges():

@@ -203,13 +203,6 @@ class TiledHDBSCAN(Tiling):
         return frame(len(hit), tile=tile, kind=ANSWER, id=q_ids[hit], id_b=ids[best_j[hit]], w=best_w[hit])
 
 
-def _find(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
-
-
 def frame(n, tile=0, kind=POINT, id=None, id_b=None, w=None, x=None, y=None, flag=None, u=None, comp=None):
     """A frame of the passes' schema with n rows (scalars repeat; absent columns are 0)."""
     def col(value, dtype):
