@@ -137,6 +137,43 @@ struct SoftContextTests {
         #expect(tree.groups(ofAtMost: 1_000_000) == [0])
     }
 
+    @Test("narrowing the candidates level by level keeps each site's nearest exemplars, at any group size")
+    func narrowingKeepsTheNearest() throws {
+        var random = SplitMix64(seed: 34)
+        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        // Twenty blobs on integer coordinates (distances tie everywhere), far apart, so that
+        // a far label's exemplars are narrowed to a few.
+        var xs = [Double](), ys = [Double]()
+        for i in 0..<6000 {
+            let (cx, cy) = (Double(i % 5) * 900, Double(i % 20 / 5) * 900)
+            xs.append((cx + (uniform() - 0.5) * 150).rounded())
+            ys.append((cy + (uniform() - 0.5) * 150).rounded())
+        }
+        let model = try #require(try HDBSCAN.fit(try PointSet(xs: xs, ys: ys),
+                                                 parameters: HDBSCANParameters(minClusterSize: 40, minSamples: 4),
+                                                 keeping: .prediction).prediction)
+        #expect(model.clusterCount >= 10)
+        let context = SoftContext(model)
+        guard case let .plane(tree) = model.index else { Issue.record("a planar model"); return }
+        let scan = { (site: Int) -> [Double] in
+            let (x, y) = (model.sites.points.xs[site], model.sites.points.ys[site])
+            return context.exemplarXs.indices.map { label in
+                zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
+                    ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
+                }.min() ?? .greatestFiniteMagnitude
+            }
+        }
+        let exemplarCount = context.exemplarXs.map(\.count).reduce(0, +)
+        for size in [1, 4, 64] {
+            let exemplars = PlanarExemplarDistances(tree: tree, context: context, points: model.sites.points, groupSize: size)
+            #expect(Self.checkGroups(exemplars, order: tree.index, clusterCount: model.clusterCount, scan: scan) == tree.count)
+            // The narrowing does narrow: a group keeps a small share of the exemplars.
+            var kept = 0, groups = 0
+            exemplars.forEachGroup(threads: 1) { _, near in kept += near.xy.count / 2; groups += 1 }
+            #expect(kept < groups * exemplarCount / 4, "group size \(size): \(kept) kept in \(groups) groups of \(exemplarCount)")
+        }
+    }
+
     /// Checks that each site's distances from its group's candidates equal `scan(site)`, and
     /// that the groups cover every position once; returns how many positions they cover.
     static func checkGroups<E: ExemplarDistances>(_ exemplars: E, order: [Int32], clusterCount: Int,
@@ -144,9 +181,8 @@ struct SoftContextTests {
         var seen = Set<Int>()
         let out = UnsafeMutablePointer<Double>.allocate(capacity: max(clusterCount, 1))
         defer { out.deallocate() }
-        for node in exemplars.groups {
-            let near = exemplars.candidates(node)
-            for p in exemplars.positions(node) {
+        exemplars.forEachGroup(threads: 1) { positions, near in
+            for p in positions {
                 #expect(seen.insert(p).inserted)
                 let site = Int(order[p])
                 exemplars.distances(site: site, near, into: out)

@@ -6,8 +6,7 @@
 //   computed once per (a, label), and once per site for the labels that take its lambda.
 // - The distance part: the sites are taken in groups of the model's index (ExemplarDistances);
 //   for each group and label only the exemplars that can be nearest to some point of the group's
-//   box (no farther from the box than the farthest box corner is from the best exemplar) are
-//   measured.
+//   box are measured (Prediction+PlanarExemplars.swift, and SphereExemplarDistances).
 // The values are those of the point-by-point formulas, bit for bit: the same operations on the
 // same operands, sums in the same order.
 
@@ -133,62 +132,12 @@ struct SiteOutlierTerms {
 /// site's distance to its nearest exemplar of every label.
 protocol ExemplarDistances {
     associatedtype Candidates
-    /// The groups (nodes of the index, in heap order), whose position ranges cover every
-    /// position once.
-    var groups: [Int] { get }
-    /// The index positions of a group.
-    func positions(_ node: Int) -> Range<Int>
-    /// The candidates of a group.
-    func candidates(_ node: Int) -> Candidates
+    /// Calls `body` with each group's index positions and its candidates, on up to `threads`
+    /// workers at once; the groups' positions cover every position once.
+    func forEachGroup(threads: Int, _ body: (_ positions: Range<Int>, _ candidates: Candidates) -> Void)
     /// Site i's distance to the nearest exemplar of each label, from the candidates of its
     /// group, into `out` (the largest double for a label without exemplars).
     func distances(site i: Int, _ candidates: Candidates, into out: UnsafeMutablePointer<Double>)
-}
-
-/// `ExemplarDistances` on the plane: groups of the model's k-d tree, candidates within a box.
-struct PlanarExemplarDistances: ExemplarDistances {
-    let tree: KDTree
-    let context: SoftContext
-    let points: PointSet
-
-    var groups: [Int] { tree.groups(ofAtMost: 64) }
-    func positions(_ node: Int) -> Range<Int> { Int(tree.start[node])..<Int(tree.end[node]) }
-
-    /// The exemplars of each label that can be the nearest to a point in the node's box:
-    /// label j's at `xy[labelStart[j] ..< labelStart[j + 1]]` as (x, y) pairs.
-    func candidates(_ node: Int) -> (labelStart: [Int], xy: [Double]) {
-        let (minX, maxX, minY, maxY) = (tree.minX[node], tree.maxX[node], tree.minY[node], tree.maxY[node])
-        var labelStart = [0], xy: [Double] = []
-        for j in 0..<context.model.clusterCount {
-            let xs = context.exemplarXs[j], ys = context.exemplarYs[j]
-            var upper = Double.infinity
-            for k in xs.indices {
-                let dx = max(xs[k] - minX, maxX - xs[k]), dy = max(ys[k] - minY, maxY - ys[k])
-                upper = min(upper, dx * dx + dy * dy)
-            }
-            // A margin far above rounding: a candidate too many costs one distance.
-            let limit = upper * (1 + 1e-9) + 1e-300
-            for k in xs.indices {
-                let dx = max(0, minX - xs[k], xs[k] - maxX), dy = max(0, minY - ys[k], ys[k] - maxY)
-                if dx * dx + dy * dy <= limit { xy.append(xs[k]); xy.append(ys[k]) }
-            }
-            labelStart.append(xy.count / 2)
-        }
-        return (labelStart, xy)
-    }
-
-    func distances(site i: Int, _ near: (labelStart: [Int], xy: [Double]), into out: UnsafeMutablePointer<Double>) {
-        let x = points.xs[i], y = points.ys[i]
-        near.xy.withUnsafeBufferPointer { xy in
-            for j in 0..<context.model.clusterCount {
-                let from = near.labelStart[j], to = near.labelStart[j + 1]
-                let nearest2 = PredictionModel.smallestSquare(xy.baseAddress! + 2 * from, count: to - from, x: x, y: y)
-                // The root of the smallest square is the smallest root (the root is monotonic
-                // and correctly rounded).
-                out[j] = nearest2 == .infinity ? Double.greatestFiniteMagnitude : nearest2.squareRoot()
-            }
-        }
-    }
 }
 
 extension PredictionModel {
@@ -214,36 +163,29 @@ extension PredictionModel {
     ) {
         let c = clusterCount
         let outlier = SiteOutlierTerms(self, context)
-        let groups = exemplars.groups
-        Parallel.forEachChunk(count: groups.count, grain: 1, threads: threads) { chunk, _ in
-            let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 4 * c)
+        exemplars.forEachGroup(threads: threads) { positions, near in
+            let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 3 * c)
             defer { scratch.deallocate() }
-            for g in chunk {
-                let near = exemplars.candidates(groups[g])
-                for p in exemplars.positions(groups[g]) {
-                    let i = Int(order[p])
-                    exemplars.distances(site: i, near, into: scratch + 2 * c)
-                    siteVector(i, outlier, context, label: labels[Int(sites.firstRow[i])], scratch: scratch,
-                               into: scratch + 3 * c)
-                    write(i, scratch + 3 * c)
-                }
+            for p in positions {
+                let i = Int(order[p])
+                exemplars.distances(site: i, near, into: scratch + c)
+                siteVector(i, outlier, context, label: labels[Int(sites.firstRow[i])], scratch: scratch,
+                           into: scratch + 2 * c)
+                write(i, scratch + 2 * c)
             }
         }
     }
 
-    /// Site i's membership vector into `row`: the outlier terms and the exemplar weights (from
-    /// the distances at `scratch + 2c`), each normalised, their product normalised and scaled by
-    /// the chance of being in any cluster.
+    /// Site i's membership vector into `row`: the outlier terms and the exemplar weights (made
+    /// in place from the distances at `scratch + c`), each normalised, their product normalised
+    /// and scaled by the chance of being in any cluster.
     private func siteVector(
         _ i: Int, _ outlier: SiteOutlierTerms, _ context: SoftContext,
         label: Int32, scratch: UnsafeMutablePointer<Double>, into row: UnsafeMutablePointer<Double>
     ) {
-        let c = clusterCount, terms = scratch, weights = scratch + c, nearest = scratch + 2 * c
+        let c = clusterCount, terms = scratch, weights = scratch + c
         outlier.normalisedTerms(i, self, context, into: terms)
-        for j in 0..<c {
-            weights[j] = nearest[j] != 0 ? 1 / nearest[j] : Double.greatestFiniteMagnitude / Double(c)
-        }
-        Self.normalise(weights, c)
+        Self.exemplarWeights(fromDistances: weights, c)
         for j in 0..<c { row[j] = weights[j] * terms[j] }
         Self.normalise(row, c)
         let inAny = outlier.inAny(i, self, context)

@@ -36,12 +36,40 @@ extension PredictionModel {
         let context = SoftContext(self)
         return [Double].initialized(count: xs.count * c) { base in
             let out = SharedBuffer(base: base)
+            if !isOnSphere, let points = try? PointSet(xs: xs, ys: ys) {
+                groupedMembershipVectors(points, context, threads: threads, into: out)
+                return
+            }
             Parallel.forEachChunk(count: xs.count, grain: 1024, threads: threads) { chunk, _ in
                 var buffer = queryBuffer(), near = context.scratch()
                 for i in chunk {
-                    let row = membershipVector(x: xs[i], y: ys[i], buffer: &buffer, context, &near)
+                    let weights = context.exemplarWeights(x: xs[i], y: ys[i], &near)
+                    let row = membershipVector(x: xs[i], y: ys[i], buffer: &buffer, context, weights: weights)
                     for j in 0..<c { out[i * c + j] = row[j] }
                 }
+            }
+        }
+    }
+
+    /// `membershipVectors` of planar points with the exemplar distances of all-points soft
+    /// clustering: the points in groups of a k-d tree over them, each group's candidates
+    /// narrowed from its parent's (Prediction+PlanarExemplars.swift). The same values as point
+    /// by point.
+    private func groupedMembershipVectors(_ points: PointSet, _ context: SoftContext, threads: Int, into out: SharedBuffer<Double>) {
+        let c = clusterCount
+        let tree = KDTree(points: points)
+        let exemplars = PlanarExemplarDistances(tree: tree, context: context, points: points)
+        exemplars.forEachGroup(threads: threads) { positions, near in
+            var buffer = queryBuffer()
+            var weights = [Double](repeating: 0, count: c)
+            for p in positions {
+                let i = Int(tree.index[p])
+                weights.withUnsafeMutableBufferPointer { w in
+                    exemplars.distances(site: i, near, into: w.baseAddress!)
+                    Self.exemplarWeights(fromDistances: w.baseAddress!, c)
+                }
+                let row = membershipVector(x: points.xs[i], y: points.ys[i], buffer: &buffer, context, weights: weights)
+                for j in 0..<c { out[i * c + j] = row[j] }
             }
         }
     }
@@ -52,12 +80,13 @@ extension PredictionModel {
         guard clusterCount > 0, pointCount > 0 else { return [] }
         let context = SoftContext(self)
         var near = context.scratch()
-        return membershipVector(x: x, y: y, buffer: &buffer, context, &near)
+        return membershipVector(x: x, y: y, buffer: &buffer, context, weights: context.exemplarWeights(x: x, y: y, &near))
     }
 
-    /// `membershipVector(x:y:buffer:)` with the call's context and exemplar scratch.
+    /// `membershipVector(x:y:buffer:)` with the call's context and the point's exemplar weights
+    /// (`SoftContext.exemplarWeights`).
     func membershipVector(x: Double, y: Double, buffer: inout KNNBuffer, _ context: SoftContext,
-                          _ scratch: inout KNNBuffer?) -> [Double] {
+                          weights near: [Double]) -> [Double] {
         let join = joining(x: x, y: y, buffer: &buffer)
         let site = Int(join.site), cluster = Int(fallCluster[site])
         let lambda = min(fallLambda[site], join.lambda)
@@ -65,7 +94,6 @@ extension PredictionModel {
         let outlier = Self.softmaxNormalised(context.heights(cluster, Double(Float(lambda))).map { h in
             Self.safeRatio(top, top - h)
         })
-        let near = context.exemplarWeights(x: x, y: y, &scratch)
         var vector = (0..<clusterCount).map { near[$0].squareRoot() * (outlier[$0] * outlier[$0]) }
         Self.normalise(&vector)
         let inAny = probabilityInSomeCluster(context.heights(cluster, lambda), lambda, extra: 1e-8, topFirst: false)
@@ -137,6 +165,14 @@ extension PredictionModel {
         var result = values.map { ElementaryMath.exp($0 - top) }
         normalise(&result)
         return result
+    }
+
+    /// Each label's distance to its nearest exemplar turned, in place, into hdbscan's exemplar
+    /// weight: its inverse (the largest double over c for a point on an exemplar), normalised
+    /// to sum 1.
+    static func exemplarWeights(fromDistances values: UnsafeMutablePointer<Double>, _ c: Int) {
+        for j in 0..<c { values[j] = values[j] != 0 ? 1 / values[j] : Double.greatestFiniteMagnitude / Double(c) }
+        normalise(values, c)
     }
 
     /// Divides every value by their sum.

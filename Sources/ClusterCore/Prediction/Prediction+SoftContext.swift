@@ -67,11 +67,8 @@ struct SoftContext {
     /// (a point on an exemplar weighs the largest double over the number of clusters).
     func exemplarWeights(x: Double, y: Double, _ scratch: inout KNNBuffer?) -> [Double] {
         let c = model.clusterCount
-        var weights = (0..<c).map { label -> Double in
-            let nearest = nearestExemplar(label, x, y, &scratch)
-            return nearest != 0 ? 1 / nearest : Double.greatestFiniteMagnitude / Double(c)
-        }
-        PredictionModel.normalise(&weights)
+        var weights = (0..<c).map { nearestExemplar($0, x, y, &scratch) }
+        weights.withUnsafeMutableBufferPointer { PredictionModel.exemplarWeights(fromDistances: $0.baseAddress!, c) }
         return weights
     }
 

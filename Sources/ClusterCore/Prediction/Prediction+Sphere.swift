@@ -204,10 +204,20 @@ struct SphereExemplarDistances: ExemplarDistances {
     }
 
     var groups: [Int] { KDTree.groups(start: sites.tree.start, end: sites.tree.end, ofAtMost: 64) }
-    func positions(_ node: Int) -> Range<Int> { Int(sites.tree.start[node])..<Int(sites.tree.end[node]) }
+
+    func forEachGroup(threads: Int, _ body: (_ positions: Range<Int>, _ candidates: Candidates) -> Void) {
+        let groups = groups
+        Parallel.forEachChunk(count: groups.count, grain: 1, threads: threads) { chunk, _ in
+            for g in chunk {
+                body(Int(sites.tree.start[groups[g]])..<Int(sites.tree.end[groups[g]]), candidates(groups[g]))
+            }
+        }
+    }
 
     /// Label j's candidates at `points[labelStart[j] ..< labelStart[j + 1]]`.
-    func candidates(_ node: Int) -> (labelStart: [Int], points: [SphereAngles.Point]) {
+    typealias Candidates = (labelStart: [Int], points: [SphereAngles.Point])
+
+    func candidates(_ node: Int) -> Candidates {
         let b = Array(sites.tree.box[(6 * node)..<(6 * node + 6)])
         var labelStart = [0], points: [SphereAngles.Point] = []
         for j in vectors.indices {
