@@ -100,7 +100,7 @@ let package = Package(
         // HDBSCAN, DBSCAN and the pin index behind @_cdecl functions for the Python package
         // (ctypes); on ClusterCore and Pins only, no Foundation, so the Swift runtime links
         // statically into it.
-        .target(name: "GeoclusterCAPI", dependencies: ["GeoclusterCHeader", "ClusterCore", "Pins", "PinsQueries"]),
+        .target(name: "GeoclusterCAPI", dependencies: ["GeoclusterCHeader", "ClusterCore", "ClusterMetrics", "Pins", "PinsQueries"]),
         // Runs a method on a dataset (the run pipeline every command shares), benchmark cells
         // in their own processes, records and summaries; the map-pin glue (listing file to
         // PinIndex, the pins cell and the pins comparison).

@@ -32,6 +32,7 @@ private func exportsMatchTheHeader() {
     do { var f = GeoclusterCHeader.gc_pins_free; f = GeoclusterCAPI.gc_pins_free; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_request; f = GeoclusterCAPI.gc_pins_request; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_set_aside; f = GeoclusterCAPI.gc_pins_set_aside; _ = f }
+    do { var f = GeoclusterCHeader.gc_stable_labels; f = GeoclusterCAPI.gc_stable_labels; _ = f }
     do { var f = GeoclusterCHeader.gc_text_copy; f = GeoclusterCAPI.gc_text_copy; _ = f }
     do { var f = GeoclusterCHeader.gc_text_free; f = GeoclusterCAPI.gc_text_free; _ = f }
     do { var f = GeoclusterCHeader.gc_text_length; f = GeoclusterCAPI.gc_text_length; _ = f }

@@ -204,7 +204,7 @@ public func gc_pins_set_aside(
 }
 
 /// Hands `text` to the caller as a text handle.
-private func give(_ text: String, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws(CAPIError) {
+func give(_ text: String, _ out: UnsafeMutablePointer<OpaquePointer?>?) throws(CAPIError) {
     guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
     out.pointee = OpaquePointer(Unmanaged.passRetained(TextResult(text)).toOpaque())
 }

@@ -14,7 +14,8 @@ from ._hdbscan import CONDENSED_TREE_DTYPE, HDBSCAN, MST_DTYPE
 from ._pins import PinIndex
 from .prediction import (all_points_membership_vectors, approximate_predict, approximate_predict_scores,
                          membership_vector)
+from .stable import StableLabels, stable_labels
 
 __all__ = ["HDBSCAN", "DBSCAN", "PinIndex", "CONDENSED_TREE_DTYPE", "MST_DTYPE", "approximate_predict",
-           "approximate_predict_scores", "membership_vector", "all_points_membership_vectors"]
+           "approximate_predict_scores", "membership_vector", "all_points_membership_vectors", "stable_labels", "StableLabels"]
 __version__ = "0.1.0"

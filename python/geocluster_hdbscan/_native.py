@@ -110,6 +110,7 @@ SIGNATURES = {
     "gc_pins_request": (_i32t, [_handle, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
                                 ctypes.POINTER(ctypes.c_char_p), _i64t, _out, _message, _i64t]),
     "gc_pins_category_names": (None, [_out]),
+    "gc_stable_labels": (_i32t, [_i64t, _i32, _i32, _i64, _i64t, _i32, _i32t, _i32, _i32, _out, _message, _i64t]),
     "gc_text_length": (_i64t, [_handle]),
     "gc_text_copy": (None, [_handle, _u8]),
     "gc_text_free": (None, [_handle]),
@@ -344,6 +345,17 @@ def dbscan_fit(X, eps, min_samples, threads, haversine=False, sample_weight=None
                               _pointer(labels, _i32), _pointer(core, _u8), message, _MESSAGE_CAPACITY)
     _check(code, message)
     return labels, core.astype(bool)
+
+
+def stable_labels(labels, previous, order, previous_labels, next_label):
+    """gc_stable_labels on validated arrays (int32 labels, previous and previous_labels, int64
+    order): (stable labels int32, the next fresh label, the changes' JSON text)."""
+    stable = np.empty(len(labels), dtype=np.int32)
+    next_out = np.zeros(1, dtype=np.int32)
+    text = call_for_text(_lib.gc_stable_labels, len(labels), _pointer(labels, _i32), _pointer(previous, _i32),
+                         _pointer(order, _i64), len(previous_labels), _pointer(previous_labels, _i32), next_label,
+                         _pointer(stable, _i32), _pointer(next_out, _i32))
+    return stable, int(next_out[0]), text
 
 
 def call_for_text(function, *arguments):

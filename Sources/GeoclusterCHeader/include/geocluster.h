@@ -314,6 +314,24 @@ int32_t gc_pins_request(const gc_pins *index, const char *endpoint, const char *
 /* The category names by code, comma-separated. */
 void gc_pins_category_names(gc_text **out);
 
+/*
+ * Stable labels across refits (`geocluster cluster --previous`; docs/commands.md): today's
+ * clusters renumbered after yesterday's where they share points, by one rule (ClusterMetrics'
+ * StableLabels: pairs by descending shared points, a split keeps the label on its larger part,
+ * a merge takes the label it shares most with, the rest get fresh labels from next_label up,
+ * in order of their smallest order value). n points: labels[i] today's label (-1 noise,
+ * clusters 0 ... k-1, none missing), previous[i] the same point's label yesterday (-1: noise
+ * or absent), order[i] a rank of its id that does not depend on row order; previous_labels: p
+ * labels of yesterday's run (repeats allowed), so that vanished clusters are reported. Writes
+ * each point's stable label to stable (noise stays -1), the label the next run starts fresh
+ * ones from to *next_out, and what changed to *changes_out as JSON: [{"change": "kept" |
+ * "merged" | "split" | "appeared" | "vanished", "label": n or null, "previous_labels": [...],
+ * "shared": n, "size": n}], today's clusters by stable label, then the vanished.
+ */
+int32_t gc_stable_labels(int64_t n, const int32_t *labels, const int32_t *previous, const int64_t *order, int64_t p,
+                         const int32_t *previous_labels, int32_t next_label, int32_t *stable, int32_t *next_out,
+                         gc_text **changes_out, char *message, int64_t message_capacity);
+
 int64_t gc_text_length(const gc_text *text);
 void gc_text_copy(const gc_text *text, uint8_t *destination);
 void gc_text_free(gc_text *text);
