@@ -54,22 +54,33 @@ class Driver:
             raise ValueError(f"n_samples={n} while HDBSCAN requires more than one sample")
         if plan.k > n:
             raise ValueError(f"min_samples ({plan.k}) must be at most the number of samples in X ({n})")
-        runs = engine.tile_runs()
+        runs, points = engine.tile_runs(), None
         try:
             edges, bounds, unsure = self._timed("tile runs", engine.collect_runs, runs)
             forest, comp1 = self._timed("forest", self.forest, n, edges)
-            exact = self._timed("core distances", self.exact_core_distances, runs, unsure)
-            points = self._timed("components", engine.with_components, runs, self.ids, comp1, exact)
+            # A forest that spans every row is the tree: a point whose core distance is above
+            # the halo has no edge in it, so it would stand alone.
+            if comp1.max() == 0 and len(unsure):
+                raise RuntimeError("the forest spans rows whose core distances are above the halo")
+            if comp1.max() > 0:
+                exact = self._timed("core distances", self.exact_core_distances, runs, unsure)
+                points = self._timed("components", engine.with_components, runs, self.ids, comp1, exact)
         finally:
             engine.release(runs)
         try:
-            rest = self._timed("boruvka", self.boruvka, points, comp1, bounds) if comp1.max() > 0 else _no_edges()
+            rest = self._timed("boruvka", self.boruvka, points, comp1, bounds) if points is not None else _no_edges()
         finally:
-            engine.release(points)
+            if points is not None:
+                engine.release(points)
         a, b, w = (np.concatenate([forest[i], rest[i]]) for i in range(3))
         if len(a) != n - 1:
             raise RuntimeError(f"the assembled tree has {len(a)} edges for {n} points")
         return self._timed("hierarchy", self.fit, n, a, b, w)
+
+    @property
+    def mst_weights(self):
+        """The assembled tree's weights, ascending."""
+        return np.sort(self._weights)
 
     def index(self, values):
         """Rows (positions in the sorted ids) of id values, checked."""
@@ -87,6 +98,9 @@ class Driver:
         a, b = self.index(edges[ID].to_numpy()), self.index(edges[ID_B].to_numpy())
         fa, fb, fw = _native.bottleneck_forest(n, a, b, edges[W].to_numpy(dtype=np.float64), np.inf,
                                                np.ones(n, dtype=np.uint8))
+        if len(fa) == n - 1:
+            # A forest of n - 1 edges over n rows is one tree.
+            return (fa, fb, fw), np.zeros(n, dtype=np.int64)
         graph = csr_matrix((np.ones(len(fa), dtype=np.int8), (fa, fb)), shape=(n, n))
         _, comp = connected_components(graph, directed=False)
         return (fa, fb, fw), comp.astype(np.int64)
@@ -230,7 +244,7 @@ class Driver:
         result = _native.hdbscan_fit_tree(n, a, b, w, p["min_cluster_size"], p["cluster_selection_epsilon"],
                                           p["max_cluster_size"], p["leaf"], p["allow_single_cluster"], p["threads"])
         labels, probabilities = result.labels()
-        self.mst_weights = np.sort(w)
+        self._weights = w
         return pd.DataFrame({ID: self.ids, "label": labels, "probability": probabilities})
 
 

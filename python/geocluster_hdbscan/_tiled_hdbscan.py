@@ -36,8 +36,10 @@ KIND, ID, ID_B, W, X, Y, FLAG, U, COMP = ("_gc_kind", "_gc_id", "_gc_id_b", "_gc
 #: The columns of every frame the passes exchange, one schema for all (KIND tells the rows
 #: apart): points, the runs' edges, queries and answers.
 COLUMNS = (TILE, KIND, ID, ID_B, W, X, Y, FLAG, U, COMP)
-#: The columns of the runs' rows the driver collects (edges and unsure points).
-COLLECTED = (KIND, ID, ID_B, W, X, Y)
+#: The columns of the runs' rows the driver collects: of the edges (EDGE and BOUND rows), and
+#: of the unsure points (POINT rows whose core distance is not sure).
+LINKS = (KIND, ID, ID_B, W)
+UNSURE = (ID, W, X, Y)
 POINT, EDGE, BOUND, QUERY, ANSWER = 0, 1, 2, 3, 4
 _SLACK = 1e-9
 
@@ -347,9 +349,15 @@ def sorted_ids(ids, name):
 
 
 def rows_of(ids, values):
-    """The positions of `values` in the sorted `ids`, searched in sorted order (binary searches
-    of random keys in a large array miss the cache at every step), and whether each is there."""
+    """The positions of `values` in the sorted `ids`, and whether each is there: by subtraction
+    when the ids are consecutive integers (row numbers, the common case), else searched in
+    sorted order (binary searches of random keys in a large array miss the cache at every
+    step)."""
     values = np.asarray(values)
+    if _consecutive(ids) and values.dtype.kind in "iu":
+        rows = values.astype(np.int64) - int(ids[0])
+        present = (rows >= 0) & (rows < len(ids))
+        return np.where(present, rows, 0), present
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     found = np.minimum(np.searchsorted(ids, ordered), max(len(ids) - 1, 0))
@@ -360,11 +368,34 @@ def rows_of(ids, values):
     return rows, present
 
 
-def split_runs(rows):
-    """The runs' rows a driver collects (all but the sure POINT rows), split: (EDGE rows,
-    BOUND rows, unsure POINT rows)."""
-    kind = rows[KIND].to_numpy()
-    return rows[kind == EDGE], rows[kind == BOUND], rows[kind == POINT]
+def _consecutive(ids):
+    """Whether sorted unique ids are the integers ids[0], ids[0] + 1, … (within int64)."""
+    return (len(ids) > 0 and ids.dtype.kind in "iu" and int(ids[-1]) < 2**63
+            and int(ids[-1]) - int(ids[0]) == len(ids) - 1)
+
+
+def collected(pdf):
+    """What the driver collects of a frame of runs, as arrays (they travel several times faster
+    than frames): the EDGE and BOUND rows' KIND (int8), ID, ID_B and W, and the unsure POINT
+    rows' UNSURE columns."""
+    kind = pdf[KIND].to_numpy()
+    links = kind != POINT
+    unsure = (kind == POINT) & ~pdf[FLAG].to_numpy()
+    return ((kind[links].astype(np.int8),) + tuple(pdf[c].to_numpy()[links] for c in (ID, ID_B, W))
+            + tuple(pdf[c].to_numpy()[unsure] for c in UNSURE))
+
+
+def split_collected(parts):
+    """The collected parts of every partition as frames: (EDGE rows, BOUND rows, unsure POINT
+    rows)."""
+    parts = [p for p in parts if len(p[0]) or len(p[4])]
+    if not parts:
+        empty = frame(0, id=np.array([], dtype=np.int64), id_b=np.array([], dtype=np.int64))
+        return empty, empty, empty
+    kind, a, b, w, ids, core, x, y = (np.concatenate([p[i] for p in parts]) for i in range(8))
+    links = pd.DataFrame({ID: a, ID_B: b, W: w.astype(np.float64, copy=False)}, copy=False)
+    unsure = pd.DataFrame({ID: ids, W: core, X: x, Y: y}, copy=False)
+    return links[kind == EDGE], links[kind == BOUND], unsure
 
 
 def with_components(pdf, ids, comp1, exact):

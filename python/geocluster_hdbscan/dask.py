@@ -90,7 +90,7 @@ class _Engine:
         return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, meta=self.meta).persist()
 
     def collect_runs(self, runs):
-        return h.split_runs(runs[(runs[h.KIND] != h.POINT) | ~runs[h.FLAG]][list(h.COLLECTED)].compute())
+        return h.split_collected(dask.compute(*[dask.delayed(h.collected)(part) for part in runs.to_delayed()]))
 
     def tile_balls(self, runs):
         points = runs[runs[h.KIND] == h.POINT].assign(**{h.COMP: 0})

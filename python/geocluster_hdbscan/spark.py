@@ -137,8 +137,10 @@ class _Engine:
 
     def collect_runs(self, runs):
         kind = F.col(h.KIND)
-        rows = runs.filter((kind != h.POINT) | ~F.col(h.FLAG)).select(*h.COLLECTED).toPandas()
-        return h.split_runs(rows)
+        links = runs.filter(kind != h.POINT).select(kind.cast("byte").alias(h.KIND), *h.LINKS[1:]).toPandas()
+        unsure = runs.filter((kind == h.POINT) & ~F.col(h.FLAG)).select(*h.UNSURE).toPandas()
+        columns = [links[c].to_numpy() for c in h.LINKS] + [unsure[c].to_numpy() for c in h.UNSURE]
+        return h.split_collected([tuple(columns)])
 
     def tile_balls(self, runs):
         return self.summaries(runs.filter(F.col(h.KIND) == h.POINT).withColumn(h.COMP, F.lit(0).cast("long")))

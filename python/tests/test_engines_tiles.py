@@ -93,8 +93,7 @@ class LocalEngine:
         return self.plan.tile_runs(self.plan.explode(self.plan.points(self.frame)))
 
     def collect_runs(self, runs):
-        kind = runs[h.KIND]
-        return runs[kind == h.EDGE], runs[kind == h.BOUND], runs[(kind == h.POINT) & ~runs[h.FLAG]]
+        return h.split_collected([h.collected(runs.iloc[i::3]) for i in range(3)])
 
     def tile_balls(self, runs):
         return self.summaries(runs[runs[h.KIND] == h.POINT].assign(**{h.COMP: 0}))
@@ -139,8 +138,13 @@ def test_global_hdbscan_over_tiles_equals_the_single_process(tile_size, halo):
     assert driver.stats["rounds"] >= (1 if tile_size < 1000 else 0)
 
 
-def test_global_hdbscan_far_apart_needs_exact_core_distances_and_rounds():
+@pytest.mark.parametrize("ids", ["rows", "spread", "text"])
+def test_global_hdbscan_far_apart_needs_exact_core_distances_and_rounds(ids):
+    # Ids that are row numbers are looked up by subtraction, others by search: both exact.
     frame = cases.far_apart()
+    spelled = {"rows": lambda i: i, "spread": lambda i: 3 * i + 11,
+               "text": lambda i: np.char.add("p", np.char.zfill(i.astype(str), 6))}
+    frame["id"] = spelled[ids](frame["id"].to_numpy())
     params = dict(min_cluster_size=20, min_samples=6)
     result, driver = tiled(frame, tile_size=20, **params)
     cases.check_hdbscan(result, frame, **params)
@@ -247,3 +251,16 @@ def test_the_wheel_declares_the_extras_pyproject_lists():
     metadata = geocluster_build._metadata()
     assert 'Requires-Dist: pyspark>=3.5; extra == "spark"' in metadata
     assert 'Requires-Dist: distributed>=2024.12; extra == "dask"' in metadata
+
+
+def test_rows_are_found_by_subtraction_or_by_search():
+    from geocluster_hdbscan._tiled_hdbscan import rows_of
+    absent = {"consecutive": [4, 105, -1], "strided": [1, 2, 301], "text": ["a", "p1000", "q"]}
+    cases = {"consecutive": np.arange(5, 105), "strided": np.arange(0, 300, 3),
+             "text": np.array(sorted(f"p{i:03d}" for i in range(100)))}
+    for name, ids in cases.items():
+        values = np.concatenate([ids[::-7], ids[:1]])
+        rows, present = rows_of(ids, values)
+        assert present.all() and (ids[rows] == values).all(), name
+        _, present = rows_of(ids, np.array(absent[name], dtype=ids.dtype))
+        assert not present.any(), name

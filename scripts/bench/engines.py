@@ -4,7 +4,7 @@ Spark local[2], a standalone Spark cluster of two one-core workers on loopback, 
 LocalCluster of two worker processes; wall time, peak memory, and the labels checked equal.
 
 Usage: engines.py POINTS.csv [--engines single,spark-local,spark-standalone,dask]
-                  [--algorithm hdbscan] [--tile-size 2000] [--min-cluster-size 50] [--min-samples 10]
+                  [--algorithm hdbscan] [--tile-size 2000] [--halo H] [--min-cluster-size 50] [--min-samples 10]
                   [--eps 50] [--worker-memory 6g] [--json OUT.json]
 
 POINTS.csv has id,x,y columns (metres: `geocluster generate --scenario seoul` writes them).
@@ -43,6 +43,10 @@ def parquet_of(csv_path):
     return out
 
 
+def halo_of(args):
+    return {} if args.halo is None or args.algorithm != "hdbscan" else dict(halo=args.halo)
+
+
 def params_of(args):
     if args.algorithm == "hdbscan":
         return dict(min_cluster_size=args.min_cluster_size, min_samples=args.min_samples)
@@ -77,7 +81,7 @@ def run_spark(args, data, out, master):
     spark = spark_session(master)
     spark.sparkContext.setLogLevel("ERROR")
     df = spark.read.parquet(str(data))
-    result = gcs.cluster(df, algorithm=args.algorithm, tile_size=args.tile_size, **params_of(args))
+    result = gcs.cluster(df, algorithm=args.algorithm, tile_size=args.tile_size, **params_of(args), **halo_of(args))
     result.select("id", "label").write.parquet(str(out))
     spark.stop()
 
@@ -91,7 +95,7 @@ def run_dask(args, data, out):
             distributed.Client(cluster):
         ddf = dd.read_parquet(str(data), split_row_groups=True)
         ddf = ddf.repartition(npartitions=max(ddf.npartitions, 16))
-        result = gcd.cluster(ddf, algorithm=args.algorithm, tile_size=args.tile_size, **params_of(args))
+        result = gcd.cluster(ddf, algorithm=args.algorithm, tile_size=args.tile_size, **params_of(args), **halo_of(args))
         result[["id", "label"]].to_parquet(str(out))
 
 
@@ -195,6 +199,8 @@ def measure(engine, args, data, tmp):
                "--data", str(data), "--out", str(out), "--master", master, "--algorithm", args.algorithm,
                "--tile-size", str(args.tile_size), "--min-cluster-size", str(args.min_cluster_size),
                "--min-samples", str(args.min_samples), "--eps", str(args.eps), "--worker-memory", args.worker_memory]
+    if args.halo is not None:
+        command += ["--halo", str(args.halo)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
     sampler = Sampler(child.pid, [s.pid for s in servers])
     sampler.start()
@@ -222,6 +228,7 @@ def main():
     parser.add_argument("--engines", default=",".join(ENGINES))
     parser.add_argument("--algorithm", default="hdbscan", choices=("hdbscan", "dbscan"))
     parser.add_argument("--tile-size", type=float, default=2000.0)
+    parser.add_argument("--halo", type=float, default=None, help="the global HDBSCAN's halo (default: tile size / 4)")
     parser.add_argument("--min-cluster-size", type=int, default=50)
     parser.add_argument("--min-samples", type=int, default=10)
     parser.add_argument("--eps", type=float, default=50.0)

@@ -31,6 +31,7 @@ extension HDBSCAN {
                                     requirement: "one per point (\(n))")
         }
         let identity = (0..<Int32(n)).map { $0 }
+        let tree = endOrdered(tree)
         let spanning = SpanningTree(edges: tree.a, tree.b, weights: tree.weight, index: identity, locations: nil,
                                     weightAt: nil, pointCount: n, inner: coreDistances ?? [Double](repeating: 0, count: n),
                                     threads: threads)
@@ -38,6 +39,26 @@ extension HDBSCAN {
                                observer: NoStageObserver())
         if coreDistances == nil { result.coreDistances = [] }
         return result
+    }
+
+    /// The edges sorted by (smaller end, larger end), the smaller end first: SpanningTree's
+    /// stable sort by weight then leaves each run of tied weights in its final order, where
+    /// sorting every run by its ends would cost more than the rest of the hierarchy on trees
+    /// whose weights tie in long runs (co-located points' edges all weigh their core distance).
+    static func endOrdered(_ tree: MinimumSpanningTree) -> MinimumSpanningTree {
+        struct Edge { var ends: UInt64; var weight: Double }
+        var varying: UInt64 = 0, first: UInt64? = nil
+        var edges = tree.weight.indices.map { i -> Edge in
+            let lo = min(tree.a[i], tree.b[i]), hi = max(tree.a[i], tree.b[i])
+            let ends = UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
+            varying |= ends ^ (first ?? ends)
+            if first == nil { first = ends }
+            return Edge(ends: ends, weight: tree.weight[i])
+        }
+        var scratch: [Edge] = []
+        RadixSort.sortRecords(&edges, scratch: &scratch, bits: 16, width: 64, varying: varying) { $0.ends }
+        return MinimumSpanningTree(a: edges.map { Int32(truncatingIfNeeded: $0.ends >> 32) },
+                                   b: edges.map { Int32(truncatingIfNeeded: $0.ends) }, weight: edges.map(\.weight))
     }
 
     /// Throws unless `tree` has `n - 1` edges of finite, non-negative weight joining all of

@@ -251,7 +251,10 @@ extension SpanningTree {
         while start < order.count {
             var end = start + 1
             while end < order.count && unsorted[Int(order[end])] == unsorted[Int(order[start])] { end += 1 }
-            if end - start > 1 {
+            let inOrder = (start + 1..<end).allSatisfy {
+                (lo[Int(order[$0 - 1])], hi[Int(order[$0 - 1])]) <= (lo[Int(order[$0])], hi[Int(order[$0])])
+            }
+            if !inOrder {
                 order[start..<end].sort { (lo[Int($0)], hi[Int($0)]) < (lo[Int($1)], hi[Int($1)]) }
             }
             start = end
