@@ -108,11 +108,7 @@ struct SoftContextTests {
         for _ in 0..<300 {
             let (x, y) = (uniform() * 1000, uniform() * 1000)
             let weights = context.exemplarWeights(x: x, y: y, &scratch)
-            let scanned: [Double] = context.exemplarXs.indices.map { label in
-                zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
-                    ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
-                }.min() ?? .greatestFiniteMagnitude
-            }
+            let scanned = Self.scannedDistances(context, x, y)
             var expected = scanned.map { $0 != 0 ? 1 / $0 : Double.greatestFiniteMagnitude / Double(scanned.count) }
             PredictionModel.normalise(&expected)
             #expect(weights == expected)
@@ -126,12 +122,7 @@ struct SoftContextTests {
         guard case let .plane(tree) = model.index else { Issue.record("a planar model"); return }
         let exemplars = PlanarExemplarDistances(tree: tree, context: context, points: model.sites.points)
         let covered = Self.checkGroups(exemplars, order: tree.index, clusterCount: model.clusterCount) { site in
-            let (x, y) = (model.sites.points.xs[site], model.sites.points.ys[site])
-            return context.exemplarXs.indices.map { label in
-                zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
-                    ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
-                }.min() ?? .greatestFiniteMagnitude
-            }
+            Self.scannedDistances(context, model.sites.points.xs[site], model.sites.points.ys[site])
         }
         #expect(covered == tree.count, "the groups cover every position once")
         #expect(tree.groups(ofAtMost: 1_000_000) == [0])
@@ -156,12 +147,7 @@ struct SoftContextTests {
         let context = SoftContext(model)
         guard case let .plane(tree) = model.index else { Issue.record("a planar model"); return }
         let scan = { (site: Int) -> [Double] in
-            let (x, y) = (model.sites.points.xs[site], model.sites.points.ys[site])
-            return context.exemplarXs.indices.map { label in
-                zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
-                    ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
-                }.min() ?? .greatestFiniteMagnitude
-            }
+            Self.scannedDistances(context, model.sites.points.xs[site], model.sites.points.ys[site])
         }
         let exemplarCount = context.exemplarXs.map(\.count).reduce(0, +)
         for size in [1, 4, 64] {
@@ -171,6 +157,15 @@ struct SoftContextTests {
             var kept = 0, groups = 0
             exemplars.forEachGroup(threads: 1) { _, near in kept += near.xy.count / 2; groups += 1 }
             #expect(kept < groups * exemplarCount / 4, "group size \(size): \(kept) kept in \(groups) groups of \(exemplarCount)")
+        }
+    }
+
+    /// The distance from (x, y) to each label's nearest exemplar, by a scan of all of them.
+    static func scannedDistances(_ context: SoftContext, _ x: Double, _ y: Double) -> [Double] {
+        context.exemplarXs.indices.map { label in
+            zip(context.exemplarXs[label], context.exemplarYs[label]).map { ex, ey in
+                ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
+            }.min() ?? .greatestFiniteMagnitude
         }
     }
 
