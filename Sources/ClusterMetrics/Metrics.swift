@@ -30,6 +30,8 @@ public enum MetricsError: Error, Equatable, Sendable, CustomStringConvertible {
     case clusterTooSmall(label: Int32, size: Int)
     /// An MST edge names a point that does not exist, or has a NaN or negative weight.
     case invalidEdge(index: Int, reason: String)
+    /// Stable labels: the fresh labels, from `start`, would pass the largest label (2³¹ − 1).
+    case labelsExhausted(start: Int, needed: Int)
 
     public var description: String {
         switch self {
@@ -43,6 +45,9 @@ public enum MetricsError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cluster \(label) has \(size) point; DBCV needs at least 2 points in every cluster (relabel it as noise, -1)"
         case let .invalidEdge(index, reason):
             return "MST edge \(index): \(reason)"
+        case let .labelsExhausted(start, needed):
+            return "\(needed) new cluster(s) need labels from \(start), past the largest label, \(Int32.max): "
+                + "renumber the earlier labels (or the next label) lower"
         }
     }
 }

@@ -58,9 +58,10 @@ public struct StableLabels: Sendable {
     ///     go to clusters in the order of their smallest rank).
     ///   - previousLabels: every cluster label of yesterday (for the vanished ones).
     ///   - nextLabel: where fresh labels start, at least (a previous run's `nextLabel`).
+    /// - Throws: `MetricsError.labelsExhausted` when the fresh labels would pass `Int32.max`.
     /// - Complexity: O(n + p log p) for p corresponding pairs.
     public static func match(labels: [Int32], previous: [Int32?], order: [Int], previousLabels: Set<Int32>,
-                             nextLabel: Int32 = 0) -> StableLabels {
+                             nextLabel: Int32 = 0) throws(MetricsError) -> StableLabels {
         precondition(labels.count == previous.count && labels.count == order.count, "one value per point")
         let k = Int((labels.max() ?? -1) + 1)
         var shared: [Pair: Int] = [:]
@@ -79,8 +80,13 @@ public struct StableLabels: Sendable {
             stable[Int(pair.today)] = pair.yesterday
             taken.insert(pair.yesterday)
         }
-        var next = max(nextLabel, (previousLabels.max() ?? -1) + 1)
-        for t in (0..<k).filter({ stable[$0] < 0 }).sorted(by: { first[$0] < first[$1] }) {
+        let fresh = (0..<k).filter { stable[$0] < 0 }
+        let start = max(Int(nextLabel), Int(previousLabels.max() ?? -1) + 1)
+        guard start + fresh.count <= Int(Int32.max) else {
+            throw .labelsExhausted(start: start, needed: fresh.count)
+        }
+        var next = Int32(start)
+        for t in fresh.sorted(by: { first[$0] < first[$1] }) {
             stable[t] = next
             next += 1
         }

@@ -26,9 +26,14 @@ public func gc_stable_labels(
                 throw CAPIError(.invalidParameter, "\(name)[\(i)] = \(values[i]): labels are -1 (noise or absent) or cluster labels from 0")
             }
         }
-        let matched = StableLabels.match(labels: today, previous: before.map { $0 >= 0 ? $0 : nil },
-                                         order: UnsafeBufferPointer(start: order, count: Int(n)).map { Int($0) },
-                                         previousLabels: Set(yesterday.filter { $0 >= 0 }), nextLabel: nextLabel)
+        let matched: StableLabels
+        do throws(MetricsError) {
+            matched = try StableLabels.match(labels: today, previous: before.map { $0 >= 0 ? $0 : nil },
+                                             order: UnsafeBufferPointer(start: order, count: Int(n)).map { Int($0) },
+                                             previousLabels: Set(yesterday.filter { $0 >= 0 }), nextLabel: nextLabel)
+        } catch {
+            throw CAPIError(.invalidParameter, "previous_labels: \(error)")
+        }
         for i in today.indices { stable![i] = today[i] < 0 ? today[i] : matched.stable[Int(today[i])] }
         nextOut.pointee = matched.nextLabel
         try give(changesJSON(matched.changes), changesOut)
@@ -39,6 +44,10 @@ public func gc_stable_labels(
 private func checkNumbering(_ labels: [Int32], name: String) throws(CAPIError) {
     if let bad = labels.firstIndex(where: { $0 < -1 }) {
         throw CAPIError(.invalidParameter, "\(name)[\(bad)] = \(labels[bad]): labels are -1 (noise) or cluster numbers from 0")
+    }
+    // k clusters of at least one point each: every number is below the number of points.
+    if let bad = labels.firstIndex(where: { Int($0) >= labels.count }) {
+        throw CAPIError(.invalidParameter, "\(name)[\(bad)] = \(labels[bad]): clusters are numbered 0 ..< k, k at most the \(labels.count) points")
     }
     var seen = [Bool](repeating: false, count: Int((labels.max() ?? -1) + 1))
     for label in labels where label >= 0 { seen[Int(label)] = true }

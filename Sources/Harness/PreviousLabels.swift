@@ -8,7 +8,8 @@ extension RunRecord {
     /// - Parameters:
     ///   - previous: the previous run's labels (`id,label,…`).
     ///   - nextLabel: where fresh labels start, at least (the previous run's report says).
-    /// - Throws: `.dataset` naming the file and line of an id that appears twice.
+    /// - Throws: `.dataset` naming the file and line of an id that appears twice, or saying that
+    ///   its labels leave no room for today's new clusters.
     /// - Complexity: O(n) expected, plus a sort of the ids when they are not all integers.
     public mutating func relabel(after previous: LabelFile, nextLabel: Int32 = 0) throws(HarnessError) -> StableLabels {
         var before = [String: Int32](minimumCapacity: previous.labels.count)
@@ -19,8 +20,13 @@ extension RunRecord {
             }
         }
         let ids = (0..<file.count).map { file.id($0) }
-        let matched = StableLabels.match(labels: labels, previous: ids.map { before[$0] }, order: Self.rank(ids),
-                                         previousLabels: Set(previous.labels.filter { $0 >= 0 }), nextLabel: nextLabel)
+        let matched: StableLabels
+        do throws(MetricsError) {
+            matched = try StableLabels.match(labels: labels, previous: ids.map { before[$0] }, order: Self.rank(ids),
+                                             previousLabels: Set(previous.labels.filter { $0 >= 0 }), nextLabel: nextLabel)
+        } catch {
+            throw .dataset(.invalidOption(option: "--previous", value: previous.path, reason: "\(error)"))
+        }
         labels = labels.map { $0 < 0 ? $0 : matched.stable[Int($0)] }
         return matched
     }

@@ -36,6 +36,17 @@ struct PreviousLabelsTests {
         }
     }
 
+    @Test("earlier labels that leave no room for new clusters below 2^31 are refused, naming the file; nothing written")
+    func labelsExhausted() throws {
+        try withTemporaryFolder { folder throws in
+            try folder.write(Blobs.planar(perBlob: 80).text, to: "DAY.csv")
+            try folder.write("id,label\nnobody,2147483647\n", to: "PREV.csv")
+            let run = try folder.run(["cluster", "DAY.csv", "-o", "L.csv", "--previous", "PREV.csv", "--min-cluster-size", "10"])
+            #expect(run.status != 0 && run.stderr.contains("PREV.csv") && run.stderr.contains("past the largest label"), "\(run)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("L.csv")))
+        }
+    }
+
     @Test("--changes or --next-label without --previous, and a previous file with a repeated id, are refused")
     func refusals() throws {
         try withTemporaryFolder { folder throws in

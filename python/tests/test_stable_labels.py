@@ -209,5 +209,16 @@ def test_next_label_is_checked():
 def test_the_library_refuses_gaps_in_todays_numbering():
     from geocluster_hdbscan import _native
     with pytest.raises(_native.NativeError, match="no point has cluster 1, below the largest, 2"):
-        _native.stable_labels(np.array([0, 2], np.int32), np.array([-1, -1], np.int32), np.array([1, 2], np.int64),
-                              np.array([], np.int32), 0)
+        _native.stable_labels(np.array([0, 2, 2], np.int32), np.array([-1, -1, -1], np.int32),
+                              np.array([1, 2, 3], np.int64), np.array([], np.int32), 0)
+
+
+def test_labels_past_the_largest_are_refused():
+    from geocluster_hdbscan import _native
+    # Two new clusters after a label of 2**31 - 2: the second fresh label would not fit.
+    with pytest.raises(_native.NativeError, match="past the largest label"):
+        geocluster_hdbscan.stable_labels([0, 0, 1, 1], [1, 2, 3, 4], [9], [2**31 - 2])
+    assert geocluster_hdbscan.stable_labels([0, 0, 1, 1], [1, 2, 3, 4], [9], [2**31 - 4]).next_label == 2**31 - 1
+    with pytest.raises(_native.NativeError, match="k at most the 2 points"):
+        _native.stable_labels(np.array([0, 2**31 - 1], np.int32), np.array([-1, -1], np.int32),
+                              np.array([1, 2], np.int64), np.array([], np.int32), 0)

@@ -326,7 +326,8 @@ void gc_pins_category_names(gc_text **out);
  * each point's stable label to stable (noise stays -1), the label the next run starts fresh
  * ones from to *next_out, and what changed to *changes_out as JSON: [{"change": "kept" |
  * "merged" | "split" | "appeared" | "vanished", "label": n or null, "previous_labels": [...],
- * "shared": n, "size": n}], today's clusters by stable label, then the vanished.
+ * "shared": n, "size": n}], today's clusters by stable label, then the vanished. Fresh labels
+ * that would pass INT32_MAX are an error (GC_INVALID_PARAMETER), not wrapped.
  */
 int32_t gc_stable_labels(int64_t n, const int32_t *labels, const int32_t *previous, const int64_t *order, int64_t p,
                          const int32_t *previous_labels, int32_t next_label, int32_t *stable, int32_t *next_out,
