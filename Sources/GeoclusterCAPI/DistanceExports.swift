@@ -57,11 +57,11 @@ public func gc_bottleneck_forest(
             ends.0[e] = Int32(a![e]); ends.1[e] = Int32(b![e])
         }
         let weights = edges == 0 ? [] : Array(UnsafeBufferPointer(start: weight, count: edges))
+        if let e = weights.firstIndex(where: { $0 < 0 }) {
+            throw CAPIError(.invalidParameter, "edge \(e) weighs \(weights[e]), below 0")
+        }
         let keep = n == 0 ? [] : UnsafeBufferPointer(start: kept, count: Int(n)).map { $0 != 0 }
-        // Sorting a driver's millions of edges is worth the cores; a tile's few thousand are not
-        // (the order is the same either way).
-        let joins = BottleneckForest.joins(count: Int(n), a: ends.0, b: ends.1, weight: weights, limit: limit, kept: keep,
-                                           threads: edges >= 1 << 20 ? Parallel.maximumWorkers : 1)
+        let joins = BottleneckForest.joins(count: Int(n), a: ends.0, b: ends.1, weight: weights, limit: limit, kept: keep)
         for i in joins.weight.indices {
             outA![i] = Int64(joins.a[i]); outB![i] = Int64(joins.b[i]); outWeight![i] = joins.weight[i]
         }

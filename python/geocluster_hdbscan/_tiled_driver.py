@@ -90,9 +90,10 @@ class Driver:
         return rows
 
     def forest(self, n, edges):
-        """Kruskal over the runs' light edges (the library's, in (weight, edge) order; a pair
-        sent by several tiles closes a cycle and is skipped): a forest joining the rows at
-        every weight up to h as the true graph does, and each row's component in it."""
+        """Kruskal over the runs' light edges (the library's, in (weight, smaller end, larger
+        end) order; a pair sent by several tiles closes a cycle and is skipped): a forest
+        joining the rows at every weight up to h as the true graph does, and each row's
+        component in it."""
         from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import connected_components
         a, b = self.index(edges[ID].to_numpy()), self.index(edges[ID_B].to_numpy())

@@ -79,13 +79,21 @@ class _Engine:
     def __init__(self, plan, ddf):
         self.plan, self.ddf = plan, ddf
         self.meta = plan.meta(ddf[plan.id_column].dtype)
+        self.points = None
+
+    def _points(self):
+        """The rows as the tiles take them, read once for the ids and the tile runs."""
+        if self.points is None:
+            plan = self.plan
+            self.points = self.ddf.map_partitions(plan.points, meta=plan.points(self.ddf._meta)).persist()
+        return self.points
 
     def sorted_ids(self):
-        return h.sorted_ids(self.ddf[self.plan.id_column].compute().to_numpy(), self.plan.id_column)
+        return h.sorted_ids(self._points()[h.ID].compute().to_numpy(), self.plan.id_column)
 
     def tile_runs(self):
         plan = self.plan
-        points = self.ddf.map_partitions(plan.points, meta=plan.points(self.ddf._meta))
+        points, self.points = self._points(), None
         exploded = points.map_partitions(plan.explode, meta=plan.explode(points._meta))
         return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, meta=self.meta).persist()
 

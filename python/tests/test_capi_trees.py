@@ -102,3 +102,48 @@ def test_bottleneck_forest_keeps_every_bottleneck_between_kept_rows(seed):
     full = bottleneck(n, a, b, w, limit)[np.ix_(rows, rows)]
     seen = bottleneck(n, va, vb, vw, limit)[np.ix_(rows, rows)]
     assert np.array_equal(full, seen)
+
+
+def kruskal(n, a, b, w):
+    """A brute-force minimum spanning forest: its edges, by ascending weight."""
+    parent = list(range(n))
+
+    def find(x):
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    out = []
+    for i in sorted(range(len(w)), key=lambda i: w[i]):
+        x, y = find(a[i]), find(b[i])
+        if x != y:
+            parent[x] = y
+            out.append((a[i], b[i], w[i]))
+    return tuple(np.array(column) for column in zip(*out))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bottleneck_forest_over_a_graph_is_a_minimum_forest_whatever_the_edge_order(seed):
+    # What the driver gives it: many runs' edges, repeated, closing cycles, tied, -0 among them.
+    rng = np.random.default_rng(seed)
+    n, m = 60, 400
+    a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(0, 5, m).astype(float)
+    w[w == 0] = -0.0
+    a, b, w = np.concatenate([a, b[:50]]), np.concatenate([b, a[:50]]), np.concatenate([w, w[:50]])
+    everyone = np.ones(n, dtype=np.uint8)
+    va, vb, vw = _native.bottleneck_forest(n, a, b, w, np.inf, everyone)
+    ka, kb, kw = kruskal(n, a, b, w)
+    assert np.array_equal(vw, kw)
+    assert np.array_equal(bottleneck(n, va, vb, vw, np.inf), bottleneck(n, ka, kb, kw, np.inf))
+    # The same edges in another order, ends swapped: the same answer, edge for edge.
+    order = rng.permutation(len(w))
+    again = _native.bottleneck_forest(n, b[order], a[order], w[order], np.inf, everyone)
+    for x, y in zip((va, vb, vw), again):
+        assert np.array_equal(x, y)
+
+
+def test_bottleneck_forest_refuses_a_negative_weight():
+    with pytest.raises(_native.NativeError, match="edge 1 weighs -1.0, below 0"):
+        _native.bottleneck_forest(3, np.array([0, 1]), np.array([1, 2]), np.array([1.0, -1.0]), np.inf,
+                                  np.ones(3, dtype=np.uint8))

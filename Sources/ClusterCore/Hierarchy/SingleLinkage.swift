@@ -47,6 +47,26 @@ public struct SingleLinkageTree: Sendable, Equatable {
     /// Leaves are mapped back to rows at the end, so the result is identical.
     private init(weight: [Double], positionA: [Int32], positionB: [Int32], rowOf: [Int32]?, pointCount n: Int,
                  threads: Int) {
+        guard let tree = SingleLinkageTree(checking: weight, positionA: positionA, positionB: positionB, rowOf: rowOf,
+                                           pointCount: n, threads: threads) else {
+            preconditionFailure("MST edges must not form a cycle")
+        }
+        self = tree
+    }
+
+    /// The tree over a spanning tree whose every leaf is one point, or nil when an edge joins
+    /// two points already joined (the edges then do not form a tree): the check a tree
+    /// computed elsewhere needs, made by the union-find the linkage runs anyway.
+    init?(checkedSpanning s: SpanningTree, threads: Int) {
+        precondition(s.leaves == nil, "a checked linkage is over points")
+        self.init(checking: s.weight, positionA: s.positionA, positionB: s.positionB, rowOf: s.rowOf,
+                  pointCount: s.pointCount, threads: threads)
+    }
+
+    /// `init(weight:positionA:positionB:rowOf:pointCount:threads:)`, nil where an edge closes
+    /// a cycle.
+    private init?(checking weight: [Double], positionA: [Int32], positionB: [Int32], rowOf: [Int32]?,
+                  pointCount n: Int, threads: Int) {
         precondition(n == 0 || weight.count == n - 1, "an MST over n points has n - 1 edges")
         precondition(positionA.count == weight.count && positionB.count == weight.count, "one position pair per edge")
         pointCount = n
@@ -61,7 +81,7 @@ public struct SingleLinkageTree: Sendable, Equatable {
         var sets = UnionFind(count: n)
         // The dendrogram node currently standing for each union-find root.
         var nodeOfRoot = [Int32].filled(count: n, threads: threads) { Int32($0) }
-        positionA.withUnsafeBufferPointer { ea in
+        let spanning = positionA.withUnsafeBufferPointer { ea in
         positionB.withUnsafeBufferPointer { eb in
         left.withUnsafeMutableBufferPointer { left in
         right.withUnsafeMutableBufferPointer { right in
@@ -70,14 +90,16 @@ public struct SingleLinkageTree: Sendable, Equatable {
             sets.withRawAccess { uf in
                 for i in 0..<m {
                     let ra = uf.find(Int(ea[i])), rb = uf.find(Int(eb[i]))
-                    precondition(ra != rb, "MST edges must not form a cycle")
+                    if ra == rb { return false }
                     left[i] = nodeOfRoot[ra]
                     right[i] = nodeOfRoot[rb]
                     size[i] = Int32(uf.setSize(ofRoot: ra) + uf.setSize(ofRoot: rb))
                     nodeOfRoot[uf.unionRoots(ra, rb)] = Int32(n + i)
                 }
+                return true
             }
         }}}}}}
+        guard spanning else { return nil }
         guard let rowOf else { return }
         precondition(rowOf.count == n, "one row per position")
         // Leaves back to rows; every point is a leaf exactly once.

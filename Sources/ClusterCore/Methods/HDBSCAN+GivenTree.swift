@@ -25,40 +25,50 @@ extension HDBSCAN {
         parameters: HDBSCANParameters, threads: Int = 1, keeping: HDBSCANOutputs = .all
     ) throws(ClusterCoreError) -> HDBSCANResult {
         try parameters.validate()
-        try checkSpanning(tree, pointCount: n)
         if let coreDistances, coreDistances.count != n {
             throw .invalidParameter(name: "coreDistances", value: "\(coreDistances.count) values",
                                     requirement: "one per point (\(n))")
         }
-        let identity = (0..<Int32(n)).map { $0 }
-        let tree = endOrdered(tree)
-        let spanning = SpanningTree(edges: tree.a, tree.b, weights: tree.weight, index: identity, locations: nil,
-                                    weightAt: nil, pointCount: n, inner: coreDistances ?? [Double](repeating: 0, count: n),
-                                    threads: threads)
-        var result = hierarchy(spanning, parameters: parameters, threads: threads, keeping: keeping,
+        // The edges are checked as they are sorted and joined; `checkSpanning` then names the
+        // first edge that is wrong, in the caller's order.
+        guard let sorted = sortedEdges(tree, pointCount: n),
+              let linkage = SingleLinkageTree(checkedSpanning: sorted, threads: threads) else {
+            try checkSpanning(tree, pointCount: n)
+            preconditionFailure("a tree refused by the fast checks passes checkSpanning")
+        }
+        var result = hierarchy(sorted, linkage: linkage, parameters: parameters, threads: threads, keeping: keeping,
                                observer: NoStageObserver())
-        if coreDistances == nil { result.coreDistances = [] }
+        result.coreDistances = coreDistances ?? []
         return result
     }
 
-    /// The edges sorted by (smaller end, larger end), the smaller end first: SpanningTree's
-    /// stable sort by weight then leaves each run of tied weights in its final order, where
-    /// sorting every run by its ends would cost more than the rest of the hierarchy on trees
-    /// whose weights tie in long runs (co-located points' edges all weigh their core distance).
-    static func endOrdered(_ tree: MinimumSpanningTree) -> MinimumSpanningTree {
-        struct Edge { var ends: UInt64; var weight: Double }
-        var varying: UInt64 = 0, first: UInt64? = nil
-        var edges = tree.weight.indices.map { i -> Edge in
-            let lo = min(tree.a[i], tree.b[i]), hi = max(tree.a[i], tree.b[i])
-            let ends = UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
-            varying |= ends ^ (first ?? ends)
-            if first == nil { first = ends }
-            return Edge(ends: ends, weight: tree.weight[i])
+    /// The spanning tree over the rows with the edges in (weight, smaller end, larger end)
+    /// order; nil unless there are `n - 1` edges with ends in `0..<n` and finite weights >= 0
+    /// (whether they form a tree is left to the linkage).
+    ///
+    /// Sorted as records (`WeightedEdge`) rather than through an order array, which the later
+    /// passes would read at random.
+    static func sortedEdges(_ tree: MinimumSpanningTree, pointCount n: Int) -> SpanningTree? {
+        let m = tree.weight.count
+        guard n >= 0, n <= Int(Int32.max), m == max(0, n - 1), tree.a.count == m, tree.b.count == m else { return nil }
+        var valid = true
+        var edges = [WeightedEdge](unsafeUninitializedCapacity: m) { out, count in
+            for i in 0..<m {
+                let a = tree.a[i], b = tree.b[i], w = tree.weight[i]
+                valid = valid && a >= 0 && Int(a) < n && b >= 0 && Int(b) < n && w.isFinite && w >= 0
+                // + 0 turns -0 into 0.
+                out.initializeElement(at: i, to: WeightedEdge(weight: w + 0, a: min(a, b), b: max(a, b)))
+            }
+            count = m
         }
-        var scratch: [Edge] = []
-        RadixSort.sortRecords(&edges, scratch: &scratch, bits: 16, width: 64, varying: varying) { $0.ends }
-        return MinimumSpanningTree(a: edges.map { Int32(truncatingIfNeeded: $0.ends >> 32) },
-                                   b: edges.map { Int32(truncatingIfNeeded: $0.ends) }, weight: edges.map(\.weight))
+        guard valid else { return nil }
+        WeightedEdge.sort(&edges)
+        let identity = [Int32](unsafeUninitializedCapacity: n) { out, count in
+            for i in 0..<n { out.initializeElement(at: i, to: Int32(i)) }
+            count = n
+        }
+        return SpanningTree(weight: edges.map(\.weight), positionA: edges.map(\.a), positionB: edges.map(\.b),
+                            rowOf: identity, coreByRow: [Double](repeating: 0, count: n))
     }
 
     /// Throws unless `tree` has `n - 1` edges of finite, non-negative weight joining all of
@@ -88,3 +98,4 @@ extension HDBSCAN {
         }
     }
 }
+

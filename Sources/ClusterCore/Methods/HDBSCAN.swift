@@ -248,16 +248,17 @@ public enum HDBSCAN: Sendable {
         return result
     }
 
-    /// The stages after the MST, on any spanning tree: single linkage, condense, select, label.
+    /// The stages after the MST, on any spanning tree: single linkage (`given`, when the caller
+    /// built it from `spanning`), condense, select, label.
     static func hierarchy(
-        _ spanning: consuming SpanningTree, parameters: HDBSCANParameters, threads: Int,
-        keeping: HDBSCANOutputs, observer: some StageObserver
+        _ spanning: consuming SpanningTree, linkage given: consuming SingleLinkageTree? = nil,
+        parameters: HDBSCANParameters, threads: Int, keeping: HDBSCANOutputs, observer: some StageObserver
     ) -> HDBSCANResult {
         var spanning = spanning
         if keeping.contains(.linkage) { spanning = spanning.overPoints() }
         let mst = keeping.contains(.mst) ? spanning.pointMST() : nil
         let mstWeight = spanning.totalWeight, coreByRow = spanning.coreByRow
-        let linkage = linkageStage(spanning, threads: threads, observer: observer)
+        let linkage = given ?? linkageStage(spanning, threads: threads, observer: observer)
         let keptLinkage = keeping.contains(.linkage) ? linkage : nil
         // Without the condensed tree in the result, its point rows are not written: the
         // labelling reads where each leaf falls out instead.

@@ -51,11 +51,11 @@ extension MinimumSpanningTree {
                 let p = Int(tri[e]), q = Int(tri[e % 3 == 2 ? e - 2 : e + 1])
                 let dx = x[q] - x[p], dy = y[q] - y[p]
                 let rp = point[p], rq = point[q]
-                edges.append(WeightedEdge(w2: dx * dx + dy * dy, a: min(rp, rq), b: max(rp, rq)))
+                edges.append(WeightedEdge(weight: dx * dx + dy * dy, a: min(rp, rq), b: max(rp, rq)))
             }
             for d in dt.duplicates {
                 let rp = point[Int(d.point)], rq = point[Int(d.of)]
-                edges.append(WeightedEdge(w2: 0, a: min(rp, rq), b: max(rp, rq)))
+                edges.append(WeightedEdge(weight: 0, a: min(rp, rq), b: max(rp, rq)))
             }
         }}}}}
         WeightedEdge.sort(&edges)
@@ -67,7 +67,7 @@ extension MinimumSpanningTree {
                 let ra = uf.find(Int(edge.a)), rb = uf.find(Int(edge.b))
                 if ra == rb { continue }
                 _ = uf.unionRoots(ra, rb)
-                a.append(edge.a); b.append(edge.b); weight.append(edge.w2.squareRoot())
+                a.append(edge.a); b.append(edge.b); weight.append(edge.weight.squareRoot())
                 if a.count == n - 1 { break }
             }
         }
@@ -75,46 +75,5 @@ extension MinimumSpanningTree {
         // caller's fallback is exact.
         guard a.count == n - 1 else { return nil }
         return MinimumSpanningTree(a: a, b: b, weight: weight)
-    }
-}
-
-/// A candidate edge of the Euclidean MST: squared length and its rows (a < b).
-struct WeightedEdge {
-    var w2: Double
-    var a: Int32, b: Int32
-
-    /// Sorts by (w2, a, b): a least-significant-digit radix sort of the records on the 32 bits
-    /// of w2 below its highest varying bit (11-bit digits, as `RadixSort`), then the runs equal
-    /// in those bits by the full key (nearly all exact ties, a handful of edges).
-    static func sort(_ edges: inout [WeightedEdge]) {
-        let n = edges.count
-        guard n > 1 else { return }
-        var allAnd = UInt64.max, allOr: UInt64 = 0
-        for e in edges { allAnd &= e.w2.bitPattern; allOr |= e.w2.bitPattern }
-        let varying = allAnd ^ allOr
-        if varying != 0 {
-            let top = 63 - varying.leadingZeroBitCount
-            let shift = UInt64(max(0, top + 1 - 32))
-            var scratch: [WeightedEdge] = []
-            RadixSort.sortRecords(&edges, scratch: &scratch, bits: 11, width: 33, varying: (varying >> shift) & 0xFFFF_FFFF) {
-                UInt64(UInt32(truncatingIfNeeded: $0.w2.bitPattern >> shift))
-            }
-            // Runs equal in the sorted bits, by the full key.
-            edges.withUnsafeMutableBufferPointer { e in
-                var k = 0
-                while k < n {
-                    let key = e[k].w2.bitPattern >> shift
-                    var end = k + 1
-                    while end < n && e[end].w2.bitPattern >> shift == key { end += 1 }
-                    if end - k > 1 {
-                        var run = UnsafeMutableBufferPointer(rebasing: e[k..<end])
-                        run.sort { ($0.w2, $0.a, $0.b) < ($1.w2, $1.a, $1.b) }
-                    }
-                    k = end
-                }
-            }
-        } else {
-            edges.sort { ($0.a, $0.b) < ($1.a, $1.b) }
-        }
     }
 }

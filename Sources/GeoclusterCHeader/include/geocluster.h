@@ -134,11 +134,12 @@ int32_t gc_distances(const gc_points *a, const gc_points *b, double *out, char *
 
 /*
  * A spanning forest's joins as seen between some of its rows: Kruskal over the m edges
- * a[i]-b[i] (rows 0 .. n - 1) of weight <= limit, in ascending (weight, edge) order; each time
- * an edge joins two parts that each hold a row with kept[row] != 0, an edge between such a row
- * of each part, of the joining edge's weight, is written to out_a, out_b, out_weight (room
- * for m edges) and counted in *out_count. Two kept rows are then joined by the written edges
- * up to any weight t exactly when the forest joins them up to t.
+ * a[i]-b[i] (rows 0 .. n - 1) of weight <= limit, in ascending (weight, smaller end, larger
+ * end) order; each time an edge joins two parts that each hold a row with kept[row] != 0, an
+ * edge between such a row of each part, of the joining edge's weight, is written to out_a,
+ * out_b, out_weight (room for m edges) and counted in *out_count. Two kept rows are then
+ * joined by the written edges up to any weight t exactly when the forest joins them up to t.
+ * A weight below 0 is an error; a NaN weight is not <= limit (the edge is left out).
  */
 int32_t gc_bottleneck_forest(int64_t n, int64_t m, const int64_t *a, const int64_t *b, const double *weight,
                              double limit, const uint8_t *kept, int64_t *out_a, int64_t *out_b,
