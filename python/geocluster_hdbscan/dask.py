@@ -85,11 +85,15 @@ class _Engine:
         """The rows as the tiles take them, read once for the ids and the tile runs."""
         if self.points is None:
             plan = self.plan
-            self.points = self.ddf.map_partitions(plan.points, meta=plan.points(self.ddf._meta)).persist()
+            # Only the columns used: a columnar source then reads no others.
+            used = self.ddf[[plan.id_column, *plan.user_columns]]
+            self.points = used.map_partitions(plan.points, meta=plan.points(used._meta)).persist()
         return self.points
 
     def sorted_ids(self):
-        return h.sorted_ids(self._points()[h.ID].compute().to_numpy(), self.plan.id_column)
+        # As one array per partition: several times faster than computing the column.
+        parts = dask.compute(*[dask.delayed(_ids)(part) for part in self._points().to_delayed()])
+        return h.sorted_ids(np.concatenate(parts), self.plan.id_column)
 
     def tile_runs(self):
         plan = self.plan
@@ -127,6 +131,10 @@ class _Engine:
 
     def release(self, frame):
         pass
+
+
+def _ids(pdf):
+    return pdf[h.ID].to_numpy()
 
 
 def _ask(pdf, asking):
