@@ -4,7 +4,8 @@ assembled tree (the argument: _tiled_hdbscan's docstring and docs/engines.md). T
 modules give the driver an object that moves frames; its methods:
 
 - sorted_ids(): the id column's values, sorted and checked (_tiled_hdbscan.sorted_ids);
-- tile_runs(): the runs' frame (TiledHDBSCAN.tile_run on every tile), kept until released;
+- tile_runs(with_points): the runs' frame (TiledHDBSCAN.tile_run(tile, with_points) on
+  every tile), kept until released;
 - collect_runs(runs): its EDGE rows, BOUND rows and unsure POINT rows, as pandas;
 - tile_balls(runs): summarise() of each tile's owned points taken as one component;
 - with_components(runs, ids, comp1, exact): the owned points with COMP (with_components);
@@ -54,7 +55,10 @@ class Driver:
             raise ValueError(f"n_samples={n} while HDBSCAN requires more than one sample")
         if plan.k > n:
             raise ValueError(f"min_samples ({plan.k}) must be at most the number of samples in X ({n})")
-        runs, points = engine.tile_runs(), None
+        # The runs leave out the owned points whose core distance is sure: only the Borůvka
+        # rounds need them, when the forest leaves several components (the halo too narrow
+        # for the data). Then the runs are made again, with every owned point.
+        runs, points = self._timed("tile runs", engine.tile_runs, False), None
         try:
             edges, bounds, unsure = self._timed("tile runs", engine.collect_runs, runs)
             forest, comp1 = self._timed("forest", self.forest, n, edges)
@@ -63,10 +67,14 @@ class Driver:
             if comp1.max() == 0 and len(unsure):
                 raise RuntimeError("the forest spans rows whose core distances are above the halo")
             if comp1.max() > 0:
+                engine.release(runs)
+                runs = None
+                runs = self._timed("tile runs with points", engine.tile_runs, True)
                 exact = self._timed("core distances", self.exact_core_distances, runs, unsure)
                 points = self._timed("components", engine.with_components, runs, self.ids, comp1, exact)
         finally:
-            engine.release(runs)
+            if runs is not None:
+                engine.release(runs)
         try:
             rest = self._timed("boruvka", self.boruvka, points, comp1, bounds) if points is not None else _no_edges()
         finally:

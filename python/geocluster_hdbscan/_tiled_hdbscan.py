@@ -98,12 +98,13 @@ class TiledHDBSCAN(Tiling):
 
     # The tile runs ----------------------------------------------------------------------------
 
-    def tile_run(self, pdf):
+    def tile_run(self, pdf, with_points=True):
         """One tile (exploded POINT rows, TILE and OWNED): the library's HDBSCAN on all of it,
         rows sorted by id. Returns its owned POINT rows (W the run's core distance, FLAG true
-        when exact); EDGE rows, the run's MST up to h seen between the points within h of the
-        tile (gc_bottleneck_forest); BOUND rows, the MST's heavier edges whose lower-id end it
-        owns (each an upper bound of a real edge's weight)."""
+        when exact; without with_points only those whose FLAG is false); EDGE rows, the run's
+        MST up to h seen between the points within h of the tile (gc_bottleneck_forest); BOUND
+        rows, the MST's heavier edges whose lower-id end it owns (each an upper bound of a real
+        edge's weight)."""
         pdf = pdf.sort_values(ID, kind="stable").reset_index(drop=True)
         owned = pdf[OWNED].to_numpy(dtype=bool)
         ids = pdf[ID].to_numpy()
@@ -124,7 +125,7 @@ class TiledHDBSCAN(Tiling):
         # up to h, two such rows are joined by these edges exactly when the run's MST joins
         # them, whichever of tied edges the run's MST chose.
         va, vb, vw = _native.bottleneck_forest(len(pdf), a, b, w, self.h, near)
-        rows = np.flatnonzero(owned)
+        rows = np.flatnonzero(owned if with_points else owned & ~(core <= self.halo))
         parts = [frame(len(rows), tile=tile, kind=POINT, id=ids[rows], id_b=ids[rows], w=core[rows],
                        x=xy[rows, 0], y=xy[rows, 1], flag=core[rows] <= self.halo),
                  frame(len(va), tile=tile, kind=EDGE, id=ids[va], id_b=ids[vb], w=vw),
@@ -132,9 +133,9 @@ class TiledHDBSCAN(Tiling):
                        w=w[bound])]
         return pd.concat(parts, ignore_index=True)
 
-    def tile_runs(self, pdf):
+    def tile_runs(self, pdf, with_points=True):
         """tile_run on each tile of a frame holding whole tiles."""
-        parts = [self.tile_run(g) for _, g in pdf.groupby(TILE, sort=False)]
+        parts = [self.tile_run(g, with_points) for _, g in pdf.groupby(TILE, sort=False)]
         return pd.concat(parts, ignore_index=True) if parts else self.meta(pdf[ID].dtype)
 
     # Answering queries -------------------------------------------------------------------------

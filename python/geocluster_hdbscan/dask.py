@@ -82,7 +82,8 @@ class _Engine:
         self.points = None
 
     def _points(self):
-        """The rows as the tiles take them, read once for the ids and the tile runs."""
+        """The rows as the tiles take them, read once for the ids and the tile runs (kept
+        until the engine is dropped: the runs may be made twice)."""
         if self.points is None:
             plan = self.plan
             # Only the columns used: a columnar source then reads no others.
@@ -95,11 +96,11 @@ class _Engine:
         parts = dask.compute(*[dask.delayed(_ids)(part) for part in self._points().to_delayed()])
         return h.sorted_ids(np.concatenate(parts), self.plan.id_column)
 
-    def tile_runs(self):
+    def tile_runs(self, with_points):
         plan = self.plan
-        points, self.points = self._points(), None
-        exploded = points.map_partitions(plan.explode, meta=plan.explode(points._meta))
-        return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, meta=self.meta).persist()
+        read = self._points()
+        exploded = read.map_partitions(plan.explode, meta=plan.explode(read._meta))
+        return exploded.shuffle(on=e.TILE).map_partitions(plan.tile_runs, with_points, meta=self.meta).persist()
 
     def collect_runs(self, runs):
         return h.split_collected(dask.compute(*[dask.delayed(h.collected)(part) for part in runs.to_delayed()]))

@@ -126,13 +126,13 @@ class _Engine:
         ids = self.df.select(self.plan.id_column).toPandas()[self.plan.id_column].to_numpy()
         return h.sorted_ids(ids, self.plan.id_column)
 
-    def tile_runs(self):
+    def tile_runs(self, with_points):
         plan = self.plan
         exploded_schema = T.StructType([self.schema[h.ID], self.schema[h.X], self.schema[h.Y],
                                         T.StructField(h.TILE, T.LongType()), T.StructField(e.OWNED, T.BooleanType())])
         points = self.df.select(plan.id_column, *plan.user_columns)
         exploded = points.mapInPandas(_batches(lambda pdf: plan.explode(plan.points(pdf))), exploded_schema)
-        runs = exploded.groupBy(h.TILE).applyInPandas(_one_argument(plan.tile_run), self.schema)
+        runs = exploded.groupBy(h.TILE).applyInPandas(lambda pdf: plan.tile_run(pdf, with_points), self.schema)
         return runs.persist(StorageLevel.MEMORY_AND_DISK)
 
     def collect_runs(self, runs):

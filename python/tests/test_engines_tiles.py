@@ -89,8 +89,8 @@ class LocalEngine:
     def sorted_ids(self):
         return h.sorted_ids(self.frame[self.plan.id_column].to_numpy(), self.plan.id_column)
 
-    def tile_runs(self):
-        return self.plan.tile_runs(self.plan.explode(self.plan.points(self.frame)))
+    def tile_runs(self, with_points):
+        return self.plan.tile_runs(self.plan.explode(self.plan.points(self.frame)), with_points)
 
     def collect_runs(self, runs):
         return h.split_collected([h.collected(runs.iloc[i::3]) for i in range(3)])
