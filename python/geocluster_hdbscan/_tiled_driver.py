@@ -49,17 +49,18 @@ class Driver:
 
     def run(self):
         plan, engine = self.plan, self.engine
-        self.ids = self._timed("ids", engine.sorted_ids)
-        n = len(self.ids)
-        if n < 2:
-            raise ValueError(f"n_samples={n} while HDBSCAN requires more than one sample")
-        if plan.k > n:
-            raise ValueError(f"min_samples ({plan.k}) must be at most the number of samples in X ({n})")
         # The runs leave out the owned points whose core distance is sure: only the Borůvka
         # rounds need them, when the forest leaves several components (the halo too narrow
-        # for the data). Then the runs are made again, with every owned point.
+        # for the data). Then the runs are made again, with every owned point. They are asked
+        # for before the ids: an engine that starts them at once (Dask) tiles meanwhile.
         runs, points = self._timed("tile runs", engine.tile_runs, False), None
         try:
+            self.ids = self._timed("ids", engine.sorted_ids)
+            n = len(self.ids)
+            if n < 2:
+                raise ValueError(f"n_samples={n} while HDBSCAN requires more than one sample")
+            if plan.k > n:
+                raise ValueError(f"min_samples ({plan.k}) must be at most the number of samples in X ({n})")
             edges, bounds, unsure = self._timed("tile runs", engine.collect_runs, runs)
             forest, comp1 = self._timed("forest", self.forest, n, edges)
             # A forest that spans every row is the tree: a point whose core distance is above
