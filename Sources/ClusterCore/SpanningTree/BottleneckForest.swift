@@ -4,9 +4,9 @@
 /// The joins a forest (or any graph) makes between kept rows.
 public enum BottleneckForest {
     /// Kruskal over the edges `a[i]`–`b[i]` (rows `0..<count`) of weight <= `limit`, in
-    /// ascending (weight, smaller end, larger end) order; each time an edge joins two parts that each hold a kept
-    /// row, an edge between a kept row of each (the first kept row each part received), of
-    /// the joining edge's weight.
+    /// ascending (weight, smaller end, larger end) order; each time an edge joins two parts
+    /// that each hold a kept row, an edge between a kept row of each (the first kept row each
+    /// part received), of the joining edge's weight.
     ///
     /// Two kept rows are joined by the returned edges up to any weight t exactly when the
     /// edges join them up to t (their bottleneck distance), whatever edges tie; with every row
