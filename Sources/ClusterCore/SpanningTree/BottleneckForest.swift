@@ -19,7 +19,7 @@ public enum BottleneckForest {
     public static func joins(
         count n: Int, a: [Int32], b: [Int32], weight: [Double], limit: Double, kept: [Bool]
     ) -> (a: [Int32], b: [Int32], weight: [Double]) {
-        var edges = lightEdges(a: a, b: b, weight: weight, limit: limit)
+        let edges = lightEdges(a: a, b: b, weight: weight, limit: limit)
         var sets = UnionFind(count: n)
         // The kept row standing for each set, at its root (-1: none).
         var standing = [Int32](unsafeUninitializedCapacity: n) { out, count in
