@@ -34,8 +34,19 @@ struct WeightedEdgeTests {
         Self.expectSorted(count: (1 << 20) + 3, kind: kind)
     }
 
-    static func expectSorted(count: Int, kind: String) {
+    @Test("edges already in weight order, ties in any order of their ends (a Kruskal's output)",
+          arguments: [5000, (1 << 20) + 3], ["ties", "near", "one", "zeros"])
+    func inWeightOrder(count: Int, kind: String) {
+        Self.expectSorted(count: count, kind: kind) { edges in
+            // Stable by weight alone, so tied edges keep their random order of ends.
+            edges = edges.enumerated().sorted { ($0.element.weight, $0.offset) < ($1.element.weight, $1.offset) }
+                .map(\.element)
+        }
+    }
+
+    static func expectSorted(count: Int, kind: String, arranging: (inout [WeightedEdge]) -> Void = { _ in }) {
         var edges = Self.edges(count, kind: kind, seed: UInt64(count) &+ UInt64(kind.count))
+        arranging(&edges)
         let expected = edges.sorted { $0.precedes($1) }
         WeightedEdge.sort(&edges)
         let differing = edges.indices.first {

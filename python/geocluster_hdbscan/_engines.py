@@ -118,13 +118,17 @@ class Tiling:
         TILE, and OWNED true for the one tile the point lies in, false for halo copies."""
         x = pdf[self.columns[0]].to_numpy(dtype=np.float64)
         y = pdf[self.columns[1]].to_numpy(dtype=np.float64)
-        rows, tiles, owned = (self._sphere_tiles if self.sphere else self._plane_tiles)(x, y)
+        rows, tiles, owned = self.tiles_of(x, y)
         out = pdf.iloc[rows].reset_index(drop=True)
         out[self.columns[0]] = x[rows]
         out[self.columns[1]] = y[rows]
         out[TILE] = tiles
         out[OWNED] = owned
         return out
+
+    def tiles_of(self, x, y):
+        """Each point's tiles: (row, tile, owned) for every tile a row goes to."""
+        return (self._sphere_tiles if self.sphere else self._plane_tiles)(x, y)
 
     def near(self, x, y, tile, reach):
         """Whether each point is within `reach` of `tile` (padded as the halo is)."""
@@ -147,10 +151,27 @@ class Tiling:
 
     def _plane_tiles(self, x, y, reach=None):
         """Square tiles of side tile_size anchored at the origin; a point goes to every tile
-        whose square is within the (padded) halo of it (`reach`, by default the tiling's)."""
+        whose square is within the (padded) halo of it (`reach`, by default the tiling's).
+        Rows farther than the padded halo (and 1 % more) inside their square go to it alone
+        (the rule gives them nothing else) and come first; the others follow, with their
+        tiles."""
         s = self.tile_size
         pad = (self.reach if reach is None else reach) + 1e-9 * (np.abs(x) + np.abs(y))
         ix, iy = np.floor(x / s), np.floor(y / s)
+        fx, fy = x - ix * s, y - iy * s
+        margin = 1.01 * pad
+        alone = (fx > margin) & (fx < s - margin) & (fy > margin) & (fy < s - margin)
+        lone, border = np.flatnonzero(alone), np.flatnonzero(~alone)
+        if max(np.abs(ix[lone]).max(initial=0), np.abs(iy[lone]).max(initial=0)) >= 2**30:
+            raise ValueError(f"tile_size={s:g} is too small for coordinates this large")
+        rows, tiles, own = self._plane_tiles_near(x[border], y[border], ix[border], iy[border], pad[border])
+        return (np.concatenate([lone, border[rows]]), np.concatenate([_tile(ix[lone], iy[lone]), tiles]),
+                np.concatenate([np.ones(len(lone), dtype=bool), own]))
+
+    def _plane_tiles_near(self, x, y, ix, iy, pad):
+        """_plane_tiles for points (in squares ix, iy) of any distance to their square's sides:
+        (row, tile, owned) for every tile within pad of each."""
+        s = self.tile_size
         x0 = np.minimum(np.floor((x - pad) / s), ix)
         x1 = np.maximum(np.floor((x + pad) / s), ix)
         y0 = np.minimum(np.floor((y - pad) / s), iy)
@@ -166,8 +187,7 @@ class Tiling:
         gy = np.maximum(0, np.maximum(ty * s - y[rows], y[rows] - (ty + 1) * s))
         own = (tx == ix[rows]) & (ty == iy[rows])
         keep = own | (gx * gx + gy * gy <= pad[rows] * pad[rows] * (1 + 1e-6))
-        tiles = tx.astype(np.int64) * 2**32 + (ty.astype(np.int64) + 2**31)
-        return rows[keep], tiles[keep], own[keep]
+        return rows[keep], _tile(tx[keep], ty[keep]), own[keep]
 
     def _sphere_tiles(self, lat, lon, reach=None):
         """Latitude bands by longitude sectors, in radians, sectors wrapping at the
@@ -326,6 +346,11 @@ class TiledDBSCAN(Tiling):
         return pd.DataFrame({TILE: np.array([n[0] for n in nodes], dtype=np.int64),
                              COMP: np.array([n[1] for n in nodes], dtype=np.int64),
                              GLABEL: np.array([number[find(n)] for n in nodes], dtype=np.int64)})
+
+
+def _tile(tx, ty):
+    """The number of the square (tx, ty) (floats holding whole numbers within ±2^30)."""
+    return tx.astype(np.int64) * 2**32 + (ty.astype(np.int64) + 2**31)
 
 
 def _blocks(counts):

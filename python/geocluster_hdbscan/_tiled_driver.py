@@ -4,9 +4,12 @@ assembled tree (the argument: _tiled_hdbscan's docstring and docs/engines.md). T
 modules give the driver an object that moves frames; its methods:
 
 - sorted_ids(): the id column's values, sorted and checked (_tiled_hdbscan.sorted_ids);
-- tile_runs(with_points): the runs' frame (TiledHDBSCAN.tile_run(tile, with_points) on
-  every tile), kept until released;
-- collect_runs(runs): its EDGE rows, BOUND rows and unsure POINT rows, as pandas;
+- light_runs(): the runs without their sure points (TiledHDBSCAN.pieces of every partition,
+  TiledHDBSCAN.light_runs of every group), started, kept until released;
+- collect_runs(runs): their EDGE rows, BOUND rows and unsure POINT rows, as pandas
+  (split_collected);
+- tile_runs(): the runs' frame with every owned point (TiledHDBSCAN.tile_run on every tile),
+  kept until released;
 - tile_balls(runs): summarise() of each tile's owned points taken as one component;
 - with_components(runs, ids, comp1, exact): the owned points with COMP (with_components);
 - summaries(points): summarise() of every tile of the points;
@@ -49,11 +52,11 @@ class Driver:
 
     def run(self):
         plan, engine = self.plan, self.engine
-        # The runs leave out the owned points whose core distance is sure: only the Borůvka
-        # rounds need them, when the forest leaves several components (the halo too narrow
-        # for the data). Then the runs are made again, with every owned point. They are asked
-        # for before the ids: an engine that starts them at once (Dask) tiles meanwhile.
-        runs, points = self._timed("tile runs", engine.tile_runs, False), None
+        # The light runs leave out the owned points whose core distance is sure: only the
+        # Borůvka rounds need them, when the forest leaves several components (the halo too
+        # narrow for the data). Then the runs are made again, with every owned point. They are
+        # asked for before the ids: an engine that starts them at once (Dask) tiles meanwhile.
+        runs, points = self._timed("tile runs", engine.light_runs), None
         try:
             self.ids = self._timed("ids", engine.sorted_ids)
             n = len(self.ids)
@@ -70,7 +73,7 @@ class Driver:
             if comp1.max() > 0:
                 engine.release(runs)
                 runs = None
-                runs = self._timed("tile runs with points", engine.tile_runs, True)
+                runs = self._timed("tile runs with points", engine.tile_runs)
                 exact = self._timed("core distances", self.exact_core_distances, runs, unsure)
                 points = self._timed("components", engine.with_components, runs, self.ids, comp1, exact)
         finally:

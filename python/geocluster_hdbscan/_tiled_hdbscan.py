@@ -36,10 +36,6 @@ KIND, ID, ID_B, W, X, Y, FLAG, U, COMP = ("_gc_kind", "_gc_id", "_gc_id_b", "_gc
 #: The columns of every frame the passes exchange, one schema for all (KIND tells the rows
 #: apart): points, the runs' edges, queries and answers.
 COLUMNS = (TILE, KIND, ID, ID_B, W, X, Y, FLAG, U, COMP)
-#: The columns of the runs' rows the driver collects: of the edges (EDGE and BOUND rows), and
-#: of the unsure points (POINT rows whose core distance is not sure).
-LINKS = (KIND, ID, ID_B, W)
-UNSURE = (ID, W, X, Y)
 POINT, EDGE, BOUND, QUERY, ANSWER = 0, 1, 2, 3, 4
 _SLACK = 1e-9
 
@@ -98,24 +94,31 @@ class TiledHDBSCAN(Tiling):
 
     # The tile runs ----------------------------------------------------------------------------
 
-    def tile_run(self, pdf, with_points=True):
-        """One tile (exploded POINT rows, TILE and OWNED): the library's HDBSCAN on all of it,
-        rows sorted by id. Returns its owned POINT rows (W the run's core distance, FLAG true
-        when exact; without with_points only those whose FLAG is false); EDGE rows, the run's
-        MST up to h seen between the points within h of the tile (gc_bottleneck_forest); BOUND
-        rows, the MST's heavier edges whose lower-id end it owns (each an upper bound of a real
+    def tile_run(self, pdf):
+        """One tile (exploded POINT rows, TILE and OWNED): its run (run) as rows of the
+        passes' schema: every owned POINT row (W the run's core distance, FLAG true when
+        exact), the EDGE rows and the BOUND rows."""
+        pdf = pdf.sort_values(ID, kind="stable")
+        return self.run(int(pdf[TILE].iloc[0]), pdf[ID].to_numpy(), pdf[[X, Y]].to_numpy(dtype=np.float64),
+                        pdf[OWNED].to_numpy(dtype=bool), True).frame()
+
+    def tile_runs(self, pdf):
+        """tile_run on each tile of a frame holding whole tiles."""
+        parts = [self.tile_run(g) for _, g in pdf.groupby(TILE, sort=False)]
+        return pd.concat(parts, ignore_index=True) if parts else self.meta(pdf[ID].dtype)
+
+    def run(self, tile, ids, xy, owned, with_points):
+        """The library's HDBSCAN on one tile's rows (sorted by id): a _Run holding its owned
+        points (all, or without with_points only those whose core distance is not sure), the
+        run's MST up to h seen between the points within h of the tile (gc_bottleneck_forest),
+        and the MST's heavier edges whose lower-id end it owns (each an upper bound of a real
         edge's weight)."""
-        pdf = pdf.sort_values(ID, kind="stable").reset_index(drop=True)
-        owned = pdf[OWNED].to_numpy(dtype=bool)
-        ids = pdf[ID].to_numpy()
-        xy = pdf[[X, Y]].to_numpy(dtype=np.float64)
-        tile = int(pdf[TILE].iloc[0])
-        if len(pdf) >= max(2, self.k):
+        if len(ids) >= max(2, self.k):
             result = _native.hdbscan_fit(xy, 2, self.k, 0.0, None, False, False, 1, keep_mst=True,
                                          haversine=self.sphere, core_distances=True)
             core, mst = result.core_distances(), result.mst()
         else:
-            core = np.full(len(pdf), np.inf)
+            core = np.full(len(ids), np.inf)
             mst = {"a": np.array([], dtype=np.int64), "b": np.array([], dtype=np.int64), "weight": np.array([])}
         a, b, w = mst["a"], mst["b"], mst["weight"]
         lower, upper = np.minimum(a, b), np.maximum(a, b)
@@ -124,19 +127,45 @@ class TiledHDBSCAN(Tiling):
         # The run's MST up to h as seen between the rows within h of the tile: at every weight
         # up to h, two such rows are joined by these edges exactly when the run's MST joins
         # them, whichever of tied edges the run's MST chose.
-        va, vb, vw = _native.bottleneck_forest(len(pdf), a, b, w, self.h, near)
-        rows = np.flatnonzero(owned if with_points else owned & ~(core <= self.halo))
-        parts = [frame(len(rows), tile=tile, kind=POINT, id=ids[rows], id_b=ids[rows], w=core[rows],
-                       x=xy[rows, 0], y=xy[rows, 1], flag=core[rows] <= self.halo),
-                 frame(len(va), tile=tile, kind=EDGE, id=ids[va], id_b=ids[vb], w=vw),
-                 frame(int(bound.sum()), tile=tile, kind=BOUND, id=ids[lower[bound]], id_b=ids[upper[bound]],
-                       w=w[bound])]
-        return pd.concat(parts, ignore_index=True)
+        va, vb, vw = _native.bottleneck_forest(len(ids), a, b, w, self.h, near)
+        sure = core <= self.halo
+        rows = np.flatnonzero(owned if with_points else owned & ~sure)
+        return _Run(tile, ids, xy, core, sure, rows, (va, vb, vw), (lower[bound], upper[bound], w[bound]))
 
-    def tile_runs(self, pdf, with_points=True):
-        """tile_run on each tile of a frame holding whole tiles."""
-        parts = [self.tile_run(g, with_points) for _, g in pdf.groupby(TILE, sort=False)]
-        return pd.concat(parts, ignore_index=True) if parts else self.meta(pdf[ID].dtype)
+    # The runs without their sure points, their rows moved as arrays ----------------------------
+
+    def pieces(self, points, groups):
+        """The points of one partition (ID, X, Y: points()) tiled and split by tile into
+        `groups` pieces (group_of): per group (TILE, OWNED, ID, X, Y) arrays, each row once per
+        tile it goes to. The pieces of one group from every partition hold its tiles whole
+        (light_runs)."""
+        ids, x, y = points[ID].to_numpy(), points[X].to_numpy(), points[Y].to_numpy()
+        rows, tiles, owned = self.tiles_of(x, y)
+        group = group_of(tiles, groups)
+        # Small integers sort by radix.
+        order = np.argsort(group.astype(np.uint16) if groups <= 2**16 else group, kind="stable")
+        starts = np.searchsorted(group[order], np.arange(groups + 1))
+        out = []
+        for g in range(groups):
+            picked = order[starts[g]:starts[g + 1]]
+            r = rows[picked]
+            out.append((tiles[picked], owned[picked], ids[r], x[r], y[r]))
+        return out
+
+    def light_runs(self, pieces):
+        """The runs of the tiles in `pieces` (one group's pieces from every partition) without
+        their sure points: what the driver collects of them (_Run.collected), concatenated."""
+        tiles, owned, ids, x, y = (np.concatenate([p[i] for p in pieces]) for i in range(5))
+        order = np.argsort(ids, kind="stable")
+        order = order[np.argsort(tiles[order], kind="stable")]
+        tiles, owned, ids, x, y = tiles[order], owned[order], ids[order], x[order], y[order]
+        starts = np.flatnonzero(np.r_[True, tiles[1:] != tiles[:-1]]) if len(tiles) else np.array([], np.int64)
+        ends = np.r_[starts[1:], len(tiles)]
+        parts = [self.run(int(tiles[i]), ids[i:j], np.column_stack([x[i:j], y[i:j]]), owned[i:j], False).collected()
+                 for i, j in zip(starts, ends)]
+        if not parts:
+            return _Run.empty(ids)
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(len(parts[0])))
 
     # Answering queries -------------------------------------------------------------------------
 
@@ -216,6 +245,47 @@ def frame(n, tile=0, kind=POINT, id=None, id_b=None, w=None, x=None, y=None, fla
     return pd.DataFrame({TILE: col(tile, np.int64), KIND: col(kind, np.int64), ID: id, ID_B: id_b,
                          W: col(w, np.float64), X: col(x, np.float64), Y: col(y, np.float64),
                          FLAG: col(flag, bool), U: col(u, np.float64), COMP: col(comp, np.int64)}, copy=False)
+
+
+class _Run:
+    """One tile's run (TiledHDBSCAN.run), as positions in its rows (ids, xy): the owned points
+    it returns (rows; core distances `core`, `sure` where exact), its forest's edges and its
+    bounds (a, b, w)."""
+
+    def __init__(self, tile, ids, xy, core, sure, rows, edges, bounds):
+        self.tile, self.ids, self.xy, self.core, self.sure = tile, ids, xy, core, sure
+        self.rows, self.edges, self.bounds = rows, edges, bounds
+
+    def frame(self):
+        """POINT, EDGE and BOUND rows of the passes' schema."""
+        ids, rows, (va, vb, vw), (ba, bb, bw) = self.ids, self.rows, self.edges, self.bounds
+        parts = [frame(len(rows), tile=self.tile, kind=POINT, id=ids[rows], id_b=ids[rows], w=self.core[rows],
+                       x=self.xy[rows, 0], y=self.xy[rows, 1], flag=self.sure[rows]),
+                 frame(len(va), tile=self.tile, kind=EDGE, id=ids[va], id_b=ids[vb], w=vw),
+                 frame(len(ba), tile=self.tile, kind=BOUND, id=ids[ba], id_b=ids[bb], w=bw)]
+        return pd.concat(parts, ignore_index=True)
+
+    def collected(self):
+        """What the driver collects (split_collected): the edges' and bounds' KIND (int8), ID,
+        ID_B and W, then the unsure points' ID, W, X and Y."""
+        (va, vb, vw), (ba, bb, bw) = self.edges, self.bounds
+        kind = np.r_[np.full(len(va), EDGE, dtype=np.int8), np.full(len(ba), BOUND, dtype=np.int8)]
+        unsure = self.rows[~self.sure[self.rows]]
+        return (kind, self.ids[np.r_[va, ba]], self.ids[np.r_[vb, bb]], np.r_[vw, bw].astype(np.float64),
+                self.ids[unsure], self.core[unsure], self.xy[unsure, 0], self.xy[unsure, 1])
+
+    @staticmethod
+    def empty(ids):
+        """collected() of no run (ids: an array of the id type)."""
+        none, no = np.array([], dtype=np.float64), ids[:0]
+        return (np.array([], dtype=np.int8), no, no, none, no, none, none, none)
+
+
+def group_of(tiles, groups):
+    """The group (0 .. groups - 1) of each tile: its number mixed (a Fibonacci hash), so that
+    neighbouring tiles spread over the groups."""
+    mixed = (np.asarray(tiles).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)
+    return (mixed % np.uint64(groups)).astype(np.int64)
 
 
 class _Space:
@@ -393,20 +463,9 @@ def _consecutive(ids):
             and int(ids[-1]) - int(ids[0]) == len(ids) - 1)
 
 
-def collected(pdf):
-    """What the driver collects of a frame of runs, as arrays (they travel several times faster
-    than frames): the EDGE and BOUND rows' KIND (int8), ID, ID_B and W, and the unsure POINT
-    rows' UNSURE columns."""
-    kind = pdf[KIND].to_numpy()
-    links = kind != POINT
-    unsure = (kind == POINT) & ~pdf[FLAG].to_numpy()
-    return ((kind[links].astype(np.int8),) + tuple(pdf[c].to_numpy()[links] for c in (ID, ID_B, W))
-            + tuple(pdf[c].to_numpy()[unsure] for c in UNSURE))
-
-
 def split_collected(parts):
-    """The collected parts of every partition as frames: (EDGE rows, BOUND rows, unsure POINT
-    rows)."""
+    """The light runs' parts (TiledHDBSCAN.light_runs) as frames: (EDGE rows, BOUND rows,
+    unsure POINT rows)."""
     parts = [p for p in parts if len(p[0]) or len(p[4])]
     if not parts:
         empty = frame(0, id=np.array([], dtype=np.int64), id_b=np.array([], dtype=np.int64))

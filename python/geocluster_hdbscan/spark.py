@@ -10,6 +10,7 @@ imports PySpark.
 """
 
 import contextlib
+import pickle
 
 import numpy as np
 import pandas as pd
@@ -126,21 +127,33 @@ class _Engine:
         ids = self.df.select(self.plan.id_column).toPandas()[self.plan.id_column].to_numpy()
         return h.sorted_ids(ids, self.plan.id_column)
 
-    def tile_runs(self, with_points):
+    def light_runs(self):
+        # The rows move as arrays in a binary column, one value per partition and group of
+        # tiles (the pieces of a group from every partition make the group's tiles): Spark
+        # then shuffles and converts a few large values, not every row's columns.
+        plan = self.plan
+        groups = max(2, int(self.spark.conf.get("spark.sql.shuffle.partitions")))
+        points = self.df.select(plan.id_column, *plan.user_columns)
+        pieces = points.mapInPandas(_pieces(plan, groups), _PIECES)
+
+        def run(pdf):
+            collected = plan.light_runs([pickle.loads(blob) for blob in pdf[_BLOB]])
+            return pd.DataFrame({_BLOB: [pickle.dumps(collected, protocol=5)]})
+
+        runs = pieces.groupBy(_GROUP).applyInPandas(run, T.StructType([T.StructField(_BLOB, T.BinaryType())]))
+        return runs.persist(StorageLevel.MEMORY_AND_DISK)
+
+    def collect_runs(self, runs):
+        return h.split_collected(list(runs.toPandas()[_BLOB].map(pickle.loads)))
+
+    def tile_runs(self):
         plan = self.plan
         exploded_schema = T.StructType([self.schema[h.ID], self.schema[h.X], self.schema[h.Y],
                                         T.StructField(h.TILE, T.LongType()), T.StructField(e.OWNED, T.BooleanType())])
         points = self.df.select(plan.id_column, *plan.user_columns)
         exploded = points.mapInPandas(_batches(lambda pdf: plan.explode(plan.points(pdf))), exploded_schema)
-        runs = exploded.groupBy(h.TILE).applyInPandas(lambda pdf: plan.tile_run(pdf, with_points), self.schema)
+        runs = exploded.groupBy(h.TILE).applyInPandas(_one_argument(plan.tile_run), self.schema)
         return runs.persist(StorageLevel.MEMORY_AND_DISK)
-
-    def collect_runs(self, runs):
-        kind = F.col(h.KIND)
-        links = runs.filter(kind != h.POINT).select(kind.cast("byte").alias(h.KIND), *h.LINKS[1:]).toPandas()
-        unsure = runs.filter((kind == h.POINT) & ~F.col(h.FLAG)).select(*h.UNSURE).toPandas()
-        columns = [links[c].to_numpy() for c in h.LINKS] + [unsure[c].to_numpy() for c in h.UNSURE]
-        return h.split_collected([tuple(columns)])
 
     def tile_balls(self, runs):
         return self.summaries(runs.filter(F.col(h.KIND) == h.POINT).withColumn(h.COMP, F.lit(0).cast("long")))
@@ -183,6 +196,30 @@ class _Engine:
 
     def release(self, frame):
         frame.unpersist()
+
+
+_GROUP, _BLOB = "_gc_group", "_gc_blob"
+_PIECES = T.StructType([T.StructField(_GROUP, T.LongType()), T.StructField(_BLOB, T.BinaryType())])
+
+
+def _whole(batches):
+    """A partition's batches (mapInPandas) as one frame, or None when it has none."""
+    frames = list(batches)
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
+def _pieces(plan, groups):
+    """mapInPandas: a partition's rows as its non-empty pieces (TiledHDBSCAN.pieces), one row
+    (GROUP, the piece pickled) each."""
+    def run(batches):
+        pdf = _whole(batches)
+        if pdf is None:
+            return
+        pieces = plan.pieces(plan.points(pdf), groups)
+        kept = [g for g in range(groups) if len(pieces[g][0])]
+        yield pd.DataFrame({_GROUP: np.array(kept, dtype=np.int64),
+                            _BLOB: [pickle.dumps(pieces[g], protocol=5) for g in kept]})
+    return run
 
 
 def _batches(function):

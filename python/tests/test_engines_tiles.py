@@ -89,11 +89,17 @@ class LocalEngine:
     def sorted_ids(self):
         return h.sorted_ids(self.frame[self.plan.id_column].to_numpy(), self.plan.id_column)
 
-    def tile_runs(self, with_points):
-        return self.plan.tile_runs(self.plan.explode(self.plan.points(self.frame)), with_points)
+    def light_runs(self):
+        # Three partitions' pieces in two groups, as an engine moves them.
+        points = self.plan.points(self.frame)
+        split = [self.plan.pieces(points.iloc[i::3], 2) for i in range(3)]
+        return [self.plan.light_runs([pieces[g] for pieces in split]) for g in range(2)]
 
     def collect_runs(self, runs):
-        return h.split_collected([h.collected(runs.iloc[i::3]) for i in range(3)])
+        return h.split_collected(runs)
+
+    def tile_runs(self):
+        return self.plan.tile_runs(self.plan.explode(self.plan.points(self.frame)))
 
     def tile_balls(self, runs):
         return self.summaries(runs[runs[h.KIND] == h.POINT].assign(**{h.COMP: 0}))

@@ -14,12 +14,23 @@ struct WeightedEdge {
     /// Sorts by (weight, a, b): a least-significant-digit radix sort of the records on the 32
     /// bits of the weight below its highest varying bit (digits as `RadixSort`'s: 11 bits below
     /// 2^20 records, 16 above), then each run equal in those bits by the full key, where it is
-    /// not in order already (runs are nearly all exact ties).
+    /// not in order already (runs are nearly all exact ties). Records already in weight order
+    /// (a Kruskal's output) skip the radix sort. Weights must not be negative (their bit
+    /// patterns are sorted).
     static func sort(_ edges: inout [WeightedEdge]) {
         let n = edges.count
         guard n > 1 else { return }
-        var allAnd = UInt64.max, allOr: UInt64 = 0
-        for e in edges { allAnd &= e.weight.bitPattern; allOr |= e.weight.bitPattern }
+        var allAnd = UInt64.max, allOr: UInt64 = 0, previous: UInt64 = 0, ascending = true
+        for e in edges {
+            let bits = e.weight.bitPattern
+            allAnd &= bits; allOr |= bits
+            ascending = ascending && bits >= previous
+            previous = bits
+        }
+        if ascending {
+            edges.withUnsafeMutableBufferPointer { orderRuns($0, shift: 0) }
+            return
+        }
         let varying = allAnd ^ allOr
         let shift = UInt64(max(0, 64 - varying.leadingZeroBitCount - 32))
         if varying != 0 {
