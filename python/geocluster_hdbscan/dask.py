@@ -107,7 +107,7 @@ class _Engine:
         return dask.persist(*runs)
 
     def collect_runs(self, runs):
-        return h.split_collected(dask.compute(*runs))
+        return h.split_collected(_as_they_finish(runs))
 
     def tile_runs(self):
         plan = self.plan
@@ -142,6 +142,22 @@ class _Engine:
 
     def release(self, frame):
         pass
+
+
+def _as_they_finish(delayed):
+    """The values of persisted delayed objects, in their order, fetched as each task finishes
+    when a distributed client runs them (the transfers overlap the tasks still running)."""
+    try:
+        from distributed import as_completed, default_client
+        client = default_client()
+    except (ImportError, ValueError):
+        return list(dask.compute(*delayed))
+    futures = client.compute(list(delayed))
+    slot = {future.key: i for i, future in enumerate(futures)}
+    values = [None] * len(futures)
+    for future, value in as_completed(futures, with_results=True):
+        values[slot[future.key]] = value
+    return values
 
 
 def _ids(pdf):

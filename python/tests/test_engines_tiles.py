@@ -144,6 +144,50 @@ def test_global_hdbscan_over_tiles_equals_the_single_process(tile_size, halo):
     assert driver.stats["rounds"] >= (1 if tile_size < 1000 else 0)
 
 
+def light(plan, frame, partitions, groups):
+    """The light runs of `frame` split into partitions and groups: each edge (id, id_b, w),
+    bound and unsure point, as sorted lists."""
+    points = plan.points(frame)
+    split = [plan.pieces(points.iloc[i::partitions], groups) for i in range(partitions)]
+    edges, bounds, unsure = h.split_collected([plan.light_runs([pieces[g] for pieces in split])
+                                               for g in range(groups)])
+    return tuple(sorted(map(tuple, part.to_numpy().tolist())) for part in (edges, bounds, unsure))
+
+
+@pytest.mark.parametrize("ids", ["rows", "text"])
+def test_light_runs_are_the_tile_runs_whatever_the_partitions_and_groups(ids):
+    # The pieces of every partition make each group's tiles whole: the edges, bounds and
+    # unsure points are those of the frames' tile runs (the exploded rows, a run per tile),
+    # for one partition and group or several.
+    frame = cases.far_apart()
+    if ids == "text":
+        frame["id"] = np.char.add("p", np.char.zfill(frame["id"].to_numpy().astype(str), 6))
+    plan = h.TiledHDBSCAN(("x", "y"), "id", 20, None, dict(min_cluster_size=20, min_samples=6))
+    runs = plan.tile_runs(plan.explode(plan.points(frame)))
+    kind = runs[h.KIND].to_numpy()
+    unsure = runs[(kind == h.POINT) & ~runs[h.FLAG].to_numpy()][[h.ID, h.W, h.X, h.Y]]
+    expected = tuple(sorted(map(tuple, part.to_numpy().tolist())) for part in
+                     (runs[kind == h.EDGE][[h.ID, h.ID_B, h.W]], runs[kind == h.BOUND][[h.ID, h.ID_B, h.W]], unsure))
+    assert len(expected[0]) > 100 and len(expected[1]) > 0 and len(expected[2]) >= 14
+    for partitions, groups in [(1, 1), (3, 2), (5, 7)]:
+        assert light(plan, frame, partitions, groups) == expected, (partitions, groups)
+
+
+def test_pieces_hold_every_tiled_row_once():
+    frame = cases.blobs(n=1500)
+    plan = h.TiledHDBSCAN(("x", "y"), "id", 60, None, dict(min_cluster_size=15, min_samples=5))
+    points = plan.points(frame)
+    pieces = plan.pieces(points, 4)
+    rows = sorted((int(t), bool(o), int(i), float(x), float(y))
+                  for piece in pieces for t, o, i, x, y in zip(*piece))
+    out = plan.explode(points)
+    assert rows == sorted(zip(out[_engines.TILE].tolist(), out[_engines.OWNED].tolist(), out[h.ID].tolist(),
+                              out[h.X].tolist(), out[h.Y].tolist()))
+    # Each tile in one group only, and several groups used.
+    tiles = [set(piece[0].tolist()) for piece in pieces]
+    assert sum(map(len, tiles)) == len(set().union(*tiles)) and sum(1 for t in tiles if t) >= 3
+
+
 @pytest.mark.parametrize("ids", ["rows", "spread", "text"])
 def test_global_hdbscan_far_apart_needs_exact_core_distances_and_rounds(ids):
     # Ids that are row numbers are looked up by subtraction, others by search: both exact.

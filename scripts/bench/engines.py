@@ -53,6 +53,12 @@ def params_of(args):
     return dict(eps=args.eps, min_samples=args.min_samples)
 
 
+def engine_params_of(args):
+    """The engines' parameters: the single run's, and for HDBSCAN the driver's final fit on
+    both of its cores (as the single run fits on both)."""
+    return params_of(args) | (dict(n_jobs=2) if args.algorithm == "hdbscan" else {})
+
+
 # ---- one run, in its own process ----------------------------------------------------------------
 
 def run_single(args, data, out):
@@ -81,7 +87,7 @@ def run_spark(args, data, out, master):
     spark = spark_session(master)
     spark.sparkContext.setLogLevel("ERROR")
     df = spark.read.parquet(str(data))
-    result = gcs.cluster(df, algorithm=args.algorithm, tile_size=args.tile_size, **params_of(args), **halo_of(args))
+    result = gcs.cluster(df, algorithm=args.algorithm, tile_size=args.tile_size, **engine_params_of(args), **halo_of(args))
     result.select("id", "label").write.parquet(str(out))
     spark.stop()
 
@@ -95,7 +101,7 @@ def run_dask(args, data, out):
             distributed.Client(cluster):
         ddf = dd.read_parquet(str(data), split_row_groups=True)
         ddf = ddf.repartition(npartitions=max(ddf.npartitions, 16))
-        result = gcd.cluster(ddf, algorithm=args.algorithm, tile_size=args.tile_size, **params_of(args), **halo_of(args))
+        result = gcd.cluster(ddf, algorithm=args.algorithm, tile_size=args.tile_size, **engine_params_of(args), **halo_of(args))
         result[["id", "label"]].to_parquet(str(out))
 
 
