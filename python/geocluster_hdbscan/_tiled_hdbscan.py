@@ -123,7 +123,9 @@ class TiledHDBSCAN(Tiling):
         a, b, w = mst["a"], mst["b"], mst["weight"]
         lower, upper = np.minimum(a, b), np.maximum(a, b)
         bound = owned[lower] & (w > self.h)
-        near = owned | self.near(xy[:, 0], xy[:, 1], tile, self.h * (1 + _SLACK) + 1e-12)
+        # Owned rows lie in the tile: only the halo's are measured.
+        near, halo = owned.copy(), np.flatnonzero(~owned)
+        near[halo] = self.near(xy[halo, 0], xy[halo, 1], tile, self.h * (1 + _SLACK) + 1e-12)
         # The run's MST up to h as seen between the rows within h of the tile: at every weight
         # up to h, two such rows are joined by these edges exactly when the run's MST joins
         # them, whichever of tied edges the run's MST chose.

@@ -120,7 +120,7 @@ class _Engine:
         return self.summaries(points)
 
     def with_components(self, runs, ids, comp1, exact):
-        return runs.map_partitions(h.with_components, dask.delayed(ids), dask.delayed(comp1), exact,
+        return runs.map_partitions(h.with_components, _shared(ids), _shared(comp1), exact,
                                    meta=self.meta).persist()
 
     def summaries(self, points):
@@ -128,8 +128,8 @@ class _Engine:
 
     def ask(self, points, queries, cur):
         if callable(queries):
-            # One copy of the queries' routes in the graph (a delayed object), not one per task.
-            asked = points.map_partitions(_ask, dask.delayed(queries), meta=self.meta)
+            # One copy of the queries' routes for every task (_shared), not one per task.
+            asked = points.map_partitions(_ask, _shared(queries), meta=self.meta)
         else:
             asked = dd.from_pandas(queries, npartitions=max(1, points.npartitions))
         asked = asked.persist()
@@ -137,11 +137,23 @@ class _Engine:
         # Only the tiles asked, and their points.
         owned = points[(points[h.KIND] == h.POINT) & points[e.TILE].isin(tiles)]
         both = dd.concat([owned, asked]).shuffle(on=e.TILE)
-        current = None if cur is None else dask.delayed(cur)
+        current = None if cur is None else _shared(cur)
         return both.map_partitions(self.plan.answers, current, meta=self.meta).compute()
 
     def release(self, frame):
         pass
+
+
+def _shared(value):
+    """A large value the tasks read, as a delayed object: copied to every worker beforehand
+    when a distributed client runs them (not carried in the graph through the scheduler), else
+    the value itself."""
+    try:
+        from distributed import default_client
+        client = default_client()
+    except (ImportError, ValueError):
+        return dask.delayed(value)
+    return dask.delayed(client.scatter(value, broadcast=True, hash=False))
 
 
 def _as_they_finish(delayed):
@@ -172,7 +184,7 @@ def _hdbscan(ddf, columns, id_column, tile_size, halo, params):
     """The global HDBSCAN: the driver's run over Dask frames, the labels merged on the id."""
     plan = h.TiledHDBSCAN(columns, id_column, tile_size, halo, params)
     labels = Driver(plan, _Engine(plan, ddf)).run()
-    arrays = dask.delayed((labels[h.ID].to_numpy(), labels["label"].to_numpy(), labels["probability"].to_numpy()))
+    arrays = _shared((labels[h.ID].to_numpy(), labels["label"].to_numpy(), labels["probability"].to_numpy()))
     meta = ddf._meta.assign(label=np.array([], dtype=np.int32), probability=np.array([], dtype=np.float64))
     return ddf.map_partitions(_attach, id_column, arrays, meta=meta)
 
