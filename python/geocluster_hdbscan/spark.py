@@ -111,6 +111,7 @@ class _Engine:
 
     def __init__(self, plan, df):
         self.plan, self.df, self.spark = plan, df, df.sparkSession
+        self.pieces = None
         id_type = df.schema[plan.id_column].dataType
         self.schema = T.StructType([
             T.StructField(h.TILE, T.LongType()), T.StructField(h.KIND, T.LongType()), T.StructField(h.ID, id_type),
@@ -124,7 +125,12 @@ class _Engine:
             + [T.StructField(h.SUMMARY[9], T.LongType())])
 
     def sorted_ids(self):
-        ids = self.df.select(self.plan.id_column).toPandas()[self.plan.id_column].to_numpy()
+        if self.pieces is None:
+            ids = self.df.select(self.plan.id_column).toPandas()[self.plan.id_column].to_numpy()
+        else:
+            # The ids come with the light runs' pieces: the rows are read once.
+            parts = self.pieces.filter(F.col(_GROUP) == _IDS).select(_BLOB).toPandas()[_BLOB].map(pickle.loads)
+            ids = np.concatenate(list(parts)) if len(parts) else np.array([], dtype=np.int64)
         return h.sorted_ids(ids, self.plan.id_column)
 
     def light_runs(self):
@@ -134,17 +140,21 @@ class _Engine:
         plan = self.plan
         groups = max(2, int(self.spark.conf.get("spark.sql.shuffle.partitions")))
         points = self.df.select(plan.id_column, *plan.user_columns)
-        pieces = points.mapInPandas(_pieces(plan, groups), _PIECES)
+        self.pieces = points.mapInPandas(_pieces(plan, groups), _PIECES).persist(StorageLevel.MEMORY_AND_DISK)
 
         def run(pdf):
             collected = plan.light_runs([pickle.loads(blob) for blob in pdf[_BLOB]])
             return pd.DataFrame({_BLOB: [pickle.dumps(collected, protocol=5)]})
 
-        runs = pieces.groupBy(_GROUP).applyInPandas(run, T.StructType([T.StructField(_BLOB, T.BinaryType())]))
+        runs = self.pieces.filter(F.col(_GROUP) >= 0).groupBy(_GROUP) \
+            .applyInPandas(run, T.StructType([T.StructField(_BLOB, T.BinaryType())]))
         return runs.persist(StorageLevel.MEMORY_AND_DISK)
 
     def collect_runs(self, runs):
-        return h.split_collected(list(runs.toPandas()[_BLOB].map(pickle.loads)))
+        collected = list(runs.toPandas()[_BLOB].map(pickle.loads))
+        self.pieces.unpersist()
+        self.pieces = None
+        return h.split_collected(collected)
 
     def tile_runs(self):
         plan = self.plan
@@ -199,6 +209,8 @@ class _Engine:
 
 
 _GROUP, _BLOB = "_gc_group", "_gc_blob"
+#: The group of the rows holding a partition's ids among the pieces.
+_IDS = -1
 _PIECES = T.StructType([T.StructField(_GROUP, T.LongType()), T.StructField(_BLOB, T.BinaryType())])
 
 
@@ -210,15 +222,16 @@ def _whole(batches):
 
 def _pieces(plan, groups):
     """mapInPandas: a partition's rows as its non-empty pieces (TiledHDBSCAN.pieces), one row
-    (GROUP, the piece pickled) each."""
+    (GROUP, the piece pickled) each, and its ids (GROUP _IDS)."""
     def run(batches):
         pdf = _whole(batches)
         if pdf is None:
             return
-        pieces = plan.pieces(plan.points(pdf), groups)
+        points = plan.points(pdf)
+        pieces = plan.pieces(points, groups)
         kept = [g for g in range(groups) if len(pieces[g][0])]
-        yield pd.DataFrame({_GROUP: np.array(kept, dtype=np.int64),
-                            _BLOB: [pickle.dumps(pieces[g], protocol=5) for g in kept]})
+        blobs = [pickle.dumps(value, protocol=5) for value in [pieces[g] for g in kept] + [points[h.ID].to_numpy()]]
+        yield pd.DataFrame({_GROUP: np.array(kept + [_IDS], dtype=np.int64), _BLOB: blobs})
     return run
 
 
