@@ -143,6 +143,29 @@ public func gc_hdbscan_fit(
     }
 }
 
+@_cdecl("gc_mutual_reachability_mst")
+public func gc_mutual_reachability_mst(
+    _ points: UnsafePointer<gc_points>?, _ minSamples: Int64, _ threads: Int64, _ a: UnsafeMutablePointer<Int64>?,
+    _ b: UnsafeMutablePointer<Int64>?, _ weight: UnsafeMutablePointer<Double>?,
+    _ coreDistances: UnsafeMutablePointer<Double>?, _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        let workers = try checkedThreads(threads)
+        let read = try Points(points)
+        let scale = read.isOnSphere ? 1 / SpherePoints.earthRadius : 1
+        let tree: (mst: MinimumSpanningTree, coreDistances: [Double])
+        do throws(ClusterCoreError) {
+            tree = try HDBSCAN.minimumSpanningTree(read, minSamples: Int(minSamples), threads: workers)
+        } catch {
+            throw CAPIError(error)
+        }
+        widen(tree.mst.a, to: a)
+        widen(tree.mst.b, to: b)
+        copy(scale == 1 ? tree.mst.weight : tree.mst.weight.map { $0 * scale }, to: weight)
+        copy(scale == 1 ? tree.coreDistances : tree.coreDistances.map { $0 * scale }, to: coreDistances)
+    }
+}
+
 @_cdecl("gc_hdbscan_fit_tree")
 public func gc_hdbscan_fit_tree(
     _ n: Int64, _ a: UnsafePointer<Int64>?, _ b: UnsafePointer<Int64>?, _ weight: UnsafePointer<Double>?,

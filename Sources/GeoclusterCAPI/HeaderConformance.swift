@@ -25,6 +25,7 @@ private func exportsMatchTheHeader() {
     do { var f = GeoclusterCHeader.gc_hdbscan_mst_edge_count; f = GeoclusterCAPI.gc_hdbscan_mst_edge_count; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_point_count; f = GeoclusterCAPI.gc_hdbscan_point_count; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_predict; f = GeoclusterCAPI.gc_hdbscan_predict; _ = f }
+    do { var f = GeoclusterCHeader.gc_mutual_reachability_mst; f = GeoclusterCAPI.gc_mutual_reachability_mst; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_defaults; f = GeoclusterCAPI.gc_pins_defaults; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_build; f = GeoclusterCAPI.gc_pins_build; _ = f }
     do { var f = GeoclusterCHeader.gc_pins_category_names; f = GeoclusterCAPI.gc_pins_category_names; _ = f }

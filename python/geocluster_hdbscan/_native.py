@@ -98,6 +98,7 @@ SIGNATURES = {
     "gc_hdbscan_membership_vectors": (_i32t, [_handle, _points, _i64t, _f64, _message, _i64t]),
     "gc_hdbscan_all_points_membership_vectors": (_i32t, [_handle, _i64t, _f64, _message, _i64t]),
     "gc_distances": (_i32t, [_points, _points, _f64, _message, _i64t]),
+    "gc_mutual_reachability_mst": (_i32t, [_points, _i64t, _i64t, _i64, _i64, _f64, _f64, _message, _i64t]),
     "gc_bottleneck_forest": (_i32t, [_i64t, _i64t, _i64, _i64, _f64, _dbl, _u8, _i64, _i64, _f64, _i64, _message,
                                      _i64t]),
     "gc_dbscan_defaults": (DBSCANParams, []),
@@ -313,6 +314,22 @@ def distances(a, b, haversine=False):
     _check(_lib.gc_distances(ctypes.byref(given_a), ctypes.byref(given_b), _pointer(out, _f64), message,
                              _MESSAGE_CAPACITY), message)
     return out
+
+
+def mutual_reachability_mst(X, min_samples, threads, haversine=False):
+    """gc_mutual_reachability_mst on a validated float64 (n, d) array: the fit's spanning tree
+    ({"a", "b", "weight"}, as HDBSCANResult.mst gives it) and the core distances, without the
+    clusters."""
+    X, given = points(X, haversine)
+    n = X.shape[0]
+    m = max(n - 1, 0)
+    mst = {"a": np.empty(m, dtype=np.int64), "b": np.empty(m, dtype=np.int64), "weight": np.empty(m)}
+    core = np.empty(n)
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    _check(_lib.gc_mutual_reachability_mst(ctypes.byref(given), min_samples, threads, _pointer(mst["a"], _i64),
+                                           _pointer(mst["b"], _i64), _pointer(mst["weight"], _f64),
+                                           _pointer(core, _f64), message, _MESSAGE_CAPACITY), message)
+    return mst, core
 
 
 def bottleneck_forest(n, a, b, weight, limit, kept):

@@ -108,15 +108,13 @@ class TiledHDBSCAN(Tiling):
         return pd.concat(parts, ignore_index=True) if parts else self.meta(pdf[ID].dtype)
 
     def run(self, tile, ids, xy, owned, with_points):
-        """The library's HDBSCAN on one tile's rows (sorted by id): a _Run holding its owned
+        """The library's spanning tree of one tile's rows (sorted by id): a _Run holding its owned
         points (all, or without with_points only those whose core distance is not sure), the
         run's MST up to h seen between the points within h of the tile (gc_bottleneck_forest),
         and the MST's heavier edges whose lower-id end it owns (each an upper bound of a real
         edge's weight)."""
         if len(ids) >= max(2, self.k):
-            result = _native.hdbscan_fit(xy, 2, self.k, 0.0, None, False, False, 1, keep_mst=True,
-                                         haversine=self.sphere, core_distances=True)
-            core, mst = result.core_distances(), result.mst()
+            mst, core = _native.mutual_reachability_mst(xy, self.k, 1, haversine=self.sphere)
         else:
             core = np.full(len(ids), np.inf)
             mst = {"a": np.array([], dtype=np.int64), "b": np.array([], dtype=np.int64), "weight": np.array([])}

@@ -2,8 +2,9 @@
 gc_hdbscan_fit_tree gives the fit's labels over the fit's tree in any order and refuses what is
 not a spanning tree; GC_OUTPUT_CORE_DISTANCES and gc_distances are the bits the fit's MST
 weights are made of (each weight is the larger core distance or the distance, exactly), on the
-plane and the sphere; gc_bottleneck_forest keeps every bottleneck distance between kept rows
-(brute force)."""
+plane and the sphere; gc_mutual_reachability_mst is the fit's tree and core distances without
+the clusters; gc_bottleneck_forest keeps every bottleneck distance between kept rows (brute
+force)."""
 
 import numpy as np
 import pytest
@@ -38,6 +39,30 @@ def test_fit_tree_over_the_fits_tree_in_any_order(sphere):
     tolerance = 1e-12 if sphere else 0
     assert np.allclose(probabilities, fitted_probabilities, rtol=0, atol=tolerance)
     assert np.allclose(given.outlier_scores(), fitted.outlier_scores(), rtol=0, atol=tolerance)
+
+
+@pytest.mark.parametrize("sphere", [False, True])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mutual_reachability_mst_is_the_fits_tree(sphere, threads):
+    X = blobs(4, n=2000, sphere=sphere)
+    fitted = fit(X, sphere, min_samples=7)
+    mst, core = _native.mutual_reachability_mst(X, 7, threads, haversine=sphere)
+    expected = fitted.mst()
+    for key in ("a", "b", "weight"):
+        assert np.array_equal(mst[key], expected[key]), key
+    assert np.array_equal(core, fitted.core_distances())
+    assert len(mst["a"]) == len(X) - 1 and np.all(np.diff(mst["weight"]) >= 0)
+
+
+def test_mutual_reachability_mst_refusals_and_small_inputs():
+    with pytest.raises(_native.NativeError, match="minSamples = 0"):
+        _native.mutual_reachability_mst(np.zeros((5, 2)), 0, 1)
+    with pytest.raises(_native.NativeError, match="at least 10 needed"):
+        _native.mutual_reachability_mst(np.zeros((5, 2)), 10, 1)
+    with pytest.raises(_native.NativeError, match="threads = 0"):
+        _native.mutual_reachability_mst(np.zeros((5, 2)), 2, 0)
+    mst, core = _native.mutual_reachability_mst(np.array([[1.0, 2.0]]), 1, 1)
+    assert len(mst["a"]) == 0 and core.tolist() == [0.0]
 
 
 def test_fit_tree_refuses_what_is_no_spanning_tree():

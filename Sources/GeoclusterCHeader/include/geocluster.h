@@ -121,6 +121,18 @@ int32_t gc_hdbscan_fit_tree(int64_t n, const int64_t *a, const int64_t *b, const
                             const gc_hdbscan_params *params, gc_hdbscan **out, char *message,
                             int64_t message_capacity);
 
+/*
+ * The first stages of gc_hdbscan_fit alone, without its clusters: the points'
+ * mutual-reachability minimum spanning tree (the fit's own with GC_OUTPUT_MST: n - 1 edges
+ * a[i]-b[i] of weight[i], ascending weight; 0 edges for fewer than 2 points) and each point's
+ * core distance (n values). min_samples >= 1 counts the point itself (scikit-learn's
+ * meaning); threads >= 1 (the result is identical for any value). Distances in the points'
+ * unit (radians with GC_METRIC_HAVERSINE). An output pointer may be NULL: it is not written.
+ */
+int32_t gc_mutual_reachability_mst(const gc_points *points, int64_t min_samples, int64_t threads, int64_t *a,
+                                   int64_t *b, double *weight, double *core_distances, char *message,
+                                   int64_t message_capacity);
+
 /* Releases a result (NULL is ignored). */
 void gc_hdbscan_free(gc_hdbscan *result);
 
