@@ -152,9 +152,13 @@ class _Engine:
 
     def collect_runs(self, runs):
         collected = list(runs.toPandas()[_BLOB].map(pickle.loads))
-        self.pieces.unpersist()
-        self.pieces = None
+        self._drop_pieces()
         return h.split_collected(collected)
+
+    def _drop_pieces(self):
+        if self.pieces is not None:
+            self.pieces.unpersist()
+            self.pieces = None
 
     def tile_runs(self):
         plan = self.plan
@@ -205,6 +209,8 @@ class _Engine:
         return out
 
     def release(self, frame):
+        # The light runs' pieces too, when an error came before their runs were collected.
+        self._drop_pieces()
         frame.unpersist()
 
 
