@@ -202,6 +202,47 @@ public func gc_hdbscan_fit_tree(
     }
 }
 
+@_cdecl("gc_hdbscan_fit_located_tree")
+public func gc_hdbscan_fit_located_tree(
+    _ n: Int64, _ locationCount: Int64, _ locationOf: UnsafePointer<Int64>?, _ inner: UnsafePointer<Double>?,
+    _ a: UnsafePointer<Int64>?, _ b: UnsafePointer<Int64>?, _ weight: UnsafePointer<Double>?,
+    _ params: UnsafePointer<gc_hdbscan_params>?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+    _ message: UnsafeMutablePointer<CChar>?, _ messageCapacity: Int64
+) -> Int32 {
+    reportingErrors(message: message, capacity: messageCapacity) { () throws(CAPIError) in
+        guard let out else { throw CAPIError(.invalidArgument, "out must not be null") }
+        out.pointee = nil
+        guard let params = params?.pointee else { throw CAPIError(.invalidArgument, "params must not be null") }
+        guard n >= 0, n <= Int64(Int32.max), locationCount >= 0, locationCount <= max(n, 0) else {
+            throw CAPIError(.invalidArgument, "n = \(n), location_count = \(locationCount) are invalid: 0 ... n ... \(Int32.max)")
+        }
+        let m = Int(max(0, locationCount - 1))
+        guard (n == 0 || locationOf != nil) && (locationCount == 0 || inner != nil)
+                && (m == 0 || (a != nil && b != nil && weight != nil)) else {
+            throw CAPIError(.invalidArgument, "location_of, inner, a, b and weight must not be null here")
+        }
+        guard params.outputs & ~GC_OUTPUT_CONDENSED_TREE == 0 else {
+            throw CAPIError(.invalidArgument, "outputs = \(params.outputs) is invalid here: GC_OUTPUT_CONDENSED_TREE (2) only")
+        }
+        var given = params
+        given.min_samples = -1
+        let parameters = try hdbscanParameters(given, distanceScale: 1)
+        let workers = try checkedThreads(params.threads)
+        let tree = MinimumSpanningTree(a: try ends(a, count: m, n: locationCount), b: try ends(b, count: m, n: locationCount),
+                                       weight: m == 0 ? [] : Array(UnsafeBufferPointer(start: weight, count: m)))
+        let locations = try narrowed(locationOf, count: Int(n), below: locationCount, what: "location_of")
+        let inners = locationCount == 0 ? [] : Array(UnsafeBufferPointer(start: inner, count: Int(locationCount)))
+        let keeping = try kept(params.outputs)
+        do throws(ClusterCoreError) {
+            let result = try HDBSCAN.fit(locationTree: tree, locationOf: locations, inner: inners, parameters: parameters,
+                                         threads: workers, keeping: keeping)
+            out.pointee = OpaquePointer(Unmanaged.passRetained(HDBSCANFit(result: result)).toOpaque())
+        } catch {
+            throw CAPIError(error)
+        }
+    }
+}
+
 /// An edge end array as rows (checked to lie in 0 ..< n, which also fits Int32).
 private func ends(_ values: UnsafePointer<Int64>?, count: Int, n: Int64) throws(CAPIError) -> [Int32] {
     guard let values, count > 0 else { return [] }
@@ -209,6 +250,18 @@ private func ends(_ values: UnsafePointer<Int64>?, count: Int, n: Int64) throws(
     for i in 0..<count {
         let v = values[i]
         guard v >= 0, v < n else { throw CAPIError(.invalidParameter, "tree: edge \(i) has end \(v), outside 0 ..< \(n)") }
+        out[i] = Int32(v)
+    }
+    return out
+}
+
+/// Values checked to lie in 0 ..< limit (which also fits Int32), `what` naming them.
+private func narrowed(_ values: UnsafePointer<Int64>?, count: Int, below limit: Int64, what: String) throws(CAPIError) -> [Int32] {
+    guard let values, count > 0 else { return [] }
+    var out = [Int32](repeating: 0, count: count)
+    for i in 0..<count {
+        let v = values[i]
+        guard v >= 0, v < limit else { throw CAPIError(.invalidParameter, "\(what)[\(i)] = \(v), outside 0 ..< \(limit)") }
         out[i] = Int32(v)
     }
     return out

@@ -20,6 +20,7 @@ private func exportsMatchTheHeader() {
     do { var f = GeoclusterCHeader.gc_hdbscan_defaults; f = GeoclusterCAPI.gc_hdbscan_defaults; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_fit; f = GeoclusterCAPI.gc_hdbscan_fit; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_fit_tree; f = GeoclusterCAPI.gc_hdbscan_fit_tree; _ = f }
+    do { var f = GeoclusterCHeader.gc_hdbscan_fit_located_tree; f = GeoclusterCAPI.gc_hdbscan_fit_located_tree; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_free; f = GeoclusterCAPI.gc_hdbscan_free; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_membership_vectors; f = GeoclusterCAPI.gc_hdbscan_membership_vectors; _ = f }
     do { var f = GeoclusterCHeader.gc_hdbscan_mst_edge_count; f = GeoclusterCAPI.gc_hdbscan_mst_edge_count; _ = f }

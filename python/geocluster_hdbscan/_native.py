@@ -84,6 +84,8 @@ SIGNATURES = {
     "gc_hdbscan_defaults": (HDBSCANParams, []),
     "gc_hdbscan_fit": (_i32t, [_points, _f64, ctypes.POINTER(HDBSCANParams), _out, _message, _i64t]),
     "gc_hdbscan_fit_tree": (_i32t, [_i64t, _i64, _i64, _f64, ctypes.POINTER(HDBSCANParams), _out, _message, _i64t]),
+    "gc_hdbscan_fit_located_tree": (_i32t, [_i64t, _i64t, _i64, _f64, _i64, _i64, _f64, ctypes.POINTER(HDBSCANParams),
+                                            _out, _message, _i64t]),
     "gc_hdbscan_free": (None, [_handle]),
     "gc_hdbscan_point_count": (_i64t, [_handle]),
     "gc_hdbscan_cluster_count": (_i64t, [_handle]),
@@ -209,6 +211,28 @@ def hdbscan_fit_tree(n, a, b, weight, min_cluster_size, cluster_selection_epsilo
     message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
     code = _lib.gc_hdbscan_fit_tree(n, _pointer(a, _i64), _pointer(b, _i64), _pointer(weight, _f64),
                                     ctypes.byref(params), ctypes.byref(handle), message, _MESSAGE_CAPACITY)
+    _check(code, message)
+    return HDBSCANResult(handle)
+
+
+def hdbscan_fit_located_tree(location_of, inner, a, b, weight, min_cluster_size, cluster_selection_epsilon,
+                             max_cluster_size, leaf, allow_single_cluster, threads):
+    """hdbscan_fit_tree over locations (gc_hdbscan_fit_located_tree): point i at location
+    location_of[i], each location's core distance inner[l] (used where it holds several points),
+    len(inner) - 1 edges a[i]-b[i] of weight[i] between the locations. Returns an HDBSCANResult."""
+    params = _hdbscan_params(min_cluster_size, None, cluster_selection_epsilon, max_cluster_size, leaf,
+                             allow_single_cluster, threads, False, GC_OUTPUT_CONDENSED_TREE)
+    location_of, a, b = (np.ascontiguousarray(v, dtype=np.int64) for v in (location_of, a, b))
+    inner, weight = (np.ascontiguousarray(v, dtype=np.float64) for v in (inner, weight))
+    if not len(a) == len(b) == len(weight) == max(0, len(inner) - 1):
+        raise ValueError(f"{len(a)}, {len(b)}, {len(weight)} edge ends and weights for {len(inner)} locations: "
+                         "one edge fewer than the locations")
+    handle = _handle()
+    message = ctypes.create_string_buffer(_MESSAGE_CAPACITY)
+    code = _lib.gc_hdbscan_fit_located_tree(len(location_of), len(inner), _pointer(location_of, _i64),
+                                            _pointer(inner, _f64), _pointer(a, _i64), _pointer(b, _i64),
+                                            _pointer(weight, _f64), ctypes.byref(params), ctypes.byref(handle),
+                                            message, _MESSAGE_CAPACITY)
     _check(code, message)
     return HDBSCANResult(handle)
 

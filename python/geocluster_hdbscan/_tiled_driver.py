@@ -6,8 +6,8 @@ modules give the driver an object that moves frames; its methods:
 - sorted_ids(): the id column's values, sorted and checked (_tiled_hdbscan.sorted_ids);
 - light_runs(): the runs without their sure points (TiledHDBSCAN.pieces of every partition,
   TiledHDBSCAN.light_runs of every group), started, kept until released;
-- collect_runs(runs): their EDGE rows, BOUND rows and unsure POINT rows, as pandas
-  (split_collected);
+- collect_runs(runs): their EDGE rows, BOUND rows, unsure POINT rows and STAR rows, as
+  pandas (split_collected);
 - tile_runs(): the runs' frame with every owned point (TiledHDBSCAN.tile_run on every tile),
   kept until released;
 - tile_balls(runs): summarise() of each tile's owned points taken as one component;
@@ -64,7 +64,9 @@ class Driver:
                 raise ValueError(f"n_samples={n} while HDBSCAN requires more than one sample")
             if plan.k > n:
                 raise ValueError(f"min_samples ({plan.k}) must be at most the number of samples in X ({n})")
-            edges, bounds, unsure = self._timed("tile runs", engine.collect_runs, runs)
+            edges, bounds, unsure, stars = self._timed("tile runs", engine.collect_runs, runs)
+            self.locations = self._timed("forest", _Locations, n, self.index(stars[ID_B].to_numpy()),
+                                         self.index(stars[ID].to_numpy()), stars[W].to_numpy(dtype=np.float64))
             forest, comp1 = self._timed("forest", self.forest, n, edges)
             # A forest that spans every row is the tree: a point whose core distance is above
             # the halo has no edge in it, so it would stand alone.
@@ -79,12 +81,14 @@ class Driver:
         finally:
             if runs is not None:
                 engine.release(runs)
+        if points is None:
+            # One tree over the locations.
+            return self._timed("hierarchy", self.fit_located, forest)
         try:
-            rest = self._timed("boruvka", self.boruvka, points, comp1, bounds) if points is not None else _no_edges()
+            rest = self._timed("boruvka", self.boruvka, points, comp1, bounds)
         finally:
-            if points is not None:
-                engine.release(points)
-        a, b, w = (np.concatenate([forest[i], rest[i]]) for i in range(3))
+            engine.release(points)
+        a, b, w = (np.concatenate([tree, more]) for tree, more in zip(self.locations.over_rows(forest), rest))
         if len(a) != n - 1:
             raise RuntimeError(f"the assembled tree has {len(a)} edges for {n} points")
         return self._timed("hierarchy", self.fit, n, a, b, w)
@@ -102,21 +106,25 @@ class Driver:
         return rows
 
     def forest(self, n, edges):
-        """Kruskal over the runs' light edges (the library's, in (weight, smaller end, larger
-        end) order; a pair sent by several tiles closes a cycle and is skipped): a forest
-        joining the rows at every weight up to h as the true graph does, and each row's
-        component in it."""
+        """Kruskal over the runs' light edges between the locations (the library's, in
+        (weight, smaller end, larger end) order; a pair sent by several tiles closes a cycle
+        and is skipped): a forest joining the locations at every weight up to h as the true
+        graph does (each location's rows join at its core distance, not above h), and each
+        row's component in it."""
         from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import connected_components
-        a, b = self.index(edges[ID].to_numpy()), self.index(edges[ID_B].to_numpy())
-        fa, fb, fw = _native.bottleneck_forest(n, a, b, edges[W].to_numpy(dtype=np.float64), np.inf,
-                                               np.ones(n, dtype=np.uint8))
-        if len(fa) == n - 1:
-            # A forest of n - 1 edges over n rows is one tree.
+        place = self.locations.of_row
+        a, b = place[self.index(edges[ID].to_numpy())], place[self.index(edges[ID_B].to_numpy())]
+        apart = a != b
+        count = self.locations.count
+        fa, fb, fw = _native.bottleneck_forest(count, a[apart], b[apart], edges[W].to_numpy(dtype=np.float64)[apart],
+                                               np.inf, np.ones(count, dtype=np.uint8))
+        if len(fa) == count - 1:
+            # A forest of count - 1 edges over count locations is one tree.
             return (fa, fb, fw), np.zeros(n, dtype=np.int64)
-        graph = csr_matrix((np.ones(len(fa), dtype=np.int8), (fa, fb)), shape=(n, n))
+        graph = csr_matrix((np.ones(len(fa), dtype=np.int8), (fa, fb)), shape=(count, count))
         _, comp = connected_components(graph, directed=False)
-        return (fa, fb, fw), comp.astype(np.int64)
+        return (fa, fb, fw), comp.astype(np.int64)[place]
 
     def exact_core_distances(self, runs, unsure):
         """The exact core distance of each point whose run's was above the halo: the k-th
@@ -256,9 +264,54 @@ class Driver:
         p = self.plan.parameters
         result = _native.hdbscan_fit_tree(n, a, b, w, p["min_cluster_size"], p["cluster_selection_epsilon"],
                                           p["max_cluster_size"], p["leaf"], p["allow_single_cluster"], p["threads"])
-        labels, probabilities = result.labels()
         self._weights = w
+        return self._labelled(result)
+
+    def fit_located(self, tree):
+        """The library's HDBSCAN over the locations' tree (and each location's rows joined at
+        its core distance): (id, label, probability) by row."""
+        p, places = self.plan.parameters, self.locations
+        result = _native.hdbscan_fit_located_tree(places.of_row, places.inner, *tree, p["min_cluster_size"],
+                                                  p["cluster_selection_epsilon"], p["max_cluster_size"], p["leaf"],
+                                                  p["allow_single_cluster"], p["threads"])
+        self._weights = np.concatenate([tree[2], places.star_weight])
+        return self._labelled(result)
+
+    def _labelled(self, result):
+        labels, probabilities = result.labels()
         return pd.DataFrame({ID: self.ids, "label": labels, "probability": probabilities})
+
+
+class _Locations:
+    """The rows grouped by location, from the runs' STAR rows (a row standing with the first
+    row of its location, at the location's core distance): each row's location (numbered in
+    order of their first rows), each location's first row and core distance (inf for a
+    location of one row)."""
+
+    def __init__(self, n, member, first, weight):
+        root = np.arange(n)
+        root[member] = first
+        if len(member) and (root[first] != first).any():
+            raise RuntimeError("a location's first row stands with another")
+        alone = root == np.arange(n)
+        number = np.cumsum(alone) - 1
+        self.of_row, self.first_row = number[root], np.flatnonzero(alone)
+        self.count = len(self.first_row)
+        self.inner = np.full(self.count, np.inf)
+        self.inner[number[first]] = weight
+        self._stars = (member, first, weight)
+
+    @property
+    def star_weight(self):
+        return self._stars[2]
+
+    def over_rows(self, tree):
+        """A tree between locations (a, b, w) as edges between rows: its ends' first rows,
+        and each location's rows joined to its first at its core distance."""
+        a, b, w = tree
+        member, first, weight = self._stars
+        return (np.concatenate([self.first_row[a], member]), np.concatenate([self.first_row[b], first]),
+                np.concatenate([w, weight]))
 
 
 class _Asking:

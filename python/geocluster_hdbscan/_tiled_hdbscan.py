@@ -36,7 +36,7 @@ KIND, ID, ID_B, W, X, Y, FLAG, U, COMP = ("_gc_kind", "_gc_id", "_gc_id_b", "_gc
 #: The columns of every frame the passes exchange, one schema for all (KIND tells the rows
 #: apart): points, the runs' edges, queries and answers.
 COLUMNS = (TILE, KIND, ID, ID_B, W, X, Y, FLAG, U, COMP)
-POINT, EDGE, BOUND, QUERY, ANSWER = 0, 1, 2, 3, 4
+POINT, EDGE, BOUND, QUERY, ANSWER, STAR = 0, 1, 2, 3, 4, 5
 _SLACK = 1e-9
 
 
@@ -110,9 +110,10 @@ class TiledHDBSCAN(Tiling):
     def run(self, tile, ids, xy, owned, with_points):
         """The library's spanning tree of one tile's rows (sorted by id): a _Run holding its owned
         points (all, or without with_points only those whose core distance is not sure), the
-        run's MST up to h seen between the points within h of the tile (gc_bottleneck_forest),
-        and the MST's heavier edges whose lower-id end it owns (each an upper bound of a real
-        edge's weight)."""
+        run's MST up to h between locations (owned points at one place standing as one,
+        _first_at_place) seen between the points within h of the tile (gc_bottleneck_forest),
+        the MST's heavier edges whose lower-id end it owns (each an upper bound of a real edge's
+        weight), and each location's points with its first."""
         if len(ids) >= max(2, self.k):
             mst, core = _native.mutual_reachability_mst(xy, self.k, 1, haversine=self.sphere)
         else:
@@ -127,10 +128,17 @@ class TiledHDBSCAN(Tiling):
         # The run's MST up to h as seen between the rows within h of the tile: at every weight
         # up to h, two such rows are joined by these edges exactly when the run's MST joins
         # them, whichever of tied edges the run's MST chose.
-        va, vb, vw = _native.bottleneck_forest(len(ids), a, b, w, self.h, near)
+        # Owned points at one place stand as one location, their first (STAR rows): the forest
+        # is the one between the locations, each joined inside at its core distance.
+        first = _first_at_place(xy, owned, a, b, w, self.h)
+        members = np.flatnonzero(first != np.arange(len(ids)))
+        a, b = first[a], first[b]
+        apart = a != b
+        va, vb, vw = _native.bottleneck_forest(len(ids), a[apart], b[apart], w[apart], self.h, near)
         sure = core <= self.halo
         rows = np.flatnonzero(owned if with_points else owned & ~sure)
-        return _Run(tile, ids, xy, core, sure, rows, (va, vb, vw), (lower[bound], upper[bound], w[bound]))
+        return _Run(tile, ids, xy, core, sure, rows, (va, vb, vw), (lower[bound], upper[bound], w[bound]),
+                    (first[members], members, core[members]))
 
     # The runs without their sure points, their rows moved as arrays ----------------------------
 
@@ -249,36 +257,56 @@ def frame(n, tile=0, kind=POINT, id=None, id_b=None, w=None, x=None, y=None, fla
 
 class _Run:
     """One tile's run (TiledHDBSCAN.run), as positions in its rows (ids, xy): the owned points
-    it returns (rows; core distances `core`, `sure` where exact), its forest's edges and its
-    bounds (a, b, w)."""
+    it returns (rows; core distances `core`, `sure` where exact), its forest's edges, its
+    bounds and its stars (a, b, w: each owned point standing in a location of several with
+    that location's first point and core distance)."""
 
-    def __init__(self, tile, ids, xy, core, sure, rows, edges, bounds):
+    def __init__(self, tile, ids, xy, core, sure, rows, edges, bounds, stars):
         self.tile, self.ids, self.xy, self.core, self.sure = tile, ids, xy, core, sure
-        self.rows, self.edges, self.bounds = rows, edges, bounds
+        self.rows, self.edges, self.bounds, self.stars = rows, edges, bounds, stars
 
     def frame(self):
-        """POINT, EDGE and BOUND rows of the passes' schema."""
-        ids, rows, (va, vb, vw), (ba, bb, bw) = self.ids, self.rows, self.edges, self.bounds
+        """POINT, EDGE, BOUND and STAR rows of the passes' schema."""
+        ids, rows = self.ids, self.rows
         parts = [frame(len(rows), tile=self.tile, kind=POINT, id=ids[rows], id_b=ids[rows], w=self.core[rows],
-                       x=self.xy[rows, 0], y=self.xy[rows, 1], flag=self.sure[rows]),
-                 frame(len(va), tile=self.tile, kind=EDGE, id=ids[va], id_b=ids[vb], w=vw),
-                 frame(len(ba), tile=self.tile, kind=BOUND, id=ids[ba], id_b=ids[bb], w=bw)]
+                       x=self.xy[rows, 0], y=self.xy[rows, 1], flag=self.sure[rows])]
+        for kind, (a, b, w) in ((EDGE, self.edges), (BOUND, self.bounds), (STAR, self.stars)):
+            parts.append(frame(len(a), tile=self.tile, kind=kind, id=ids[a], id_b=ids[b], w=w))
         return pd.concat(parts, ignore_index=True)
 
     def collected(self):
-        """What the driver collects (split_collected): the edges' and bounds' KIND (int8), ID,
-        ID_B and W, then the unsure points' ID, W, X and Y."""
-        (va, vb, vw), (ba, bb, bw) = self.edges, self.bounds
-        kind = np.r_[np.full(len(va), EDGE, dtype=np.int8), np.full(len(ba), BOUND, dtype=np.int8)]
+        """What the driver collects (split_collected): ID, ID_B and W of the edges, of the
+        bounds and of the stars, then the unsure points' ID, W, X and Y."""
         unsure = self.rows[~self.sure[self.rows]]
-        return (kind, self.ids[np.r_[va, ba]], self.ids[np.r_[vb, bb]], np.r_[vw, bw].astype(np.float64),
-                self.ids[unsure], self.core[unsure], self.xy[unsure, 0], self.xy[unsure, 1])
+        out = []
+        for a, b, w in (self.edges, self.bounds, self.stars):
+            out += [self.ids[a], self.ids[b], w.astype(np.float64, copy=False)]
+        return (*out, self.ids[unsure], self.core[unsure], self.xy[unsure, 0], self.xy[unsure, 1])
 
     @staticmethod
     def empty(ids):
         """collected() of no run (ids: an array of the id type)."""
         none, no = np.array([], dtype=np.float64), ids[:0]
-        return (np.array([], dtype=np.int8), no, no, none, no, none, none, none)
+        return (no, no, none) * 3 + (no, none, none, none)
+
+
+def _first_at_place(xy, owned, a, b, w, h):
+    """For each row of a run, the first row (smallest position) of the owned rows at its place
+    that the run's MST joins to it by edges of weight <= h between rows at that place (itself
+    when none): owned points at one place have one core distance, exact at <= h, and join each
+    other at it. Rows at one place that the MST joins otherwise (through another place, at a
+    tied weight) may stay apart: each is then a location of its own, as true as any grouping
+    of points at one place."""
+    same = (w <= h) & owned[a] & owned[b] & (xy[a, 0] == xy[b, 0]) & (xy[a, 1] == xy[b, 1])
+    lo, hi = np.minimum(a[same], b[same]), np.maximum(a[same], b[same])
+    first = np.arange(len(xy))
+    # A row joined to two smaller ones keeps one: both stay at one place, maybe in two groups.
+    first[hi] = lo
+    while True:
+        up = first[first]
+        if np.array_equal(up, first):
+            return first
+        first = up
 
 
 def group_of(tiles, groups):
@@ -465,15 +493,15 @@ def _consecutive(ids):
 
 def split_collected(parts):
     """The light runs' parts (TiledHDBSCAN.light_runs) as frames: (EDGE rows, BOUND rows,
-    unsure POINT rows)."""
-    parts = [p for p in parts if len(p[0]) or len(p[4])]
+    unsure POINT rows, STAR rows), each with ID, ID_B and W (the unsure points: ID, W, X, Y)."""
+    parts = [p for p in parts if any(len(p[i]) for i in (0, 3, 6, 9))]
     if not parts:
         empty = frame(0, id=np.array([], dtype=np.int64), id_b=np.array([], dtype=np.int64))
-        return empty, empty, empty
-    kind, a, b, w, ids, core, x, y = (np.concatenate([p[i] for p in parts]) for i in range(8))
-    links = pd.DataFrame({ID: a, ID_B: b, W: w.astype(np.float64, copy=False)}, copy=False)
-    unsure = pd.DataFrame({ID: ids, W: core, X: x, Y: y}, copy=False)
-    return links[kind == EDGE], links[kind == BOUND], unsure
+        return empty, empty, empty, empty
+    columns = [np.concatenate([p[i] for p in parts]) for i in range(13)]
+    edges, bounds, stars = (pd.DataFrame(dict(zip((ID, ID_B, W), columns[i:i + 3])), copy=False) for i in (0, 3, 6))
+    unsure = pd.DataFrame(dict(zip((ID, W, X, Y), columns[9:])), copy=False)
+    return edges, bounds, unsure, stars
 
 
 def with_components(pdf, ids, comp1, exact):

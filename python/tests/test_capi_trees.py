@@ -172,3 +172,55 @@ def test_bottleneck_forest_refuses_a_negative_weight():
     with pytest.raises(_native.NativeError, match="edge 1 weighs -1.0, below 0"):
         _native.bottleneck_forest(3, np.array([0, 1]), np.array([1, 2]), np.array([1.0, -1.0]), np.inf,
                                   np.ones(3, dtype=np.uint8))
+
+
+def located(X, mst, core):
+    """The locations of X (rows with equal coordinates), each one's core distance, and the
+    locations' tree: the fit's tree with each edge's ends replaced by their locations, reduced
+    by Kruskal (gc_bottleneck_forest, every location kept)."""
+    _, first, location_of = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    location_of = location_of.ravel()
+    inner = core[first]
+    a, b = location_of[mst["a"]], location_of[mst["b"]]
+    fa, fb, fw = _native.bottleneck_forest(len(first), a, b, mst["weight"], np.inf, np.ones(len(first), np.uint8))
+    return location_of, inner, (fa, fb, fw)
+
+
+@pytest.mark.parametrize("sphere", [False, True])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_fit_located_tree_is_the_fit_over_its_points(sphere, threads):
+    X = blobs(6, n=3000, sphere=sphere)
+    X = X[np.random.default_rng(7).integers(0, len(X), 6000)]  # every location several times
+    fitted = fit(X, sphere, min_samples=8)
+    location_of, inner, (a, b, w) = located(X, fitted.mst(), fitted.core_distances())
+    assert len(inner) < len(X) // 2 and len(a) == len(inner) - 1
+    # Singletons' inner is not used: any value gives the same result.
+    inner = np.where(np.bincount(location_of) > 1, inner, np.nan)
+    order = np.random.default_rng(8).permutation(len(a))
+    given = _native.hdbscan_fit_located_tree(location_of, inner, b[order], a[order], w[order], 15, 0.0, None,
+                                             False, False, threads)
+    (labels, probabilities), (fitted_labels, fitted_probabilities) = given.labels(), fitted.labels()
+    assert len(np.unique(fitted_labels)) > 2
+    assert np.array_equal(labels, fitted_labels)
+    tolerance = 1e-12 if sphere else 0
+    assert np.allclose(probabilities, fitted_probabilities, rtol=0, atol=tolerance)
+
+
+def test_fit_located_tree_of_one_location_and_refusals():
+    one = _native.hdbscan_fit_located_tree(np.zeros(30, np.int64), [2.0], [], [], [], 15, 0.0, None, False, True, 1)
+    assert np.array_equal(one.labels()[0], np.zeros(30))
+    loc = np.array([0, 0, 1, 2, 2])
+    inner = np.array([1.0, np.inf, 2.0])
+    fit_located = _native.hdbscan_fit_located_tree
+    with pytest.raises(_native.NativeError, match=r"location_of\[1\] = 3, outside 0 ..< 3"):
+        fit_located([0, 3, 1, 2, 2], inner, [0, 1], [1, 2], [3.0, 3.0], 2, 0.0, None, False, False, 1)
+    with pytest.raises(_native.NativeError, match="location 1 holds no point"):
+        fit_located([0, 0, 2, 2, 2], inner, [0, 1], [1, 2], [3.0, 3.0], 2, 0.0, None, False, False, 1)
+    with pytest.raises(_native.NativeError, match="location 2: nan"):
+        fit_located(loc, [1.0, 0.0, np.nan], [0, 1], [1, 2], [3.0, 3.0], 2, 0.0, None, False, False, 1)
+    with pytest.raises(_native.NativeError, match="edge 1 weighs 1.5"):
+        fit_located(loc, inner, [0, 1], [1, 2], [3.0, 1.5], 2, 0.0, None, False, False, 1)
+    with pytest.raises(_native.NativeError, match="edge 1 joins 1 and 0, already joined"):
+        fit_located(loc, inner, [0, 1], [1, 0], [3.0, 3.0], 2, 0.0, None, False, False, 1)
+    with pytest.raises(ValueError, match="one edge fewer than the locations"):
+        fit_located(loc, inner, [0], [1], [3.0], 2, 0.0, None, False, False, 1)

@@ -149,9 +149,9 @@ def light(plan, frame, partitions, groups):
     bound and unsure point, as sorted lists."""
     points = plan.points(frame)
     split = [plan.pieces(points.iloc[i::partitions], groups) for i in range(partitions)]
-    edges, bounds, unsure = h.split_collected([plan.light_runs([pieces[g] for pieces in split])
-                                               for g in range(groups)])
-    return tuple(sorted(map(tuple, part.to_numpy().tolist())) for part in (edges, bounds, unsure))
+    edges, bounds, unsure, stars = h.split_collected([plan.light_runs([pieces[g] for pieces in split])
+                                                      for g in range(groups)])
+    return tuple(sorted(map(tuple, part.to_numpy().tolist())) for part in (edges, bounds, unsure, stars))
 
 
 @pytest.mark.parametrize("ids", ["rows", "text"])
@@ -166,8 +166,9 @@ def test_light_runs_are_the_tile_runs_whatever_the_partitions_and_groups(ids):
     runs = plan.tile_runs(plan.explode(plan.points(frame)))
     kind = runs[h.KIND].to_numpy()
     unsure = runs[(kind == h.POINT) & ~runs[h.FLAG].to_numpy()][[h.ID, h.W, h.X, h.Y]]
+    links = [runs[kind == k][[h.ID, h.ID_B, h.W]] for k in (h.EDGE, h.BOUND)]
     expected = tuple(sorted(map(tuple, part.to_numpy().tolist())) for part in
-                     (runs[kind == h.EDGE][[h.ID, h.ID_B, h.W]], runs[kind == h.BOUND][[h.ID, h.ID_B, h.W]], unsure))
+                     (*links, unsure, runs[kind == h.STAR][[h.ID, h.ID_B, h.W]]))
     assert len(expected[0]) > 100 and len(expected[1]) > 0 and len(expected[2]) >= 14
     for partitions, groups in [(1, 1), (3, 2), (5, 7)]:
         assert light(plan, frame, partitions, groups) == expected, (partitions, groups)
@@ -314,3 +315,30 @@ def test_rows_are_found_by_subtraction_or_by_search():
         assert present.all() and (ids[rows] == values).all(), name
         _, present = rows_of(ids, np.array(absent[name], dtype=ids.dtype))
         assert not present.any(), name
+
+
+def buildings(seed=9, n=4000):
+    """Listings in buildings: 500 places (blobs and noise, coordinates rounded to 0.5), each
+    holding 1 to 30 rows, some places on tile edges and corners (multiples of 30)."""
+    rng = np.random.default_rng(seed)
+    places = np.concatenate([cases.blobs(seed, n=450)[["x", "y"]].to_numpy(),
+                             rng.integers(-10, 10, (50, 2)) * 30.0])
+    places = np.unique(np.round(places * 2) / 2, axis=0)
+    X = places[rng.integers(0, len(places), n)]
+    return pd.DataFrame({"id": rng.permutation(n), "x": X[:, 0], "y": X[:, 1]})
+
+
+@pytest.mark.parametrize("tile_size,halo,rounds", [(1000, 400, False), (300, 150, True), (30, None, True)])
+def test_global_hdbscan_over_locations_equals_the_single_process(tile_size, halo, rounds):
+    # Rows at one place join at their core distance: the driver's forest and fit run over
+    # the places; with Borůvka rounds the places' rows are joined back as edges.
+    frame = buildings()
+    params = dict(min_cluster_size=25, min_samples=8)
+    result, driver = tiled(frame, tile_size=tile_size, halo=halo, **params)
+    assert cases.check_hdbscan(result, frame, **params).max() >= 3
+    check_tree(driver, frame, **params)
+    assert (driver.stats["rounds"] > 0) == rounds
+    places = len(np.unique(frame[["x", "y"]].to_numpy(), axis=0))
+    # A place whose rows join at most h apart stands as one location; one whose core
+    # distance is above h, as one location per row.
+    assert driver.locations.count == places if not rounds else places < driver.locations.count < len(frame) / 3

@@ -122,6 +122,16 @@ struct SpanningTree {
                 }
             }
         }
+        self.init(weight: weight, positionA: positionA, positionB: positionB, offset: offset, rowOf: rowOf,
+                  weightAt: weightAt, inner: inner, rowWeight: locations.rowWeight, threads: threads)
+    }
+
+    /// The tree over locations numbered as positions: edges between positions with their
+    /// weights, ascending; position t's rows `rowOf[offset[t] ..< offset[t + 1]]` (ascending),
+    /// weight and core distance.
+    init(weight: [Double], positionA: [Int32], positionB: [Int32], offset: [Int32], rowOf: [Int32],
+         weightAt: [Int32], inner: [Double], rowWeight: [Int32]?, threads: Int) {
+        let count = weightAt.count, n = rowOf.count
         let coreByRow = [Double].initialized(count: n) { out in
             let shared = SharedBuffer(base: out)
             Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
@@ -136,7 +146,7 @@ struct SpanningTree {
         multi = order.map { multi[Int($0)] }
         self.init(weight: weight, positionA: positionA, positionB: positionB,
                   leaves: LocatedLeaves(pointCount: n, weight: weightAt, inner: inner, rowStart: offset, rows: rowOf,
-                                        rowWeight: locations.rowWeight),
+                                        rowWeight: rowWeight),
                   rowOf: rowOf, coreByRow: coreByRow, multi: multi, multiWeight: multi.map { inner[Int($0)] },
                   rowMST: nil)
     }

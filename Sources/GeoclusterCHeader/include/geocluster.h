@@ -122,6 +122,22 @@ int32_t gc_hdbscan_fit_tree(int64_t n, const int64_t *a, const int64_t *b, const
                             int64_t message_capacity);
 
 /*
+ * gc_hdbscan_fit_tree over locations: points sharing coordinates, which part from each other all
+ * at once at the location's core distance (as gc_hdbscan_fit groups repeated coordinates).
+ * Point i lies at location location_of[i] (0 .. location_count - 1, each holding a point);
+ * inner[l] is location l's core distance (finite, >= 0 where it holds several points, not used
+ * where it holds one); location_count - 1 edges a[i]-b[i] of weight[i] join the locations with
+ * no cycle, no edge lighter than the inner of an end holding several points. The result is
+ * gc_hdbscan_fit_tree's over the points' tree made of these edges and, in each location, its
+ * points joined at inner, without core distances. params as gc_hdbscan_fit_tree's, outputs
+ * GC_OUTPUT_CONDENSED_TREE only, GC_TIES_ALL_AT_ONCE only.
+ */
+int32_t gc_hdbscan_fit_located_tree(int64_t n, int64_t location_count, const int64_t *location_of,
+                                    const double *inner, const int64_t *a, const int64_t *b, const double *weight,
+                                    const gc_hdbscan_params *params, gc_hdbscan **out, char *message,
+                                    int64_t message_capacity);
+
+/*
  * The first stages of gc_hdbscan_fit alone, without its clusters: the points'
  * mutual-reachability minimum spanning tree (the fit's own with GC_OUTPUT_MST: n - 1 edges
  * a[i]-b[i] of weight[i], ascending weight; 0 edges for fewer than 2 points) and each point's
