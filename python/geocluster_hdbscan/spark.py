@@ -111,7 +111,7 @@ class _Engine:
 
     def __init__(self, plan, df):
         self.plan, self.df, self.spark = plan, df, df.sparkSession
-        self.pieces = None
+        self.light, self.fetched = None, None
         id_type = df.schema[plan.id_column].dataType
         self.schema = T.StructType([
             T.StructField(h.TILE, T.LongType()), T.StructField(h.KIND, T.LongType()), T.StructField(h.ID, id_type),
@@ -125,40 +125,37 @@ class _Engine:
             + [T.StructField(h.SUMMARY[9], T.LongType())])
 
     def sorted_ids(self):
-        if self.pieces is None:
+        if self.light is None:
             ids = self.df.select(self.plan.id_column).toPandas()[self.plan.id_column].to_numpy()
         else:
-            # The ids come with the light runs' pieces: the rows are read once.
-            parts = self.pieces.filter(F.col(_GROUP) == _IDS).select(_BLOB).toPandas()[_BLOB].map(pickle.loads)
-            ids = np.concatenate(list(parts)) if len(parts) else np.array([], dtype=np.int64)
+            # The ids come back with the light runs, as one more group: the rows are read once.
+            self.fetched = self.light.toPandas()
+            ids = self.fetched[_BLOB][self.fetched[_GROUP] == _IDS].map(pickle.loads)
+            ids = np.concatenate(list(ids)) if len(ids) else np.array([], dtype=np.int64)
         return h.sorted_ids(ids, self.plan.id_column)
 
     def light_runs(self):
         # The rows move as arrays in a binary column, one value per partition and group of
         # tiles (the pieces of a group from every partition make the group's tiles): Spark
-        # then shuffles and converts a few large values, not every row's columns.
+        # then shuffles and converts a few large values, not every row's columns. Nothing is
+        # cached: the runs and the ids are fetched together, once (sorted_ids).
         plan = self.plan
         groups = max(2, int(self.spark.conf.get("spark.sql.shuffle.partitions")))
         points = self.df.select(plan.id_column, *plan.user_columns)
-        self.pieces = points.mapInPandas(_pieces(plan, groups), _PIECES).persist(StorageLevel.MEMORY_AND_DISK)
+        pieces = points.mapInPandas(_pieces(plan, groups), _PIECES)
 
         def run(pdf):
-            collected = plan.light_runs([pickle.loads(blob) for blob in pdf[_BLOB]])
-            return pd.DataFrame({_BLOB: [pickle.dumps(collected, protocol=5)]})
+            group, values = int(pdf[_GROUP].iloc[0]), [pickle.loads(blob) for blob in pdf[_BLOB]]
+            value = np.concatenate(values) if group == _IDS else plan.light_runs(values)
+            return pd.DataFrame({_GROUP: [group], _BLOB: [pickle.dumps(value, protocol=5)]})
 
-        runs = self.pieces.filter(F.col(_GROUP) >= 0).groupBy(_GROUP) \
-            .applyInPandas(run, T.StructType([T.StructField(_BLOB, T.BinaryType())]))
-        return runs.persist(StorageLevel.MEMORY_AND_DISK)
+        self.light = pieces.groupBy(_GROUP).applyInPandas(run, _PIECES)
+        return self.light
 
     def collect_runs(self, runs):
-        collected = list(runs.toPandas()[_BLOB].map(pickle.loads))
-        self._drop_pieces()
-        return h.split_collected(collected)
-
-    def _drop_pieces(self):
-        if self.pieces is not None:
-            self.pieces.unpersist()
-            self.pieces = None
+        fetched = self.fetched if self.fetched is not None else runs.toPandas()
+        self.light, self.fetched = None, None
+        return h.split_collected(list(fetched[_BLOB][fetched[_GROUP] != _IDS].map(pickle.loads)))
 
     def tile_runs(self):
         plan = self.plan
@@ -209,8 +206,7 @@ class _Engine:
         return out
 
     def release(self, frame):
-        # The light runs' pieces too, when an error came before their runs were collected.
-        self._drop_pieces()
+        self.light, self.fetched = None, None
         frame.unpersist()
 
 
@@ -228,7 +224,7 @@ def _whole(batches):
 
 def _pieces(plan, groups):
     """mapInPandas: a partition's rows as its non-empty pieces (TiledHDBSCAN.pieces), one row
-    (GROUP, the piece pickled) each, and its ids (GROUP _IDS)."""
+    (GROUP, the piece pickled) each, and its ids (GROUP _IDS, one more group)."""
     def run(batches):
         pdf = _whole(batches)
         if pdf is None:

@@ -39,11 +39,8 @@ extension HDBSCAN {
         let edges = try sortedLocationEdges(tree, inner: inner, grouped: grouped)
         let spanning = SpanningTree(weight: edges.map(\.weight), positionA: edges.map(\.a), positionB: edges.map(\.b),
                                     offset: grouped.offset, rowOf: grouped.rows, weightAt: grouped.weights,
-                                    inner: inner, rowWeight: nil, threads: threads)
-        var result = hierarchy(spanning, parameters: parameters, threads: threads, keeping: keeping,
-                               observer: NoStageObserver())
-        result.coreDistances = []
-        return result
+                                    inner: inner, rowWeight: nil, coreByRow: false, threads: threads)
+        return hierarchy(spanning, parameters: parameters, threads: threads, keeping: keeping, observer: NoStageObserver())
     }
 
     /// The location edges checked (ends, weights, no cycle) and sorted in (weight, smaller

@@ -123,16 +123,16 @@ struct SpanningTree {
             }
         }
         self.init(weight: weight, positionA: positionA, positionB: positionB, offset: offset, rowOf: rowOf,
-                  weightAt: weightAt, inner: inner, rowWeight: locations.rowWeight, threads: threads)
+                  weightAt: weightAt, inner: inner, rowWeight: locations.rowWeight, coreByRow: true, threads: threads)
     }
 
     /// The tree over locations numbered as positions: edges between positions with their
     /// weights, ascending; position t's rows `rowOf[offset[t] ..< offset[t + 1]]` (ascending),
-    /// weight and core distance.
+    /// weight and core distance; each row's core distance only when `coreByRow` (else none).
     init(weight: [Double], positionA: [Int32], positionB: [Int32], offset: [Int32], rowOf: [Int32],
-         weightAt: [Int32], inner: [Double], rowWeight: [Int32]?, threads: Int) {
+         weightAt: [Int32], inner: [Double], rowWeight: [Int32]?, coreByRow keepingCores: Bool, threads: Int) {
         let count = weightAt.count, n = rowOf.count
-        let coreByRow = [Double].initialized(count: n) { out in
+        let coreByRow = !keepingCores ? [] : [Double].initialized(count: n) { out in
             let shared = SharedBuffer(base: out)
             Parallel.forEachChunk(count: count, grain: 1 << 14, threads: threads) { chunk, _ in
                 for t in chunk {
