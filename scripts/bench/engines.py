@@ -15,6 +15,12 @@ write; the global HDBSCAN's driver also reports its steps' times (Driver.stats).
 workers): the peak resident memory of the Python driver, of the JVM processes together (Spark),
 and of the largest single worker process (Spark's Python workers, Dask's worker processes).
 Every engine's labels are compared with the single process's (same numbers on the plane).
+
+With --floor each run does everything but the clustering: the same start, reading and writing,
+the rows passed once through Python as the engines' first pass passes them (Spark's
+mapInPandas, Dask's map_partitions), and a label column attached through Python and written
+as the engines attach theirs. Its wall times are what any engine run of these rows pays here
+before it clusters anything.
 """
 import argparse
 import json
@@ -64,10 +70,37 @@ def engine_params_of(args):
 def run_single(args, data, out):
     from geocluster_hdbscan import DBSCAN, HDBSCAN
     frame = pd.read_parquet(data).sort_values("id", kind="stable")
-    model = (HDBSCAN if args.algorithm == "hdbscan" else DBSCAN)(n_jobs=2, **params_of(args))
-    model.fit(frame[["x", "y"]].to_numpy())
+    if args.floor:
+        labels = np.zeros(len(frame), dtype=np.int32)
+    else:
+        model = (HDBSCAN if args.algorithm == "hdbscan" else DBSCAN)(n_jobs=2, **params_of(args))
+        labels = model.fit(frame[["x", "y"]].to_numpy()).labels_
     out.mkdir()
-    pd.DataFrame({"id": frame["id"].to_numpy(), "label": model.labels_}).to_parquet(out / "part.parquet")
+    pd.DataFrame({"id": frame["id"].to_numpy(), "label": labels}).to_parquet(out / "part.parquet")
+
+
+def floor_labels(pdf):
+    """--floor: a label column attached in Python, as the engines attach theirs."""
+    return pdf.assign(label=np.zeros(len(pdf), dtype=np.int32), probability=np.ones(len(pdf)))
+
+
+def rows_seen(batches):
+    """--floor (Spark): the rows passed once through Python."""
+    yield pd.DataFrame({"rows": [sum(len(pdf) for pdf in batches)]})
+
+
+def spark_floor(df):
+    from pyspark.sql import types as T
+    df.mapInPandas(rows_seen, "rows long").collect()
+    schema = T.StructType(df.schema.fields + [T.StructField("label", T.IntegerType()),
+                                              T.StructField("probability", T.DoubleType())])
+    return df.mapInPandas(lambda batches: (floor_labels(pdf) for pdf in batches), schema)
+
+
+def dask_floor(ddf):
+    ddf.map_partitions(len).compute()
+    meta = ddf._meta.assign(label=np.array([], dtype=np.int32), probability=np.array([], dtype=np.float64))
+    return ddf.map_partitions(floor_labels, meta=meta)
 
 
 def spark_session(master):
@@ -87,7 +120,8 @@ def run_spark(args, data, out, master):
     spark = spark_session(master)
     spark.sparkContext.setLogLevel("ERROR")
     df = spark.read.parquet(str(data))
-    result = gcs.cluster(df, algorithm=args.algorithm, tile_size=args.tile_size, **engine_params_of(args), **halo_of(args))
+    result = spark_floor(df) if args.floor else \
+        gcs.cluster(df, algorithm=args.algorithm, tile_size=args.tile_size, **engine_params_of(args), **halo_of(args))
     result.select("id", "label").write.parquet(str(out))
     spark.stop()
 
@@ -101,14 +135,15 @@ def run_dask(args, data, out):
             distributed.Client(cluster):
         ddf = dd.read_parquet(str(data), split_row_groups=True)
         ddf = ddf.repartition(npartitions=max(ddf.npartitions, 16))
-        result = gcd.cluster(ddf, algorithm=args.algorithm, tile_size=args.tile_size, **engine_params_of(args), **halo_of(args))
+        result = dask_floor(ddf) if args.floor else \
+            gcd.cluster(ddf, algorithm=args.algorithm, tile_size=args.tile_size, **engine_params_of(args), **halo_of(args))
         result[["id", "label"]].to_parquet(str(out))
 
 
 def run(args):
     data, out = Path(args.data), Path(args.out)
     steps = {}
-    if args.run != "single":
+    if args.run != "single" and not args.floor:
         from geocluster_hdbscan import _tiled_driver
         driver_run = _tiled_driver.Driver.run
 
@@ -207,6 +242,8 @@ def measure(engine, args, data, tmp):
                "--min-samples", str(args.min_samples), "--eps", str(args.eps), "--worker-memory", args.worker_memory]
     if args.halo is not None:
         command += ["--halo", str(args.halo)]
+    if args.floor:
+        command.append("--floor")
     child = subprocess.Popen(command, stdout=subprocess.PIPE, env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
     sampler = Sampler(child.pid, [s.pid for s in servers])
     sampler.start()
@@ -239,6 +276,8 @@ def main():
     parser.add_argument("--min-samples", type=int, default=10)
     parser.add_argument("--eps", type=float, default=50.0)
     parser.add_argument("--worker-memory", default="6g")
+    parser.add_argument("--floor", action="store_true",
+                        help="everything but the clustering: start, read, one pass through Python, attach, write")
     parser.add_argument("--json")
     parser.add_argument("--run", choices=("single", "spark", "dask"), help=argparse.SUPPRESS)
     parser.add_argument("--data", help=argparse.SUPPRESS)
