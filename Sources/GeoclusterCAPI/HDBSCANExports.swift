@@ -181,23 +181,12 @@ public func gc_hdbscan_fit_tree(
         guard m == 0 || (a != nil && b != nil && weight != nil) else {
             throw CAPIError(.invalidArgument, "a, b and weight must not be null for n = \(n)")
         }
-        let allowed = GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE
-        guard params.outputs & ~allowed == 0 else {
-            throw CAPIError(.invalidArgument, "outputs = \(params.outputs) is invalid here: GC_OUTPUT_MST (1) and GC_OUTPUT_CONDENSED_TREE (2) only")
-        }
-        var given = params
-        given.min_samples = -1
-        let parameters = try hdbscanParameters(given, distanceScale: 1)
-        let workers = try checkedThreads(params.threads)
-        let tree = MinimumSpanningTree(a: try ends(a, count: m, n: n), b: try ends(b, count: m, n: n),
-                                       weight: m == 0 ? [] : Array(UnsafeBufferPointer(start: weight, count: m)))
-        let keeping = try kept(params.outputs)
-        do throws(ClusterCoreError) {
-            let result = try HDBSCAN.fit(spanningTree: tree, pointCount: Int(n), parameters: parameters, threads: workers,
-                                         keeping: keeping)
-            out.pointee = OpaquePointer(Unmanaged.passRetained(HDBSCANFit(result: result)).toOpaque())
-        } catch {
-            throw CAPIError(error)
+        let given = try GivenTree(params, outputs: GC_OUTPUT_MST | GC_OUTPUT_CONDENSED_TREE,
+                                  named: "GC_OUTPUT_MST (1) and GC_OUTPUT_CONDENSED_TREE (2)",
+                                  a: a, b: b, weight: weight, count: m, below: n)
+        try given.fit(into: out) { () throws(ClusterCoreError) in
+            try HDBSCAN.fit(spanningTree: given.tree, pointCount: Int(n), parameters: given.parameters,
+                            threads: given.threads, keeping: given.keeping)
         }
     }
 }
@@ -221,22 +210,46 @@ public func gc_hdbscan_fit_located_tree(
                 && (m == 0 || (a != nil && b != nil && weight != nil)) else {
             throw CAPIError(.invalidArgument, "location_of, inner, a, b and weight must not be null here")
         }
-        guard params.outputs & ~GC_OUTPUT_CONDENSED_TREE == 0 else {
-            throw CAPIError(.invalidArgument, "outputs = \(params.outputs) is invalid here: GC_OUTPUT_CONDENSED_TREE (2) only")
+        let given = try GivenTree(params, outputs: GC_OUTPUT_CONDENSED_TREE, named: "GC_OUTPUT_CONDENSED_TREE (2)",
+                                  a: a, b: b, weight: weight, count: m, below: locationCount)
+        let locations = try narrowed(locationOf, count: Int(n), below: locationCount) { i, v in
+            "location_of[\(i)] = \(v), outside 0 ..< \(locationCount)"
+        }
+        let inners = locationCount == 0 ? [] : Array(UnsafeBufferPointer(start: inner, count: Int(locationCount)))
+        try given.fit(into: out) { () throws(ClusterCoreError) in
+            try HDBSCAN.fit(locationTree: given.tree, locationOf: locations, inner: inners, parameters: given.parameters,
+                            threads: given.threads, keeping: given.keeping)
+        }
+    }
+}
+
+/// What the fits over a tree computed elsewhere read: the parameters (min_samples unused: the
+/// weights hold the core distances), the threads, the outputs to keep (among `outputs`), and
+/// the tree's `count` edges between ends in 0 ..< `limit`.
+private struct GivenTree {
+    let parameters: HDBSCANParameters
+    let threads: Int
+    let keeping: HDBSCANOutputs
+    let tree: MinimumSpanningTree
+
+    init(_ params: gc_hdbscan_params, outputs allowed: Int32, named: String, a: UnsafePointer<Int64>?,
+         b: UnsafePointer<Int64>?, weight: UnsafePointer<Double>?, count m: Int, below limit: Int64) throws(CAPIError) {
+        guard params.outputs & ~allowed == 0 else {
+            throw CAPIError(.invalidArgument, "outputs = \(params.outputs) is invalid here: \(named) only")
         }
         var given = params
         given.min_samples = -1
-        let parameters = try hdbscanParameters(given, distanceScale: 1)
-        let workers = try checkedThreads(params.threads)
-        let tree = MinimumSpanningTree(a: try ends(a, count: m, n: locationCount), b: try ends(b, count: m, n: locationCount),
-                                       weight: m == 0 ? [] : Array(UnsafeBufferPointer(start: weight, count: m)))
-        let locations = try narrowed(locationOf, count: Int(n), below: locationCount, what: "location_of")
-        let inners = locationCount == 0 ? [] : Array(UnsafeBufferPointer(start: inner, count: Int(locationCount)))
-        let keeping = try kept(params.outputs)
+        parameters = try hdbscanParameters(given, distanceScale: 1)
+        threads = try checkedThreads(params.threads)
+        tree = MinimumSpanningTree(a: try ends(a, count: m, n: limit), b: try ends(b, count: m, n: limit),
+                                   weight: m == 0 ? [] : Array(UnsafeBufferPointer(start: weight, count: m)))
+        keeping = try kept(params.outputs)
+    }
+
+    /// `fit`'s result as a new handle in `out`.
+    func fit(into out: UnsafeMutablePointer<OpaquePointer?>, _ fit: () throws(ClusterCoreError) -> HDBSCANResult) throws(CAPIError) {
         do throws(ClusterCoreError) {
-            let result = try HDBSCAN.fit(locationTree: tree, locationOf: locations, inner: inners, parameters: parameters,
-                                         threads: workers, keeping: keeping)
-            out.pointee = OpaquePointer(Unmanaged.passRetained(HDBSCANFit(result: result)).toOpaque())
+            out.pointee = OpaquePointer(Unmanaged.passRetained(HDBSCANFit(result: try fit())).toOpaque())
         } catch {
             throw CAPIError(error)
         }
@@ -245,23 +258,19 @@ public func gc_hdbscan_fit_located_tree(
 
 /// An edge end array as rows (checked to lie in 0 ..< n, which also fits Int32).
 private func ends(_ values: UnsafePointer<Int64>?, count: Int, n: Int64) throws(CAPIError) -> [Int32] {
-    guard let values, count > 0 else { return [] }
-    var out = [Int32](repeating: 0, count: count)
-    for i in 0..<count {
-        let v = values[i]
-        guard v >= 0, v < n else { throw CAPIError(.invalidParameter, "tree: edge \(i) has end \(v), outside 0 ..< \(n)") }
-        out[i] = Int32(v)
-    }
-    return out
+    try narrowed(values, count: count, below: n) { i, v in "tree: edge \(i) has end \(v), outside 0 ..< \(n)" }
 }
 
-/// Values checked to lie in 0 ..< limit (which also fits Int32), `what` naming them.
-private func narrowed(_ values: UnsafePointer<Int64>?, count: Int, below limit: Int64, what: String) throws(CAPIError) -> [Int32] {
+/// Values checked to lie in 0 ..< limit (which also fits Int32); `refusal` words the first
+/// one outside (its index and value).
+private func narrowed(
+    _ values: UnsafePointer<Int64>?, count: Int, below limit: Int64, refusal: (Int, Int64) -> String
+) throws(CAPIError) -> [Int32] {
     guard let values, count > 0 else { return [] }
     var out = [Int32](repeating: 0, count: count)
     for i in 0..<count {
         let v = values[i]
-        guard v >= 0, v < limit else { throw CAPIError(.invalidParameter, "\(what)[\(i)] = \(v), outside 0 ..< \(limit)") }
+        guard v >= 0, v < limit else { throw CAPIError(.invalidParameter, refusal(i, v)) }
         out[i] = Int32(v)
     }
     return out
