@@ -342,3 +342,19 @@ def test_global_hdbscan_over_locations_equals_the_single_process(tile_size, halo
     # A place whose rows join at most h apart stands as one location; one whose core
     # distance is above h, as one location per row.
     assert driver.locations.count == places if not rounds else places < driver.locations.count < len(frame) / 3
+
+
+@pytest.mark.parametrize("tile_size", [0.05, 1.0])
+def test_global_hdbscan_over_locations_on_the_sphere(tile_size):
+    # The world's points, each repeated at its place a few times: the locations' tree and
+    # core distances in radians.
+    world = cases.world()
+    rng = np.random.default_rng(10)
+    frame = world.iloc[rng.integers(0, len(world), 3 * len(world))].reset_index(drop=True)
+    frame["id"] = rng.permutation(len(frame))
+    params = dict(min_cluster_size=40, min_samples=10, metric="haversine")
+    result, driver = tiled(frame, columns=("lat", "lon"), tile_size=tile_size, **params)
+    assert cases.check_hdbscan(result, frame, columns=("lat", "lon"), **params).max() >= 4
+    check_tree(driver, frame, columns=("lat", "lon"), **params)
+    # Places whose core distance is above h (sparse ones, small tiles) stay a location a row.
+    assert driver.locations.count < (len(frame) / 2 if tile_size >= 1 else len(frame))
