@@ -5,7 +5,8 @@ modules give the driver an object that moves frames; its methods:
 
 - sorted_ids(): the id column's values, sorted and checked (_tiled_hdbscan.sorted_ids);
 - light_runs(): the runs without their sure points (TiledHDBSCAN.pieces of every partition,
-  TiledHDBSCAN.light_runs of every group), started, kept until released;
+  TiledHDBSCAN.light_runs of every group), started (or planned, fetched with the ids),
+  kept until released;
 - collect_runs(runs): their EDGE rows, BOUND rows, unsure POINT rows and STAR rows, as
   pandas (split_collected);
 - tile_runs(): the runs' frame with every owned point (TiledHDBSCAN.tile_run on every tile),
@@ -366,7 +367,3 @@ def _find(parent, x):
         parent[x] = parent[parent[x]]
         x = parent[x]
     return x
-
-
-def _no_edges():
-    return np.array([], dtype=np.int64), np.array([], dtype=np.int64), np.array([], dtype=np.float64)
